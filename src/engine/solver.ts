@@ -1,0 +1,522 @@
+// A small constraint language of the engine's own, solved with z3 (z3-solver, WASM).
+//
+// z3-solver is kept out of the bundle (PITFALLS.md): it is required lazily on the first problem, so an
+// engine that never answers a `satisfiable` question never pays its ~0.2 s start and ~100 MB.
+// z3-solver serialises every check() behind one global mutex, so problems are queued here as well: a
+// problem cancelled while it waits never reaches z3, and the one running is stopped with interrupt().
+import type { Arith, Bool, Context, Expr, Model, Optimize, Solver, Z3HighLevel, Z3LowLevel } from 'z3-solver';
+
+export type Sort = 'Bool' | 'Int' | 'Real';
+
+/**
+ * An exact number as z3 reads it: an integer (`-12`), a decimal (`1.5`) or a fraction (`3/2`).
+ * Numbers travel as text so that large integers and decimals stay exact.
+ */
+export type Numeral = string;
+
+export type Term =
+  | { op: 'bool'; value: boolean }
+  | { op: 'num'; value: Numeral }
+  | { op: 'var'; name: string }
+  | { op: 'neg' | 'not' | 'abs' | 'sqrt'; arg: Term }
+  | { op: 'add' | 'mul' | 'and' | 'or' | 'min' | 'max'; args: Term[] }
+  | {
+      op: 'sub' | 'div' | 'mod' | 'pow' | 'implies' | 'xor' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
+      left: Term;
+      right: Term;
+    }
+  | { op: 'ite'; cond: Term; then: Term; else: Term };
+
+export interface Variable {
+  name: string;
+  sort: Sort;
+  /** Inclusive bounds unless the matching `…Strict` flag is set. */
+  lower?: Numeral;
+  upper?: Numeral;
+  lowerStrict?: boolean;
+  upperStrict?: boolean;
+  /** A finite domain: the variable takes one of these values (numerals, or `true`/`false`). */
+  domain?: string[];
+}
+
+export interface Assertion {
+  /** Named so that an unsatisfiable answer can say which assertions conflict. */
+  name: string;
+  term: Term;
+}
+
+export interface Problem {
+  variables: Variable[];
+  assertions: Assertion[];
+  objective?: { direction: 'minimize' | 'maximize'; term: Term };
+  /** Always set: z3 gives up with `unknown (timeout)` after this many milliseconds. */
+  timeoutMs: number;
+}
+
+export type SolverValue =
+  | { sort: 'Bool'; value: boolean }
+  | { sort: 'Int'; value: bigint }
+  /** `exact` is `p/q` or an integer; an irrational (algebraic) value gives its decimal expansion and `algebraic`. */
+  | { sort: 'Real'; exact: string; approx: number; algebraic: boolean };
+
+export type Outcome =
+  | { status: 'sat'; model: Map<string, SolverValue>; optimum?: SolverValue }
+  | { status: 'unsat'; core: string[] }
+  | { status: 'unknown'; reason: string; nonlinear: boolean }
+  | { status: 'unbounded'; direction: 'minimize' | 'maximize'; reason: string; model: Map<string, SolverValue> }
+  | { status: 'cancelled' };
+
+/** A problem the solver cannot even state (unknown variable, Bool used as a number …): a modelling error. */
+export class ProblemError extends Error {}
+
+type Z3 = Z3HighLevel & Z3LowLevel;
+type Ctx = Context<'assay'>;
+type AnyExpr = Expr<'assay'>;
+type ArithExpr = Arith<'assay'>;
+type BoolExpr = Bool<'assay'>;
+
+let z3Loading: Promise<{ api: Z3; ctx: Ctx }> | undefined;
+
+/** Loads z3 once; later calls share the same instance. */
+export function loadZ3(): Promise<{ api: Z3; ctx: Ctx }> {
+  if (!z3Loading) {
+    z3Loading = (async () => {
+      // A plain require keeps z3-solver external to the esbuild bundle and resolves it from node_modules.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const z3 = require('z3-solver') as typeof import('z3-solver');
+      const api = (await z3.init()) as Z3;
+      const ctx = api.Context('assay') as Ctx;
+      return { api, ctx };
+    })();
+    z3Loading.catch(() => {
+      z3Loading = undefined; // let a later problem retry instead of failing forever
+    });
+  }
+  return z3Loading;
+}
+
+/** Whether z3 has been loaded in this process (start-up cost is paid once). */
+export function z3Loaded(): boolean {
+  return z3Loading !== undefined;
+}
+
+/** Stops z3's worker threads so the process can exit. */
+export async function unloadZ3(): Promise<void> {
+  if (!z3Loading) return;
+  const { api } = await z3Loading;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const z3 = require('z3-solver') as typeof import('z3-solver');
+  await z3.killThreads(api.em).catch(() => undefined);
+  z3Loading = undefined;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Solves a problem. Resolves `cancelled` promptly (well under 100 ms) once `signal` aborts. */
+export function solve(problem: Problem, signal?: AbortSignal): Promise<Outcome> {
+  const turn = queue.then(() => solveNow(problem, signal));
+  queue = turn.catch(() => undefined);
+  if (!signal) return turn;
+  // A problem still waiting for its turn answers `cancelled` at once; its turn then returns immediately.
+  return new Promise<Outcome>((resolve, reject) => {
+    const onAbort = () => resolve({ status: 'cancelled' });
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    turn.then(
+      (o) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(o);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome> {
+  if (signal?.aborted) return { status: 'cancelled' };
+  const { api, ctx } = await loadZ3();
+  if (signal?.aborted) return { status: 'cancelled' };
+  const stated = new Statement(ctx, problem);
+  const backend: Solver<'assay'> | Optimize<'assay'> = problem.objective ? new ctx.Optimize() : new ctx.Solver();
+  const timeoutMs = Math.max(1, Math.floor(problem.timeoutMs));
+  backend.set('timeout', timeoutMs);
+  for (const c of stated.constraints) backend.add(c);
+  stated.assertions.forEach((a, i) => backend.addAndTrack(a.term, `assertion!${i}`));
+  let objectiveIndex = -1;
+  if (problem.objective && 'maximize' in backend) {
+    const term = stated.arith(problem.objective.term, 'objective');
+    objectiveIndex = problem.objective.direction === 'maximize' ? backend.maximize(term) : backend.minimize(term);
+  }
+
+  // z3's own timeout is the primary limit; this timer is a backstop in case the WASM build misses it.
+  let timedOut = false;
+  const backstop = setTimeout(() => {
+    timedOut = true;
+    ctx.interrupt();
+  }, timeoutMs + 250);
+  const onAbort = () => ctx.interrupt();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const started = Date.now();
+  let status: 'sat' | 'unsat' | 'unknown';
+  try {
+    status = await backend.check();
+  } finally {
+    clearTimeout(backstop);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (signal?.aborted) return { status: 'cancelled' };
+
+  if (status === 'unknown') {
+    let reason = backend.reasonUnknown();
+    if (timedOut || Date.now() - started >= timeoutMs || /timeout|canceled/.test(reason)) {
+      reason = `timeout after ${timeoutMs} ms`;
+    }
+    return { status: 'unknown', reason, nonlinear: stated.nonlinear };
+  }
+  if (status === 'unsat') {
+    const core: string[] = [];
+    const vector = backend.unsatCore();
+    for (let i = 0; i < vector.length(); i++) {
+      const m = /^assertion!(\d+)$/.exec(vector.get(i).toString());
+      if (m) core.push(stated.assertions[Number(m[1])]!.name);
+    }
+    return { status: 'unsat', core: [...new Set(core)] };
+  }
+  const model = backend.model();
+  const values = stated.read(api, ctx, model);
+  if (problem.objective && objectiveIndex >= 0 && 'getUpper' in backend) {
+    const { direction } = problem.objective;
+    const bound = (direction === 'maximize' ? backend.getUpper(objectiveIndex) : backend.getLower(objectiveIndex)).toString();
+    if (/\boo\b/.test(bound)) {
+      return { status: 'unbounded', direction, reason: `the objective has no ${direction === 'maximize' ? 'maximum' : 'minimum'}: it grows without bound`, model: values };
+    }
+    if (/\bepsilon\b/.test(bound)) {
+      const limit = bound.replace(/\s+/g, ' ');
+      return {
+        status: 'unbounded',
+        direction,
+        reason: `the objective has no ${direction === 'maximize' ? 'maximum' : 'minimum'}: its ${direction === 'maximize' ? 'supremum' : 'infimum'} (${limit}) is not attained`,
+        model: values,
+      };
+    }
+    const optimum = readValue(api, ctx, model.eval(stated.arith(problem.objective.term, 'objective'), true), stated.sortOf(problem.objective.term));
+    return { status: 'sat', model: values, optimum };
+  }
+  return { status: 'sat', model: values };
+}
+
+/** The problem stated as z3 terms; also records whether anything non-linear was stated. */
+class Statement {
+  readonly constraints: BoolExpr[] = [];
+  readonly assertions: { name: string; term: BoolExpr }[] = [];
+  nonlinear = false;
+  private readonly vars = new Map<string, { sort: Sort; expr: AnyExpr }>();
+  private readonly sorts = new Map<Term, Sort>();
+  private fresh = 0;
+
+  constructor(
+    private readonly ctx: Ctx,
+    problem: Problem,
+  ) {
+    for (const v of problem.variables) {
+      if (this.vars.has(v.name)) throw new ProblemError(`variable ${v.name} is declared twice`);
+      const expr = v.sort === 'Bool' ? ctx.Bool.const(v.name) : v.sort === 'Int' ? ctx.Int.const(v.name) : ctx.Real.const(v.name);
+      this.vars.set(v.name, { sort: v.sort, expr });
+    }
+    for (const v of problem.variables) this.constrainVariable(v);
+    for (const a of problem.assertions) {
+      this.assertions.push({ name: a.name, term: this.bool(a.term, a.name) });
+    }
+  }
+
+  private constrainVariable(v: Variable): void {
+    const x = this.vars.get(v.name)!.expr;
+    if (v.sort !== 'Bool') {
+      const a = x as ArithExpr;
+      if (v.lower !== undefined) this.constraints.push(v.lowerStrict ? a.gt(this.numeral(v.lower, v.sort)) : a.ge(this.numeral(v.lower, v.sort)));
+      if (v.upper !== undefined) this.constraints.push(v.upperStrict ? a.lt(this.numeral(v.upper, v.sort)) : a.le(this.numeral(v.upper, v.sort)));
+    }
+    if (v.domain) {
+      if (v.domain.length === 0) throw new ProblemError(`variable ${v.name} has an empty domain`);
+      const options = v.domain.map((d) => {
+        if (v.sort === 'Bool') {
+          if (d !== 'true' && d !== 'false') throw new ProblemError(`domain value ${d} of ${v.name} is not a Boolean`);
+          return this.ctx.Eq(x, this.ctx.Bool.val(d === 'true'));
+        }
+        return this.ctx.Eq(x, this.numeral(d, v.sort));
+      });
+      this.constraints.push(this.ctx.Or(...options));
+    }
+  }
+
+  private numeral(text: string, sort: Sort): ArithExpr {
+    if (!/^-?(\d+(\.\d+)?|\d+\/\d+)$/.test(text)) throw new ProblemError(`${text} is not a number`);
+    if (sort === 'Int') {
+      if (!/^-?\d+$/.test(text)) throw new ProblemError(`${text} is not an integer`);
+      return this.ctx.Int.val(BigInt(text));
+    }
+    if (/^-?\d+\/0+$/.test(text)) throw new ProblemError(`${text} divides by zero`);
+    return this.ctx.Real.val(text);
+  }
+
+  /** The sort a term has: Int when every number in it is whole and no real division is involved. */
+  sortOf(t: Term): Sort {
+    const known = this.sorts.get(t);
+    if (known) return known;
+    let s: Sort;
+    switch (t.op) {
+      case 'bool':
+      case 'not':
+      case 'and':
+      case 'or':
+      case 'implies':
+      case 'xor':
+      case 'eq':
+      case 'ne':
+      case 'lt':
+      case 'le':
+      case 'gt':
+      case 'ge':
+        s = 'Bool';
+        break;
+      case 'num':
+        s = /^-?\d+$/.test(t.value) ? 'Int' : 'Real';
+        break;
+      case 'var': {
+        const v = this.vars.get(t.name);
+        if (!v) throw new ProblemError(`${t.name} is not a declared variable`);
+        s = v.sort;
+        break;
+      }
+      case 'neg':
+      case 'abs':
+        s = this.sortOf(t.arg);
+        break;
+      case 'sqrt':
+      case 'div':
+        s = 'Real';
+        break;
+      case 'add':
+      case 'mul':
+      case 'min':
+      case 'max':
+        s = t.args.every((a) => this.sortOf(a) === 'Int') ? 'Int' : 'Real';
+        break;
+      case 'sub':
+      case 'mod':
+        s = this.sortOf(t.left) === 'Int' && this.sortOf(t.right) === 'Int' ? 'Int' : 'Real';
+        break;
+      case 'pow':
+        s = this.sortOf(t.left) === 'Int' && t.right.op === 'num' && /^\d+$/.test(t.right.value) ? 'Int' : 'Real';
+        break;
+      case 'ite': {
+        const a = this.sortOf(t.then);
+        const b = this.sortOf(t.else);
+        s = a === b ? a : a === 'Bool' || b === 'Bool' ? 'Bool' : 'Real';
+        if ((a === 'Bool') !== (b === 'Bool')) throw new ProblemError('the branches of a conditional mix Boolean and number');
+        break;
+      }
+    }
+    this.sorts.set(t, s);
+    return s;
+  }
+
+  bool(t: Term, where: string): BoolExpr {
+    if (this.sortOf(t) !== 'Bool') throw new ProblemError(`${where}: expected a Boolean, found a number`);
+    const ctx = this.ctx;
+    switch (t.op) {
+      case 'bool':
+        return ctx.Bool.val(t.value);
+      case 'var':
+        return this.vars.get(t.name)!.expr as BoolExpr;
+      case 'not':
+        return ctx.Not(this.bool(t.arg, where));
+      case 'and':
+        return t.args.length === 0 ? ctx.Bool.val(true) : ctx.And(...t.args.map((a) => this.bool(a, where)));
+      case 'or':
+        return t.args.length === 0 ? ctx.Bool.val(false) : ctx.Or(...t.args.map((a) => this.bool(a, where)));
+      case 'implies':
+        return ctx.Implies(this.bool(t.left, where), this.bool(t.right, where));
+      case 'xor':
+        return ctx.Xor(this.bool(t.left, where), this.bool(t.right, where));
+      case 'eq':
+      case 'ne': {
+        const ls = this.sortOf(t.left);
+        const rs = this.sortOf(t.right);
+        if ((ls === 'Bool') !== (rs === 'Bool')) throw new ProblemError(`${where}: compares a Boolean with a number`);
+        const eq =
+          ls === 'Bool' ? ctx.Eq(this.bool(t.left, where), this.bool(t.right, where)) : ctx.Eq(...this.arithPair(t.left, t.right, where));
+        return t.op === 'eq' ? eq : ctx.Not(eq);
+      }
+      case 'lt':
+      case 'le':
+      case 'gt':
+      case 'ge': {
+        const [l, r] = this.arithPair(t.left, t.right, where);
+        return t.op === 'lt' ? l.lt(r) : t.op === 'le' ? l.le(r) : t.op === 'gt' ? l.gt(r) : l.ge(r);
+      }
+      case 'ite':
+        return ctx.If(this.bool(t.cond, where), this.bool(t.then, where), this.bool(t.else, where)) as BoolExpr;
+      default:
+        throw new ProblemError(`${where}: ${t.op} does not give a Boolean`);
+    }
+  }
+
+  /** Both sides as numbers of one sort (an Int side is widened to Real when the other is Real). */
+  private arithPair(a: Term, b: Term, where: string): [ArithExpr, ArithExpr] {
+    const real = this.sortOf(a) === 'Real' || this.sortOf(b) === 'Real';
+    return [this.arith(a, where, real), this.arith(b, where, real)];
+  }
+
+  arith(t: Term, where: string, asReal = false): ArithExpr {
+    const s = this.sortOf(t);
+    if (s === 'Bool') throw new ProblemError(`${where}: expected a number, found a Boolean`);
+    const e = this.arithOfSort(t, where);
+    return asReal && s === 'Int' ? this.ctx.ToReal(e) : e;
+  }
+
+  private isConstant(t: Term): boolean {
+    switch (t.op) {
+      case 'num':
+      case 'bool':
+        return true;
+      case 'var':
+        return false;
+      case 'neg':
+      case 'abs':
+      case 'not':
+      case 'sqrt':
+        return this.isConstant(t.arg);
+      case 'add':
+      case 'mul':
+      case 'and':
+      case 'or':
+      case 'min':
+      case 'max':
+        return t.args.every((a) => this.isConstant(a));
+      case 'ite':
+        return this.isConstant(t.cond) && this.isConstant(t.then) && this.isConstant(t.else);
+      default:
+        return this.isConstant(t.left) && this.isConstant(t.right);
+    }
+  }
+
+  private arithOfSort(t: Term, where: string): ArithExpr {
+    const ctx = this.ctx;
+    const real = this.sortOf(t) === 'Real';
+    const sub = (x: Term) => this.arith(x, where, real);
+    switch (t.op) {
+      case 'num':
+        return this.numeral(t.value, real ? 'Real' : 'Int');
+      case 'var':
+        return this.vars.get(t.name)!.expr as ArithExpr;
+      case 'neg':
+        return sub(t.arg).neg();
+      case 'abs': {
+        const x = sub(t.arg);
+        return ctx.If(x.ge(0), x, x.neg()) as ArithExpr;
+      }
+      case 'add':
+        return t.args.length === 0 ? this.numeral('0', real ? 'Real' : 'Int') : ctx.Sum(sub(t.args[0]!), ...t.args.slice(1).map(sub));
+      case 'mul':
+        if (t.args.filter((a) => !this.isConstant(a)).length > 1) this.nonlinear = true;
+        return t.args.length === 0 ? this.numeral('1', real ? 'Real' : 'Int') : ctx.Product(sub(t.args[0]!), ...t.args.slice(1).map(sub));
+      case 'min':
+      case 'max': {
+        if (t.args.length === 0) throw new ProblemError(`${where}: ${t.op} of nothing`);
+        let acc = sub(t.args[0]!);
+        for (const a of t.args.slice(1)) {
+          const x = sub(a);
+          acc = ctx.If(t.op === 'min' ? x.lt(acc) : x.gt(acc), x, acc) as ArithExpr;
+        }
+        return acc;
+      }
+      case 'sub':
+        return sub(t.left).sub(sub(t.right));
+      case 'div': {
+        const num = this.arith(t.left, where, true);
+        const den = this.arith(t.right, where, true);
+        if (!this.isConstant(t.right)) {
+          this.nonlinear = true;
+          // z3 leaves x/0 unspecified; the notation makes it undefined, so a witness must avoid it.
+          this.constraints.push(ctx.Not(ctx.Eq(den, 0)));
+        }
+        return ctx.Div(num, den);
+      }
+      case 'mod': {
+        if (real) throw new ProblemError(`${where}: the remainder (%) needs whole numbers`);
+        const den = sub(t.right);
+        if (!this.isConstant(t.right)) {
+          this.nonlinear = true;
+          this.constraints.push(ctx.Not(ctx.Eq(den, 0)));
+        }
+        return ctx.Mod(sub(t.left), den);
+      }
+      case 'pow': {
+        const base = sub(t.left);
+        // Small whole exponents become products, which z3's non-linear arithmetic handles best.
+        if (t.right.op === 'num' && /^\d+$/.test(t.right.value) && Number(t.right.value) <= 16) {
+          const n = Number(t.right.value);
+          if (n === 0) return this.numeral('1', real ? 'Real' : 'Int');
+          if (n > 1 && !this.isConstant(t.left)) this.nonlinear = true;
+          return n === 1 ? base : ctx.Product(base, ...Array.from({ length: n - 1 }, () => base));
+        }
+        this.nonlinear = true;
+        return base.pow(this.arith(t.right, where, true));
+      }
+      case 'sqrt': {
+        // sqrt(x) is the r with r >= 0 and r*r = x; x must not be negative.
+        this.nonlinear = true;
+        const x = this.arith(t.arg, where, true);
+        const r = ctx.Real.const(`sqrt!${this.fresh++}`);
+        this.constraints.push(x.ge(0), r.ge(0), ctx.Eq(r.mul(r), x));
+        return r;
+      }
+      case 'ite':
+        return ctx.If(this.bool(t.cond, where), sub(t.then), sub(t.else)) as ArithExpr;
+      default:
+        throw new ProblemError(`${where}: ${t.op} does not give a number`);
+    }
+  }
+
+  read(api: Z3, ctx: Ctx, model: Model<'assay'>): Map<string, SolverValue> {
+    const out = new Map<string, SolverValue>();
+    for (const [name, v] of this.vars) out.set(name, readValue(api, ctx, model.eval(v.expr, true), v.sort));
+    return out;
+  }
+}
+
+function readValue(api: Z3, ctx: Ctx, e: AnyExpr, sort: Sort): SolverValue {
+  if (sort === 'Bool') return { sort, value: ctx.isTrue(e) };
+  if (sort === 'Int' && ctx.isIntVal(e)) return { sort, value: e.value() };
+  if (api.Z3.is_algebraic_number(ctx.ptr, e.ast)) {
+    const decimal = api.Z3.get_numeral_decimal_string(ctx.ptr, e.ast, 20).replace(/\?$/, '');
+    return { sort: 'Real', exact: decimal, approx: Number(decimal), algebraic: true };
+  }
+  if (ctx.isRealVal(e) || ctx.isIntVal(e)) {
+    const exact = api.Z3.get_numeral_string(ctx.ptr, e.ast);
+    return { sort: 'Real', exact, approx: rationalToNumber(exact), algebraic: false };
+  }
+  throw new Error(`z3 returned a value that is not a number: ${e.toString()}`);
+}
+
+/** `p/q` or an integer as the nearest double. */
+export function rationalToNumber(text: string): number {
+  const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text);
+  if (!m) return Number(text);
+  if (!m[2]) return Number(m[1]);
+  const p = BigInt(m[1]!);
+  const q = BigInt(m[2]);
+  const whole = p / q;
+  return Number(whole) + Number(p - whole * q) / Number(q);
+}
+
+/** A solver value spelled as notation (a witness `value`). */
+export function valueText(v: SolverValue): string {
+  if (v.sort === 'Bool') return String(v.value);
+  if (v.sort === 'Int') return v.value.toString();
+  return v.algebraic || v.exact.includes('/') ? String(v.approx) : v.exact;
+}
