@@ -1,0 +1,239 @@
+// The library functions a modeler meets first (NumericalFunctions, SequenceFunctions, CollectionFunctions,
+// TrigFunctions, ControlFunctions), plus the random functions uniform/normal/triangular.
+
+import { arithmetic, comparison, convertQuantity, single, truth } from './operators';
+import { drawNormal, drawTriangular, drawUniform, type Draws } from './random';
+import { convertMagnitude, parseUnit, powerUnit, type Unit } from './units';
+import {
+  bool, describeKind, equals, error, int, isError, itemsOf, NULL, quantity, real, sequence,
+  type Outcome, type Scalar, type SourceRange, type Value, type ValueError,
+} from './values';
+
+/** A body expression (`{in x; x > 0}`) applied to one element. */
+export type Body = (item: Scalar, index: number) => Outcome;
+
+export interface CallContext {
+  readonly draws?: Draws;
+  readonly range?: SourceRange;
+}
+
+type Fn = (args: readonly Value[], ctx: CallContext) => Outcome;
+
+const RAD = parseUnit('rad');
+
+function arity(name: string, args: readonly Value[], min: number, max: number, ctx: CallContext): ValueError | undefined {
+  if (args.length >= min && args.length <= max) return undefined;
+  const want = min === max ? `${min}` : `${min} to ${max}`;
+  return error(`${name}() takes ${want} argument${max === 1 ? '' : 's'}, got ${args.length}`, ctx.range);
+}
+
+/** Folds a sequence with a binary operator; empty gives `empty`. */
+function fold(items: readonly Scalar[], op: '+' | '*', empty: Value, ctx: CallContext): Outcome {
+  if (items.length === 0) return empty;
+  let acc: Value = items[0]!;
+  for (let i = 1; i < items.length; i++) {
+    const next = arithmetic(op, acc, items[i]!, ctx.range);
+    if (isError(next)) return next;
+    acc = next;
+  }
+  return acc;
+}
+
+function extreme(name: 'min' | 'max', args: readonly Value[], ctx: CallContext): Outcome {
+  // min(seq) over a sequence, or min(x, y, …) over the arguments.
+  const items = args.length === 1 ? itemsOf(args[0]!) : args.flatMap((a) => itemsOf(a));
+  if (items.length === 0) return NULL;
+  let best: Scalar = items[0]!;
+  for (let i = 1; i < items.length; i++) {
+    const c = comparison(name === 'min' ? '<' : '>', items[i]!, best, ctx.range);
+    if (isError(c)) return error(`${name}(): ${c.message}`, ctx.range);
+    if (c.kind === 'boolean' && c.value) best = items[i]!;
+  }
+  return best;
+}
+
+/** One numeric argument mapped through `f`; quantities keep their unit, Integers stay Integers when `integral`. */
+function numeric(name: string, f: (x: number) => number, integral: boolean): Fn {
+  return (args, ctx) => {
+    const bad = arity(name, args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, `${name}()`, 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    if (x.kind === 'integer') return integral ? x : real(f(Number(x.value)));
+    if (x.kind === 'real') {
+      const y = f(x.value);
+      return integral && Number.isFinite(y) ? int(BigInt(y)) : real(y);
+    }
+    if (x.kind === 'quantity') return quantity(f(x.value), x.unit);
+    return error(`${name}() needs a number, got ${describeKind(x)}`, ctx.range);
+  };
+}
+
+/** A transcendental function of a plain number (angles for trig are converted to radians). */
+function transcendental(name: string, f: (x: number) => number, angle: boolean): Fn {
+  return (args, ctx) => {
+    const bad = arity(name, args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, `${name}()`, 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    let v: number | undefined;
+    if (x.kind === 'integer') v = Number(x.value);
+    else if (x.kind === 'real') v = x.value;
+    else if (x.kind === 'quantity' && angle) v = convertMagnitude(x.value, x.unit, RAD);
+    if (v === undefined) return error(`${name}() needs ${angle ? 'a number or an angle' : 'a number'}, got ${describeKind(x)}`, ctx.range);
+    const y = f(v);
+    if (Number.isNaN(y)) return error(`${name}(${v}) is undefined`, ctx.range);
+    return real(y);
+  };
+}
+
+/** Numbers of a random function's arguments, all in the first quantity's unit (bare numbers read in it). */
+function drawArguments(name: string, args: readonly Value[], count: number, ctx: CallContext): { values: number[]; unit?: Unit } | ValueError {
+  const bad = arity(name, args, count, count, ctx);
+  if (bad) return bad;
+  const values: number[] = [];
+  let unit: Unit | undefined;
+  for (let i = 0; i < count; i++) {
+    const x = single(args[i]!, `${name}()`, `as argument ${i + 1}`, ctx.range);
+    if (isError(x)) return x;
+    if (x.kind === 'integer') values.push(Number(x.value));
+    else if (x.kind === 'real') values.push(x.value);
+    else if (x.kind === 'quantity') {
+      unit ??= x.unit;
+      // normal's stddev is a spread, so a difference: no zero shift.
+      const v = convertMagnitude(x.value, x.unit, unit, name === 'normal' && i === 1);
+      if (v === undefined) return error(`${name}(): argument ${i + 1} in [${x.unit.name}] does not match [${unit.name}]`, ctx.range);
+      values.push(v);
+    } else return error(`${name}() needs numbers, got ${describeKind(x)} as argument ${i + 1}`, ctx.range);
+  }
+  return unit ? { values, unit } : { values };
+}
+
+function draw(name: string, count: number, f: (v: number[], draws: Draws) => number | string): Fn {
+  return (args, ctx) => {
+    const a = drawArguments(name, args, count, ctx);
+    if ('kind' in a) return a;
+    const result = f(a.values, ctx.draws ?? {});
+    if (typeof result === 'string') return error(result, ctx.range);
+    return a.unit ? quantity(result, a.unit) : real(result);
+  };
+}
+
+const FUNCTIONS: Record<string, Fn> = {
+  sum: (args, ctx) => arity('sum', args, 1, 1, ctx) ?? fold(itemsOf(args[0]!), '+', int(0), ctx),
+  product: (args, ctx) => arity('product', args, 1, 1, ctx) ?? fold(itemsOf(args[0]!), '*', int(1), ctx),
+  size: (args, ctx) => arity('size', args, 1, 1, ctx) ?? int(itemsOf(args[0]!).length),
+  isEmpty: (args, ctx) => arity('isEmpty', args, 1, 1, ctx) ?? bool(itemsOf(args[0]!).length === 0),
+  notEmpty: (args, ctx) => arity('notEmpty', args, 1, 1, ctx) ?? bool(itemsOf(args[0]!).length > 0),
+  includes: (args, ctx) => arity('includes', args, 2, 2, ctx) ?? bool(includesAll(args[0]!, args[1]!)),
+  excludes: (args, ctx) => arity('excludes', args, 2, 2, ctx) ?? bool(!itemsOf(args[1]!).some((y) => includesAll(args[0]!, y))),
+  first: (args, ctx) => arity('first', args, 1, 1, ctx) ?? (itemsOf(args[0]!)[0] ?? NULL),
+  last: (args, ctx) => arity('last', args, 1, 1, ctx) ?? (itemsOf(args[0]!).at(-1) ?? NULL),
+  min: (args, ctx) => (args.length === 0 ? error('min() needs at least one argument', ctx.range) : extreme('min', args, ctx)),
+  max: (args, ctx) => (args.length === 0 ? error('max() needs at least one argument', ctx.range) : extreme('max', args, ctx)),
+  abs: numeric('abs', Math.abs, false),
+  floor: numeric('floor', Math.floor, true),
+  ceiling: numeric('ceiling', Math.ceil, true),
+  ceil: numeric('ceil', Math.ceil, true),
+  // RealFunctions::round: halves away from zero.
+  round: numeric('round', (x) => Math.sign(x) * Math.round(Math.abs(x)), true),
+  truncate: numeric('truncate', Math.trunc, true),
+  sqrt: (args, ctx) => {
+    const bad = arity('sqrt', args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, 'sqrt()', 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    const v = x.kind === 'integer' ? Number(x.value) : x.kind === 'real' || x.kind === 'quantity' ? x.value : undefined;
+    if (v === undefined) return error(`sqrt() needs a number, got ${describeKind(x)}`, ctx.range);
+    if (v < 0) return error(`sqrt() of a negative number (${v})`, ctx.range);
+    if (x.kind !== 'quantity') return real(Math.sqrt(v));
+    const unit = powerUnit(x.unit, 0.5);
+    if (!unit) return error(`sqrt() of [${x.unit.name}] has no unit: an exponent would be fractional`, ctx.range);
+    return quantity(Math.sqrt(v), unit);
+  },
+  exp: transcendental('exp', Math.exp, false),
+  ln: transcendental('ln', (x) => (x > 0 ? Math.log(x) : NaN), false),
+  log: transcendental('log', (x) => (x > 0 ? Math.log(x) : NaN), false),
+  log10: transcendental('log10', (x) => (x > 0 ? Math.log10(x) : NaN), false),
+  sin: transcendental('sin', Math.sin, true),
+  cos: transcendental('cos', Math.cos, true),
+  tan: transcendental('tan', Math.tan, true),
+  arcsin: transcendental('arcsin', Math.asin, false),
+  arccos: transcendental('arccos', Math.acos, false),
+  arctan: transcendental('arctan', Math.atan, false),
+  allTrue: (args, ctx) => allAny('allTrue', args, ctx, true),
+  anyTrue: (args, ctx) => allAny('anyTrue', args, ctx, false),
+  uniform: draw('uniform', 2, ([min, max], d) => drawUniform(min!, max!, d)),
+  normal: draw('normal', 2, ([mean, sd], d) => drawNormal(mean!, sd!, d)),
+  triangular: draw('triangular', 3, ([low, mode, high], d) => drawTriangular(low!, mode!, high!, d)),
+  convert: (args, ctx) => {
+    const bad = arity('convert', args, 2, 2, ctx);
+    if (bad) return bad;
+    const q = single(args[0]!, 'convert()', 'to convert', ctx.range);
+    if (isError(q)) return q;
+    const u = single(args[1]!, 'convert()', 'as the unit', ctx.range);
+    if (isError(u)) return u;
+    if (u.kind !== 'unit') return error(`convert() needs a unit as its second argument, got ${describeKind(u)}`, ctx.range);
+    return convertQuantity(q, u.unit, ctx.range);
+  },
+};
+
+function includesAll(seq: Value, wanted: Value): boolean {
+  const items = itemsOf(seq);
+  return itemsOf(wanted).every((w) => items.some((x) => equals(x, w)));
+}
+
+function allAny(name: string, args: readonly Value[], ctx: CallContext, all: boolean): Outcome {
+  const bad = arity(name, args, 1, 1, ctx);
+  if (bad) return bad;
+  for (const item of itemsOf(args[0]!)) {
+    const t = truth(item, `${name}()`, ctx.range);
+    if (typeof t !== 'boolean') return t;
+    if (all && !t) return bool(false);
+    if (!all && t) return bool(true);
+  }
+  return bool(all);
+}
+
+/** Names of the library functions this module evaluates, for `covers` and completions. */
+export const LIBRARY_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS);
+
+export const BODY_FUNCTIONS = ['collect', 'select', 'reject', 'forAll', 'exists'] as const;
+export type BodyFunction = (typeof BODY_FUNCTIONS)[number];
+
+export function isLibraryFunction(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(FUNCTIONS, name);
+}
+
+/** Calls a library function by its simple name; undefined when there is no such function. */
+export function callLibraryFunction(name: string, args: readonly Value[], ctx: CallContext = {}): Outcome | undefined {
+  if (!isLibraryFunction(name)) return undefined;
+  return FUNCTIONS[name]!(args, ctx);
+}
+
+export function isBodyFunction(name: string): name is BodyFunction {
+  return (BODY_FUNCTIONS as readonly string[]).includes(name);
+}
+
+/** collect/select/reject/forAll/exists: the body is evaluated per element, in order, stopping early for forAll/exists. */
+export function callBodyFunction(name: BodyFunction, seq: Value, body: Body, ctx: CallContext = {}): Outcome {
+  const items = itemsOf(seq);
+  const out: Value[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const r = body(items[i]!, i);
+    if (isError(r)) return r;
+    if (name === 'collect') {
+      out.push(r);
+      continue;
+    }
+    const t = truth(r, `the body of ${name}()`, ctx.range);
+    if (typeof t !== 'boolean') return t;
+    if (name === 'select' && t) out.push(items[i]!);
+    if (name === 'reject' && !t) out.push(items[i]!);
+    if (name === 'forAll' && !t) return bool(false);
+    if (name === 'exists' && t) return bool(true);
+  }
+  if (name === 'forAll') return bool(true);
+  if (name === 'exists') return bool(false);
+  return sequence(out);
+}

@@ -1,0 +1,378 @@
+// The operators of the notation over values. Every function returns a value or a ValueError carrying
+// a message and the caller's range; nothing throws for a mistake a modeler can make.
+
+import {
+  convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
+} from './units';
+import {
+  bool, compare, describeKind, equals, error, identical, int, isNull, itemsOf, NULL, quantity, real,
+  sequence, str, unitValue, type Outcome, type Scalar, type SourceRange, type Value, type ValueError,
+} from './values';
+
+export type ArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '**' | '^';
+export type ComparisonOperator = '<' | '>' | '<=' | '>=';
+export type EqualityOperator = '==' | '!=' | '===' | '!==';
+export type BooleanOperator = 'and' | 'or' | 'xor' | 'implies' | '&' | '|';
+export type BinaryOperator = ArithmeticOperator | ComparisonOperator | EqualityOperator | BooleanOperator | '..' | '??';
+export type UnaryOperator = '-' | '+' | 'not' | '~';
+
+/** Largest sequence `a..b` builds; past it the range is an error rather than an out-of-memory. */
+export const MAX_RANGE_LENGTH = 10_000_000;
+/** Largest Integer `**` result, in bits, before it is refused as too large. */
+const MAX_POWER_BITS = 1_000_000;
+
+const VERB: Record<ArithmeticOperator, (a: string, b: string) => string> = {
+  '+': (a, b) => `cannot add ${b} to ${a}`,
+  '-': (a, b) => `cannot subtract ${b} from ${a}`,
+  '*': (a, b) => `cannot multiply ${a} by ${b}`,
+  '/': (a, b) => `cannot divide ${a} by ${b}`,
+  '%': (a, b) => `cannot take ${a} modulo ${b}`,
+  '**': (a, b) => `cannot raise ${a} to the power ${b}`,
+  '^': (a, b) => `cannot raise ${a} to the power ${b}`,
+};
+
+/** The single scalar of an operand, or an error naming the operator and side. */
+export function single(v: Value, op: string, side: string, range?: SourceRange): Scalar | ValueError {
+  if (v.kind !== 'sequence') return v;
+  if (v.items.length === 1) return v.items[0]!;
+  if (v.items.length === 0) return error(`'${op}' needs a value ${side}, but it is null (no value)`, range);
+  return error(`'${op}' needs a single value ${side}, got a sequence of ${v.items.length}`, range);
+}
+
+function operands(op: string, a: Value, b: Value, range?: SourceRange): [Scalar, Scalar] | ValueError {
+  const x = single(a, op, 'on its left', range);
+  if (x.kind === 'error') return x;
+  const y = single(b, op, 'on its right', range);
+  if (y.kind === 'error') return y;
+  return [x, y];
+}
+
+type Numeric = Scalar & { kind: 'integer' | 'real' | 'quantity' };
+const isPlainNumber = (v: Scalar): v is Scalar & { kind: 'integer' | 'real' } => v.kind === 'integer' || v.kind === 'real';
+const asNumber = (v: Scalar & { kind: 'integer' | 'real' }): number => (v.kind === 'integer' ? Number(v.value) : v.value);
+
+/** A quantity result, with mixed scales (km·s/h) rewritten in the coherent unit. */
+function quantityIn(value: number, unit: Unit): Scalar {
+  const { unit: tidy, scale } = tidyUnit(unit);
+  if (tidy.terms.length > 0 && isDimensionless(tidy.dimension) && tidy.dimension[7] === 0) {
+    // km/m and the like: a pure number in the end.
+    return real((value * scale * tidy.num) / tidy.den);
+  }
+  return quantity(value * scale, tidy);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Arithmetic
+
+export function arithmetic(op: ArithmeticOperator, left: Value, right: Value, range?: SourceRange): Outcome {
+  const pair = operands(op, left, right, range);
+  if ('kind' in pair) return pair;
+  const [a, b] = pair;
+  const mismatch = (): ValueError => error(VERB[op](describeKind(a), describeKind(b)), range);
+
+  if (op === '+' && (a.kind === 'string' || b.kind === 'string')) {
+    return str(textOf(a) + textOf(b));
+  }
+  if (a.kind === 'unit' || b.kind === 'unit') return unitArithmetic(op, a, b, range) ?? mismatch();
+  if (!isNumericScalar(a) || !isNumericScalar(b)) return mismatch();
+
+  switch (op) {
+    case '+':
+    case '-':
+      return addOrSubtract(op, a, b, range, mismatch);
+    case '*':
+      return multiply(a, b);
+    case '/':
+      return divide(a, b, range);
+    case '%':
+      return modulo(a, b, range, mismatch);
+    case '**':
+    case '^':
+      return power(a, b, range, mismatch);
+  }
+}
+
+function isNumericScalar(v: Scalar): v is Numeric {
+  return v.kind === 'integer' || v.kind === 'real' || v.kind === 'quantity';
+}
+
+function textOf(v: Scalar): string {
+  switch (v.kind) {
+    case 'string': return v.value;
+    case 'boolean': return String(v.value);
+    case 'integer': return v.value.toString();
+    case 'real': return String(v.value);
+    case 'enum': return v.literal;
+    case 'quantity': return `${v.value} [${v.unit.name}]`;
+    case 'unit': return v.unit.name;
+  }
+}
+
+function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch: () => ValueError): Outcome {
+  if (a.kind === 'integer' && b.kind === 'integer') return int(op === '+' ? a.value + b.value : a.value - b.value);
+  if (isPlainNumber(a) && isPlainNumber(b)) {
+    const x = asNumber(a);
+    const y = asNumber(b);
+    return real(op === '+' ? x + y : x - y);
+  }
+  if (a.kind === 'quantity' && b.kind === 'quantity') {
+    if (!sameDimension(a.unit.dimension, b.unit.dimension)) return mismatch();
+    // The right operand is a point on its scale only when it is the affine one (300 K − 20 °C);
+    // otherwise it is a difference (0 °C + 10 K = 10 °C). See docs/semantics.md, "Temperatures".
+    const asDifference = !(b.unit.offset !== 0 && a.unit.offset === 0);
+    const y = convertMagnitude(b.value, b.unit, a.unit, asDifference);
+    if (y === undefined) return mismatch();
+    return quantity(op === '+' ? a.value + y : a.value - y, a.unit);
+  }
+  void range;
+  return mismatch();
+}
+
+function multiply(a: Numeric, b: Numeric): Outcome {
+  if (a.kind === 'integer' && b.kind === 'integer') return int(a.value * b.value);
+  if (isPlainNumber(a) && isPlainNumber(b)) return real(asNumber(a) * asNumber(b));
+  if (a.kind === 'quantity' && b.kind === 'quantity') return quantityIn(a.value * b.value, multiplyUnits(a.unit, b.unit));
+  if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value * asNumber(b), a.unit);
+  if (b.kind === 'quantity' && isPlainNumber(a)) return quantity(asNumber(a) * b.value, b.unit);
+  throw new Error('unreachable');
+}
+
+function isZero(v: Numeric): boolean {
+  return v.kind === 'integer' ? v.value === 0n : v.value === 0;
+}
+
+function divide(a: Numeric, b: Numeric, range?: SourceRange): Outcome {
+  if (isZero(b)) return error(`division by zero: ${describeKind(a)} / ${describeKind(b)}`, range);
+  // Integer / Integer is Rational in the library (IntegerFunctions::'/'): a Real here.
+  if (isPlainNumber(a) && isPlainNumber(b)) return real(asNumber(a) / asNumber(b));
+  if (a.kind === 'quantity' && b.kind === 'quantity') return quantityIn(a.value / b.value, divideUnits(a.unit, b.unit));
+  if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value / asNumber(b), a.unit);
+  if (b.kind === 'quantity' && isPlainNumber(a)) return quantityIn(asNumber(a) / b.value, divideUnits(ONE, b.unit));
+  throw new Error('unreachable');
+}
+
+function modulo(a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch: () => ValueError): Outcome {
+  if (isZero(b)) return error(`modulo by zero: ${describeKind(a)} % ${describeKind(b)}`, range);
+  // Truncated remainder (sign of the dividend), as JavaScript and Java compute it.
+  if (a.kind === 'integer' && b.kind === 'integer') return int(a.value % b.value);
+  if (isPlainNumber(a) && isPlainNumber(b)) return real(asNumber(a) % asNumber(b));
+  if (a.kind === 'quantity' && b.kind === 'quantity') {
+    const y = convertMagnitude(b.value, b.unit, a.unit, true);
+    if (y === undefined) return mismatch();
+    return quantity(a.value % y, a.unit);
+  }
+  if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value % asNumber(b), a.unit);
+  return mismatch();
+}
+
+function power(a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch: () => ValueError): Outcome {
+  if (b.kind === 'quantity') return mismatch();
+  if (a.kind === 'integer' && b.kind === 'integer') {
+    if (b.value >= 0n) {
+      const bits = BigInt(a.value < 0n ? -a.value : a.value).toString(2).length;
+      if (bits > 1 && BigInt(bits) * b.value > BigInt(MAX_POWER_BITS)) {
+        return error(`${a.value} ** ${b.value} is too large (over ${MAX_POWER_BITS} bits)`, range);
+      }
+      return int(a.value ** b.value);
+    }
+    if (a.value === 0n) return error('division by zero: 0 raised to a negative power', range);
+    return real(Number(a.value) ** Number(b.value));
+  }
+  const e = asNumber(b);
+  if (isPlainNumber(a)) return real(asNumber(a) ** e);
+  const unit = powerUnit(a.unit, e);
+  if (!unit) return error(`cannot raise ${describeKind(a)} to the power ${e}: the unit would have a fractional exponent`, range);
+  return quantityIn(a.value ** e, unit);
+}
+
+/** Arithmetic with unit values: `km/h` inside brackets, `2 * SI::kg`, `SI::m ** 2`. */
+function unitArithmetic(op: ArithmeticOperator, a: Scalar, b: Scalar, range?: SourceRange): Outcome | undefined {
+  if (a.kind === 'unit' && b.kind === 'unit') {
+    if (op === '*') return unitValue(multiplyUnits(a.unit, b.unit));
+    if (op === '/') return unitValue(divideUnits(a.unit, b.unit));
+    return undefined;
+  }
+  if (a.kind === 'unit' && (op === '**' || op === '^') && isPlainNumber(b)) {
+    const u = powerUnit(a.unit, asNumber(b));
+    return u ? unitValue(u) : error(`cannot raise unit [${a.unit.name}] to the power ${asNumber(b)}`, range);
+  }
+  // A number (or quantity) times a unit is a quantity in that unit.
+  const [n, u, dividing] = a.kind === 'unit' ? [b, a.unit, false] : [a, (b as Scalar & { kind: 'unit' }).unit, op === '/'];
+  if (op !== '*' && !(op === '/' && a.kind !== 'unit')) return undefined;
+  if (isPlainNumber(n)) return quantity(asNumber(n), dividing ? divideUnits(ONE, u) : u);
+  if (n.kind === 'quantity') return quantityIn(n.value, dividing ? divideUnits(n.unit, u) : multiplyUnits(n.unit, u));
+  return undefined;
+}
+
+/** `value [unit]`: attaches a unit to a number, or converts a quantity of the same dimension. */
+export function withUnit(v: Value, u: Value, range?: SourceRange): Outcome {
+  const unit = single(u, '[', 'inside the brackets', range);
+  if (unit.kind === 'error') return unit;
+  if (unit.kind !== 'unit') return error(`expected a unit inside [ ], got ${describeKind(unit)}`, range);
+  const items: Scalar[] = [];
+  for (const x of itemsOf(v)) {
+    if (isPlainNumber(x)) items.push(quantity(asNumber(x), unit.unit));
+    else if (x.kind === 'quantity') {
+      const converted = convertQuantity(x, unit.unit, range);
+      if (converted.kind === 'error') return converted;
+      items.push(converted as Scalar);
+    } else return error(`cannot give ${describeKind(x)} the unit [${unit.unit.name}]`, range);
+  }
+  return sequence(items);
+}
+
+/** `convert(q, toUnit)`: the same quantity in another unit of its dimension. */
+export function convertQuantity(q: Scalar, to: Unit, range?: SourceRange): Outcome {
+  if (q.kind !== 'quantity') {
+    if (isPlainNumber(q) && isDimensionless(to.dimension)) return quantity((asNumber(q) * to.den) / to.num, to);
+    return error(`cannot convert ${describeKind(q)} to [${to.name}]`, range);
+  }
+  const v = convertMagnitude(q.value, q.unit, to);
+  if (v === undefined) return error(`cannot convert [${q.unit.name}] to [${to.name}]: different dimensions`, range);
+  return quantity(v, to);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Comparison, equality, boolean, sequence operators
+
+export function comparison(op: ComparisonOperator, left: Value, right: Value, range?: SourceRange): Outcome {
+  const pair = operands(op, left, right, range);
+  if ('kind' in pair) return pair;
+  const [a, b] = pair;
+  const c = compareWithZero(a, b);
+  if (c === undefined) return error(`cannot compare ${describeKind(a)} with ${describeKind(b)}`, range);
+  switch (op) {
+    case '<': return bool(c < 0);
+    case '>': return bool(c > 0);
+    case '<=': return bool(c <= 0);
+    case '>=': return bool(c >= 0);
+  }
+}
+
+/** compare(), plus: a plain 0 compares with a quantity of any non-affine unit (zero is zero in m and km). */
+function compareWithZero(a: Scalar, b: Scalar): number | undefined {
+  const c = compare(a, b);
+  if (c !== undefined) return c;
+  if (a.kind === 'quantity' && isPlainNumber(b) && asNumber(b) === 0 && a.unit.offset === 0) return Math.sign(a.value);
+  if (b.kind === 'quantity' && isPlainNumber(a) && asNumber(a) === 0 && b.unit.offset === 0) return -Math.sign(b.value);
+  return undefined;
+}
+
+export function equality(op: EqualityOperator, a: Value, b: Value, range?: SourceRange): Outcome {
+  // Quantities of different dimensions are a modelling mistake, not merely unequal.
+  const xs = itemsOf(a);
+  const ys = itemsOf(b);
+  for (let i = 0; i < Math.min(xs.length, ys.length); i++) {
+    const x = xs[i]!;
+    const y = ys[i]!;
+    if (x.kind === 'quantity' && y.kind === 'quantity' && !sameDimension(x.unit.dimension, y.unit.dimension)) {
+      return error(`cannot compare ${describeKind(x)} with ${describeKind(y)}`, range);
+    }
+  }
+  switch (op) {
+    case '==': return bool(equalsWithZero(a, b));
+    case '!=': return bool(!equalsWithZero(a, b));
+    case '===': return bool(identical(a, b));
+    case '!==': return bool(!identical(a, b));
+  }
+}
+
+function equalsWithZero(a: Value, b: Value): boolean {
+  if (a.kind !== 'sequence' && b.kind !== 'sequence') {
+    const c = compareWithZero(a, b);
+    if (c !== undefined && (a.kind === 'quantity' || b.kind === 'quantity')) return c === 0;
+  }
+  return equals(a, b);
+}
+
+/** The Boolean of a condition operand, or an error naming what it got instead. */
+export function truth(v: Value, what: string, range?: SourceRange): boolean | ValueError {
+  const x = single(v, what, '', range);
+  if (x.kind === 'error') return x;
+  if (x.kind !== 'boolean') return error(`${what} needs a Boolean, got ${describeKind(x)}`, range);
+  return x.value;
+}
+
+export function booleanOp(op: BooleanOperator, left: Value, right: Value, range?: SourceRange): Outcome {
+  const a = truth(left, `'${op}'`, range);
+  if (typeof a !== 'boolean') return a;
+  const b = truth(right, `'${op}'`, range);
+  if (typeof b !== 'boolean') return b;
+  switch (op) {
+    case 'and':
+    case '&': return bool(a && b);
+    case 'or':
+    case '|': return bool(a || b);
+    case 'xor': return bool(a !== b);
+    case 'implies': return bool(!a || b);
+  }
+}
+
+/** `lower..upper`: the Integers from lower to upper inclusive (null when lower > upper). */
+export function range(lower: Value, upper: Value, where?: SourceRange): Outcome {
+  const pair = operands('..', lower, upper, where);
+  if ('kind' in pair) return pair;
+  const [a, b] = pair;
+  if (a.kind !== 'integer' || b.kind !== 'integer') {
+    return error(`'..' needs Integers, got ${describeKind(a)} and ${describeKind(b)}`, where);
+  }
+  if (a.value > b.value) return NULL;
+  const n = b.value - a.value + 1n;
+  if (n > BigInt(MAX_RANGE_LENGTH)) return error(`range ${a.value}..${b.value} has more than ${MAX_RANGE_LENGTH} elements`, where);
+  const items: Scalar[] = [];
+  for (let i = a.value; i <= b.value; i++) items.push(int(i));
+  return sequence(items);
+}
+
+/** `a ?? b`: a unless it is null. */
+export function coalesce(a: Value, b: Value): Value {
+  return isNull(a) ? b : a;
+}
+
+/** `seq#(i)`: the i-th element, counting from 1; null past either end (SequenceFunctions::'#'). */
+export function index(seq: Value, i: Value, where?: SourceRange): Outcome {
+  const k = single(i, '#', 'as the index', where);
+  if (k.kind === 'error') return k;
+  if (k.kind !== 'integer') return error(`'#' needs an Integer index, got ${describeKind(k)}`, where);
+  const items = itemsOf(seq);
+  const at = Number(k.value);
+  return at >= 1 && at <= items.length ? items[at - 1]! : NULL;
+}
+
+export function unary(op: UnaryOperator, operand: Value, where?: SourceRange): Outcome {
+  const x = single(operand, op, 'after it', where);
+  if (x.kind === 'error') return x;
+  switch (op) {
+    case 'not':
+      if (x.kind !== 'boolean') return error(`'not' needs a Boolean, got ${describeKind(x)}`, where);
+      return bool(!x.value);
+    case '+':
+    case '-': {
+      const neg = op === '-';
+      if (x.kind === 'integer') return int(neg ? -x.value : x.value);
+      if (x.kind === 'real') return real(neg ? -x.value : x.value);
+      if (x.kind === 'quantity') return quantity(neg ? -x.value : x.value, x.unit);
+      return error(`unary '${op}' needs a number, got ${describeKind(x)}`, where);
+    }
+    case '~':
+      return error(`'~' has no definition in the standard library`, where);
+  }
+}
+
+/** Dispatches any binary operator (short-circuit operators evaluate both sides here). */
+export function binary(op: BinaryOperator, a: Value, b: Value, where?: SourceRange): Outcome {
+  switch (op) {
+    case '+': case '-': case '*': case '/': case '%': case '**': case '^':
+      return arithmetic(op, a, b, where);
+    case '<': case '>': case '<=': case '>=':
+      return comparison(op, a, b, where);
+    case '==': case '!=': case '===': case '!==':
+      return equality(op, a, b, where);
+    case 'and': case 'or': case 'xor': case 'implies': case '&': case '|':
+      return booleanOp(op, a, b, where);
+    case '..':
+      return range(a, b, where);
+    case '??':
+      return coalesce(a, b);
+  }
+}

@@ -1,0 +1,466 @@
+// SI/ISQ units by short name: dimensions as exponent vectors, exact-ish conversion factors kept as a
+// numerator/denominator pair (so 90 km/h → m/s is 90·1000/3600 = 25 exactly), and an affine offset
+// for °C. Pure data and functions; no state.
+
+/** Exponents over L M T I Θ N J, plus a plane-angle slot that never blocks compatibility (angle is
+ * dimensionless in SI) but keeps rad/° recognisable in results. */
+export type Dimension = readonly [number, number, number, number, number, number, number, number];
+
+const BASE_SYMBOLS = ['L', 'M', 'T', 'I', 'Θ', 'N', 'J', 'angle'] as const;
+const ANGLE = 7;
+
+export const DIMENSIONLESS: Dimension = [0, 0, 0, 0, 0, 0, 0, 0];
+
+/** One unit as written: a product of named atoms with integer exponents (`km/h` is km¹·h⁻¹). */
+export interface Unit {
+  /** Short name as results report it (`km/h`, `N`, `kg*m^2/s^2`). */
+  readonly name: string;
+  readonly terms: ReadonlyArray<readonly [atom: string, exponent: number]>;
+  readonly dimension: Dimension;
+  /** Value in the coherent SI unit = value · num / den (+ offset for an affine unit). */
+  readonly num: number;
+  readonly den: number;
+  /** Zero shift in coherent SI units; only a lone affine atom (°C) has one. */
+  readonly offset: number;
+}
+
+interface Atom {
+  readonly name: string;
+  readonly dimension: Dimension;
+  readonly num: number;
+  readonly den: number;
+  readonly offset: number;
+  /** Eligible as the name of an arithmetic result that lands on its dimension and factor. */
+  readonly preferred: boolean;
+}
+
+const ATOMS = new Map<string, Atom>();
+const ALIASES = new Map<string, string>();
+
+function dim(spec: Partial<Record<(typeof BASE_SYMBOLS)[number], number>>): Dimension {
+  return BASE_SYMBOLS.map((s) => spec[s] ?? 0) as unknown as Dimension;
+}
+
+function atom(
+  name: string,
+  dimension: Dimension,
+  num: number,
+  den: number,
+  options: { aliases?: string[]; offset?: number; preferred?: boolean } = {},
+): void {
+  ATOMS.set(name, { name, dimension, num, den, offset: options.offset ?? 0, preferred: options.preferred ?? true });
+  ALIASES.set(name, name);
+  for (const alias of options.aliases ?? []) ALIASES.set(alias, name);
+}
+
+const LENGTH = dim({ L: 1 });
+const MASS = dim({ M: 1 });
+const TIME = dim({ T: 1 });
+const CURRENT = dim({ I: 1 });
+const TEMPERATURE = dim({ Θ: 1 });
+const FORCE = dim({ M: 1, L: 1, T: -2 });
+const ENERGY = dim({ M: 1, L: 2, T: -2 });
+const POWER = dim({ M: 1, L: 2, T: -3 });
+const PRESSURE = dim({ M: 1, L: -1, T: -2 });
+const VOLTAGE = dim({ M: 1, L: 2, T: -3, I: -1 });
+const RESISTANCE = dim({ M: 1, L: 2, T: -3, I: -2 });
+const VOLUME = dim({ L: 3 });
+const ANGLE_DIM = dim({ angle: 1 });
+
+// Length
+atom('m', LENGTH, 1, 1, { aliases: ['metre', 'meter'] });
+atom('km', LENGTH, 1000, 1, { aliases: ['kilometre', 'kilometer'] });
+atom('cm', LENGTH, 1, 100, { aliases: ['centimetre', 'centimeter'] });
+atom('mm', LENGTH, 1, 1000, { aliases: ['millimetre', 'millimeter'] });
+atom('µm', LENGTH, 1, 1e6, { aliases: ['μm', 'um', 'micrometre'] });
+atom('nm', LENGTH, 1, 1e9, { aliases: ['nanometre'] });
+// Mass (coherent SI unit is kg, so g is 1/1000 of it)
+atom('kg', MASS, 1, 1, { aliases: ['kilogram'] });
+atom('g', MASS, 1, 1000, { aliases: ['gram'] });
+atom('mg', MASS, 1, 1e6, { aliases: ['milligram'] });
+atom('t', MASS, 1000, 1, { aliases: ['tonne'] });
+// Time
+atom('s', TIME, 1, 1, { aliases: ['second', 'sec'] });
+atom('ms', TIME, 1, 1000, { aliases: ['millisecond'] });
+atom('min', TIME, 60, 1, { aliases: ['minute'] });
+atom('h', TIME, 3600, 1, { aliases: ['hour', 'hr'] });
+atom('d', TIME, 86400, 1, { aliases: ['day'] });
+// Mechanics
+atom('N', FORCE, 1, 1, { aliases: ['newton'] });
+atom('kN', FORCE, 1000, 1, { aliases: ['kilonewton'] });
+atom('mN', FORCE, 1, 1000, { aliases: ['millinewton'] });
+atom('J', ENERGY, 1, 1, { aliases: ['joule'] });
+atom('kJ', ENERGY, 1000, 1, { aliases: ['kilojoule'] });
+atom('MJ', ENERGY, 1e6, 1, { aliases: ['megajoule'] });
+atom('GJ', ENERGY, 1e9, 1, { aliases: ['gigajoule'] });
+atom('Wh', ENERGY, 3600, 1, { aliases: ['W⋅h'] });
+atom('kWh', ENERGY, 3.6e6, 1, { aliases: ['kW⋅h'] });
+atom('W', POWER, 1, 1, { aliases: ['watt'] });
+atom('kW', POWER, 1000, 1, { aliases: ['kilowatt'] });
+atom('MW', POWER, 1e6, 1, { aliases: ['megawatt'] });
+atom('Pa', PRESSURE, 1, 1, { aliases: ['pascal'] });
+atom('kPa', PRESSURE, 1000, 1, { aliases: ['kilopascal'] });
+atom('MPa', PRESSURE, 1e6, 1, { aliases: ['megapascal'] });
+atom('bar', PRESSURE, 100000, 1);
+// Electromagnetism
+atom('A', CURRENT, 1, 1, { aliases: ['ampere'] });
+atom('mA', CURRENT, 1, 1000, { aliases: ['milliampere'] });
+atom('V', VOLTAGE, 1, 1, { aliases: ['volt'] });
+atom('mV', VOLTAGE, 1, 1000, { aliases: ['millivolt'] });
+atom('kV', VOLTAGE, 1000, 1, { aliases: ['kilovolt'] });
+atom('Ω', RESISTANCE, 1, 1, { aliases: ['Ohm', 'ohm', 'Ω'] });
+atom('C', dim({ I: 1, T: 1 }), 1, 1, { aliases: ['coulomb'], preferred: false });
+// Thermodynamics: K is both a point and a difference; °C is a point on the shifted scale.
+atom('K', TEMPERATURE, 1, 1, { aliases: ['kelvin'] });
+atom('°C', TEMPERATURE, 1, 1, { aliases: ['degC', '℃', '°C_abs'], offset: 273.15, preferred: false });
+// Other base units
+atom('mol', dim({ N: 1 }), 1, 1, { aliases: ['mole'] });
+atom('cd', dim({ J: 1 }), 1, 1, { aliases: ['candela'] });
+// Frequency: never chosen for a result (1/s stays 1/s; rad/s is not Hz).
+atom('Hz', dim({ T: -1 }), 1, 1, { aliases: ['hertz'], preferred: false });
+atom('kHz', dim({ T: -1 }), 1000, 1, { aliases: ['kilohertz'], preferred: false });
+// Angles: dimensionless, distinguishable.
+atom('rad', ANGLE_DIM, 1, 1, { aliases: ['radian'] });
+atom('°', ANGLE_DIM, Math.PI, 180, { aliases: ['deg', 'degree'] });
+atom('sr', dim({ angle: 2 }), 1, 1, { aliases: ['steradian'], preferred: false });
+// Volume
+atom('L', VOLUME, 1, 1000, { aliases: ['l', 'litre', 'liter'] });
+atom('mL', VOLUME, 1, 1e6, { aliases: ['ml', 'millilitre'] });
+// The dimensionless unit of the SI library.
+atom('one', DIMENSIONLESS, 1, 1, { preferred: false });
+
+/** Compound units that keep their own name when a result lands on them (`N*m` stays torque). */
+const NAMED_COMPOUNDS = ['m/s', 'm/s^2', 'km/h', 'N*m', 'kg*m^2', 'm^2', 'm^3', 'kg/m^3', 'rad/s', '1/s', 'N/m'];
+
+/** Coherent names for a derived dimension at factor 1, tried before composing a name from base atoms. */
+const COHERENT_BY_DIMENSION: ReadonlyArray<readonly [Dimension, string]> = [
+  [LENGTH, 'm'], [MASS, 'kg'], [TIME, 's'], [CURRENT, 'A'], [TEMPERATURE, 'K'],
+  [FORCE, 'N'], [ENERGY, 'J'], [POWER, 'W'], [PRESSURE, 'Pa'], [VOLTAGE, 'V'], [RESISTANCE, 'Ω'],
+  [dim({ L: 1, T: -1 }), 'm/s'], [dim({ L: 1, T: -2 }), 'm/s^2'], [dim({ L: 2 }), 'm^2'], [VOLUME, 'm^3'],
+  [ANGLE_DIM, 'rad'], [dim({ T: -1 }), '1/s'], [dim({ M: 1, L: -3 }), 'kg/m^3'],
+  [dim({ angle: 1, T: -1 }), 'rad/s'],
+];
+
+export class UnitSyntaxError extends Error {}
+
+// ---------------------------------------------------------------------------------------------------
+// Dimension arithmetic
+
+export function sameDimension(a: Dimension, b: Dimension): boolean {
+  for (let i = 0; i < ANGLE; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function exactlySameDimension(a: Dimension, b: Dimension): boolean {
+  for (let i = 0; i <= ANGLE; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function isDimensionless(d: Dimension): boolean {
+  return sameDimension(d, DIMENSIONLESS);
+}
+
+function addDims(a: Dimension, b: Dimension, scale = 1): Dimension {
+  return a.map((x, i) => x + scale * b[i]!) as unknown as Dimension;
+}
+
+/** Human text for a dimension, e.g. `L·T⁻¹` → `L*T^-1`. */
+export function formatDimension(d: Dimension): string {
+  const parts: string[] = [];
+  d.forEach((e, i) => {
+    if (e !== 0) parts.push(e === 1 ? BASE_SYMBOLS[i]! : `${BASE_SYMBOLS[i]}^${e}`);
+  });
+  return parts.length ? parts.join('*') : '1';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Building units from terms
+
+type Terms = Array<[string, number]>;
+
+function normaliseTerms(terms: ReadonlyArray<readonly [string, number]>): Terms {
+  const merged = new Map<string, number>();
+  for (const [name, e] of terms) merged.set(name, (merged.get(name) ?? 0) + e);
+  return [...merged].filter(([, e]) => e !== 0);
+}
+
+function powerText(name: string, e: number): string {
+  return e === 1 ? name : `${name}^${e}`;
+}
+
+/** `kg*m^2/s^2`, `1/s`, `J/(kg*K)`: numerator atoms in order, then the denominator. */
+function composeName(terms: ReadonlyArray<readonly [string, number]>): string {
+  const up = terms.filter(([, e]) => e > 0).map(([n, e]) => powerText(n, e));
+  const down = terms.filter(([, e]) => e < 0).map(([n, e]) => powerText(n, -e));
+  const top = up.length ? up.join('*') : '1';
+  if (!down.length) return top;
+  return `${top}/${down.length > 1 ? `(${down.join('*')})` : down[0]}`;
+}
+
+function signature(terms: ReadonlyArray<readonly [string, number]>): string {
+  return [...terms].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([n, e]) => `${n}^${e}`).join(' ');
+}
+
+function fromTerms(rawTerms: ReadonlyArray<readonly [string, number]>, name?: string): Unit {
+  const terms = normaliseTerms(rawTerms);
+  let dimension = DIMENSIONLESS;
+  let num = 1;
+  let den = 1;
+  for (const [n, e] of terms) {
+    const a = ATOMS.get(n)!;
+    dimension = addDims(dimension, a.dimension, e);
+    const k = Math.abs(e);
+    const [an, ad] = e > 0 ? [a.num, a.den] : [a.den, a.num];
+    num *= an ** k;
+    den *= ad ** k;
+  }
+  // Only a lone affine atom at power 1 is a point on a shifted scale (°C); in compounds it is a difference.
+  const only = terms.length === 1 && terms[0]![1] === 1 ? ATOMS.get(terms[0]![0])! : undefined;
+  return { name: name ?? composeName(terms), terms, dimension, num, den, offset: only?.offset ?? 0 };
+}
+
+let knownBySignature: Map<string, Unit> | undefined;
+
+/** Atoms and named compounds by term signature, built on first use (after the parser exists). */
+function known(): Map<string, Unit> {
+  if (knownBySignature) return knownBySignature;
+  const table = new Map<string, Unit>();
+  for (const a of ATOMS.values()) table.set(signature([[a.name, 1]]), fromTerms([[a.name, 1]]));
+  knownBySignature = table;
+  for (const text of NAMED_COMPOUNDS) {
+    const u = fromTerms(parseTerms(text));
+    table.set(signature(u.terms), { ...u, name: text });
+  }
+  return table;
+}
+
+function namedCompounds(): Unit[] {
+  return NAMED_COMPOUNDS.map((text) => known().get(signature(fromTerms(parseTerms(text)).terms))!);
+}
+
+function factorOf(u: { num: number; den: number }): number {
+  return u.num / u.den;
+}
+
+function closeFactor(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** A unit from a product of terms, named the most natural way (see docs/semantics.md, "Result units"). */
+export function unitFromTerms(rawTerms: ReadonlyArray<readonly [string, number]>): Unit {
+  const composed = fromTerms(rawTerms);
+  if (composed.terms.length === 0) return composed;
+  const named = known().get(signature(composed.terms));
+  if (named) return named;
+  const f = factorOf(composed);
+  for (const a of ATOMS.values()) {
+    if (a.preferred && exactlySameDimension(a.dimension, composed.dimension) && closeFactor(a.num / a.den, f)) {
+      return fromTerms([[a.name, 1]]);
+    }
+  }
+  for (const u of namedCompounds()) {
+    if (exactlySameDimension(u.dimension, composed.dimension) && closeFactor(factorOf(u), f)) return u;
+  }
+  return composed;
+}
+
+/** The coherent SI unit of a dimension: a derived name (N, J, W, m/s) or a product of base units. */
+export function coherentUnit(d: Dimension): Unit {
+  for (const [cd, name] of COHERENT_BY_DIMENSION) if (exactlySameDimension(cd, d)) return parseUnit(name);
+  const base = ['m', 'kg', 's', 'A', 'K', 'mol', 'cd', 'rad'];
+  return fromTerms(base.map((n, i) => [n, d[i]!] as [string, number]));
+}
+
+/** True when the unit mixes two atoms of one base dimension (km·s/h): such results read better coherent. */
+function mixesScales(u: Unit): boolean {
+  const seen = new Set<number>();
+  for (const [n] of u.terms) {
+    const d = ATOMS.get(n)!.dimension;
+    const nonzero = d.map((e, i) => (e !== 0 ? i : -1)).filter((i) => i >= 0);
+    if (nonzero.length !== 1) continue;
+    const axis = nonzero[0]!;
+    if (seen.has(axis)) return true;
+    seen.add(axis);
+  }
+  return false;
+}
+
+export const ONE: Unit = fromTerms([]);
+
+export function isOne(u: Unit): boolean {
+  return u.terms.length === 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parsing unit text: `km/h`, `m/s^2`, `m/s**2`, `N*m`, `kg*m^2`, `1/s`, `m⋅s⁻²`, `'m/s'`, `SI::'m/s'`
+
+const SUPERSCRIPTS: Record<string, string> = {
+  '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9', '⁻': '-',
+};
+
+type Token = { kind: 'name'; text: string } | { kind: 'number'; value: number } | { kind: 'op'; text: string };
+
+function tokenise(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (/\s/.test(c)) { i++; continue; }
+    if (c === '*' && text[i + 1] === '*') { tokens.push({ kind: 'op', text: '^' }); i += 2; continue; }
+    if (c === '*' || c === '⋅' || c === '·' || c === '/' || c === '^' || c === '(' || c === ')') {
+      tokens.push({ kind: 'op', text: c === '⋅' || c === '·' ? '*' : c });
+      i++;
+      continue;
+    }
+    if (c in SUPERSCRIPTS) {
+      let digits = '';
+      while (i < text.length && text[i]! in SUPERSCRIPTS) digits += SUPERSCRIPTS[text[i++]!];
+      tokens.push({ kind: 'op', text: '^' }, { kind: 'number', value: Number(digits) });
+      continue;
+    }
+    if (/[0-9]/.test(c) || (c === '-' && /[0-9]/.test(text[i + 1] ?? ''))) {
+      let j = i + 1;
+      while (j < text.length && /[0-9.]/.test(text[j]!)) j++;
+      tokens.push({ kind: 'number', value: Number(text.slice(i, j)) });
+      i = j;
+      continue;
+    }
+    if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) throw new UnitSyntaxError(`unclosed quote in unit '${text}'`);
+      tokens.push({ kind: 'name', text: text.slice(i + 1, end) });
+      i = end + 1;
+      continue;
+    }
+    // A name: letters, °, Ω, µ, underscores, and a `::` qualifier (only the last segment counts).
+    let j = i;
+    while (j < text.length && /[\p{L}°℃_]/u.test(text[j]!)) j++;
+    if (j === i) throw new UnitSyntaxError(`unexpected '${c}' in unit '${text}'`);
+    if (text.startsWith('::', j)) { i = j + 2; continue; }
+    tokens.push({ kind: 'name', text: text.slice(i, j) });
+    i = j;
+  }
+  return tokens;
+}
+
+/** Resolves one short name (or a quoted compound like `'m/s'`) to its terms. */
+function termsOfName(name: string, whole: string): Terms {
+  const canonical = ALIASES.get(name);
+  if (canonical) return [[canonical, 1]];
+  if (/[*/^⋅·⁻²³]/.test(name)) return parseTerms(name);
+  throw new UnitSyntaxError(`unknown unit '${name}'${whole !== name ? ` in '${whole}'` : ''}`);
+}
+
+/** Parses unit text as written inside `[ … ]` or after `SI::`. Throws UnitSyntaxError on bad text. */
+export function parseUnit(text: string): Unit {
+  const unit = fromTerms(parseTerms(text));
+  return known().get(signature(unit.terms)) ?? unit;
+}
+
+function parseTerms(text: string): Terms {
+  const tokens = tokenise(text.trim());
+  let pos = 0;
+  const peek = (): Token | undefined => tokens[pos];
+  const isOp = (t: Token | undefined, op: string): boolean => t?.kind === 'op' && t.text === op;
+
+  function factor(): Terms {
+    const t = tokens[pos++];
+    let terms: Terms;
+    if (!t) throw new UnitSyntaxError(`unit '${text}' ends early`);
+    if (t.kind === 'name') terms = termsOfName(t.text, text);
+    else if (t.kind === 'number' && t.value === 1) terms = [];
+    else if (isOp(t, '(')) {
+      terms = product();
+      if (!isOp(tokens[pos++], ')')) throw new UnitSyntaxError(`missing ')' in unit '${text}'`);
+    } else throw new UnitSyntaxError(`unexpected ${t.kind === 'number' ? t.value : t.text} in unit '${text}'`);
+    while (isOp(peek(), '^')) {
+      pos++;
+      const parenthesised = isOp(peek(), '(');
+      if (parenthesised) pos++;
+      const e = tokens[pos++];
+      if (e?.kind !== 'number' || !Number.isInteger(e.value)) throw new UnitSyntaxError(`exponent must be an integer in unit '${text}'`);
+      if (parenthesised && !isOp(tokens[pos++], ')')) throw new UnitSyntaxError(`missing ')' in unit '${text}'`);
+      terms = terms.map(([n, x]) => [n, x * e.value]);
+    }
+    return terms;
+  }
+
+  function product(): Terms {
+    let terms = factor();
+    for (;;) {
+      if (isOp(peek(), '*')) { pos++; terms = terms.concat(factor()); }
+      else if (isOp(peek(), '/')) { pos++; terms = terms.concat(factor().map(([n, e]) => [n, -e] as [string, number])); }
+      else return terms;
+    }
+  }
+
+  const terms = product();
+  if (pos < tokens.length) throw new UnitSyntaxError(`unexpected text after unit in '${text}'`);
+  return terms;
+}
+
+/** Parses, returning undefined for unknown or malformed unit text. */
+export function tryParseUnit(text: string): Unit | undefined {
+  try {
+    return parseUnit(text);
+  } catch (e) {
+    if (e instanceof UnitSyntaxError) return undefined;
+    throw e;
+  }
+}
+
+/** Every short name and alias the library knows, for completions and docs. */
+export function knownUnitNames(): string[] {
+  return [...ALIASES.keys()];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Arithmetic on units
+
+export function multiplyUnits(a: Unit, b: Unit): Unit {
+  return unitFromTerms([...a.terms, ...b.terms]);
+}
+
+export function divideUnits(a: Unit, b: Unit): Unit {
+  return unitFromTerms([...a.terms, ...b.terms.map(([n, e]) => [n, -e] as [string, number])]);
+}
+
+/** `u ** e` for a rational `e` that leaves every exponent an integer; undefined otherwise. */
+export function powerUnit(u: Unit, e: number): Unit | undefined {
+  const terms: Terms = [];
+  for (const [n, x] of u.terms) {
+    const y = x * e;
+    if (!Number.isInteger(Math.round(y * 1e9) / 1e9)) return undefined;
+    terms.push([n, Math.round(y)]);
+  }
+  return unitFromTerms(terms);
+}
+
+/** Scale factor from `u` to the coherent SI unit of its dimension, as a plain number. */
+export function factorToCoherent(u: Unit): number {
+  return u.num / u.den;
+}
+
+/**
+ * Converts a magnitude between units of the same dimension. `asDifference` drops the zero shift
+ * (an interval of 10 °C is 10 K). Returns undefined when dimensions differ.
+ */
+export function convertMagnitude(value: number, from: Unit, to: Unit, asDifference = false): number | undefined {
+  if (!sameDimension(from.dimension, to.dimension)) return undefined;
+  if (from === to || (from.name === to.name && from.num === to.num && from.den === to.den)) return value;
+  if (asDifference || (from.offset === 0 && to.offset === 0)) {
+    // Multiply first, divide last: keeps 90·1000/3600 exact where the factors are integers.
+    return (value * from.num * to.den) / (from.den * to.num);
+  }
+  return (((value * from.num) / from.den + from.offset - to.offset) * to.den) / to.num;
+}
+
+/**
+ * After a product or quotient, a unit mixing scales of one dimension (km·s/h) is rewritten in the
+ * coherent unit, with the factor to apply to the magnitude.
+ */
+export function tidyUnit(u: Unit): { unit: Unit; scale: number } {
+  if (!mixesScales(u)) return { unit: u, scale: 1 };
+  const coherent = coherentUnit(u.dimension);
+  return { unit: coherent, scale: factorToCoherent(u) / factorToCoherent(coherent) };
+}

@@ -1,0 +1,280 @@
+// The values an expression evaluates to, their equality and ordering, their notation, and their
+// protocol form. Sequences are flat (a sequence never holds a sequence) and the empty sequence is
+// `null`; a single value and a one-element sequence are the same thing.
+
+import { convertMagnitude, isDimensionless, isOne, sameDimension, type Unit } from './units';
+
+/** Where in a document a value or an error comes from (1-based line and column, like the AST). */
+export interface SourceRange {
+  readonly start: { readonly line: number; readonly column: number; readonly offset?: number };
+  readonly end: { readonly line: number; readonly column: number; readonly offset?: number };
+  readonly document?: string;
+}
+
+export type Scalar =
+  | { readonly kind: 'boolean'; readonly value: boolean }
+  | { readonly kind: 'integer'; readonly value: bigint }
+  | { readonly kind: 'real'; readonly value: number }
+  | { readonly kind: 'string'; readonly value: string }
+  | { readonly kind: 'enum'; readonly definition: string; readonly literal: string }
+  | { readonly kind: 'quantity'; readonly value: number; readonly unit: Unit }
+  /** A measurement unit used as a value (`SI::kg`, the inside of `[km/h]`). */
+  | { readonly kind: 'unit'; readonly unit: Unit };
+
+export type SequenceValue = { readonly kind: 'sequence'; readonly items: readonly Scalar[] };
+
+export type Value = Scalar | SequenceValue;
+
+/** An error a user can cause (dimension mismatch, missing value, bad argument), carried as a value. */
+export interface ValueError {
+  readonly kind: 'error';
+  readonly message: string;
+  readonly range?: SourceRange;
+}
+
+export type Outcome = Value | ValueError;
+
+// ---------------------------------------------------------------------------------------------------
+// Constructors
+
+export const TRUE: Scalar = { kind: 'boolean', value: true };
+export const FALSE: Scalar = { kind: 'boolean', value: false };
+export const NULL: SequenceValue = { kind: 'sequence', items: [] };
+
+export const bool = (value: boolean): Scalar => (value ? TRUE : FALSE);
+export const int = (value: bigint | number): Scalar => ({ kind: 'integer', value: BigInt(value) });
+export const real = (value: number): Scalar => ({ kind: 'real', value });
+export const str = (value: string): Scalar => ({ kind: 'string', value });
+export const enumLiteral = (definition: string, literal: string): Scalar => ({ kind: 'enum', definition, literal });
+export const unitValue = (unit: Unit): Scalar => ({ kind: 'unit', unit });
+
+/** A quantity; a dimensionless result with no unit left collapses to a plain Real. */
+export function quantity(value: number, unit: Unit): Scalar {
+  if (isOne(unit)) return real(value);
+  return { kind: 'quantity', value, unit };
+}
+
+/** A sequence of values, flattened; one element stays that element. */
+export function sequence(values: readonly Value[]): Value {
+  const items: Scalar[] = [];
+  for (const v of values) {
+    if (v.kind === 'sequence') items.push(...v.items);
+    else items.push(v);
+  }
+  return items.length === 1 ? items[0]! : { kind: 'sequence', items };
+}
+
+export function error(message: string, range?: SourceRange): ValueError {
+  return range ? { kind: 'error', message, range } : { kind: 'error', message };
+}
+
+export function isError(v: Outcome): v is ValueError {
+  return v.kind === 'error';
+}
+
+/** The elements of a value seen as a sequence. */
+export function itemsOf(v: Value): readonly Scalar[] {
+  return v.kind === 'sequence' ? v.items : [v];
+}
+
+export function isNull(v: Value): boolean {
+  return v.kind === 'sequence' && v.items.length === 0;
+}
+
+/** Numeric magnitude of an Integer, Real or Quantity (in its own unit). */
+export function magnitude(v: Scalar): number | undefined {
+  switch (v.kind) {
+    case 'integer': return Number(v.value);
+    case 'real': return v.value;
+    case 'quantity': return v.value;
+    default: return undefined;
+  }
+}
+
+export function isNumeric(v: Value): v is Scalar & { kind: 'integer' | 'real' | 'quantity' } {
+  return v.kind === 'integer' || v.kind === 'real' || v.kind === 'quantity';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Notation
+
+/** A Real always shows a point or exponent, so it reads back as a Real (`2.0`, not `2`). */
+export function formatReal(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
+  const s = String(x);
+  return /[.eE]/.test(s) ? s : `${s}.0`;
+}
+
+function formatNumber(x: number): string {
+  return Number.isFinite(x) ? String(x) : formatReal(x);
+}
+
+export function quoteString(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+}
+
+/** The value as SysML notation: `12.5 [km/h]`, `"text"`, `true`, `Colour::red`, `(1, 2)`, `null`. */
+export function format(v: Outcome): string {
+  switch (v.kind) {
+    case 'boolean': return String(v.value);
+    case 'integer': return v.value.toString();
+    case 'real': return formatReal(v.value);
+    case 'string': return quoteString(v.value);
+    case 'enum': return `${v.definition}::${v.literal}`;
+    case 'quantity': return `${formatNumber(v.value)} [${v.unit.name}]`;
+    case 'unit': return `[${v.unit.name}]`;
+    case 'sequence': return v.items.length === 0 ? 'null' : `(${v.items.map(format).join(', ')})`;
+    case 'error': return `error: ${v.message}`;
+  }
+}
+
+/** Short kind name for messages: `Integer`, `Real`, `[kg]`, `String`… */
+export function describeKind(v: Value): string {
+  switch (v.kind) {
+    case 'boolean': return 'Boolean';
+    case 'integer': return 'Integer';
+    case 'real': return 'Real';
+    case 'string': return 'String';
+    case 'enum': return v.definition;
+    case 'quantity': return `[${v.unit.name}]`;
+    case 'unit': return `unit [${v.unit.name}]`;
+    case 'sequence': return v.items.length === 0 ? 'null' : `sequence of ${v.items.length}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Equality and ordering
+
+/** Relative tolerance for quantities compared across units (conversion factors are not all exact). */
+const CROSS_UNIT_TOLERANCE = 1e-12;
+
+function closeEnough(a: number, b: number): boolean {
+  if (a === b) return true;
+  return Math.abs(a - b) <= CROSS_UNIT_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/**
+ * Orders two scalars: negative, zero or positive; undefined when they are not comparable (different
+ * dimensions, a Boolean against a number…). Quantities are converted to the left operand's unit
+ * (affine units as points); a plain number compares with a dimensionless quantity only.
+ */
+export function compare(a: Scalar, b: Scalar): number | undefined {
+  if (a.kind === 'integer' && b.kind === 'integer') return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+  if (a.kind === 'string' && b.kind === 'string') return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+  if (a.kind === 'quantity' || b.kind === 'quantity') {
+    if (a.kind === 'quantity' && b.kind === 'quantity') {
+      const bv = convertMagnitude(b.value, b.unit, a.unit);
+      if (bv === undefined) return undefined;
+      const crossUnit = a.unit.name !== b.unit.name;
+      if (crossUnit && closeEnough(a.value, bv)) return 0;
+      return Math.sign(a.value - bv);
+    }
+    const q = (a.kind === 'quantity' ? a : b) as Scalar & { kind: 'quantity' };
+    const other = a.kind === 'quantity' ? b : a;
+    const n = magnitude(other);
+    if (n === undefined || !isDimensionless(q.unit.dimension)) return undefined;
+    const qv = (q.value * q.unit.num) / q.unit.den;
+    return a.kind === 'quantity' ? Math.sign(qv - n) : Math.sign(n - qv);
+  }
+  const x = magnitude(a);
+  const y = magnitude(b);
+  if (x === undefined || y === undefined) return undefined;
+  return x < y ? -1 : x > y ? 1 : x === y ? 0 : undefined;
+}
+
+/** `==`: Integer 1 equals Real 1.0; quantities equal after conversion; sequences element-wise. */
+export function equals(a: Value, b: Value): boolean {
+  const xs = itemsOf(a);
+  const ys = itemsOf(b);
+  if (xs.length !== ys.length) return false;
+  for (let i = 0; i < xs.length; i++) if (!scalarEquals(xs[i]!, ys[i]!)) return false;
+  return true;
+}
+
+function scalarEquals(a: Scalar, b: Scalar): boolean {
+  switch (a.kind) {
+    case 'boolean': return b.kind === 'boolean' && a.value === b.value;
+    case 'string': return b.kind === 'string' && a.value === b.value;
+    case 'enum': return b.kind === 'enum' && a.literal === b.literal && a.definition === b.definition;
+    case 'unit': return b.kind === 'unit' && a.unit.name === b.unit.name;
+    default: return compare(a, b) === 0;
+  }
+}
+
+/** `===`: equal and of the same kind and unit, with no numeric widening or unit conversion. */
+export function identical(a: Value, b: Value): boolean {
+  const xs = itemsOf(a);
+  const ys = itemsOf(b);
+  if (xs.length !== ys.length) return false;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
+    const y = ys[i]!;
+    if (x.kind !== y.kind) return false;
+    if (x.kind === 'quantity' && y.kind === 'quantity') {
+      if (x.unit.name !== y.unit.name || x.value !== y.value) return false;
+    } else if (!scalarEquals(x, y)) return false;
+  }
+  return true;
+}
+
+/** Whether two quantities are of one dimension (so `+`, `<` and conversion apply). */
+export function commensurable(a: Unit, b: Unit): boolean {
+  return sameDimension(a.dimension, b.dimension);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Protocol form: `{ name, value: number | boolean | string, unit? }`
+
+export interface ProtocolValue {
+  name: string;
+  value: number | boolean | string;
+  unit?: string;
+}
+
+/**
+ * The protocol's `value` object. Integers outside ±(2^53−1) are sent as a string of digits; enum
+ * literals as `Definition::literal`; a sequence of other than one element as its notation (`(1, 2)`,
+ * `null`); a unit as its short name in `unit` with value 1.
+ */
+export function toProtocolValue(name: string, v: Value): ProtocolValue {
+  switch (v.kind) {
+    case 'boolean': return { name, value: v.value };
+    case 'integer': {
+      const safe = v.value <= BigInt(Number.MAX_SAFE_INTEGER) && v.value >= BigInt(Number.MIN_SAFE_INTEGER);
+      return { name, value: safe ? Number(v.value) : v.value.toString() };
+    }
+    case 'real': return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value) };
+    case 'string': return { name, value: v.value };
+    case 'enum': return { name, value: `${v.definition}::${v.literal}` };
+    case 'quantity':
+      return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value), unit: v.unit.name };
+    case 'unit': return { name, value: 1, unit: v.unit.name };
+    case 'sequence': return { name, value: format(v) };
+  }
+}
+
+/** What a binding or witness means: number → Integer when integral (Real when `type` says Real). */
+export function fromProtocolValue(
+  v: { value: number | boolean | string; unit?: string | undefined },
+  resolveUnit: (name: string) => Unit | undefined,
+  type?: string,
+): Outcome {
+  const realType = type !== undefined && /(^|::)(Real|Rational|Number)$/.test(type);
+  const integerType = type !== undefined && /(^|::)(Integer|Natural|Positive)$/.test(type);
+  if (v.unit !== undefined && v.unit !== '') {
+    const unit = resolveUnit(v.unit);
+    if (!unit) return error(`unknown unit '${v.unit}'`);
+    const n = typeof v.value === 'number' ? v.value : typeof v.value === 'string' ? Number(v.value) : NaN;
+    if (Number.isNaN(n)) return error(`a value in [${v.unit}] must be a number, not ${JSON.stringify(v.value)}`);
+    return quantity(n, unit);
+  }
+  if (typeof v.value === 'boolean') return bool(v.value);
+  if (typeof v.value === 'number') {
+    if (!realType && Number.isInteger(v.value)) return int(v.value);
+    return real(v.value);
+  }
+  if (integerType && /^-?[0-9]+$/.test(v.value)) return int(BigInt(v.value));
+  if (realType && v.value.trim() !== '' && !Number.isNaN(Number(v.value))) return real(Number(v.value));
+  return str(v.value);
+}

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { parseUnit } from '../../../src/sysml/semantics/units';
+import {
+  compare, enumLiteral, equals, format, fromProtocolValue, identical, int, NULL, quantity, real, sequence, str,
+  toProtocolValue, bool, tryGet,
+} from './shorthands';
+
+describe('semantics/values', () => {
+  it('formats values as notation', () => {
+    assert.equal(format(quantity(12.5, parseUnit('km/h'))), '12.5 [km/h]');
+    assert.equal(format(str('say "hi"')), '"say \\"hi\\""');
+    assert.equal(format(bool(true)), 'true');
+    assert.equal(format(enumLiteral('Colour', 'red')), 'Colour::red');
+    assert.equal(format(real(2)), '2.0');
+    assert.equal(format(int(2)), '2');
+    assert.equal(format(NULL), 'null');
+    assert.equal(format(sequence([int(1), sequence([int(2), int(3)])])), '(1, 2, 3)');
+  });
+
+  it('flattens sequences and treats a one-element sequence as its element', () => {
+    assert.deepEqual(sequence([int(7)]), int(7));
+    assert.deepEqual(sequence([]), NULL);
+  });
+
+  it('compares numbers across Integer and Real and quantities across units', () => {
+    assert.equal(compare(int(1), real(1.5)), -1);
+    assert.ok(equals(int(1), real(1)));
+    assert.ok(!identical(int(1), real(1)));
+    assert.equal(compare(quantity(1, parseUnit('km')), quantity(999, parseUnit('m'))), 1);
+    assert.ok(equals(quantity(90, parseUnit('km/h')), quantity(25, parseUnit('m/s'))));
+    assert.equal(compare(quantity(1, parseUnit('kg')), quantity(1, parseUnit('m'))), undefined);
+    assert.ok(equals(enumLiteral('Colour', 'red'), enumLiteral('Colour', 'red')));
+    assert.ok(!equals(enumLiteral('Colour', 'red'), enumLiteral('Colour', 'blue')));
+  });
+
+  it('converts to the protocol value object', () => {
+    assert.deepEqual(toProtocolValue('v', quantity(25, parseUnit('m/s'))), { name: 'v', value: 25, unit: 'm/s' });
+    assert.deepEqual(toProtocolValue('n', int(2n ** 70n)), { name: 'n', value: '1180591620717411303424' });
+    assert.deepEqual(toProtocolValue('n', int(42)), { name: 'n', value: 42 });
+    assert.deepEqual(toProtocolValue('c', enumLiteral('Colour', 'red')), { name: 'c', value: 'Colour::red' });
+    assert.deepEqual(toProtocolValue('s', sequence([int(1), int(2)])), { name: 's', value: '(1, 2)' });
+    assert.deepEqual(toProtocolValue('b', bool(false)), { name: 'b', value: false });
+  });
+
+  it('reads protocol values back, with the declared type deciding Integer or Real', () => {
+    const units = (n: string) => tryGet(n);
+    assert.deepEqual(fromProtocolValue({ value: 3 }, units), int(3));
+    assert.deepEqual(fromProtocolValue({ value: 3 }, units, 'ScalarValues::Real'), real(3));
+    assert.deepEqual(fromProtocolValue({ value: '1180591620717411303424' }, units, 'Integer'), int(2n ** 70n));
+    assert.equal(format(fromProtocolValue({ value: 90, unit: 'km/h' }, units)), '90 [km/h]');
+    const bad = fromProtocolValue({ value: 1, unit: 'furlong' }, units);
+    assert.equal(bad.kind, 'error');
+  });
+});
