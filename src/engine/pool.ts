@@ -1,0 +1,243 @@
+// Runs the rows of a sweep on `jobs` worker threads (or inline for jobs <= 1).
+//
+// A task is registered by name on both sides: the main thread and every worker load the same bundle
+// (dist/engine.js starts itself as a worker), prepare the task once from its spec (parse the model, find
+// the subject) and then compute rows by index. Rows are handed out in chunks, whoever is free takes the
+// next one, and results are stored by index, so the table is the same for any `jobs`. A row must depend
+// on its index alone (seeded draws are derived from the index), never on which worker computed it.
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+/** Computes one row from its index; built once per worker from the task's spec. */
+export type RowFunction<R> = (index: number) => R;
+/** Builds the row function of a task from its spec (may throw a user-facing error). */
+export type TaskPreparer<S = unknown, R = unknown> = (spec: S) => RowFunction<R>;
+export type TaskRegistry = Record<string, TaskPreparer<never, unknown>>;
+
+export interface PoolOptions {
+  /** Worker threads to use; 0 or 1 computes inline on the main thread (yielding so cancel is seen). */
+  jobs: number;
+  /** Memory budget in MiB for the whole engine process; 0 or absent leaves it open. */
+  memoryMiB?: number;
+  /** The tasks known to this process (used inline, and to check the task name before starting workers). */
+  tasks: TaskRegistry;
+  /** The script a worker runs; it must call serveWorker with the same registry. Default: this bundle. */
+  workerFile?: string;
+}
+
+export interface PoolRun<S> {
+  task: string;
+  spec: S;
+  count: number;
+  signal?: AbortSignal;
+  /** Called with the number of rows finished, after each chunk. */
+  onProgress?: (done: number) => void;
+  /** Rows per chunk; by default a size that gives every worker several chunks. */
+  chunkSize?: number;
+}
+
+export type PoolOutcome<R> =
+  | { status: 'done'; rows: R[] }
+  /** Stopped early: `rows` is the finished prefix of the table (rows 1..rows.length). */
+  | { status: 'cancelled'; rows: R[] }
+  | { status: 'memory'; rows: R[]; reason: string };
+
+/** A row (or the preparation, row -1) failed inside the task; `name` is the error's class name. */
+export class TaskError extends Error {
+  constructor(
+    message: string,
+    readonly errorName: string,
+    readonly row: number,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+type ToWorker = { type: 'prepare'; task: string; spec: unknown } | { type: 'chunk'; start: number; end: number };
+type FromWorker =
+  | { type: 'ready' }
+  | { type: 'rows'; start: number; rows: unknown[] }
+  | { type: 'error'; row: number; name: string; message: string; details?: unknown };
+
+const WORKER_ROLE = 'assay-engine-rows';
+const MIB = 1024 * 1024;
+
+/** True in a thread started by this pool: the entry point should call serveWorker and do nothing else. */
+export function isPoolWorker(): boolean {
+  return !isMainThread && (workerData as { role?: unknown } | null)?.role === WORKER_ROLE;
+}
+
+/** A worker's side: prepare tasks and compute the chunks the main thread sends. */
+export function serveWorker(tasks: TaskRegistry): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveWorker runs in a worker thread only');
+  let rowOf: RowFunction<unknown> | undefined;
+  port.on('message', (m: ToWorker) => {
+    if (m.type === 'prepare') {
+      const prepare = tasks[m.task];
+      try {
+        if (!prepare) throw new Error(`unknown task ${m.task}`);
+        rowOf = (prepare as TaskPreparer<unknown, unknown>)(m.spec);
+        port.postMessage({ type: 'ready' } satisfies FromWorker);
+      } catch (e) {
+        port.postMessage(errorMessage(e, -1));
+      }
+      return;
+    }
+    const rows: unknown[] = [];
+    let i = m.start;
+    try {
+      for (; i < m.end; i++) rows.push(rowOf!(i));
+      port.postMessage({ type: 'rows', start: m.start, rows } satisfies FromWorker);
+    } catch (e) {
+      port.postMessage(errorMessage(e, i));
+    }
+  });
+}
+
+function errorMessage(e: unknown, row: number): FromWorker {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const details = (err as { details?: unknown }).details;
+  return { type: 'error', row, name: err.constructor.name, message: err.message, ...(details !== undefined ? { details } : {}) };
+}
+
+function overMemory(memoryMiB: number | undefined): string | undefined {
+  if (!memoryMiB) return undefined;
+  const rss = process.memoryUsage.rss();
+  if (rss <= memoryMiB * MIB) return undefined;
+  return `memory budget of ${memoryMiB} MiB reached (the engine uses ${Math.round(rss / MIB)} MiB)`;
+}
+
+/** Runs every row of a task; never rejects for cancel or memory, rejects with TaskError when a row fails. */
+export function runPool<S, R>(options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
+  const prepare = options.tasks[run.task] as TaskPreparer<S, R> | undefined;
+  if (!prepare) return Promise.reject(new Error(`unknown task ${run.task}`));
+  const jobs = Math.max(1, Math.min(Math.floor(options.jobs) || 1, run.count));
+  if (jobs <= 1) return runInline(prepare, options, run);
+  return runWorkers<S, R>(jobs, options, run);
+}
+
+async function runInline<S, R>(prepare: TaskPreparer<S, R>, options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
+  const rows: R[] = [];
+  let rowOf: RowFunction<R>;
+  try {
+    rowOf = prepare(run.spec);
+  } catch (e) {
+    throw asTaskError(e, -1);
+  }
+  let slice = Date.now();
+  for (let i = 0; i < run.count; i++) {
+    if (run.signal?.aborted) return { status: 'cancelled', rows };
+    try {
+      rows.push(rowOf(i));
+    } catch (e) {
+      throw asTaskError(e, i);
+    }
+    // Yield every few milliseconds so cancel, other runs and progress get their turn.
+    if (Date.now() - slice >= 5) {
+      run.onProgress?.(rows.length);
+      const reason = overMemory(options.memoryMiB);
+      if (reason) return { status: 'memory', rows, reason };
+      await new Promise<void>((r) => setImmediate(r));
+      slice = Date.now();
+    }
+  }
+  if (run.signal?.aborted) return { status: 'cancelled', rows };
+  run.onProgress?.(rows.length);
+  return { status: 'done', rows };
+}
+
+function asTaskError(e: unknown, row: number): TaskError {
+  if (e instanceof TaskError) return e;
+  const err = e instanceof Error ? e : new Error(String(e));
+  return new TaskError(err.message, err.constructor.name, row, (err as { details?: unknown }).details);
+}
+
+function workerScript(file: string): { script: string; eval: boolean } {
+  if (!file.endsWith('.ts')) return { script: file, eval: false };
+  // Under tsx (tests, benches on sources) a worker needs the TypeScript loader too.
+  const loader = require.resolve('tsx/cjs');
+  return { script: `require(${JSON.stringify(loader)}); require(${JSON.stringify(file)});`, eval: true };
+}
+
+function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
+  const count = run.count;
+  const chunk = Math.max(1, run.chunkSize ?? Math.min(512, Math.ceil(count / (jobs * 8))));
+  const results: R[] = new Array<R>(count);
+  const finished = new Uint8Array(Math.ceil(count / chunk));
+  let next = 0;
+  let done = 0;
+  const workers: Worker[] = [];
+  const { script, eval: isEval } = workerScript(options.workerFile ?? __filename);
+  // Each worker's old generation gets a share of the budget, so one runaway row cannot take the process down.
+  const share = options.memoryMiB ? Math.max(32, Math.floor(options.memoryMiB / jobs)) : undefined;
+
+  return new Promise<PoolOutcome<R>>((resolve, reject) => {
+    let settled = false;
+    let memoryTimer: NodeJS.Timeout | undefined;
+    const prefix = (): R[] => {
+      let k = 0;
+      while (k < finished.length && finished[k]) k++;
+      return results.slice(0, Math.min(count, k * chunk));
+    };
+    const finish = (outcome: PoolOutcome<R> | TaskError) => {
+      if (settled) return;
+      settled = true;
+      if (memoryTimer) clearInterval(memoryTimer);
+      run.signal?.removeEventListener('abort', onAbort);
+      for (const w of workers) void w.terminate();
+      if (outcome instanceof TaskError) reject(outcome);
+      else resolve(outcome);
+    };
+    const onAbort = () => finish({ status: 'cancelled', rows: prefix() });
+    if (run.signal?.aborted) return onAbort();
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.memoryMiB) {
+      memoryTimer = setInterval(() => {
+        const reason = overMemory(options.memoryMiB);
+        if (reason) finish({ status: 'memory', rows: prefix(), reason });
+      }, 50);
+    }
+
+    const give = (w: Worker) => {
+      if (next >= count) return;
+      const start = next;
+      const end = Math.min(count, start + chunk);
+      next = end;
+      w.postMessage({ type: 'chunk', start, end } satisfies ToWorker);
+    };
+
+    for (let j = 0; j < jobs; j++) {
+      const w = new Worker(script, {
+        eval: isEval,
+        workerData: { role: WORKER_ROLE },
+        ...(share ? { resourceLimits: { maxOldGenerationSizeMb: share } } : {}),
+        stdout: false,
+        stderr: false,
+      });
+      workers.push(w);
+      w.on('message', (m: FromWorker) => {
+        if (settled) return;
+        if (m.type === 'ready') return give(w);
+        if (m.type === 'error') return finish(new TaskError(m.message, m.name, m.row, m.details));
+        for (let k = 0; k < m.rows.length; k++) results[m.start + k] = m.rows[k] as R;
+        finished[Math.floor(m.start / chunk)] = 1;
+        done += m.rows.length;
+        run.onProgress?.(done);
+        if (done >= count) return finish({ status: 'done', rows: results });
+        give(w);
+      });
+      w.on('error', (e: Error & { code?: string }) => {
+        if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+          finish({ status: 'memory', rows: prefix(), reason: `memory budget of ${options.memoryMiB} MiB reached (a worker ran out of its ${share} MiB share)` });
+        } else {
+          finish(new TaskError(e.message, e.constructor.name, -1));
+        }
+      });
+      w.on('exit', (code) => {
+        if (!settled) finish(new TaskError(`a worker thread stopped unexpectedly (exit code ${code})`, 'Error', -1));
+      });
+      w.postMessage({ type: 'prepare', task: run.task, spec: run.spec } satisfies ToWorker);
+    }
+  });
+}
