@@ -52,14 +52,15 @@ function extreme(name: 'min' | 'max', args: readonly Value[], ctx: CallContext):
   return best;
 }
 
-/** One numeric argument mapped through `f`; quantities keep their unit, Integers stay Integers when `integral`. */
-function numeric(name: string, f: (x: number) => number, integral: boolean): Fn {
+/** One numeric argument mapped through `f`; quantities keep their unit; an Integer goes through
+ * `onInteger` exactly when given; `integral` results of a Real are Integers (floor, round…). */
+function numeric(name: string, f: (x: number) => number, integral: boolean, onInteger?: (x: bigint) => bigint): Fn {
   return (args, ctx) => {
     const bad = arity(name, args, 1, 1, ctx);
     if (bad) return bad;
     const x = single(args[0]!, `${name}()`, 'as its argument', ctx.range);
     if (isError(x)) return x;
-    if (x.kind === 'integer') return integral ? x : real(f(Number(x.value)));
+    if (x.kind === 'integer') return onInteger ? int(onInteger(x.value)) : integral ? x : real(f(Number(x.value)));
     if (x.kind === 'real') {
       const y = f(x.value);
       return integral && Number.isFinite(y) ? int(BigInt(y)) : real(y);
@@ -131,7 +132,7 @@ const FUNCTIONS: Record<string, Fn> = {
   last: (args, ctx) => arity('last', args, 1, 1, ctx) ?? (itemsOf(args[0]!).at(-1) ?? NULL),
   min: (args, ctx) => (args.length === 0 ? error('min() needs at least one argument', ctx.range) : extreme('min', args, ctx)),
   max: (args, ctx) => (args.length === 0 ? error('max() needs at least one argument', ctx.range) : extreme('max', args, ctx)),
-  abs: numeric('abs', Math.abs, false),
+  abs: numeric('abs', Math.abs, false, (x) => (x < 0n ? -x : x)),
   floor: numeric('floor', Math.floor, true),
   ceiling: numeric('ceiling', Math.ceil, true),
   ceil: numeric('ceil', Math.ceil, true),

@@ -4,12 +4,9 @@
 
 import { convertMagnitude, isDimensionless, isOne, sameDimension, type Unit } from './units';
 
-/** Where in a document a value or an error comes from (1-based line and column, like the AST). */
-export interface SourceRange {
-  readonly start: { readonly line: number; readonly column: number; readonly offset?: number };
-  readonly end: { readonly line: number; readonly column: number; readonly offset?: number };
-  readonly document?: string;
-}
+import type { SourceRange } from '../ast';
+
+export type { SourceRange };
 
 export type Scalar =
   | { readonly kind: 'boolean'; readonly value: boolean }

@@ -5,7 +5,7 @@ import {
 } from '../../../src/sysml/semantics/operators';
 import { asQuantity, bool, format, int, near, NULL, ok, q, real, sequence, str, unitValue, type SourceRange } from './shorthands';
 
-const at: SourceRange = { start: { line: 3, column: 5 }, end: { line: 3, column: 20 } };
+const at: SourceRange = { start: 40, end: 55, line: 3, column: 5, endLine: 3, endColumn: 20 };
 
 describe('semantics/operators', () => {
   it('converts 90 [km/h] to 25 [m/s]', () => {
