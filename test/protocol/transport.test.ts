@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
 import {
   EngineError, EngineRequestError, connectToEngine, serveEngine, LineSplitter,
-  type EngineHandlers, type ProgressParams, type RunParams,
+  type EngineHandlers, type ProgressParams, type Question, type RunParams,
 } from '../../src/protocol';
 
-const question = { kind: 'holds', subject: 'S', schedule: 'fifo', free: [] } as const;
+const question: Question = { kind: 'holds', subject: 'S', schedule: 'fifo', free: [] };
 const runParams: RunParams = { question, model: {}, bounds: [], budget: {} };
 
 function pair(handlers: Partial<EngineHandlers>) {
