@@ -1,0 +1,212 @@
+// HTTP client of the task-execution service. Every request is bounded by a timeout, bodies are
+// collected as chunks and joined once, and every way a call can go wrong becomes an AdapterFailure
+// whose message names the method and URL.
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AdapterConfig } from './config';
+import { formatDuration } from './duration';
+import { AdapterFailure, ExitCode } from './outcome';
+
+export interface HttpResponse {
+  status: number;
+  statusText: string;
+  /** The body decoded as UTF-8, verbatim. */
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: string;
+  timeoutMs: number;
+  /** Aborting fails the request with `abortMessage` (or a generic message). */
+  signal?: AbortSignal;
+}
+
+/** The request got no complete HTTP response (refused, reset, timed out, aborted). */
+export class NoResponse extends AdapterFailure {
+  constructor(
+    message: string,
+    readonly reason: 'network' | 'timeout' | 'aborted',
+  ) {
+    super(message, ExitCode.ioOrHttp);
+    this.name = 'NoResponse';
+  }
+}
+
+function describeNetworkError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the service running? "assay-adapter ensure-running" checks)';
+    case 'ECONNRESET':
+      return 'connection reset by the server';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host not found (${error.code})`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `host unreachable (${error.code})`;
+    default:
+      return error.message || String(error.code ?? 'network error');
+  }
+}
+
+/** One HTTP exchange. Resolves with any status; rejects with NoResponse when no full response came. */
+export function httpRequest(method: string, url: URL, options: RequestOptions): Promise<HttpResponse> {
+  const target = `${method} ${url.toString()}`;
+  return new Promise<HttpResponse>((resolve, reject) => {
+    let settled = false;
+    const headers: Record<string, string | number> = { accept: 'application/json' };
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(options.body);
+    } else if (method !== 'GET') {
+      headers['content-length'] = 0;
+    }
+    const transport = url.protocol === 'https:' ? https : http;
+    // No connection reuse: one process makes few requests, and a pooled socket must not keep it alive.
+    const request = transport.request(url, { method, headers, agent: false });
+    const settle = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      action();
+    };
+    const fail = (message: string, reason: NoResponse['reason']): void =>
+      settle(() => {
+        reject(new NoResponse(`${target}: ${message}`, reason));
+        request.destroy();
+      });
+    const timer = setTimeout(
+      () => fail(`no complete response within ${formatDuration(options.timeoutMs)} (request timeout)`, 'timeout'),
+      options.timeoutMs,
+    );
+    const onAbort = (): void => {
+      const reason: unknown = options.signal?.reason;
+      fail(typeof reason === 'string' ? reason : 'request aborted', 'aborted');
+    };
+    if (options.signal?.aborted) {
+      onAbort();
+      return;
+    }
+    options.signal?.addEventListener('abort', onAbort);
+    request.on('error', (error: NodeJS.ErrnoException) => fail(describeNetworkError(error), 'network'));
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', (error: NodeJS.ErrnoException) => fail(`response interrupted: ${describeNetworkError(error)}`, 'network'));
+      response.on('close', () => {
+        if (!response.complete) fail('connection closed before the response was complete', 'network');
+      });
+      response.on('end', () =>
+        settle(() =>
+          resolve({
+            status: response.statusCode ?? 0,
+            statusText: response.statusMessage ?? '',
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        ),
+      );
+    });
+    request.end(options.body);
+  });
+}
+
+function serviceMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const candidate of [record['message'], record['error'], record['detail']]) {
+    if (typeof candidate === 'string' && candidate.trim()) return candidate.trim();
+    if (typeof candidate === 'object' && candidate !== null) {
+      const inner = (candidate as Record<string, unknown>)['message'];
+      if (typeof inner === 'string' && inner.trim()) return inner.trim();
+    }
+  }
+  return undefined;
+}
+
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface JsonCall {
+  method: 'GET' | 'POST';
+  url: URL;
+  body?: string;
+  /** Said after a 404, e.g. "the service does not provide this endpoint". */
+  notFound: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * A call whose 2xx answer is JSON. A 2xx with an empty body is `{}` (e.g. 202/204 without content);
+ * a 2xx whose body is not JSON, and every non-2xx, is a failure with the body verbatim.
+ */
+export async function callJson(call: JsonCall, timeoutMs: number): Promise<unknown> {
+  const target = `${call.method} ${call.url.toString()}`;
+  const response = await httpRequest(call.method, call.url, { body: call.body, timeoutMs, signal: call.signal });
+  const parsed = parseJson(response.text);
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if (response.status >= 200 && response.status < 300) {
+    if (response.text.trim() === '') return {};
+    if (parsed) return parsed.value;
+    throw new AdapterFailure(`${target} returned ${status} with a body that is not JSON`, ExitCode.ioOrHttp, response.status, response.text);
+  }
+  let message = `${target} returned ${status}`;
+  if (response.status === 404) message += `: ${call.notFound}`;
+  const said = parsed ? serviceMessage(parsed.value) : undefined;
+  if (said) message += ` (service says: ${said})`;
+  throw new AdapterFailure(message, ExitCode.ioOrHttp, response.status, response.text);
+}
+
+/** The service's endpoints (task-adapter-contract.md, "Endpoints"). */
+export class TaskServiceClient {
+  constructor(readonly config: AdapterConfig) {}
+
+  url(path: string): URL {
+    return new URL(this.config.baseUrl + path);
+  }
+
+  private endpoint(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
+    return callJson(
+      { method, url: this.url(path), body, notFound: `the service does not provide ${method} ${path}` },
+      this.config.requestTimeoutMs,
+    );
+  }
+
+  capabilities(): Promise<unknown> {
+    return this.endpoint('GET', '/adapters/capabilities');
+  }
+  tools(): Promise<unknown> {
+    return this.endpoint('GET', '/adapters/tools');
+  }
+  act(body: string): Promise<unknown> {
+    return this.endpoint('POST', '/adapters/actions', body);
+  }
+  translate(body: string): Promise<unknown> {
+    return this.endpoint('POST', '/adapters/translate', body);
+  }
+  submit(body: string): Promise<unknown> {
+    return this.endpoint('POST', '/tasks', body);
+  }
+  health(): Promise<unknown> {
+    return this.endpoint('GET', '/health');
+  }
+
+  task(id: string, signal?: AbortSignal): Promise<unknown> {
+    return callJson(
+      { method: 'GET', url: this.url(`/tasks/${encodeURIComponent(id)}`), notFound: `the service knows no task "${id}"`, signal },
+      this.config.requestTimeoutMs,
+    );
+  }
+
+  cancel(id: string): Promise<unknown> {
+    return callJson(
+      { method: 'POST', url: this.url(`/tasks/${encodeURIComponent(id)}/cancel`), notFound: `the service knows no task "${id}" (or has no cancel endpoint)` },
+      this.config.requestTimeoutMs,
+    );
+  }
+}

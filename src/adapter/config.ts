@@ -1,0 +1,62 @@
+// Configuration from the environment (task-adapter-contract.md, "Configuration").
+import { parseDuration } from './duration';
+import { UsageError } from './outcome';
+
+export interface AdapterConfig {
+  /** {base_url}: control plane, no trailing slash. */
+  baseUrl: string;
+  /** {runtime_url}: runtime, no trailing slash. */
+  runtimeUrl: string;
+  composeDir: string;
+  runtimeImage: string;
+  runtimeSource: string;
+  /** Bound on every single HTTP request (connect to last body byte), milliseconds. */
+  requestTimeoutMs: number;
+}
+
+export const defaultBaseUrl = 'http://127.0.0.1:8080';
+export const defaultRuntimeUrl = 'http://127.0.0.1:18080';
+export const defaultRequestTimeoutMs = 30_000;
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+function setting(env: Environment, name: string): string {
+  return (env[name] ?? '').trim();
+}
+
+function httpBase(env: Environment, name: string, fallback: string): string {
+  const text = setting(env, name) || fallback;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${name}="${text}" is not a URL (expected for example ${fallback})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${name}="${text}" must be an http:// or https:// URL`);
+  }
+  url.search = '';
+  url.hash = '';
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function readConfig(env: Environment): AdapterConfig {
+  const timeoutText = setting(env, 'SERVICE_REQUEST_TIMEOUT');
+  let requestTimeoutMs = defaultRequestTimeoutMs;
+  if (timeoutText) {
+    const ms = parseDuration(timeoutText);
+    if (typeof ms !== 'number' || ms <= 0) {
+      const why = typeof ms === 'number' ? 'must be positive' : ms.error;
+      throw new UsageError(`SERVICE_REQUEST_TIMEOUT="${timeoutText}": ${why}`);
+    }
+    requestTimeoutMs = ms;
+  }
+  return {
+    baseUrl: httpBase(env, 'SERVICE_URL', defaultBaseUrl),
+    runtimeUrl: httpBase(env, 'SERVICE_RUNTIME_URL', defaultRuntimeUrl),
+    composeDir: setting(env, 'SERVICE_COMPOSE_DIR'),
+    runtimeImage: setting(env, 'SERVICE_RUNTIME_IMAGE'),
+    runtimeSource: setting(env, 'SERVICE_RUNTIME_SOURCE'),
+    requestTimeoutMs,
+  };
+}
