@@ -156,7 +156,8 @@ function asTaskError(e: unknown, row: number): TaskError {
 function workerScript(file: string): { script: string; eval: boolean } {
   if (!file.endsWith('.ts')) return { script: file, eval: false };
   // Under tsx (tests, benches on sources) a worker needs the TypeScript loader too.
-  const loader = require.resolve('tsx/cjs');
+  // Spelled so that esbuild does not try to bundle tsx: the bundle never runs this branch.
+  const loader = require.resolve(['tsx', 'cjs'].join('/'));
   return { script: `require(${JSON.stringify(loader)}); require(${JSON.stringify(file)});`, eval: true };
 }
 

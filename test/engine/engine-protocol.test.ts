@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineProcess, modelText, question, ROOT, runParams } from './engine-process';
+
+const packageVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+describe('reference engine process: protocol', function () {
+  this.timeout(30000);
+  let engine: EngineProcess;
+  beforeEach(() => {
+    engine = new EngineProcess();
+  });
+  afterEach(async () => {
+    await engine.close();
+  });
+
+  it('describes itself exactly', async () => {
+    const r = await engine.request(1, 'describe', { protocols: [1] });
+    assert.deepEqual(r.result, {
+      name: 'assay-reference',
+      version: packageVersion,
+      protocol: 1,
+      answers: ['evaluate', 'compute', 'satisfiable', 'sweep'],
+      subjects: ['action', 'analysis', 'attribute', 'calc', 'constraint', 'item', 'occurrence', 'part', 'requirement', 'state', 'verification'],
+      bounds: ['depth', 'steps', 'runs', 'memory'],
+      model: ['sources'],
+      authority: 'proved',
+      concurrent: true,
+    });
+  });
+
+  it('refuses a host that does not speak protocol 1', async () => {
+    const r = await engine.request(1, 'describe', { protocols: [2] });
+    assert.equal(r.error?.code, 'unsupported');
+    assert.match(r.error!.message, /protocol 1/);
+  });
+
+  it('says it does not cover behaviour questions yet, with the reason', async () => {
+    for (const [id, kind] of [[2, 'outcomes'], [3, 'holds'], [4, 'sensitive']] as const) {
+      const r = await engine.request(id, 'covers', { question: question(kind, 'P::a'), model: modelText('m.sysml', 'package P;') });
+      assert.equal(r.result?.covers, false);
+      assert.match(String(r.result?.reason), new RegExp(`${kind} questions are not answered`));
+    }
+  });
+
+  it('answers a run of an unanswered kind with error unsupported', async () => {
+    const r = await engine.request(5, 'run', runParams(question('holds', 'P::a'), modelText('m.sysml', 'package P;')));
+    assert.equal(r.error?.code, 'unsupported');
+  });
+
+  it('does not cover a question without the sources model form', async () => {
+    const r = await engine.request(6, 'covers', { question: question('evaluate', 'P::a'), model: { graphs: { version: 1, subject: 'P::a' } } });
+    assert.deepEqual(r.result, { covers: false, reason: 'this engine reads the sources model form only' });
+  });
+
+  it('answers invalid requests with errors and keeps serving', async () => {
+    engine.writeLine('this is not json');
+    const bad = await engine.request(7, 'run', { question: { kind: 'evaluate' } });
+    assert.equal(bad.error?.code, 'unsupported');
+    const unknown = await engine.request(8, 'explode', {});
+    assert.equal(unknown.error?.code, 'unsupported');
+    const r = await engine.request(9, 'describe', { protocols: [1] });
+    assert.equal(r.result?.name, 'assay-reference');
+    assert.equal(engine.badLines.length, 0, 'every line the engine wrote is JSON');
+  });
+
+  it('exits when the host closes its input', async () => {
+    await engine.request(1, 'describe', { protocols: [1] });
+    assert.equal(await engine.close(), 0);
+  });
+});
