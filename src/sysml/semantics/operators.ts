@@ -35,8 +35,9 @@ const VERB: Record<ArithmeticOperator, (a: string, b: string) => string> = {
 export function single(v: Value, op: string, side: string, range?: SourceRange): Scalar | ValueError {
   if (v.kind !== 'sequence') return v;
   if (v.items.length === 1) return v.items[0]!;
-  if (v.items.length === 0) return error(`'${op}' needs a value ${side}, but it is null (no value)`, range);
-  return error(`'${op}' needs a single value ${side}, got a sequence of ${v.items.length}`, range);
+  const where = side ? ` ${side}` : '';
+  if (v.items.length === 0) return error(`'${op}' needs a value${where}, but it is null (no value)`, range);
+  return error(`'${op}' needs a single value${where}, got a sequence of ${v.items.length}`, range);
 }
 
 function operands(op: string, a: Value, b: Value, range?: SourceRange): [Scalar, Scalar] | ValueError {
@@ -105,6 +106,7 @@ function textOf(v: Scalar): string {
     case 'enum': return v.literal;
     case 'quantity': return `${v.value} [${v.unit.name}]`;
     case 'unit': return v.unit.name;
+    case 'instance': return v.label;
   }
 }
 

@@ -464,3 +464,39 @@ export function tidyUnit(u: Unit): { unit: Unit; scale: number } {
   const coherent = coherentUnit(u.dimension);
   return { unit: coherent, scale: factorToCoherent(u) / factorToCoherent(coherent) };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// ISQ quantity kinds: `ISQ::MassValue` / `ISQ::mass` → dimension and coherent unit
+
+const QUANTITY_KINDS: ReadonlyArray<readonly [names: readonly string[], unit: string]> = [
+  [['LengthValue', 'length', 'distance', 'DistanceValue'], 'm'],
+  [['MassValue', 'mass'], 'kg'],
+  [['DurationValue', 'duration', 'TimeValue', 'time'], 's'],
+  [['ElectricCurrentValue', 'electricCurrent'], 'A'],
+  [['ThermodynamicTemperatureValue', 'thermodynamicTemperature', 'TemperatureValue', 'temperature'], 'K'],
+  [['AmountOfSubstanceValue', 'amountOfSubstance'], 'mol'],
+  [['LuminousIntensityValue', 'luminousIntensity'], 'cd'],
+  [['SpeedValue', 'speed', 'VelocityValue'], 'm/s'],
+  [['AccelerationValue', 'acceleration'], 'm/s^2'],
+  [['ForceValue', 'force'], 'N'],
+  [['EnergyValue', 'energy', 'WorkValue', 'work'], 'J'],
+  [['PowerValue', 'power'], 'W'],
+  [['PressureValue', 'pressure'], 'Pa'],
+  [['TorqueValue', 'torque', 'MomentOfForceValue'], 'N*m'],
+  [['AreaValue', 'area'], 'm^2'],
+  [['VolumeValue', 'volume'], 'm^3'],
+  [['FrequencyValue', 'frequency'], 'Hz'],
+  [['AngularMeasureValue', 'angularMeasure', 'PlaneAngleValue'], 'rad'],
+  [['ElectricPotentialValue', 'electricPotential', 'VoltageValue', 'voltage'], 'V'],
+  [['ResistanceValue', 'resistance'], 'Ω'],
+  [['MassDensityValue', 'massDensity', 'DensityValue', 'density'], 'kg/m^3'],
+  [['MomentOfInertiaValue', 'momentOfInertia'], 'kg*m^2'],
+];
+
+/** The coherent unit of an ISQ quantity kind named by its definition (`MassValue`) or its usage
+ * (`mass`), qualified or not; undefined for names that are not quantity kinds. */
+export function quantityKindUnit(typeName: string): Unit | undefined {
+  const simple = typeName.split('::').at(-1)!.replace(/^'|'$/g, '');
+  for (const [names, unit] of QUANTITY_KINDS) if (names.includes(simple)) return parseUnit(unit);
+  return undefined;
+}

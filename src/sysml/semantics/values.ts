@@ -16,7 +16,21 @@ export type Scalar =
   | { readonly kind: 'enum'; readonly definition: string; readonly literal: string }
   | { readonly kind: 'quantity'; readonly value: number; readonly unit: Unit }
   /** A measurement unit used as a value (`SI::kg`, the inside of `[km/h]`). */
-  | { readonly kind: 'unit'; readonly unit: Unit };
+  | { readonly kind: 'unit'; readonly unit: Unit }
+  | Instance;
+
+/**
+ * A structured value or occurrence (a part, an attribute of an attribute definition, a calc result
+ * with members). Whoever builds it says how to read its features: `member` returns the value of a
+ * feature by name, or undefined when it has none. Two instances are equal when their `identity` is.
+ */
+export interface Instance {
+  readonly kind: 'instance';
+  /** How the instance reads in notation and messages (`vehicle.engine`, `DynamicState`). */
+  readonly label: string;
+  readonly identity: unknown;
+  member(name: string): Outcome | undefined;
+}
 
 export type SequenceValue = { readonly kind: 'sequence'; readonly items: readonly Scalar[] };
 
@@ -27,6 +41,9 @@ export interface ValueError {
   readonly kind: 'error';
   readonly message: string;
   readonly range?: SourceRange;
+  /** `unsupported`: a construct the evaluator does not handle (not a mistake in the model);
+   * `budget`: evaluation stopped by its step limit or a cancel. Absent: an error in the model. */
+  readonly code?: 'unsupported' | 'budget';
 }
 
 export type Outcome = Value | ValueError;
@@ -61,8 +78,11 @@ export function sequence(values: readonly Value[]): Value {
   return items.length === 1 ? items[0]! : { kind: 'sequence', items };
 }
 
-export function error(message: string, range?: SourceRange): ValueError {
-  return range ? { kind: 'error', message, range } : { kind: 'error', message };
+export function error(message: string, range?: SourceRange, code?: ValueError['code']): ValueError {
+  const e: { kind: 'error'; message: string; range?: SourceRange; code?: ValueError['code'] } = { kind: 'error', message };
+  if (range) e.range = range;
+  if (code) e.code = code;
+  return e;
 }
 
 export function isError(v: Outcome): v is ValueError {
@@ -121,6 +141,7 @@ export function format(v: Outcome): string {
     case 'enum': return `${v.definition}::${v.literal}`;
     case 'quantity': return `${formatNumber(v.value)} [${v.unit.name}]`;
     case 'unit': return `[${v.unit.name}]`;
+    case 'instance': return v.label;
     case 'sequence': return v.items.length === 0 ? 'null' : `(${v.items.map(format).join(', ')})`;
     case 'error': return `error: ${v.message}`;
   }
@@ -136,6 +157,7 @@ export function describeKind(v: Value): string {
     case 'enum': return v.definition;
     case 'quantity': return `[${v.unit.name}]`;
     case 'unit': return `unit [${v.unit.name}]`;
+    case 'instance': return v.label;
     case 'sequence': return v.items.length === 0 ? 'null' : `sequence of ${v.items.length}`;
   }
 }
@@ -195,6 +217,7 @@ function scalarEquals(a: Scalar, b: Scalar): boolean {
     case 'string': return b.kind === 'string' && a.value === b.value;
     case 'enum': return b.kind === 'enum' && a.literal === b.literal && a.definition === b.definition;
     case 'unit': return b.kind === 'unit' && a.unit.name === b.unit.name;
+    case 'instance': return b.kind === 'instance' && a.identity === b.identity;
     default: return compare(a, b) === 0;
   }
 }
@@ -247,6 +270,7 @@ export function toProtocolValue(name: string, v: Value): ProtocolValue {
     case 'quantity':
       return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value), unit: v.unit.name };
     case 'unit': return { name, value: 1, unit: v.unit.name };
+    case 'instance': return { name, value: v.label };
     case 'sequence': return { name, value: format(v) };
   }
 }

@@ -1,0 +1,565 @@
+// The expression evaluator over the AST's expression nodes. Names are resolved through an injected
+// Environment (the engine's model, with bindings overriding model values; a test's in-memory map);
+// this module never resolves names across documents itself. Calc and constraint bodies are evaluated
+// by `callBody` once the environment has found them.
+
+import type {
+  Argument, BodyExpression, Expression, Member, QualifiedName, Reference, SourceRange, Usage,
+} from '../ast';
+import { BODY_FUNCTIONS, callBodyFunction, callLibraryFunction, isBodyFunction, type BodyFunction } from './functions';
+import { binary, index, single, truth, unary, withUnit, type BinaryOperator } from './operators';
+import type { Draws } from './random';
+import { isDimensionless, ONE, quantityKindUnit, sameDimension, tryParseUnit } from './units';
+import {
+  bool, error, int, isError, isNull, itemsOf, NULL, real, sequence, str, unitValue, describeKind,
+  type Instance, type Outcome, type Scalar, type Value, type ValueError,
+} from './values';
+
+/** An evaluated argument of an invocation: positional (name null) or named (`f(x = 1)`). */
+export interface CallArgument {
+  readonly name: string | null;
+  readonly value: Value;
+}
+
+/**
+ * What the evaluator asks of the model. The engine implements it over resolved documents; bindings
+ * given with a question override model values inside `lookup`.
+ */
+export interface Environment {
+  /**
+   * The value of a name in this scope: a feature's value (evaluated however the environment likes,
+   * usually by calling back into an Evaluator), an enumeration literal (`Colour::red`), a unit
+   * (`SI::kg`), an instance (a part, with `member` reading its features), or an error. Undefined when
+   * the name means nothing here; the evaluator then tries built-in unit names, then reports it.
+   */
+  lookup(name: QualifiedName): Outcome | undefined;
+  /**
+   * Invokes a calc or constraint (definition or usage) named by `callee` with evaluated arguments,
+   * typically through `evaluator.callBody`. Undefined when the callee is not a model element: the
+   * evaluator then tries the library functions by simple name.
+   */
+  invoke?(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined;
+  /** Whether a value conforms to a named type (`istype`, `hastype`, `@`, `as`); undefined when the
+   * environment does not know the type (built-in scalar and ISQ quantity types are then tried). */
+  classify?(value: Scalar, type: QualifiedName): boolean | undefined;
+  /** The source text of a range; lets Integer literals past 2^53 stay exact. */
+  sourceText?(range: SourceRange): string | undefined;
+}
+
+export interface EvaluationOptions {
+  /** How random functions resolve: a policy (min, max, average) or draws from a seeded generator. */
+  readonly draws?: Draws;
+  /** Deepest nesting of calc invocations and lazily evaluated features (default 200). */
+  readonly maxDepth?: number;
+  /** Expression nodes evaluated before giving up with a `budget` error (default unlimited). */
+  readonly maxSteps?: number;
+  /** Polled every 1024 nodes: return a message to stop with a `budget` error (cancel, deadline). */
+  readonly interrupt?: () => string | undefined;
+}
+
+const INTERRUPT_EVERY = 1024;
+
+/** Names of the built-in scalar types, for classification when the environment does not know them. */
+const SCALAR_TYPES: Record<string, (v: Scalar) => boolean> = {
+  Boolean: (v) => v.kind === 'boolean',
+  String: (v) => v.kind === 'string',
+  Integer: (v) => v.kind === 'integer',
+  Natural: (v) => v.kind === 'integer' && v.value >= 0n,
+  Positive: (v) => v.kind === 'integer' && v.value > 0n,
+  Rational: (v) => v.kind === 'integer' || v.kind === 'real',
+  Real: (v) => v.kind === 'integer' || v.kind === 'real',
+  Number: (v) => v.kind === 'integer' || v.kind === 'real',
+  NumericalValue: (v) => v.kind === 'integer' || v.kind === 'real' || v.kind === 'quantity',
+  ScalarValue: (v) => v.kind !== 'instance' && v.kind !== 'unit',
+  DataValue: (v) => v.kind !== 'instance',
+  Anything: () => true,
+};
+
+/** The name a usage declares: its name, short name, or the feature it redefines (`:>> mass = …`). */
+export function declaredName(usage: Usage): string | null {
+  if (usage.name !== null) return usage.name;
+  if (usage.shortName !== null) return usage.shortName;
+  for (const r of usage.relations) {
+    if (r.relation !== 'redefinition') continue;
+    const q = r.target.kind === 'QualifiedName' ? r.target : r.target.chain.at(-1);
+    const last = q?.segments.at(-1);
+    if (last !== undefined) return last;
+  }
+  return null;
+}
+
+function nameText(name: QualifiedName): string {
+  return name.segments.map((s) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : `'${s}'`)).join('::');
+}
+
+function referenceText(ref: Reference): string {
+  return ref.kind === 'QualifiedName' ? nameText(ref) : ref.chain.map(nameText).join('.');
+}
+
+function simpleName(ref: Reference): string {
+  const q = ref.kind === 'QualifiedName' ? ref : ref.chain.at(-1)!;
+  return q.segments.at(-1) ?? '';
+}
+
+function withRange(v: Outcome, at: SourceRange): Outcome {
+  return v.kind === 'error' && !v.range ? { ...v, range: at } : v;
+}
+
+type Thunk = () => Outcome;
+
+/**
+ * Local names over an outer environment: parameters, body locals and arguments. Values are computed
+ * on first use and remembered; a name that needs itself while being computed is an error.
+ */
+export class LocalScope implements Environment {
+  private readonly entries = new Map<string, { state: 'pending' | 'running' | 'done'; thunk: Thunk; value?: Outcome }>();
+
+  constructor(private readonly outer: Environment) {}
+
+  define(name: string, value: Outcome | Thunk): this {
+    if (typeof value === 'function') this.entries.set(name, { state: 'pending', thunk: value });
+    else this.entries.set(name, { state: 'done', thunk: () => value, value });
+    return this;
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** The value of a local name, or undefined when it is not local. */
+  local(name: string): Outcome | undefined {
+    const e = this.entries.get(name);
+    if (!e) return undefined;
+    if (e.state === 'done') return e.value!;
+    if (e.state === 'running') return error(`'${name}' depends on itself`);
+    e.state = 'running';
+    try {
+      e.value = e.thunk();
+    } finally {
+      e.state = 'done';
+    }
+    return e.value;
+  }
+
+  lookup(name: QualifiedName): Outcome | undefined {
+    if (!name.isGlobal && name.segments.length === 1 && this.entries.has(name.segments[0]!)) return this.local(name.segments[0]!);
+    return this.outer.lookup(name);
+  }
+
+  invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
+    return this.outer.invoke?.(callee, args, evaluator, at);
+  }
+
+  classify(value: Scalar, type: QualifiedName): boolean | undefined {
+    return this.outer.classify?.(value, type);
+  }
+
+  sourceText(range: SourceRange): string | undefined {
+    return this.outer.sourceText?.(range);
+  }
+}
+
+export class Evaluator {
+  private steps = 0;
+  private depth = 0;
+
+  constructor(readonly options: EvaluationOptions = {}) {}
+
+  /** Evaluates an expression to a value or an error with the range of the offending node. */
+  evaluate(expr: Expression, env: Environment): Outcome {
+    return this.eval(expr, env, false);
+  }
+
+  /** Evaluates the inside of `[ … ]`: names mean units first (`[m]` is metres even where `m` is a feature). */
+  evaluateUnit(expr: Expression, env: Environment): Outcome {
+    return this.eval(expr, env, true);
+  }
+
+  /** Expression nodes evaluated so far by this evaluator. */
+  get stepCount(): number {
+    return this.steps;
+  }
+
+  /** Runs `f` one level deeper, refusing past maxDepth (runaway recursion through calcs or features). */
+  nested(what: string, at: SourceRange | undefined, f: () => Outcome): Outcome {
+    const max = this.options.maxDepth ?? 200;
+    if (this.depth >= max) return error(`evaluation nested deeper than ${max} levels at ${what} (recursive definition?)`, at, 'budget');
+    this.depth++;
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private eval(expr: Expression, env: Environment, unitContext: boolean): Outcome {
+    this.steps++;
+    if (this.steps % INTERRUPT_EVERY === 0) {
+      const stop = this.options.interrupt?.();
+      if (stop !== undefined) return error(stop, expr.range, 'budget');
+    }
+    if (this.options.maxSteps !== undefined && this.steps > this.options.maxSteps) {
+      return error(`evaluation stopped after ${this.options.maxSteps} steps`, expr.range, 'budget');
+    }
+    const at = expr.range;
+    switch (expr.kind) {
+      case 'Literal':
+        return this.literal(expr, env, unitContext);
+      case 'Null':
+        return NULL;
+      case 'Name':
+        return this.name(expr.name, env, unitContext, at);
+      case 'Unary': {
+        const v = this.eval(expr.operand, env, unitContext);
+        return isError(v) ? v : unary(expr.operator, v, at);
+      }
+      case 'Binary':
+        return this.binaryExpression(expr.operator, expr.left, expr.right, env, unitContext, at);
+      case 'Conditional': {
+        const c = this.eval(expr.condition, env, false);
+        if (isError(c)) return c;
+        const t = truth(c, 'the condition of if', expr.condition.range);
+        if (typeof t !== 'boolean') return t;
+        return this.eval(t ? expr.then : expr.else, env, unitContext);
+      }
+      case 'Classification':
+        return this.classification(expr.operator, expr.operand, expr.type, env, at);
+      case 'Extent':
+        return error(`'all ${nameText(expr.type)}' (the extent of a type) is not supported`, at, 'unsupported');
+      case 'MemberAccess': {
+        const target = this.eval(expr.target, env, false);
+        if (isError(target)) return target;
+        return this.member(target, expr.member.segments.at(-1) ?? '', at);
+      }
+      case 'Collect':
+      case 'Select': {
+        const target = this.eval(expr.target, env, false);
+        if (isError(target)) return target;
+        return this.applyBody(expr.kind === 'Collect' ? 'collect' : 'select', target, expr.body, env, at);
+      }
+      case 'Index': {
+        const target = this.eval(expr.target, env, false);
+        if (isError(target)) return target;
+        const i = this.eval(expr.index, env, false);
+        if (isError(i)) return i;
+        return index(target, i, at);
+      }
+      case 'Quantity': {
+        const v = this.eval(expr.value, env, false);
+        if (isError(v)) return v;
+        const u = this.eval(expr.unit, env, true);
+        if (isError(u)) return u;
+        return withUnit(v, u, at);
+      }
+      case 'Sequence': {
+        const items: Value[] = [];
+        for (const item of expr.items) {
+          const v = this.eval(item, env, unitContext);
+          if (isError(v)) return v;
+          items.push(v);
+        }
+        return sequence(items);
+      }
+      case 'Invocation':
+        return this.invocation(expr.callee, expr.args, env, at);
+      case 'ArrowInvocation':
+        return this.arrowInvocation(expr.target, expr.callee, expr.args, env, at);
+      case 'Constructor':
+        return error(`'new ${referenceText(expr.type)}(…)' (constructing an instance) is not supported`, at, 'unsupported');
+      case 'Body':
+        return error('a body expression { … } can only be the argument of collect, select, forAll, exists or reject', at, 'unsupported');
+      case 'MetadataAccess':
+        return error(`'${nameText(expr.target)}.metadata' is not supported`, at, 'unsupported');
+      case 'Missing':
+        return error('expression missing (syntax error)', at);
+    }
+  }
+
+  private literal(expr: Expression & { kind: 'Literal' }, env: Environment, unitContext: boolean): Outcome {
+    switch (expr.literal) {
+      case 'integer': {
+        const n = expr.value as number;
+        // `[1/s]`: the 1 of a unit expression is the unit one.
+        if (unitContext && n === 1) return unitValue(ONE);
+        if (Number.isSafeInteger(n)) return int(n);
+        const text = env.sourceText?.(expr.range);
+        if (text !== undefined && /^[0-9]+$/.test(text.trim())) return int(BigInt(text.trim()));
+        return Number.isFinite(n) ? int(BigInt(n)) : real(n);
+      }
+      case 'real': return real(expr.value as number);
+      case 'string': return str(expr.value as string);
+      case 'boolean': return bool(expr.value as boolean);
+      case 'infinity': return real(Infinity);
+    }
+  }
+
+  private name(name: QualifiedName, env: Environment, unitContext: boolean, at: SourceRange): Outcome {
+    const asUnit = (): Outcome | undefined => {
+      const first = name.segments[0];
+      if (name.segments.length > 2 || (name.segments.length === 2 && first !== 'SI' && first !== 'USCustomaryUnits')) return undefined;
+      const u = tryParseUnit(name.segments.at(-1)!);
+      return u ? unitValue(u) : undefined;
+    };
+    if (unitContext) {
+      const u = asUnit();
+      if (u) return u;
+    }
+    const v = env.lookup(name);
+    if (v !== undefined) return withRange(v, at);
+    const u = asUnit();
+    if (u) return u;
+    return error(`unknown name '${nameText(name)}'`, at);
+  }
+
+  private binaryExpression(
+    op: BinaryOperator, leftExpr: Expression, rightExpr: Expression, env: Environment, unitContext: boolean, at: SourceRange,
+  ): Outcome {
+    const unitOperands = unitContext && (op === '*' || op === '/' || op === '**' || op === '^');
+    const left = this.eval(leftExpr, env, unitOperands);
+    if (isError(left)) return left;
+    // Conditional operators evaluate the right operand only when it decides the result.
+    if (op === 'and' || op === 'or' || op === 'implies') {
+      const a = truth(left, `'${op}'`, leftExpr.range);
+      if (typeof a !== 'boolean') return a;
+      if (op === 'and' && !a) return bool(false);
+      if (op === 'or' && a) return bool(true);
+      if (op === 'implies' && !a) return bool(true);
+      const right = this.eval(rightExpr, env, false);
+      if (isError(right)) return right;
+      const b = truth(right, `'${op}'`, rightExpr.range);
+      return typeof b === 'boolean' ? bool(b) : b;
+    }
+    if (op === '??') return isNull(left) ? this.eval(rightExpr, env, unitContext) : left;
+    // Exponents are numbers even inside brackets (`[m/s^2]`).
+    const right = this.eval(rightExpr, env, unitOperands && op !== '**' && op !== '^');
+    if (isError(right)) return right;
+    return binary(op, left, right, at);
+  }
+
+  private classification(
+    op: 'istype' | 'hastype' | '@' | 'as' | '@@' | 'meta', operandExpr: Expression | null, type: QualifiedName, env: Environment, at: SourceRange,
+  ): Outcome {
+    if (op === '@@' || op === 'meta') return error(`metaclassification '${op}' is not supported`, at, 'unsupported');
+    if (!operandExpr) return error(`'${op} ${nameText(type)}' without an operand is only meaningful in a filter`, at, 'unsupported');
+    const v = this.eval(operandExpr, env, false);
+    if (isError(v)) return v;
+    const items = itemsOf(v);
+    const kept: Scalar[] = [];
+    for (const x of items) {
+      const c = env.classify?.(x, type) ?? builtInClassify(x, type);
+      if (c === undefined) return error(`cannot tell whether ${describeKind(x)} is a '${nameText(type)}'`, at, 'unsupported');
+      if (op === 'as') {
+        if (c) kept.push(x);
+      } else if (!c) return bool(false);
+    }
+    if (op === 'as') return sequence(kept);
+    return bool(items.length > 0);
+  }
+
+  /** `target.name` over every element of target (feature chains over sequences flatten). */
+  private member(target: Value, name: string, at: SourceRange): Outcome {
+    const out: Value[] = [];
+    for (const item of itemsOf(target)) {
+      if (item.kind !== 'instance') return error(`cannot read feature '${name}' of ${describeKind(item)}`, at);
+      const v = item.member(name);
+      if (v === undefined) return error(`${item.label} has no feature '${name}'`, at);
+      if (isError(v)) return withRange(v, at);
+      out.push(v);
+    }
+    return sequence(out);
+  }
+
+  private arguments(args: readonly Argument[], env: Environment): CallArgument[] | ValueError {
+    const out: CallArgument[] = [];
+    for (const a of args) {
+      const v = this.eval(a.value, env, false);
+      if (isError(v)) return v;
+      out.push({ name: a.name, value: v });
+    }
+    return out;
+  }
+
+  private invocation(callee: Reference, args: readonly Argument[], env: Environment, at: SourceRange): Outcome {
+    const name = simpleName(callee);
+    if (isBodyFunction(name) && args.length === 2 && args[1]!.value.kind === 'Body') {
+      const target = this.eval(args[0]!.value, env, false);
+      if (isError(target)) return target;
+      return this.applyBody(name, target, args[1]!.value, env, at);
+    }
+    const evaluated = this.arguments(args, env);
+    if (isError(evaluated as Outcome)) return evaluated as ValueError;
+    return this.call(callee, evaluated as CallArgument[], env, at);
+  }
+
+  /** Calls a model calc through the environment, else a library function by simple name. */
+  private call(callee: Reference, args: readonly CallArgument[], env: Environment, at: SourceRange): Outcome {
+    const fromModel = env.invoke?.(callee, args, this, at);
+    if (fromModel !== undefined) return withRange(fromModel, at);
+    const name = simpleName(callee);
+    const named = args.find((a) => a.name !== null);
+    const library = callLibraryFunction(name, args.map((a) => a.value), { draws: this.options.draws ?? {}, range: at });
+    if (library !== undefined) {
+      if (named) return error(`${name}() takes positional arguments only, got '${named.name} = …'`, at);
+      return library;
+    }
+    return error(`unknown calc or function '${referenceText(callee)}'`, at, 'unsupported');
+  }
+
+  private arrowInvocation(targetExpr: Expression, callee: Reference, args: readonly Argument[], env: Environment, at: SourceRange): Outcome {
+    const target = this.eval(targetExpr, env, false);
+    if (isError(target)) return target;
+    const name = simpleName(callee);
+    if (isBodyFunction(name)) {
+      const body = args[0]?.value;
+      if (args.length !== 1 || body?.kind !== 'Body') {
+        return error(`->${name} needs a body { in x; … }`, at, 'unsupported');
+      }
+      return this.applyBody(name, target, body, env, at);
+    }
+    if (name === 'reduce') return this.reduce(target, args, at);
+    const evaluated = this.arguments(args, env);
+    if (isError(evaluated as Outcome)) return evaluated as ValueError;
+    return this.call(callee, [{ name: null, value: target }, ...(evaluated as CallArgument[])], env, at);
+  }
+
+  /** `seq->reduce '+'` with an operator name: a left fold. */
+  private reduce(target: Value, args: readonly Argument[], at: SourceRange): Outcome {
+    const fn = args[0]?.value;
+    const op = fn?.kind === 'Name' ? fn.name.segments.at(-1) : undefined;
+    const operators = new Set(['+', '-', '*', '/', '%', '**', '^', 'and', 'or', 'xor', '&', '|']);
+    if (args.length !== 1 || op === undefined || !operators.has(op)) {
+      return error('->reduce is supported with an operator only (for example reduce \'+\')', at, 'unsupported');
+    }
+    const items = itemsOf(target);
+    if (items.length === 0) return NULL;
+    let acc: Value = items[0]!;
+    for (let i = 1; i < items.length; i++) {
+      const next = binary(op as BinaryOperator, acc, items[i]!, at);
+      if (isError(next)) return next;
+      acc = next;
+    }
+    return acc;
+  }
+
+  /** collect/select/reject/forAll/exists with a body `{ in x; … }` evaluated per element. */
+  private applyBody(name: BodyFunction, target: Value, body: BodyExpression, env: Environment, at: SourceRange): Outcome {
+    const param = body.members.find((m): m is Usage => m.kind === 'Usage' && m.direction === 'in');
+    const paramName = param ? declaredName(param) : null;
+    if (!body.result) return error(`the body of ${name} has no result expression`, body.range);
+    const result = body.result;
+    return callBodyFunction(name, target, (item) => {
+      const scope = new LocalScope(env);
+      if (paramName !== null) scope.define(paramName, item);
+      this.defineLocals(scope, body.members, param ? [param] : []);
+      return this.eval(result, scope, false);
+    }, { range: at });
+  }
+
+  /** Defines every named usage with a value (or a body) among `members` lazily in `scope`. */
+  private defineLocals(scope: LocalScope, members: readonly Member[], skip: readonly Member[]): void {
+    for (const m of members) {
+      if (m.kind !== 'Usage' || skip.includes(m)) continue;
+      const n = declaredName(m);
+      if (n === null || scope.has(n)) continue;
+      const thunk = this.usageThunk(m, scope);
+      if (thunk) scope.define(n, thunk);
+    }
+  }
+
+  /** How a local usage gets its value: its `= expr`, or an instance built from its body. */
+  private usageThunk(usage: Usage, scope: LocalScope): Thunk | undefined {
+    const name = declaredName(usage) ?? '(anonymous)';
+    if (usage.value) {
+      const expr = usage.value.expression;
+      return () => this.nested(`'${name}'`, expr.range, () => this.eval(expr, scope, false));
+    }
+    if (usage.body && usage.body.some((m) => m.kind === 'Usage')) {
+      const body = usage.body;
+      return () => this.instanceFromBody(name, body, scope);
+    }
+    return undefined;
+  }
+
+  /** A structured value whose features are the named usages of a body (`attribute s : State { :>> v = …; }`). */
+  instanceFromBody(label: string, members: readonly Member[], outer: Environment): Instance {
+    const scope = new LocalScope(outer);
+    this.defineLocals(scope, members, []);
+    const identity = {};
+    return { kind: 'instance', label, identity, member: (n) => (scope.has(n) ? scope.local(n) : undefined) };
+  }
+
+  /**
+   * Evaluates a calc or constraint body for an invocation. `in` parameters take the arguments in
+   * order (positional) or by name; a parameter without an argument uses its own `= expr`; other named
+   * usages are locals, evaluated when first needed. The result is the body's result expression, else
+   * the `return` usage's value (or an instance built from its body).
+   */
+  callBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): Outcome {
+    return this.nested(label, at, () => {
+      const params = members.filter((m): m is Usage => m.kind === 'Usage' && (m.direction === 'in' || m.direction === 'inout') && m.role !== 'return');
+      const scope = new LocalScope(outer);
+      const given = new Map<Usage, Value>();
+      let positional = 0;
+      for (const a of args) {
+        if (a.name === null) {
+          const p = params[positional++];
+          if (!p) return error(`${label} takes ${params.length} argument${params.length === 1 ? '' : 's'}, got ${args.filter((x) => x.name === null).length}`, at);
+          given.set(p, a.value);
+        } else {
+          const p = params.find((x) => declaredName(x) === a.name);
+          if (!p) return error(`${label} has no parameter '${a.name}'`, at);
+          if (given.has(p)) return error(`${label}: parameter '${a.name}' is given twice`, at);
+          given.set(p, a.value);
+        }
+      }
+      for (const p of params) {
+        const n = declaredName(p);
+        if (n === null) continue;
+        const v = given.get(p);
+        if (v !== undefined) scope.define(n, v);
+        else {
+          const thunk = this.usageThunk(p, scope);
+          scope.define(n, thunk ?? (() => error(`${label}: no value for parameter '${n}'`, at)));
+        }
+      }
+      const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
+      this.defineLocals(scope, members, params);
+      const resultExpr = [...members].reverse().find((m) => m.kind === 'ResultExpression');
+      if (resultExpr && resultExpr.kind === 'ResultExpression') return this.eval(resultExpr.expression, scope, false);
+      if (ret) {
+        const n = declaredName(ret);
+        if (n !== null && scope.has(n)) return scope.local(n)!;
+        const thunk = this.usageThunk(ret, scope);
+        if (thunk) return thunk();
+      }
+      return error(`${label} has no result to evaluate (no result expression or return value)`, at, 'unsupported');
+    });
+  }
+}
+
+/** Classification against ScalarValues types and ISQ quantity kinds. */
+function builtInClassify(v: Scalar, type: QualifiedName): boolean | undefined {
+  const last = type.segments.at(-1) ?? '';
+  const scalar = SCALAR_TYPES[last];
+  if (scalar) return scalar(v);
+  const unit = quantityKindUnit(last);
+  if (unit) return v.kind === 'quantity' && sameDimension(v.unit.dimension, unit.dimension) && (v.unit.dimension[7] === unit.dimension[7] || !isDimensionless(unit.dimension));
+  return undefined;
+}
+
+/** Evaluates one expression with a fresh evaluator. */
+export function evaluate(expr: Expression, env: Environment, options: EvaluationOptions = {}): Outcome {
+  return new Evaluator(options).evaluate(expr, env);
+}
+
+/** Every body function name, for `covers`. */
+export const BODY_FUNCTION_NAMES: readonly string[] = BODY_FUNCTIONS;
+
+/** The single Boolean an expression must produce (constraints, requirements, conditions). */
+export function expectBoolean(v: Outcome, what: string, at?: SourceRange): boolean | ValueError {
+  if (isError(v)) return v;
+  const x = single(v, what, '', at);
+  if (isError(x)) return x;
+  if (x.kind !== 'boolean') return error(`${what} must be true or false, got ${describeKind(x)}`, at);
+  return x.value;
+}
