@@ -447,10 +447,11 @@ export class Evaluator {
     const paramName = param ? declaredName(param) : null;
     if (!body.result) return error(`the body of ${name} has no result expression`, body.range);
     const result = body.result;
+    const hasLocals = body.members.some((m) => m !== param && m.kind === 'Usage');
     return callBodyFunction(name, target, (item) => {
       const scope = new LocalScope(env);
       if (paramName !== null) scope.define(paramName, item);
-      this.defineLocals(scope, body.members, param ? [param] : []);
+      if (hasLocals) this.defineLocals(scope, body.members, param ? [param] : []);
       return this.eval(result, scope, false);
     }, { range: at });
   }

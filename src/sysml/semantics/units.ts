@@ -234,8 +234,11 @@ function known(): Map<string, Unit> {
   return table;
 }
 
+let namedCompoundUnits: Unit[] | undefined;
+
 function namedCompounds(): Unit[] {
-  return NAMED_COMPOUNDS.map((text) => known().get(signature(fromTerms(parseTerms(text)).terms))!);
+  namedCompoundUnits ??= NAMED_COMPOUNDS.map((text) => known().get(signature(fromTerms(parseTerms(text)).terms))!);
+  return namedCompoundUnits;
 }
 
 function factorOf(u: { num: number; den: number }): number {
@@ -246,8 +249,21 @@ function closeFactor(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
 }
 
+// Arithmetic meets the same few units over and over: remember what each product of terms becomes.
+const FROM_TERMS_CACHE = new Map<string, Unit>();
+
 /** A unit from a product of terms, named the most natural way (see docs/semantics.md, "Result units"). */
 export function unitFromTerms(rawTerms: ReadonlyArray<readonly [string, number]>): Unit {
+  const key = rawTerms.map(([n, e]) => `${n}^${e}`).join(' ');
+  let unit = FROM_TERMS_CACHE.get(key);
+  if (!unit) {
+    unit = nameResult(rawTerms);
+    if (FROM_TERMS_CACHE.size < 10_000) FROM_TERMS_CACHE.set(key, unit);
+  }
+  return unit;
+}
+
+function nameResult(rawTerms: ReadonlyArray<readonly [string, number]>): Unit {
   const composed = fromTerms(rawTerms);
   if (composed.terms.length === 0) return composed;
   const named = known().get(signature(composed.terms));
@@ -351,10 +367,16 @@ function termsOfName(name: string, whole: string): Terms {
   throw new UnitSyntaxError(`unknown unit '${name}'${whole !== name ? ` in '${whole}'` : ''}`);
 }
 
+const PARSE_CACHE = new Map<string, Unit>();
+
 /** Parses unit text as written inside `[ … ]` or after `SI::`. Throws UnitSyntaxError on bad text. */
 export function parseUnit(text: string): Unit {
-  const unit = fromTerms(parseTerms(text));
-  return known().get(signature(unit.terms)) ?? unit;
+  const cached = PARSE_CACHE.get(text);
+  if (cached) return cached;
+  const parsed = fromTerms(parseTerms(text));
+  const unit = known().get(signature(parsed.terms)) ?? parsed;
+  if (PARSE_CACHE.size < 10_000) PARSE_CACHE.set(text, unit);
+  return unit;
 }
 
 function parseTerms(text: string): Terms {
@@ -399,13 +421,17 @@ function parseTerms(text: string): Terms {
   return terms;
 }
 
+const NOT_A_UNIT = new Set<string>();
+
 /** Parses, returning undefined for unknown or malformed unit text. */
 export function tryParseUnit(text: string): Unit | undefined {
+  if (NOT_A_UNIT.has(text)) return undefined;
   try {
     return parseUnit(text);
   } catch (e) {
-    if (e instanceof UnitSyntaxError) return undefined;
-    throw e;
+    if (!(e instanceof UnitSyntaxError)) throw e;
+    if (NOT_A_UNIT.size < 10_000) NOT_A_UNIT.add(text);
+    return undefined;
   }
 }
 
@@ -459,7 +485,18 @@ export function convertMagnitude(value: number, from: Unit, to: Unit, asDifferen
  * After a product or quotient, a unit mixing scales of one dimension (km·s/h) is rewritten in the
  * coherent unit, with the factor to apply to the magnitude.
  */
+const TIDY_CACHE = new WeakMap<Unit, { unit: Unit; scale: number }>();
+
 export function tidyUnit(u: Unit): { unit: Unit; scale: number } {
+  let tidy = TIDY_CACHE.get(u);
+  if (!tidy) {
+    tidy = computeTidy(u);
+    TIDY_CACHE.set(u, tidy);
+  }
+  return tidy;
+}
+
+function computeTidy(u: Unit): { unit: Unit; scale: number } {
   if (!mixesScales(u)) return { unit: u, scale: 1 };
   const coherent = coherentUnit(u.dimension);
   return { unit: coherent, scale: factorToCoherent(u) / factorToCoherent(coherent) };
