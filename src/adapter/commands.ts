@@ -244,7 +244,6 @@ export async function runAdapter(argv: readonly string[], io: AdapterIo): Promis
     io.log(usage());
     throw new UsageError(`unknown subcommand "${name}" (one of: ${commands.map((c) => c.name).join(', ')})`);
   }
-  let flags: Map<string, FlagValue>;
   try {
     const parsed = parseFlags(rest, command.flags);
     if (parsed.help) {
@@ -252,17 +251,17 @@ export async function runAdapter(argv: readonly string[], io: AdapterIo): Promis
       io.log(text);
       return success({ usage: text });
     }
-    flags = parsed.values;
+    const config = readConfig(io.env);
+    const requestTimeout = parsed.values.get('request-timeout');
+    if (typeof requestTimeout === 'number') {
+      if (requestTimeout <= 0) throw new UsageError('-request-timeout must be positive (e.g. 30s)');
+      config.requestTimeoutMs = requestTimeout;
+    }
+    io.log(`assay-adapter ${command.name}: service ${config.baseUrl}, request timeout ${formatDuration(config.requestTimeoutMs)}`);
+    return await command.run(parsed.values, config, io);
   } catch (error) {
+    // Flag values are checked as the command reads them: every usage error shows the usage.
     if (error instanceof UsageError) io.log(usage(command.name));
     throw error;
   }
-  const config = readConfig(io.env);
-  const requestTimeout = flags.get('request-timeout');
-  if (typeof requestTimeout === 'number') {
-    if (requestTimeout <= 0) throw new UsageError('-request-timeout must be positive (e.g. 30s)');
-    config.requestTimeoutMs = requestTimeout;
-  }
-  io.log(`assay-adapter ${command.name}: service ${config.baseUrl}, request timeout ${formatDuration(config.requestTimeoutMs)}`);
-  return command.run(flags, config, io);
 }

@@ -40,8 +40,8 @@ describe('adapter endpoints (real process against the test service)', () => {
   it('capabilities: data mirrors the adapter.v1 contract body', async () => {
     const r = await runAdapter(['capabilities'], env);
     assert.equal(r.code, 0);
-    assert.deepEqual(r.out.data, await getJson(`${service.url}/adapters/capabilities`));
     assert.equal(r.out.data.contract, 'adapter.v1');
+    assert.deepEqual(r.out.data, await getJson(`${service.url}/adapters/capabilities`));
   });
 
   it('tools: data mirrors the tool manifest', async () => {
