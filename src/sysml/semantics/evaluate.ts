@@ -490,52 +490,194 @@ export class Evaluator {
   }
 
   /**
-   * Evaluates a calc or constraint body for an invocation. `in` parameters take the arguments in
-   * order (positional) or by name; a parameter without an argument uses its own `= expr`; other named
-   * usages are locals, evaluated when first needed. The result is the body's result expression, else
-   * the `return` usage's value (or an instance built from its body).
+   * The scope of a calc, constraint or requirement body for one invocation. `in` parameters (and a
+   * requirement's `subject`) take the arguments in order (positional) or by name; a parameter without
+   * an argument uses its own `= expr`; other named usages are locals, evaluated when first needed.
+   */
+  bindBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): LocalScope | ValueError {
+    const params = members.filter((m): m is Usage =>
+      m.kind === 'Usage' && m.role !== 'return' && (m.direction === 'in' || m.direction === 'inout' || m.role === 'subject'));
+    const scope = new LocalScope(outer);
+    const given = new Map<Usage, Value>();
+    let positional = 0;
+    for (const a of args) {
+      if (a.name === null) {
+        const p = params[positional++];
+        if (!p) return error(`${label} takes ${params.length} argument${params.length === 1 ? '' : 's'}, got ${args.filter((x) => x.name === null).length}`, at);
+        given.set(p, a.value);
+      } else {
+        const p = params.find((x) => declaredName(x) === a.name);
+        if (!p) return error(`${label} has no parameter '${a.name}'`, at);
+        if (given.has(p)) return error(`${label}: parameter '${a.name}' is given twice`, at);
+        given.set(p, a.value);
+      }
+    }
+    for (const p of params) {
+      const n = declaredName(p);
+      if (n === null) continue;
+      const v = given.get(p);
+      if (v !== undefined) scope.define(n, v);
+      else {
+        const thunk = this.usageThunk(p, scope);
+        scope.define(n, thunk ?? (() => error(`${label}: no value for parameter '${n}'`, at)));
+      }
+    }
+    this.defineLocals(scope, members, params);
+    return scope;
+  }
+
+  /**
+   * Evaluates a calc or constraint body for an invocation (see bindBody). The result is the body's
+   * result expression, else the `return` usage's value (or an instance built from its body).
    */
   callBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): Outcome {
     return this.nested(label, at, () => {
-      const params = members.filter((m): m is Usage => m.kind === 'Usage' && (m.direction === 'in' || m.direction === 'inout') && m.role !== 'return');
-      const scope = new LocalScope(outer);
-      const given = new Map<Usage, Value>();
-      let positional = 0;
-      for (const a of args) {
-        if (a.name === null) {
-          const p = params[positional++];
-          if (!p) return error(`${label} takes ${params.length} argument${params.length === 1 ? '' : 's'}, got ${args.filter((x) => x.name === null).length}`, at);
-          given.set(p, a.value);
-        } else {
-          const p = params.find((x) => declaredName(x) === a.name);
-          if (!p) return error(`${label} has no parameter '${a.name}'`, at);
-          if (given.has(p)) return error(`${label}: parameter '${a.name}' is given twice`, at);
-          given.set(p, a.value);
-        }
-      }
-      for (const p of params) {
-        const n = declaredName(p);
-        if (n === null) continue;
-        const v = given.get(p);
-        if (v !== undefined) scope.define(n, v);
-        else {
-          const thunk = this.usageThunk(p, scope);
-          scope.define(n, thunk ?? (() => error(`${label}: no value for parameter '${n}'`, at)));
-        }
-      }
-      const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
-      this.defineLocals(scope, members, params);
-      const resultExpr = [...members].reverse().find((m) => m.kind === 'ResultExpression');
-      if (resultExpr && resultExpr.kind === 'ResultExpression') return this.eval(resultExpr.expression, scope, false);
-      if (ret) {
-        const n = declaredName(ret);
-        if (n !== null && scope.has(n)) return scope.local(n)!;
-        const thunk = this.usageThunk(ret, scope);
-        if (thunk) return thunk();
-      }
-      return error(`${label} has no result to evaluate (no result expression or return value)`, at, 'unsupported');
+      const scope = this.bindBody(label, members, args, outer, at);
+      if (isError(scope as Outcome)) return scope as ValueError;
+      return this.bodyResult(label, members, scope as LocalScope, at);
     });
   }
+
+  private bodyResult(label: string, members: readonly Member[], scope: LocalScope, at?: SourceRange): Outcome {
+    const resultExpr = resultExpressionOf(members);
+    if (resultExpr) return this.eval(resultExpr, scope, false);
+    const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
+    if (ret) {
+      const n = declaredName(ret);
+      if (n !== null && scope.has(n)) return scope.local(n)!;
+      const thunk = this.usageThunk(ret, scope);
+      if (thunk) return thunk();
+    }
+    return error(`${label} has no result to evaluate (no result expression or return value)`, at, 'unsupported');
+  }
+
+  /**
+   * Checks a constraint body (definition or usage) for one invocation: its result expression must be
+   * true. When it is false, `failing` names the first false conjunct of a top-level `and` chain (by its
+   * source text when the environment provides it) and its range. A body without an expression holds.
+   */
+  checkConstraint(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): Verdict | ValueError {
+    const r = this.nested(label, at, () => {
+      const scope = this.bindBody(label, members, args, outer, at);
+      if (isError(scope as Outcome)) return scope as ValueError;
+      const v = this.predicate(label, members, scope as LocalScope, at);
+      return isError(v as Outcome) ? (v as ValueError) : verdictValue(v as Verdict);
+    });
+    return isError(r) ? r : verdictOf(r);
+  }
+
+  /**
+   * Checks a requirement body: every `require` constraint must hold whenever every `assume`
+   * constraint holds. `failing` names the first unmet requirement (its name, or its expression), and
+   * `vacuous` is set when an assumption is false (the requirement then holds without being tested).
+   * Nested requirement usages (requirement groups) are checked too.
+   */
+  checkRequirement(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): Verdict | ValueError {
+    const r = this.nested(label, at, () => {
+      const scope = this.bindBody(label, members, args, outer, at);
+      if (isError(scope as Outcome)) return scope as ValueError;
+      const v = this.requirement(label, members, scope as LocalScope, at);
+      return isError(v as Outcome) ? (v as ValueError) : verdictValue(v as Verdict);
+    });
+    return isError(r) ? r : verdictOf(r);
+  }
+
+  private requirement(label: string, members: readonly Member[], scope: LocalScope, at?: SourceRange): Verdict | ValueError {
+    for (const m of members) {
+      if (m.kind !== 'Usage' || m.role !== 'assume') continue;
+      const v = this.constraintMember(m, scope);
+      if (isError(v as Outcome)) return v as ValueError;
+      const verdict = v as Verdict;
+      if (!verdict.value) return { value: true, vacuous: { label: verdict.failing?.label ?? usageLabel(m, 'assume'), range: verdict.failing?.range ?? m.range } };
+    }
+    for (const m of members) {
+      if (m.kind !== 'Usage') continue;
+      const isRequire = m.role === 'require';
+      const isSubRequirement = m.keyword === 'requirement' && m.role === null && m.body !== null;
+      if (!isRequire && !isSubRequirement) continue;
+      let v: Verdict | ValueError;
+      if (isSubRequirement) {
+        const sub = this.bindBody(usageLabel(m, 'requirement'), m.body!, [], scope, m.range);
+        v = isError(sub as Outcome) ? (sub as ValueError) : this.requirement(usageLabel(m, 'requirement'), m.body!, sub as LocalScope, m.range);
+      } else v = this.constraintMember(m, scope);
+      if (isError(v as Outcome)) return v as ValueError;
+      const verdict = v as Verdict;
+      if (!verdict.value) {
+        const name = declaredName(m);
+        return { value: false, failing: name !== null ? { label: name, range: m.range } : verdict.failing ?? { label: usageLabel(m, 'require'), range: m.range } };
+      }
+    }
+    void label;
+    void at;
+    return { value: true };
+  }
+
+  /** A `require`/`assume`/`assert` constraint member: an inline body, or a reference to a constraint. */
+  private constraintMember(m: Usage, scope: LocalScope): Verdict | ValueError {
+    const label = usageLabel(m, m.role ?? 'constraint');
+    if (m.body !== null && resultExpressionOf(m.body)) {
+      const inner = this.bindBody(label, m.body, [], scope, m.range);
+      if (isError(inner as Outcome)) return inner as ValueError;
+      return this.predicate(label, m.body, inner as LocalScope, m.range);
+    }
+    // `require massConstraint;` / `assume constraint c : C;`: the environment gives the constraint's value.
+    const target = m.relations.find((r) => r.relation === 'reference' || r.relation === 'typing' || r.relation === 'subsetting')?.target;
+    const name = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
+    if (!name) return error(`${label} has no constraint to check`, m.range, 'unsupported');
+    const v = this.name(name, scope, false, m.range);
+    const b = expectBoolean(v, label, m.range);
+    if (typeof b !== 'boolean') return b;
+    return b ? { value: true } : { value: false, failing: { label: nameText(name), range: m.range } };
+  }
+
+  private predicate(label: string, members: readonly Member[], scope: LocalScope, at?: SourceRange): Verdict | ValueError {
+    const expr = resultExpressionOf(members);
+    if (!expr) return { value: true };
+    for (const part of conjuncts(expr)) {
+      const v = this.eval(part, scope, false);
+      const b = expectBoolean(v, label, part.range);
+      if (typeof b !== 'boolean') return b;
+      if (!b) return { value: false, failing: { label: scope.sourceText(part.range) ?? `${label} at ${part.range.line}:${part.range.column}`, range: part.range } };
+    }
+    void at;
+    return { value: true };
+  }
+}
+
+/** The outcome of checking a constraint or requirement. */
+export interface Verdict {
+  readonly value: boolean;
+  /** What failed first: a requirement's name, or a conjunct's source text, with its range. */
+  readonly failing?: { readonly label: string; readonly range: SourceRange };
+  /** The assumption that was false, when a requirement holds only because of it. */
+  readonly vacuous?: { readonly label: string; readonly range: SourceRange };
+}
+
+// Verdicts travel through `nested` (which returns Outcomes) wrapped in an instance.
+function verdictValue(v: Verdict): Outcome {
+  return { kind: 'instance', label: 'verdict', identity: v, member: () => undefined };
+}
+
+function verdictOf(o: Outcome): Verdict {
+  return (o as Instance).identity as Verdict;
+}
+
+function resultExpressionOf(members: readonly Member[]): Expression | undefined {
+  for (let i = members.length - 1; i >= 0; i--) {
+    const m = members[i]!;
+    if (m.kind === 'ResultExpression') return m.expression;
+  }
+  return undefined;
+}
+
+/** The operands of a top-level `and` / `&` chain, left to right. */
+function conjuncts(e: Expression): Expression[] {
+  if (e.kind === 'Binary' && (e.operator === 'and' || e.operator === '&')) return [...conjuncts(e.left), ...conjuncts(e.right)];
+  return [e];
+}
+
+function usageLabel(u: Usage, fallback: string): string {
+  return declaredName(u) ?? `${fallback} at ${u.range.line}:${u.range.column}`;
 }
 
 /** Classification against ScalarValues types and ISQ quantity kinds. */

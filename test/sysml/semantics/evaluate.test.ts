@@ -202,4 +202,54 @@ describe('semantics/evaluate', () => {
     assert.equal(show(evaluate(neg(name('v')), scope)), '-3 [m/s]');
     assert.equal(show(new LocalScope(empty).define('n', int(2)).lookup({ kind: 'QualifiedName', segments: ['n'], segmentStarts: [0], isGlobal: false, range: at(1, 1) })!), '2');
   });
+
+  describe('constraints and requirements', () => {
+    const ev = new Evaluator();
+    // constraint def MassConstraint { in partMasses; in massLimit; sum(partMasses) <= massLimit }
+    const massConstraint: Member[] = [param('partMasses'), param('massLimit'),
+      result(bin('<=', call('sum', arg(name('partMasses'))), name('massLimit'), at(4, 3)))];
+    const masses = (...kg: number[]) => ({ kind: 'sequence', items: kg.map((m) => q(m, 'kg')) }) as Value;
+
+    it('checks a constraint body with arguments', () => {
+      const ok = ev.checkConstraint('MassConstraint', massConstraint, [{ name: null, value: masses(1000, 800, 400) }, { name: null, value: q(2500, 'kg') }], empty);
+      assert.deepEqual(ok, { value: true });
+      const bad = ev.checkConstraint('MassConstraint', massConstraint, [{ name: 'partMasses', value: masses(2000, 800) }, { name: 'massLimit', value: q(2.5, 't') }], empty);
+      assert.equal((bad as { value: boolean }).value, false);
+      assert.equal((bad as { failing: { label: string } }).failing.label, 'MassConstraint at 4:3');
+    });
+
+    it('names the first false conjunct, by source text when available', () => {
+      const text: Environment = { lookup: () => undefined, sourceText: (r) => (r.line === 2 ? 'x < 10' : undefined) };
+      const body: Member[] = [param('x'), result(bin('and', bin('>', name('x'), lit(0), at(1, 1)), bin('<', name('x'), lit(10), at(2, 1))))];
+      const v = ev.checkConstraint('Bounds', body, [{ name: null, value: int(12) }], text);
+      assert.deepEqual((v as { failing: { label: string } }).failing.label, 'x < 10');
+      assert.deepEqual(ev.checkConstraint('Bounds', body, [{ name: null, value: int(5) }], text), { value: true });
+    });
+
+    it('checks a requirement: require under assume, naming the failing requirement', () => {
+      // requirement { subject vehicle; attribute massActual = vehicle.mass; attribute massReqd = 2000 [kg];
+      //   assume constraint { vehicle.mass > 0 [kg] } require constraint withinLimit { massActual <= massReqd } }
+      const vehicle = (kg: number): Instance => ({ kind: 'instance', label: 'vehicle', identity: kg, member: (n) => (n === 'mass' ? q(kg, 'kg') : undefined) });
+      const req: Member[] = [
+        usage({ name: 'vehicle', role: 'subject' }),
+        local('massActual', member(name('vehicle'), 'mass')),
+        local('massReqd', qty(lit(2000), name('kg'))),
+        usage({ name: null, keyword: 'constraint', role: 'assume', body: [result(bin('>', member(name('vehicle'), 'mass'), qty(lit(0), name('kg'))))] }),
+        usage({ name: 'withinLimit', keyword: 'constraint', role: 'require', body: [result(bin('<=', name('massActual'), name('massReqd')))] }),
+      ];
+      assert.deepEqual(ev.checkRequirement('fullVehicleMassLimit', req, [{ name: null, value: vehicle(1800) }], empty), { value: true });
+      const over = ev.checkRequirement('fullVehicleMassLimit', req, [{ name: null, value: vehicle(2100) }], empty);
+      assert.equal((over as { value: boolean }).value, false);
+      assert.equal((over as { failing: { label: string } }).failing.label, 'withinLimit');
+      const vacuous = ev.checkRequirement('fullVehicleMassLimit', req, [{ name: null, value: vehicle(0) }], empty);
+      assert.equal((vacuous as { value: boolean }).value, true);
+      assert.ok((vacuous as { vacuous?: unknown }).vacuous);
+    });
+
+    it('reports a constraint that is not Boolean', () => {
+      const body: Member[] = [result(lit(3))];
+      const e = ev.checkConstraint('Odd', body, [], empty);
+      assert.equal(show(e as Outcome), 'error: Odd must be true or false, got Integer');
+    });
+  });
 });
