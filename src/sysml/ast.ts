@@ -241,6 +241,8 @@ export type DefinitionKeyword =
   | 'attribute' | 'enum' | 'occurrence' | 'item' | 'part' | 'port' | 'connection' | 'flow' | 'interface'
   | 'allocation' | 'action' | 'state' | 'calc' | 'constraint' | 'requirement' | 'concern' | 'case'
   | 'analysis' | 'verification' | 'use case' | 'view' | 'viewpoint' | 'rendering' | 'metadata'
+  /** `#Meta def X` or `individual def X`: a definition named only by extension keywords. */
+  | 'def'
   // KerML
   | 'type' | 'classifier' | 'class' | 'struct' | 'datatype' | 'assoc' | 'assoc struct' | 'behavior'
   | 'function' | 'predicate' | 'interaction' | 'metaclass';
@@ -328,6 +330,8 @@ export interface Usage extends FeatureHeader {
   readonly about: QualifiedName[];
   /** null for `…;` */
   readonly body: Member[] | null;
+  /** `end inCart[0..1] item cart : Cart;` — the cross feature declared between `end` and the keyword. */
+  readonly crossFeature?: Usage;
 }
 
 /** One end of a connector: `a.b`, `[1] a`, `e ::> a.b`. */

@@ -1,0 +1,481 @@
+// Lexer for SysML v2 and KerML text. One pass over char codes into parallel typed arrays (no object
+// per token); identifier text is sliced only to look keywords up. Regular comments `/* … */` are
+// model elements in this language, so they are kept on a side list with the index of the token that
+// follows them; line notes `//` and `//* … */` are dropped.
+
+import type { Language, SourceRange, SyntaxDiagnostic } from './ast';
+
+// Token kinds. Punctuation and literals first, keywords from KW_BASE on.
+export const EOF = 0;
+export const IDENT = 1; // basic name or unrestricted name '…'
+export const INTEGER = 2;
+export const REAL = 3;
+export const STRING = 4;
+export const LBRACE = 5;
+export const RBRACE = 6;
+export const LBRACK = 7;
+export const RBRACK = 8;
+export const LPAREN = 9;
+export const RPAREN = 10;
+export const SEMI = 11;
+export const COMMA = 12;
+export const COLON = 13; // :
+export const COLON2 = 14; // ::
+export const COLON_GT = 15; // :>
+export const COLON_GT2 = 16; // :>>
+export const COLON2_GT = 17; // ::>
+export const COLON_EQ = 18; // :=
+export const EQ = 19; // =
+export const EQ2 = 20; // ==
+export const EQ3 = 21; // ===
+export const NE = 22; // !=
+export const NE2 = 23; // !==
+export const LT = 24;
+export const GT = 25;
+export const LE = 26;
+export const GE = 27;
+export const FAT_ARROW = 28; // =>
+export const DOT = 29;
+export const DOT2 = 30; // ..
+export const DOT_Q = 31; // .?
+export const ARROW = 32; // ->
+export const PLUS = 33;
+export const MINUS = 34;
+export const STAR = 35;
+export const STAR2 = 36; // **
+export const SLASH = 37;
+export const PERCENT = 38;
+export const CARET = 39;
+export const TILDE = 40;
+export const AT = 41;
+export const AT2 = 42; // @@
+export const HASH = 43;
+export const DOLLAR = 44;
+export const QUESTION = 45;
+export const QUESTION2 = 46; // ??
+export const AMP = 47;
+export const PIPE = 48;
+export const BANG = 49; // lone '!' (not a token of the language; reported by the parser)
+export const UNKNOWN = 50; // any other character
+export const KW_BASE = 64;
+
+const PUNCT_TEXT: string[] = [];
+PUNCT_TEXT[EOF] = 'end of file';
+PUNCT_TEXT[IDENT] = 'name';
+PUNCT_TEXT[INTEGER] = 'integer';
+PUNCT_TEXT[REAL] = 'real';
+PUNCT_TEXT[STRING] = 'string';
+const punct: Array<[number, string]> = [
+  [LBRACE, '{'], [RBRACE, '}'], [LBRACK, '['], [RBRACK, ']'], [LPAREN, '('], [RPAREN, ')'], [SEMI, ';'],
+  [COMMA, ','], [COLON, ':'], [COLON2, '::'], [COLON_GT, ':>'], [COLON_GT2, ':>>'], [COLON2_GT, '::>'],
+  [COLON_EQ, ':='], [EQ, '='], [EQ2, '=='], [EQ3, '==='], [NE, '!='], [NE2, '!=='], [LT, '<'], [GT, '>'],
+  [LE, '<='], [GE, '>='], [FAT_ARROW, '=>'], [DOT, '.'], [DOT2, '..'], [DOT_Q, '.?'], [ARROW, '->'],
+  [PLUS, '+'], [MINUS, '-'], [STAR, '*'], [STAR2, '**'], [SLASH, '/'], [PERCENT, '%'], [CARET, '^'],
+  [TILDE, '~'], [AT, '@'], [AT2, '@@'], [HASH, '#'], [DOLLAR, '$'], [QUESTION, '?'], [QUESTION2, '??'],
+  [AMP, '&'], [PIPE, '|'], [BANG, '!'], [UNKNOWN, 'character'],
+];
+for (const [k, t] of punct) PUNCT_TEXT[k] = t;
+
+// Reserved words of each language (KerML clause 8.2.2.6 and SysML clause 8.2.2.1.2).
+const KERML_WORDS = (
+  'about abstract alias all and as assoc behavior binding bool by chains class classifier comment composite ' +
+  'conjugate conjugates conjugation connector const crosses datatype default dependency derived differences ' +
+  'disjoining disjoint doc else end expr false feature featured featuring filter first flow for from function ' +
+  'hastype if implies import in inout interaction intersects inv inverse inverting istype language library ' +
+  'locale member meta metaclass metadata multiplicity namespace nonunique not null of or ordered out package ' +
+  'portion predicate private protected public redefines redefinition references rep return specialization ' +
+  'specializes standard step struct subclassifier subset subsets subtype succession then to true type typed ' +
+  'typing unions var xor'
+).split(' ');
+const SYSML_WORDS = (
+  'about abstract accept action actor after alias all allocate allocation analysis and as assert assign assume ' +
+  'at attribute bind binding by calc case comment concern connect connection constant constraint crosses decide ' +
+  'def default defined dependency derived do doc else end entry enum event exhibit exit expose false filter ' +
+  'first flow for fork frame from hastype if implies import in include individual inout interface istype item ' +
+  'join language library locale loop merge message meta metadata nonunique not null objective occurrence of or ' +
+  'ordered out package parallel part perform port private protected public redefines ref references render ' +
+  'rendering rep require requirement return satisfy send snapshot specializes stakeholder standard state ' +
+  'subject subsets succession terminate then timeslice to transition true until use variant variation ' +
+  'verification verify via view viewpoint when while xor'
+).split(' ');
+
+/** Every keyword of either language, in one numbering. */
+export const KEYWORDS: readonly string[] = [...new Set([...SYSML_WORDS, ...KERML_WORDS])].sort();
+
+function keywordMap(words: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const w of words) m.set(w, KW_BASE + KEYWORDS.indexOf(w));
+  return m;
+}
+const SYSML_KEYWORDS = keywordMap(SYSML_WORDS);
+const KERML_KEYWORDS = keywordMap(KERML_WORDS);
+
+/** Token kind of each keyword: `K.part`, `K.def` … (a keyword reserved only in the other language
+ * still has a kind; the lexer produces it only for the language that reserves it). */
+export const K: Readonly<Record<string, number>> = Object.freeze(
+  Object.fromEntries(KEYWORDS.map((w, i) => [w, KW_BASE + i])),
+);
+
+export function tokenKindText(kind: number): string {
+  if (kind >= KW_BASE) return KEYWORDS[kind - KW_BASE] ?? 'keyword';
+  return PUNCT_TEXT[kind] ?? 'token';
+}
+
+/** A regular comment `/* … *\/`, kept because comments are model elements. */
+export interface CommentToken {
+  readonly start: number;
+  readonly end: number;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** Index of the first token after the comment. */
+  readonly beforeToken: number;
+}
+
+export interface TokenStream {
+  readonly source: string;
+  readonly language: Language;
+  /** Number of tokens, the final EOF included. */
+  readonly count: number;
+  readonly kinds: Uint16Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly lines: Int32Array;
+  readonly columns: Int32Array;
+  readonly endLines: Int32Array;
+  readonly endColumns: Int32Array;
+  readonly comments: CommentToken[];
+  readonly errors: SyntaxDiagnostic[];
+  readonly lineCount: number;
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c > 127 && isUnicodeLetter(c));
+}
+function isIdentPart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57) || (c > 127 && isUnicodeLetter(c));
+}
+// The grammar allows ASCII letters only; accepting other letters keeps a stray 'é' from splitting a name.
+const LETTER = /\p{L}/u;
+function isUnicodeLetter(c: number): boolean {
+  return LETTER.test(String.fromCharCode(c));
+}
+
+export function tokenize(source: string, language: Language): TokenStream {
+  const n = source.length;
+  const keywords = language === 'kerml' ? KERML_KEYWORDS : SYSML_KEYWORDS;
+  // Rough capacity: one token per 4 characters, grown on demand.
+  let cap = Math.max(64, (n >> 2) + 16);
+  let kinds = new Uint16Array(cap);
+  let starts = new Int32Array(cap);
+  let ends = new Int32Array(cap);
+  let lines = new Int32Array(cap);
+  let columns = new Int32Array(cap);
+  let endLines = new Int32Array(cap);
+  let endColumns = new Int32Array(cap);
+  let count = 0;
+  const comments: CommentToken[] = [];
+  const errors: SyntaxDiagnostic[] = [];
+
+  let line = 1;
+  let lineStart = 0; // offset of the first character of the current line
+  let i = 0;
+
+  function grow(): void {
+    cap *= 2;
+    const k2 = new Uint16Array(cap); k2.set(kinds); kinds = k2;
+    const s2 = new Int32Array(cap); s2.set(starts); starts = s2;
+    const e2 = new Int32Array(cap); e2.set(ends); ends = e2;
+    const l2 = new Int32Array(cap); l2.set(lines); lines = l2;
+    const c2 = new Int32Array(cap); c2.set(columns); columns = c2;
+    const el2 = new Int32Array(cap); el2.set(endLines); endLines = el2;
+    const ec2 = new Int32Array(cap); ec2.set(endColumns); endColumns = ec2;
+  }
+  function push(kind: number, start: number, end: number, startLine: number, startCol: number): void {
+    if (count === cap) grow();
+    kinds[count] = kind;
+    starts[count] = start;
+    ends[count] = end;
+    lines[count] = startLine;
+    columns[count] = startCol;
+    endLines[count] = line;
+    endColumns[count] = end - lineStart + 1;
+    count++;
+  }
+  function lexError(message: string, start: number, startLine: number, startCol: number, end: number): void {
+    errors.push({
+      message,
+      range: { start, end, line: startLine, column: startCol, endLine: line, endColumn: end - lineStart + 1 },
+    });
+  }
+  // Advances over a quoted text ("…" or '…') with backslash escapes; returns false when unterminated.
+  function quoted(quote: number): boolean {
+    i++;
+    while (i < n) {
+      const c = source.charCodeAt(i);
+      if (c === quote) { i++; return true; }
+      if (c === 92 /* \ */) { i += 2; continue; }
+      if (c === 10 || c === 13) return false; // a name or string does not span lines
+      i++;
+    }
+    return false;
+  }
+
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    // White space and line terminators.
+    if (c === 32 || c === 9 || c === 12) { i++; continue; }
+    if (c === 10) { i++; line++; lineStart = i; continue; }
+    if (c === 13) {
+      i++;
+      if (i < n && source.charCodeAt(i) === 10) i++;
+      line++; lineStart = i; continue;
+    }
+    const start = i;
+    const startLine = line;
+    const startCol = i - lineStart + 1;
+    if (isIdentStart(c)) {
+      i++;
+      while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+      const kw = keywords.get(source.slice(start, i));
+      push(kw === undefined ? IDENT : kw, start, i, startLine, startCol);
+      continue;
+    }
+    if (c >= 48 && c <= 57) {
+      i++;
+      while (i < n && isDigit(source.charCodeAt(i))) i++;
+      let kind = INTEGER;
+      if (i + 1 < n && source.charCodeAt(i) === 46 && isDigit(source.charCodeAt(i + 1))) {
+        i += 2;
+        while (i < n && isDigit(source.charCodeAt(i))) i++;
+        kind = REAL;
+      }
+      if (exponentAt(source, i, n)) {
+        i = skipExponent(source, i, n);
+        kind = REAL;
+      }
+      push(kind, start, i, startLine, startCol);
+      continue;
+    }
+    const c1 = i + 1 < n ? source.charCodeAt(i + 1) : 0;
+    const c2 = i + 2 < n ? source.charCodeAt(i + 2) : 0;
+    switch (c) {
+      case 47: // /
+        if (c1 === 47) {
+          if (c2 === 42) {
+            // //* multi-line note */
+            const close = source.indexOf('*/', i + 3);
+            const stop = close < 0 ? n : close + 2;
+            if (close < 0) lexError("unterminated note: expected '*/'", start, startLine, startCol, n);
+            advanceLines(stop);
+            continue;
+          }
+          // single-line note
+          i += 2;
+          while (i < n) {
+            const d = source.charCodeAt(i);
+            if (d === 10 || d === 13) break;
+            i++;
+          }
+          continue;
+        }
+        if (c1 === 42) {
+          const close = source.indexOf('*/', i + 2);
+          const stop = close < 0 ? n : close + 2;
+          if (close < 0) lexError("unterminated comment: expected '*/'", start, startLine, startCol, n);
+          advanceLines(stop);
+          comments.push({
+            start, end: stop, line: startLine, column: startCol, endLine: line, endColumn: stop - lineStart + 1,
+            beforeToken: count,
+          });
+          continue;
+        }
+        i++; push(SLASH, start, i, startLine, startCol); continue;
+      case 34: // "
+        if (!quoted(34)) {
+          lexError("unterminated string: expected '\"'", start, startLine, startCol, i);
+        }
+        push(STRING, start, i, startLine, startCol);
+        continue;
+      case 39: // '
+        if (!quoted(39)) {
+          lexError("unterminated name: expected \"'\"", start, startLine, startCol, i);
+        }
+        push(IDENT, start, i, startLine, startCol);
+        continue;
+      case 123: i++; push(LBRACE, start, i, startLine, startCol); continue;
+      case 125: i++; push(RBRACE, start, i, startLine, startCol); continue;
+      case 91: i++; push(LBRACK, start, i, startLine, startCol); continue;
+      case 93: i++; push(RBRACK, start, i, startLine, startCol); continue;
+      case 40: i++; push(LPAREN, start, i, startLine, startCol); continue;
+      case 41: i++; push(RPAREN, start, i, startLine, startCol); continue;
+      case 59: i++; push(SEMI, start, i, startLine, startCol); continue;
+      case 44: i++; push(COMMA, start, i, startLine, startCol); continue;
+      case 58: // :
+        if (c1 === 58) {
+          if (c2 === 62) { i += 3; push(COLON2_GT, start, i, startLine, startCol); continue; }
+          i += 2; push(COLON2, start, i, startLine, startCol); continue;
+        }
+        if (c1 === 62) {
+          if (c2 === 62) { i += 3; push(COLON_GT2, start, i, startLine, startCol); continue; }
+          i += 2; push(COLON_GT, start, i, startLine, startCol); continue;
+        }
+        if (c1 === 61) { i += 2; push(COLON_EQ, start, i, startLine, startCol); continue; }
+        i++; push(COLON, start, i, startLine, startCol); continue;
+      case 61: // =
+        if (c1 === 61) {
+          if (c2 === 61) { i += 3; push(EQ3, start, i, startLine, startCol); continue; }
+          i += 2; push(EQ2, start, i, startLine, startCol); continue;
+        }
+        if (c1 === 62) { i += 2; push(FAT_ARROW, start, i, startLine, startCol); continue; }
+        i++; push(EQ, start, i, startLine, startCol); continue;
+      case 33: // !
+        if (c1 === 61) {
+          if (c2 === 61) { i += 3; push(NE2, start, i, startLine, startCol); continue; }
+          i += 2; push(NE, start, i, startLine, startCol); continue;
+        }
+        i++; push(BANG, start, i, startLine, startCol); continue;
+      case 60: // <
+        if (c1 === 61) { i += 2; push(LE, start, i, startLine, startCol); continue; }
+        i++; push(LT, start, i, startLine, startCol); continue;
+      case 62: // >
+        if (c1 === 61) { i += 2; push(GE, start, i, startLine, startCol); continue; }
+        i++; push(GT, start, i, startLine, startCol); continue;
+      case 46: // .
+        if (c1 === 46) { i += 2; push(DOT2, start, i, startLine, startCol); continue; }
+        if (c1 === 63) { i += 2; push(DOT_Q, start, i, startLine, startCol); continue; }
+        if (isDigit(c1) && !endsOperand(count > 0 ? kinds[count - 1]! : EOF)) {
+          // .5 and .5e3 are reals
+          i += 2;
+          while (i < n && isDigit(source.charCodeAt(i))) i++;
+          if (exponentAt(source, i, n)) i = skipExponent(source, i, n);
+          push(REAL, start, i, startLine, startCol);
+          continue;
+        }
+        i++; push(DOT, start, i, startLine, startCol); continue;
+      case 45: // -
+        if (c1 === 62) { i += 2; push(ARROW, start, i, startLine, startCol); continue; }
+        i++; push(MINUS, start, i, startLine, startCol); continue;
+      case 43: i++; push(PLUS, start, i, startLine, startCol); continue;
+      case 42: // *
+        if (c1 === 42) { i += 2; push(STAR2, start, i, startLine, startCol); continue; }
+        i++; push(STAR, start, i, startLine, startCol); continue;
+      case 37: i++; push(PERCENT, start, i, startLine, startCol); continue;
+      case 94: i++; push(CARET, start, i, startLine, startCol); continue;
+      case 126: i++; push(TILDE, start, i, startLine, startCol); continue;
+      case 64: // @
+        if (c1 === 64) { i += 2; push(AT2, start, i, startLine, startCol); continue; }
+        i++; push(AT, start, i, startLine, startCol); continue;
+      case 35: i++; push(HASH, start, i, startLine, startCol); continue;
+      case 36: i++; push(DOLLAR, start, i, startLine, startCol); continue;
+      case 63: // ?
+        if (c1 === 63) { i += 2; push(QUESTION2, start, i, startLine, startCol); continue; }
+        i++; push(QUESTION, start, i, startLine, startCol); continue;
+      case 38: i++; push(AMP, start, i, startLine, startCol); continue;
+      case 124: i++; push(PIPE, start, i, startLine, startCol); continue;
+      default: {
+        // Unknown character (a surrogate pair counts as one).
+        i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+        lexError(`unexpected character '${source.slice(start, i)}'`, start, startLine, startCol, i);
+        continue;
+      }
+    }
+  }
+  push(EOF, n, n, line, n - lineStart + 1);
+  return {
+    source, language, count, kinds, starts, ends, lines, columns, endLines, endColumns, comments, errors,
+    lineCount: line,
+  };
+
+  // Moves i to `stop`, counting the line terminators passed.
+  function advanceLines(stop: number): void {
+    while (i < stop) {
+      const d = source.charCodeAt(i);
+      if (d === 10) { i++; line++; lineStart = i; continue; }
+      if (d === 13) {
+        i++;
+        if (i < stop && source.charCodeAt(i) === 10) i++;
+        line++; lineStart = i; continue;
+      }
+      i++;
+    }
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function exponentAt(s: string, i: number, n: number): boolean {
+  if (i >= n) return false;
+  const e = s.charCodeAt(i);
+  if (e !== 101 && e !== 69) return false;
+  const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+  if (isDigit(d)) return true;
+  return (d === 43 || d === 45) && i + 2 < n && isDigit(s.charCodeAt(i + 2));
+}
+function skipExponent(s: string, i: number, n: number): number {
+  i++;
+  const d = s.charCodeAt(i);
+  if (d === 43 || d === 45) i++;
+  while (i < n && isDigit(s.charCodeAt(i))) i++;
+  return i;
+}
+/** Whether a token of this kind can end an operand (then a following '.5' is '.' '5', not a real). */
+function endsOperand(kind: number): boolean {
+  return kind === IDENT || kind === RPAREN || kind === RBRACK || kind === INTEGER || kind === REAL;
+}
+
+/** The name an identifier token denotes: unrestricted names lose their quotes and escapes. */
+export function nameText(source: string, start: number, end: number): string {
+  if (source.charCodeAt(start) !== 39) return source.slice(start, end);
+  const close = end - 1 > start && source.charCodeAt(end - 1) === 39 ? end - 1 : end;
+  return unescape(source, start + 1, close);
+}
+
+/** The value of a string literal token (quotes removed, escapes resolved). */
+export function stringValue(source: string, start: number, end: number): string {
+  const close = end - 1 > start && source.charCodeAt(end - 1) === 34 ? end - 1 : end;
+  return unescape(source, start + 1, close);
+}
+
+function unescape(source: string, from: number, to: number): string {
+  const bs = source.indexOf('\\', from);
+  if (bs < 0 || bs >= to) return source.slice(from, to);
+  let out = '';
+  let i = from;
+  while (i < to) {
+    const c = source.charCodeAt(i);
+    if (c === 92 && i + 1 < to) {
+      const e = source.charCodeAt(i + 1);
+      out += e === 110 ? '\n' : e === 116 ? '\t' : e === 114 ? '\r' : e === 102 ? '\f' : e === 118 ? '\v' : e === 98 ? '\b' : source[i + 1];
+      i += 2;
+      continue;
+    }
+    out += source[i];
+    i++;
+  }
+  return out;
+}
+
+/** The text of a comment without delimiters: `/*`, `*\/` and a leading `*` on continuation lines. */
+export function commentText(source: string, start: number, end: number): string {
+  const closed = end - start >= 4 && source.charCodeAt(end - 1) === 47 && source.charCodeAt(end - 2) === 42;
+  const body = source.slice(start + 2, closed ? end - 2 : end);
+  if (body.indexOf('\n') < 0) return body.trim();
+  const lines = body.split(/\r\n|\r|\n/);
+  for (let k = 0; k < lines.length; k++) {
+    let t = lines[k]!.trim();
+    if (k > 0 && t.charCodeAt(0) === 42 /* * */) t = t.slice(1).trimStart();
+    lines[k] = t;
+  }
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n');
+}
+
+export function makeRange(
+  start: number, end: number, line: number, column: number, endLine: number, endColumn: number,
+): SourceRange {
+  return { start, end, line, column, endLine, endColumn };
+}

@@ -1,0 +1,1925 @@
+// Recursive-descent parser for SysML v2 and KerML textual notation (the grammar of
+// bnf/SysML-textual-bnf.kebnf and bnf/KerML-textual-bnf.kebnf), building the tree of ./ast.ts.
+//
+// It accepts the union of both grammars where they do not conflict (so one member parser serves
+// both languages; the lexer's keyword set decides what is a keyword). It never throws: every error
+// is recorded with its place and an expectation, and the parser resynchronises at ';', '}' and
+// declaration keywords. Every loop consumes at least one token per iteration or stops.
+
+import type {
+  AcceptAction, Argument, AssignAction, BodyExpression, Comment, ConnectorEnd, Definition, DefinitionKeyword,
+  Document, Documentation, Expression, FeatureChain, FeatureValue, ForAction, IfAction, Import, Language,
+  LoopAction, Member, Multiplicity, ParseResult, QualifiedName, Reference, Relation, RelationKind, SendAction,
+  SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
+  UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
+} from './ast';
+import {
+  AMP, ARROW, AT, AT2, CARET, COLON, COLON2, COLON2_GT, COLON_EQ, COLON_GT, COLON_GT2, COMMA, DOLLAR, DOT,
+  DOT2, DOT_Q, EOF, EQ, EQ2, EQ3, FAT_ARROW, GE, GT, HASH, IDENT, INTEGER, K, KW_BASE, LBRACE, LBRACK, LE,
+  LPAREN, LT, MINUS, NE, NE2, PERCENT, PIPE, PLUS, QUESTION, QUESTION2, RBRACE, RBRACK, REAL, RPAREN, SEMI,
+  SLASH, STAR, STAR2, STRING, TILDE, commentText, nameText, stringValue, tokenize, tokenKindText,
+  type TokenStream,
+} from './lexer';
+
+export interface ParseOptions {
+  /** Language of the text; default 'sysml'. Use `languageOfPath` for a file name. */
+  readonly language?: Language;
+}
+
+/** `.kerml` files are KerML, everything else SysML. */
+export function languageOfPath(path: string): Language {
+  return path.toLowerCase().endsWith('.kerml') ? 'kerml' : 'sysml';
+}
+
+/** Parses a whole text. Never throws; syntax errors are in `errors`. */
+export function parse(source: string, options: ParseOptions = {}): ParseResult {
+  const tokens = tokenize(source, options.language ?? 'sysml');
+  const parser = new Parser(tokens);
+  let document: Document;
+  try {
+    document = parser.document();
+  } catch (error) {
+    // Only a stack overflow on absurd nesting can get here; report it as a syntax error.
+    const at = parser.here();
+    parser.errors.push({ message: `cannot parse further: ${error instanceof RangeError ? 'nesting too deep' : String(error)}`, range: at });
+    document = { kind: 'Document', language: tokens.language, members: [], range: at };
+  }
+  const errors = tokens.errors.length === 0 ? parser.errors : mergeByOffset(tokens.errors, parser.errors);
+  return { document, errors, lineCount: tokens.lineCount };
+}
+
+function mergeByOffset(a: SyntaxDiagnostic[], b: SyntaxDiagnostic[]): SyntaxDiagnostic[] {
+  return [...a, ...b].sort((x, y) => x.range.start - y.range.start);
+}
+
+// Body contexts: which shorthand members a body allows and how bare names read.
+const CTX_ACTION = 1; // `then`, `if … then`, `else` are successions
+const CTX_STATE = 2; // `then`, `accept … then`, `if … then` are transitions
+const CTX_RESULT = 4; // a trailing expression is the result
+const CTX_ENUM = 8; // bare names are enumerated values
+const CTX_METADATA = 16; // bare names are redefinitions of metadata features
+
+const MAX_DEPTH = 400;
+
+const EMPTY: never[] = Object.freeze([]) as never[];
+
+// Binary operator precedence by token kind (0 = not a binary operator).
+const PREC = new Uint8Array(KW_BASE + 256);
+const CLASSIFY_PREC = 7;
+PREC[QUESTION2] = 1;
+PREC[K.implies!] = 2;
+PREC[K.or!] = 3; PREC[PIPE] = 3;
+PREC[K.xor!] = 4;
+PREC[K.and!] = 5; PREC[AMP] = 5;
+PREC[EQ2] = 6; PREC[NE] = 6; PREC[EQ3] = 6; PREC[NE2] = 6;
+PREC[K.istype!] = CLASSIFY_PREC; PREC[K.hastype!] = CLASSIFY_PREC; PREC[AT] = CLASSIFY_PREC;
+PREC[K.as!] = CLASSIFY_PREC; PREC[AT2] = CLASSIFY_PREC; PREC[K.meta!] = CLASSIFY_PREC;
+PREC[LT] = 8; PREC[GT] = 8; PREC[LE] = 8; PREC[GE] = 8;
+PREC[DOT2] = 9;
+PREC[PLUS] = 10; PREC[MINUS] = 10;
+PREC[STAR] = 11; PREC[SLASH] = 11; PREC[PERCENT] = 11;
+PREC[STAR2] = 12; PREC[CARET] = 12;
+
+const BINARY_OP: string[] = [];
+BINARY_OP[QUESTION2] = '??'; BINARY_OP[K.implies!] = 'implies'; BINARY_OP[K.or!] = 'or'; BINARY_OP[PIPE] = '|';
+BINARY_OP[K.xor!] = 'xor'; BINARY_OP[K.and!] = 'and'; BINARY_OP[AMP] = '&'; BINARY_OP[EQ2] = '==';
+BINARY_OP[NE] = '!='; BINARY_OP[EQ3] = '==='; BINARY_OP[NE2] = '!=='; BINARY_OP[LT] = '<'; BINARY_OP[GT] = '>';
+BINARY_OP[LE] = '<='; BINARY_OP[GE] = '>='; BINARY_OP[DOT2] = '..'; BINARY_OP[PLUS] = '+'; BINARY_OP[MINUS] = '-';
+BINARY_OP[STAR] = '*'; BINARY_OP[SLASH] = '/'; BINARY_OP[PERCENT] = '%'; BINARY_OP[STAR2] = '**'; BINARY_OP[CARET] = '^';
+const CLASSIFY_OP: string[] = [];
+CLASSIFY_OP[K.istype!] = 'istype'; CLASSIFY_OP[K.hastype!] = 'hastype'; CLASSIFY_OP[AT] = '@';
+CLASSIFY_OP[K.as!] = 'as'; CLASSIFY_OP[AT2] = '@@'; CLASSIFY_OP[K.meta!] = 'meta';
+
+// Definition keywords (SysML `<kw> def`, KerML classifier keywords) and usage keywords.
+const DEF_KEYWORD: (DefinitionKeyword | undefined)[] = [];
+for (const w of [
+  'attribute', 'enum', 'occurrence', 'item', 'part', 'port', 'connection', 'flow', 'interface', 'allocation',
+  'action', 'state', 'calc', 'constraint', 'requirement', 'concern', 'case', 'analysis', 'verification', 'view',
+  'viewpoint', 'rendering', 'metadata',
+] as const) DEF_KEYWORD[K[w]!] = w;
+const KERML_CLASSIFIER: (DefinitionKeyword | undefined)[] = [];
+for (const w of [
+  'type', 'classifier', 'class', 'struct', 'datatype', 'assoc', 'behavior', 'function', 'predicate',
+  'interaction', 'metaclass',
+] as const) KERML_CLASSIFIER[K[w]!] = w;
+const USAGE_KEYWORD: (UsageKeyword | undefined)[] = [];
+for (const w of [
+  'ref', 'attribute', 'enum', 'occurrence', 'event', 'item', 'part', 'port', 'connection', 'flow', 'message',
+  'interface', 'allocation', 'action', 'state', 'calc', 'constraint', 'requirement', 'concern', 'case', 'analysis',
+  'verification', 'view', 'viewpoint', 'rendering', 'metadata', 'binding', 'fork', 'join', 'merge', 'decide',
+  'feature', 'step', 'expr', 'bool', 'inv', 'connector', 'multiplicity',
+] as const) USAGE_KEYWORD[K[w]!] = w;
+
+// Tokens that start a usage/definition prefix.
+const PREFIX = new Uint8Array(KW_BASE + 256);
+for (const w of [
+  'abstract', 'variation', 'individual', 'in', 'out', 'inout', 'derived', 'constant', 'const', 'end', 'ref',
+  'composite', 'portion', 'var', 'snapshot', 'timeslice', 'standard', 'library',
+]) PREFIX[K[w]!] = 1;
+PREFIX[HASH] = 1;
+
+// Keywords after which a broken member is certainly over: recovery stops before them.
+const RESYNC = new Uint8Array(KW_BASE + 256);
+for (const w of [
+  'package', 'namespace', 'import', 'alias', 'attribute', 'part', 'item', 'port', 'action', 'state', 'calc',
+  'constraint', 'requirement', 'concern', 'occurrence', 'connection', 'interface', 'allocation', 'enum', 'def',
+  'abstract', 'private', 'public', 'protected', 'doc', 'comment', 'transition', 'entry', 'exit', 'subject',
+  'actor', 'stakeholder', 'objective', 'perform', 'exhibit', 'satisfy', 'require', 'assume', 'metadata',
+  'dependency', 'classifier', 'class', 'struct', 'datatype', 'behavior', 'function', 'predicate', 'feature',
+  'type', 'assoc', 'step', 'connector', 'succession', 'view', 'viewpoint', 'rendering', 'use', 'analysis',
+  'verification', 'library', 'standard', 'variant', 'variation', 'individual',
+]) RESYNC[K[w]!] = 1;
+
+// Role keywords: the usage each introduces by default, and whether a bare name after it is a
+// reference to an existing feature (`perform a.b;`) or a new declaration (`subject v : V;`).
+interface RoleInfo { readonly role: UsageRole; readonly keyword: UsageKeyword; readonly referenceForm: boolean }
+const ROLE: (RoleInfo | undefined)[] = [];
+function role(w: string, r: UsageRole, keyword: UsageKeyword, referenceForm: boolean): void {
+  ROLE[K[w]!] = { role: r, keyword, referenceForm };
+}
+role('subject', 'subject', 'ref', false);
+role('actor', 'actor', 'part', false);
+role('stakeholder', 'stakeholder', 'part', false);
+role('objective', 'objective', 'requirement', false);
+role('return', 'return', 'ref', false);
+role('member', 'member', 'feature', false);
+role('require', 'require', 'constraint', true);
+role('assume', 'assume', 'constraint', true);
+role('frame', 'frame', 'concern', true);
+role('verify', 'verify', 'requirement', true);
+role('satisfy', 'satisfy', 'requirement', true);
+role('assert', 'assert', 'constraint', true);
+role('perform', 'perform', 'action', true);
+role('exhibit', 'exhibit', 'state', true);
+role('include', 'include', 'use case', true);
+role('render', 'render', 'rendering', true);
+role('variant', 'variant', 'ref', true);
+
+/** Mutable prefix + declaration of a member while it is being parsed. */
+class Header {
+  visibility: Visibility | null = null;
+  prefixMetadata: QualifiedName[] = EMPTY;
+  direction: 'in' | 'out' | 'inout' | null = null;
+  isAbstract = false;
+  isVariation = false;
+  isConstant = false;
+  isDerived = false;
+  isEnd = false;
+  isRef = false;
+  isComposite = false;
+  isVar = false;
+  isIndividual = false;
+  portionKind: 'snapshot' | 'timeslice' | 'portion' | null = null;
+  isOrdered = false;
+  isNonunique = false;
+  isSufficient = false;
+  isStandard = false;
+  isLibrary = false;
+  relations: Relation[] = EMPTY;
+  multiplicity: Multiplicity | null = null;
+  value: FeatureValue | null = null;
+  name: string | null = null;
+  shortName: string | null = null;
+  nameRange: SourceRange | null = null;
+  constructor(readonly start: number) {}
+}
+
+class Parser {
+  readonly errors: SyntaxDiagnostic[] = [];
+  private readonly src: string;
+  private readonly kinds: Uint16Array;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly lines: Int32Array;
+  private readonly cols: Int32Array;
+  private readonly endLines: Int32Array;
+  private readonly endCols: Int32Array;
+  private readonly kerml: boolean;
+  private p = 0;
+  /** No new error is reported until the parser has moved past this token. */
+  private quietUntil = -1;
+  private commentIndex = 0;
+  private depth = 0;
+
+  constructor(private readonly ts: TokenStream) {
+    this.src = ts.source;
+    this.kinds = ts.kinds;
+    this.starts = ts.starts;
+    this.ends = ts.ends;
+    this.lines = ts.lines;
+    this.cols = ts.columns;
+    this.endLines = ts.endLines;
+    this.endCols = ts.endColumns;
+    this.kerml = ts.language === 'kerml';
+  }
+
+  // ----------------------------------------------------------------------------------- tokens
+
+  private tk(): number {
+    return this.kinds[this.p]!;
+  }
+  private la(n: number): number {
+    const i = this.p + n;
+    return i < this.ts.count ? this.kinds[i]! : EOF;
+  }
+  private adv(): void {
+    if (this.p < this.ts.count - 1) this.p++;
+  }
+  private eat(kind: number): boolean {
+    if (this.kinds[this.p] === kind) {
+      this.adv();
+      return true;
+    }
+    return false;
+  }
+  private text(i: number): string {
+    return this.src.slice(this.starts[i]!, this.ends[i]!);
+  }
+  private describe(i: number): string {
+    const kind = this.kinds[i]!;
+    if (kind === EOF) return 'end of file';
+    const t = this.text(i);
+    return `'${t.length > 40 ? t.slice(0, 40) + '…' : t}'`;
+  }
+
+  /** Range from token `a` to the last consumed token. */
+  private rng(a: number): SourceRange {
+    const b = this.p - 1;
+    if (b < a) {
+      const s = this.starts[a]!;
+      return { start: s, end: s, line: this.lines[a]!, column: this.cols[a]!, endLine: this.lines[a]!, endColumn: this.cols[a]! };
+    }
+    return {
+      start: this.starts[a]!, end: this.ends[b]!, line: this.lines[a]!, column: this.cols[a]!,
+      endLine: this.endLines[b]!, endColumn: this.endCols[b]!,
+    };
+  }
+  private tokRange(i: number): SourceRange {
+    return {
+      start: this.starts[i]!, end: this.ends[i]!, line: this.lines[i]!, column: this.cols[i]!,
+      endLine: this.endLines[i]!, endColumn: this.endCols[i]!,
+    };
+  }
+  here(): SourceRange {
+    return this.tokRange(this.p);
+  }
+
+  // ----------------------------------------------------------------------------------- errors
+
+  private error(message: string, range: SourceRange = this.tokRange(this.p)): void {
+    if (this.p <= this.quietUntil) return;
+    this.quietUntil = this.p;
+    this.errors.push({ message, range });
+  }
+  /** "expected X after Y, found Z", placed at the token that is not X. */
+  private expected(what: string, after?: string): void {
+    this.error(`expected ${what}${after ? ` after ${after}` : ''}, found ${this.describe(this.p)}`);
+  }
+  private expect(kind: number, after?: string): boolean {
+    if (this.eat(kind)) return true;
+    this.expected(`'${tokenKindText(kind)}'`, after);
+    return false;
+  }
+
+  // ----------------------------------------------------------------------------------- document
+
+  document(): Document {
+    const members: Member[] = [];
+    for (;;) {
+      this.drainComments(members);
+      const k = this.tk();
+      if (k === EOF) break;
+      if (k === RBRACE) {
+        this.error(`unexpected '}' (no open '{')`);
+        this.adv();
+        continue;
+      }
+      this.memberInto(members, 0);
+    }
+    return { kind: 'Document', language: this.ts.language, members, range: this.rng(0) };
+  }
+
+  /** Parses one member into `out`, guaranteeing progress. */
+  private memberInto(out: Member[], ctx: number): void {
+    const p0 = this.p;
+    const m = this.member(ctx);
+    if (m !== null) out.push(m);
+    if (this.p === p0) {
+      if (this.tk() === SEMI) this.error(`unexpected ';'`);
+      else this.error(`expected a declaration, found ${this.describe(this.p)}`);
+      this.adv();
+      this.skipToSync();
+      if (m === null) out.push({ kind: 'InvalidMember', range: this.rng(p0), visibility: null, prefixMetadata: EMPTY });
+    }
+  }
+
+  /** Skips a broken member: up to and including ';', or up to '}' or a declaration keyword; a
+   * `{ … }` block met on the way is skipped whole. */
+  private skipToSync(): void {
+    for (;;) {
+      const k = this.tk();
+      if (k === EOF || k === RBRACE) return;
+      if (k === SEMI) { this.adv(); return; }
+      if (k === LBRACE) { this.skipBlock(); return; }
+      if (RESYNC[k]) return;
+      this.adv();
+    }
+  }
+  private skipBlock(): void {
+    let depth = 0;
+    for (;;) {
+      const k = this.tk();
+      if (k === EOF) return;
+      this.adv();
+      if (k === LBRACE) depth++;
+      else if (k === RBRACE && --depth <= 0) return;
+    }
+  }
+
+  /** Turns regular comments that precede the current token into Comment members. */
+  private drainComments(out: Member[]): void {
+    const comments = this.ts.comments;
+    while (this.commentIndex < comments.length && comments[this.commentIndex]!.beforeToken <= this.p) {
+      const c = comments[this.commentIndex++]!;
+      out.push({
+        kind: 'Comment', range: { start: c.start, end: c.end, line: c.line, column: c.column, endLine: c.endLine, endColumn: c.endColumn },
+        visibility: null, prefixMetadata: EMPTY, name: null, shortName: null, nameRange: null, about: EMPTY, locale: null,
+        text: commentText(this.src, c.start, c.end),
+      });
+    }
+  }
+  /** Takes the comment written right before the current token (the body of doc/comment/rep). */
+  private takeComment(after: string): string | null {
+    const comments = this.ts.comments;
+    const c = comments[this.commentIndex];
+    if (c !== undefined && c.beforeToken === this.p) {
+      this.commentIndex++;
+      // The comment is part of this member: extend nothing else, but its end is the member's end.
+      this.lastCommentEnd = c;
+      return commentText(this.src, c.start, c.end);
+    }
+    this.expected("a comment '/* … */'", after);
+    return null;
+  }
+  /** Whether a comment sits right before the current token. */
+  private commentPending(): boolean {
+    const c = this.ts.comments[this.commentIndex];
+    return c !== undefined && c.beforeToken === this.p;
+  }
+  private lastCommentEnd: { end: number; endLine: number; endColumn: number } | null = null;
+  /** Range of a member whose last part is a comment body. */
+  private rngWithComment(a: number): SourceRange {
+    const r = this.rng(a);
+    const c = this.lastCommentEnd;
+    this.lastCommentEnd = null;
+    if (c === null || c.end <= r.end) return r;
+    return { start: r.start, end: c.end, line: r.line, column: r.column, endLine: c.endLine, endColumn: c.endColumn };
+  }
+
+  // ----------------------------------------------------------------------------------- bodies
+
+  /** `;` or `{ members }`; `what` names the member for the error message. */
+  private body(ctx: number, what: string): Member[] | null {
+    const k = this.tk();
+    if (k === SEMI) { this.adv(); return null; }
+    if (k === LBRACE) return this.block(ctx);
+    this.expected("';'", what);
+    for (;;) {
+      const t = this.tk();
+      if (t === SEMI) { this.adv(); return null; }
+      if (t === LBRACE) return this.block(ctx);
+      if (t === EOF || t === RBRACE || RESYNC[t]) return null;
+      this.adv();
+    }
+  }
+
+  /** `{ members }` (current token is '{'). */
+  private block(ctx: number): Member[] {
+    const open = this.p;
+    this.adv();
+    const members: Member[] = [];
+    if (++this.depth > MAX_DEPTH) {
+      this.error('nesting too deep');
+      this.p = open;
+      this.skipBlock();
+      this.depth--;
+      return members;
+    }
+    for (;;) {
+      this.drainComments(members);
+      const k = this.tk();
+      if (k === RBRACE) { this.adv(); break; }
+      if (k === EOF) {
+        this.error(`expected '}' to close the '{' at ${this.lines[open]}:${this.cols[open]}, found end of file`);
+        break;
+      }
+      this.memberInto(members, ctx);
+    }
+    this.depth--;
+    return members;
+  }
+
+  // ----------------------------------------------------------------------------------- members
+
+  private member(ctx: number): Member | null {
+    const s = this.p;
+    let visibility: Visibility | null = null;
+    const k0 = this.tk();
+    if (k0 === K.public) { visibility = 'public'; this.adv(); }
+    else if (k0 === K.private) { visibility = 'private'; this.adv(); }
+    else if (k0 === K.protected) { visibility = 'protected'; this.adv(); }
+    const k = this.tk();
+    switch (k) {
+      case K.import: case K.expose: return this.importMember(s, visibility);
+      case K.alias: return this.alias(s, visibility);
+      case K.filter: {
+        this.adv();
+        const condition = this.expression();
+        this.expect(SEMI, 'filter condition');
+        return { kind: 'ElementFilter', range: this.rng(s), visibility, prefixMetadata: EMPTY, condition };
+      }
+      case K.doc: return this.documentation(s, visibility);
+      case K.comment: case K.locale: return this.comment(s, visibility);
+      case K.rep: case K.language: return this.representation(s, visibility);
+      case K.dependency: return this.dependency(s, visibility, EMPTY);
+      case K.entry: case K.exit: return this.stateSubaction(s, visibility);
+      case K.do: if (!this.kerml) return this.stateSubaction(s, visibility); break;
+      case K.transition: return this.transition(s, this.header(s, visibility));
+      case K.first: return this.firstMember(s, this.header(s, visibility), 'first');
+      case K.then: return this.thenMember(s, visibility, ctx);
+      case K.else: {
+        this.adv();
+        const h = this.header(s, visibility);
+        const target = this.connectorEnd();
+        const body = this.body(CTX_ACTION, 'else succession');
+        return this.succession(h, 'else', null, target, null, null, body);
+      }
+      case K.if: return this.ifMember(s, this.header(s, visibility), ctx);
+      case K.specialization: case K.subtype: case K.subclassifier: case K.subset: case K.redefinition:
+      case K.typing: case K.conjugation: case K.conjugate: case K.disjoining: case K.disjoint:
+      case K.inverting: case K.inverse: case K.featuring:
+        if (this.kerml) return this.relationshipDeclaration(s, visibility);
+        break;
+    }
+    return this.declaration(s, visibility, ctx);
+  }
+
+  private header(s: number, visibility: Visibility | null): Header {
+    const h = new Header(s);
+    h.visibility = visibility;
+    return h;
+  }
+
+  /** Prefix keywords, then the declaration the keyword introduces. */
+  private declaration(s: number, visibility: Visibility | null, ctx: number): Member | null {
+    const h = this.header(s, visibility);
+    this.prefix(h);
+    const k = this.tk();
+    // Package-level declarations.
+    if (k === K.package || k === K.namespace) return this.package(h);
+    if (k === K.dependency) return this.dependency(s, visibility, h.prefixMetadata);
+    const roleInfo = ROLE[k];
+    if (roleInfo !== undefined) return this.roleUsage(h, roleInfo, ctx);
+    if (k === K.not && this.la(1) === K.satisfy) { this.adv(); return this.roleUsage(h, ROLE[K.satisfy!]!, ctx, true); }
+    // Definitions.
+    if (!this.kerml) {
+      const dk = DEF_KEYWORD[k];
+      if (dk !== undefined && this.la(1) === K.def) {
+        this.adv(); this.adv();
+        return this.definition(h, dk);
+      }
+      if (k === K.use && this.la(1) === K.case) {
+        this.adv(); this.adv();
+        if (this.eat(K.def)) return this.definition(h, 'use case');
+        return this.usage(h, 'use case', false, null, ctx);
+      }
+      if (k === K.def) { this.adv(); return this.definition(h, 'def'); }
+    } else {
+      const ck = KERML_CLASSIFIER[k];
+      if (ck !== undefined) {
+        this.adv();
+        if (ck === 'assoc' && this.eat(K.struct)) return this.definition(h, 'assoc struct');
+        return this.definition(h, ck);
+      }
+    }
+    switch (k) {
+      case K.accept: return this.acceptMember(h, ctx);
+      case K.send: return this.sendAction(h);
+      case K.assign: return this.assignAction(h);
+      case K.if: return this.ifMember(s, h, ctx);
+      case K.while: case K.loop: return this.loopAction(h);
+      case K.for: return this.forAction(h);
+      case K.terminate: return this.terminateAction(h);
+      case K.first: return this.firstMember(s, h, 'first');
+      case AT: { this.adv(); return this.metadataUsage(h); }
+      case K.metadata: { this.adv(); return this.metadataUsage(h); }
+      case K.connect: { this.adv(); return this.connectorUsage(h, 'connection', true, ctx); }
+      case K.bind: { this.adv(); return this.connectorUsage(h, 'binding', true, ctx); }
+      case K.allocate: { this.adv(); return this.connectorUsage(h, 'allocation', true, ctx); }
+      case K.succession: {
+        this.adv();
+        if (this.eat(K.flow)) return this.flowUsage(h, 'succession flow');
+        return this.successionUsage(h);
+      }
+    }
+    const uk = USAGE_KEYWORD[k];
+    if (uk !== undefined) {
+      this.adv();
+      return this.usage(h, uk, false, null, ctx);
+    }
+    // No keyword: a usage declared by its name / specializations, or the result expression.
+    if (this.startsImplicitUsage(ctx)) {
+      if (h.isEnd) return this.endUsage(h, ctx);
+      return this.usage(h, this.kerml ? 'feature' : (ctx & CTX_ENUM) !== 0 ? 'enum' : 'ref', true, null, ctx);
+    }
+    if (this.p === s && (ctx & CTX_RESULT) !== 0 && this.startsExpression(k)) {
+      const expression = this.expression();
+      if (this.tk() === SEMI) this.adv(); // tolerated: `{ x > 0; }`
+      return { kind: 'ResultExpression', range: this.rng(s), visibility, prefixMetadata: EMPTY, expression };
+    }
+    if (this.p > s) {
+      // Prefix keywords without a declaration: for KerML `#M feature` shorthand `#M;` is a feature.
+      if (h.prefixMetadata.length > 0 && (k === SEMI || k === LBRACE)) {
+        return this.usage(h, this.kerml ? 'feature' : 'ref', true, null, ctx);
+      }
+      this.expected('a declaration', `'${this.text(this.p - 1)}'`);
+      this.skipToSync();
+      return { kind: 'InvalidMember', range: this.rng(s), visibility, prefixMetadata: h.prefixMetadata };
+    }
+    return null;
+  }
+
+  /** `end x : T;`, or `end inCart[0..1] item cart : Cart;` where what precedes the usage keyword
+   * declares the end's cross feature. */
+  private endUsage(h: Header, ctx: number): Member {
+    this.featureDeclaration(h);
+    const k = this.tk();
+    const keyword = USAGE_KEYWORD[k];
+    if (keyword === undefined) {
+      this.valuePart(h);
+      const body = this.body(0, 'end feature');
+      return this.usageNode(h, this.kerml ? 'feature' : 'ref', true, null, null, null, null, EMPTY, false, false, body);
+    }
+    const cross = this.usageNode(h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
+    const h2 = this.header(h.start, h.visibility);
+    h2.isEnd = true;
+    h2.prefixMetadata = h.prefixMetadata;
+    this.adv();
+    const u = this.usage(h2, keyword, false, null, ctx);
+    if (u.kind === 'Usage') (u as { crossFeature?: Usage }).crossFeature = { ...cross, isEnd: false, visibility: null, prefixMetadata: EMPTY };
+    return u;
+  }
+
+  private prefix(h: Header): void {
+    for (;;) {
+      const k = this.tk();
+      if (!PREFIX[k]) return;
+      switch (k) {
+        case K.abstract: h.isAbstract = true; break;
+        case K.variation: h.isVariation = true; break;
+        case K.individual: h.isIndividual = true; break;
+        case K.in: h.direction = 'in'; break;
+        case K.out: h.direction = 'out'; break;
+        case K.inout: h.direction = 'inout'; break;
+        case K.derived: h.isDerived = true; break;
+        case K.constant: case K.const: h.isConstant = true; break;
+        case K.end: h.isEnd = true; break;
+        case K.ref: h.isRef = true; break;
+        case K.composite: h.isComposite = true; break;
+        case K.portion: h.portionKind = 'portion'; break;
+        case K.var: h.isVar = true; break;
+        case K.snapshot: h.portionKind = 'snapshot'; break;
+        case K.timeslice: h.portionKind = 'timeslice'; break;
+        case K.standard: h.isStandard = true; break;
+        case K.library: h.isLibrary = true; break;
+        case HASH: {
+          this.adv();
+          const qn = this.qualifiedName('a metadata name after #');
+          if (h.prefixMetadata === EMPTY) h.prefixMetadata = [];
+          h.prefixMetadata.push(qn);
+          continue;
+        }
+      }
+      this.adv();
+    }
+  }
+
+  /** Whether the tokens ahead begin a usage written without keyword. */
+  private startsImplicitUsage(ctx: number): boolean {
+    const k = this.tk();
+    switch (k) {
+      case LT: case COLON: case COLON_GT: case COLON_GT2: case COLON2_GT: case FAT_ARROW: case LBRACK: case TILDE:
+      case EQ: case COLON_EQ:
+        return true;
+      case IDENT: {
+        if ((ctx & CTX_RESULT) === 0) return true;
+        // In a body that may end with a result expression, a name starts a usage only when a
+        // declaration part follows it.
+        const n = this.la(1);
+        switch (n) {
+          case COLON: case COLON_GT: case COLON_GT2: case COLON2_GT: case SEMI: case EQ: case COLON_EQ:
+          case LBRACE: case FAT_ARROW:
+            return true;
+          case LBRACK: return !this.bracketEndsBody();
+        }
+        return n === K.typed || n === K.defined || n === K.subsets || n === K.redefines || n === K.references ||
+          n === K.specializes || n === K.default || n === K.ordered || n === K.nonunique || n === K.crosses ||
+          n === K.conjugates || n === K.chains;
+      }
+    }
+    if (k === K.redefines || k === K.subsets || k === K.references || k === K.typed || k === K.defined ||
+      k === K.specializes || k === K.crosses || k === K.ordered || k === K.nonunique || k === K.all || k === K.default) {
+      return true;
+    }
+    return false;
+  }
+  /** `x [kg] }`: a bracket after a name that reaches the end of the body is a quantity expression. */
+  private bracketEndsBody(): boolean {
+    let i = this.p + 2;
+    let depth = 1;
+    const n = this.ts.count;
+    while (i < n && depth > 0) {
+      const k = this.kinds[i]!;
+      if (k === LBRACK) depth++;
+      else if (k === RBRACK) depth--;
+      else if (k === SEMI || k === LBRACE || k === RBRACE || k === EOF) return false;
+      i++;
+    }
+    const after = i < n ? this.kinds[i]! : EOF;
+    return after === RBRACE || (PREC[after]! > 0 && after !== LBRACK);
+  }
+  private startsExpression(k: number): boolean {
+    switch (k) {
+      case IDENT: case INTEGER: case REAL: case STRING: case LPAREN: case MINUS: case PLUS: case TILDE: case DOLLAR:
+      case LBRACE: case STAR:
+        return true;
+    }
+    return k === K.true || k === K.false || k === K.null || k === K.not || k === K.if || k === K.all ||
+      k === K.hastype || k === K.istype;
+  }
+
+  // ----------------------------------------------------------------------------------- declarations
+
+  private identification(h: Header): void {
+    if (this.tk() === LT) {
+      const a = this.p;
+      this.adv();
+      if (this.tk() === IDENT) { h.shortName = this.name(this.p); this.adv(); }
+      else this.expected('a short name', "'<'");
+      this.expect(GT, 'short name');
+      h.nameRange = this.rng(a);
+    }
+    if (this.tk() === IDENT) {
+      h.name = this.name(this.p);
+      h.nameRange = this.tokRange(this.p);
+      this.adv();
+    }
+  }
+
+  private name(i: number): string {
+    return nameText(this.src, this.starts[i]!, this.ends[i]!);
+  }
+
+  /** Specialization parts, multiplicity and `ordered`/`nonunique` of a declaration. */
+  private specializations(h: Header, isType: boolean): void {
+    for (;;) {
+      const k = this.tk();
+      let rel: RelationKind;
+      switch (k) {
+        case COLON: rel = 'typing'; break;
+        case COLON_GT: rel = isType ? 'specialization' : 'subsetting'; break;
+        case COLON_GT2: rel = 'redefinition'; break;
+        case COLON2_GT: rel = 'reference'; break;
+        case FAT_ARROW: rel = 'crossing'; break;
+        case TILDE: rel = 'conjugation'; break;
+        case LBRACK:
+          if (h.multiplicity !== null) this.error('a declaration has at most one multiplicity');
+          h.multiplicity = this.multiplicity();
+          continue;
+        default:
+          if (k === K.typed || k === K.defined) {
+            this.adv();
+            this.expect(K.by, `'${this.text(this.p - 1)}'`);
+            this.relationList(h, 'typing', true);
+            continue;
+          }
+          if (k === K.specializes) rel = isType ? 'specialization' : 'subsetting';
+          else if (k === K.subsets) rel = 'subsetting';
+          else if (k === K.redefines) rel = 'redefinition';
+          else if (k === K.references) rel = 'reference';
+          else if (k === K.crosses) rel = 'crossing';
+          else if (k === K.conjugates) rel = 'conjugation';
+          else if (k === K.unions) rel = 'unioning';
+          else if (k === K.intersects) rel = 'intersecting';
+          else if (k === K.differences) rel = 'differencing';
+          else if (k === K.chains) rel = 'chaining';
+          else if (k === K.ordered) { h.isOrdered = true; this.adv(); continue; }
+          else if (k === K.nonunique) { h.isNonunique = true; this.adv(); continue; }
+          else if (k === K.disjoint) { this.adv(); this.expect(K.from, "'disjoint'"); this.relationList(h, 'disjoining', false); continue; }
+          else if (k === K.inverse) { this.adv(); this.expect(K.of, "'inverse'"); this.relationList(h, 'inverting', false); continue; }
+          else if (k === K.featured) { this.adv(); this.expect(K.by, "'featured'"); this.relationList(h, 'featuring', false); continue; }
+          else return;
+      }
+      this.adv();
+      this.relationList(h, rel, rel === 'typing');
+    }
+  }
+
+  private relationList(h: Header, rel: RelationKind, allowConjugate: boolean): void {
+    for (;;) {
+      const a = this.p;
+      const conj = allowConjugate && this.eat(TILDE);
+      const target = this.reference(`a name after ${rel === 'typing' ? "':'" : 'the relationship'}`);
+      if (h.relations === EMPTY) h.relations = [];
+      h.relations.push({ kind: 'Relation', relation: rel, target, isConjugated: conj, range: this.rng(a) });
+      if (this.tk() !== COMMA || rel === 'reference' || rel === 'chaining') return;
+      // A comma continues the list only when a name follows (not `(a, b)` connector ends etc.).
+      const n = this.la(1);
+      if (n !== IDENT && n !== DOLLAR && n !== TILDE) return;
+      this.adv();
+    }
+  }
+
+  private multiplicity(): Multiplicity {
+    const a = this.p;
+    this.adv(); // [
+    let lower: Expression | null = null;
+    let upper = this.multiplicityBound();
+    if (this.eat(DOT2)) {
+      lower = upper;
+      upper = this.multiplicityBound();
+    }
+    this.expect(RBRACK, 'multiplicity');
+    return { kind: 'Multiplicity', lower, upper, range: this.rng(a) };
+  }
+  private multiplicityBound(): Expression {
+    const k = this.tk();
+    if (k === STAR) { const a = this.p; this.adv(); return { kind: 'Literal', literal: 'infinity', value: Infinity, range: this.rng(a) }; }
+    if (k === INTEGER || k === IDENT || k === DOLLAR || k === REAL || k === STRING || k === K.true || k === K.false) {
+      return this.primary();
+    }
+    if (k === LPAREN || k === MINUS) return this.additive();
+    this.expected('a multiplicity bound', "'['");
+    return { kind: 'Missing', range: this.tokRange(this.p) };
+  }
+
+  private valuePart(h: Header): void {
+    const a = this.p;
+    let isInitial = false;
+    let isDefault = false;
+    const k = this.tk();
+    if (k === EQ) this.adv();
+    else if (k === COLON_EQ) { isInitial = true; this.adv(); }
+    else if (k === K.default) {
+      isDefault = true;
+      this.adv();
+      if (this.tk() === EQ) this.adv();
+      else if (this.tk() === COLON_EQ) { isInitial = true; this.adv(); }
+    } else return;
+    const expression = this.expression();
+    h.value = { kind: 'FeatureValue', isInitial, isDefault, expression, range: this.rng(a) };
+  }
+
+  /** Identification + specializations of a feature (`all`? `<s> name : T [m] :> x …`). */
+  private featureDeclaration(h: Header, isType = false): void {
+    if (this.tk() === K.all) { h.isSufficient = true; this.adv(); }
+    this.identification(h);
+    this.specializations(h, isType);
+  }
+
+  private definition(h: Header, keyword: DefinitionKeyword): Definition {
+    this.featureDeclaration(h, true);
+    let isParallel = false;
+    if (keyword === 'state' && this.eat(K.parallel)) isParallel = true;
+    const what = keyword === 'def' ? 'definition' : `${keyword} ${this.kerml && keyword !== 'metadata' ? 'declaration' : 'definition'}`;
+    const body = this.body(bodyContext(keyword, true), what);
+    return {
+      kind: 'Definition', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, keyword, isAbstract: h.isAbstract,
+      isVariation: h.isVariation, isIndividual: h.isIndividual, isSufficient: h.isSufficient, isParallel,
+      relations: h.relations, multiplicity: h.multiplicity, body,
+    };
+  }
+
+  /** A usage after its keyword (or without one). */
+  private usage(h: Header, keyword: UsageKeyword, implicit: boolean, role: UsageRole | null, ctx: number): Member {
+    // Action nodes declared with `action name …` before the node keyword.
+    if (keyword === 'action') {
+      this.featureDeclaration(h);
+      const k = this.tk();
+      if (k === K.accept) return this.acceptMember(h, ctx);
+      if (k === K.send) return this.sendAction(h);
+      if (k === K.assign) return this.assignAction(h);
+      if (k === K.if) return this.ifMember(h.start, h, CTX_ACTION);
+      if (k === K.while || k === K.loop) return this.loopAction(h);
+      if (k === K.for) return this.forAction(h);
+      if (k === K.terminate) return this.terminateAction(h);
+      this.valuePart(h);
+      const body = this.body(CTX_ACTION, 'action usage');
+      return this.usageNode(h, keyword, implicit, role, null, null, null, EMPTY, false, false, body);
+    }
+    switch (keyword) {
+      case 'connection': case 'interface': case 'allocation': case 'connector': case 'binding':
+        return this.connectorUsage(h, keyword, false, ctx, role);
+      case 'flow': case 'message': return this.flowUsage(h, keyword);
+      case 'event':
+        if (this.eat(K.occurrence)) break;
+        // `event e.x;` references an existing occurrence
+        if (this.tk() === IDENT) return this.referenceUsage(h, 'event', role, ctx);
+        break;
+      case 'inv':
+        if (this.tk() === K.true) this.adv();
+        else if (this.tk() === K.false) { this.adv(); return this.usageRest(h, keyword, implicit, role, true); }
+        break;
+    }
+    if ((ctx & CTX_METADATA) !== 0 && implicit && this.tk() === IDENT) {
+      // Metadata bodies: `x = 1;` redefines the metadata feature x.
+      const a = this.p;
+      const target = this.reference('a feature name');
+      h.relations = [{ kind: 'Relation', relation: 'redefinition', target, isConjugated: false, range: this.rng(a) }];
+      this.specializations(h, false);
+      this.valuePart(h);
+      return this.usageNode(h, keyword, implicit, role, null, null, null, EMPTY, false, false, this.body(CTX_METADATA, 'metadata feature'));
+    }
+    return this.usageRest(h, keyword, implicit, role, false);
+  }
+
+  /** Declaration, value and body of an ordinary usage. */
+  private usageRest(h: Header, keyword: UsageKeyword, implicit: boolean, role: UsageRole | null, negated: boolean): Usage {
+    this.featureDeclaration(h);
+    this.valuePart(h);
+    let isParallel = false;
+    if (keyword === 'state' && this.eat(K.parallel)) isParallel = true;
+    let satisfiedBy: Expression | null = null;
+    if (role === 'satisfy' && this.eat(K.by)) satisfiedBy = this.expression();
+    const body = this.body(bodyContext(keyword, false), usageWhat(keyword, implicit, role));
+    return this.usageNode(h, keyword, implicit, role, null, null, satisfiedBy, EMPTY, isParallel, negated, body);
+  }
+
+  private usageNode(
+    h: Header, keyword: UsageKeyword, implicit: boolean, role: UsageRole | null, ends: ConnectorEnd[] | null,
+    payload: Usage | null, satisfiedBy: Expression | null, about: QualifiedName[], isParallel: boolean,
+    isNegated: boolean, body: Member[] | null,
+  ): Usage {
+    return {
+      kind: 'Usage', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value, keyword, isKeywordImplicit: implicit, role, isParallel,
+      isNegated, isSufficient: h.isSufficient, ends, payload, satisfiedBy, about, body,
+    };
+  }
+
+  /** `perform a.b;`, `satisfy R by v;`, `event e;`: a usage whose first part references a feature. */
+  private referenceUsage(h: Header, keyword: UsageKeyword, role: UsageRole | null, ctx: number, negated = false): Usage {
+    const a = this.p;
+    const target = this.reference('a name');
+    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: this.rng(a) }];
+    this.specializations(h, false);
+    this.valuePart(h);
+    let satisfiedBy: Expression | null = null;
+    if (role === 'satisfy' && this.eat(K.by)) satisfiedBy = this.expression();
+    let isParallel = false;
+    if (keyword === 'state' && this.eat(K.parallel)) isParallel = true;
+    const body = this.body(bodyContext(keyword, false) | (ctx & CTX_STATE ? 0 : 0), usageWhat(keyword, false, role));
+    return this.usageNode(h, keyword, false, role, null, null, satisfiedBy, EMPTY, isParallel, negated, body);
+  }
+
+  private roleUsage(h: Header, info: RoleInfo, ctx: number, negatedSatisfy = false): Member {
+    let r = info;
+    let negated = negatedSatisfy;
+    this.adv(); // the role keyword
+    if (r.role === 'assert') {
+      if (this.eat(K.not)) negated = true;
+      if (this.eat(K.satisfy)) r = ROLE[K.satisfy!]!;
+    }
+    this.prefix(h);
+    const k = this.tk();
+    // `perform action x …`, `return attribute r …`, `subject ref v …`: a full usage with the role.
+    const uk = USAGE_KEYWORD[k];
+    if (uk !== undefined || (k === K.use && this.la(1) === K.case) || ROLE[k] !== undefined) {
+      let inner: Member | null;
+      if (uk !== undefined) { this.adv(); inner = this.usage(h, uk, false, r.role, ctx); }
+      else if (k === K.use) { this.adv(); this.adv(); inner = this.usage(h, 'use case', false, r.role, ctx); }
+      else inner = this.declaration(h.start, h.visibility, ctx);
+      if (inner !== null && inner.kind === 'Usage') {
+        const u = inner as { role: UsageRole | null; isNegated: boolean };
+        if (u.role === null) u.role = r.role;
+        if (negated) u.isNegated = true;
+      }
+      return inner ?? { kind: 'InvalidMember', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: EMPTY };
+    }
+    if (r.referenceForm && h.prefixMetadata.length === 0 && (k === IDENT || k === DOLLAR)) {
+      return this.referenceUsage(h, r.keyword, r.role, ctx, negated);
+    }
+    return this.usageRest(h, r.keyword, true, r.role, negated);
+  }
+
+  private package(h: Header): Member {
+    const keyword = this.tk() === K.namespace ? 'namespace' : 'package';
+    this.adv();
+    this.identification(h);
+    const members = this.body(0, keyword);
+    return {
+      kind: 'Package', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, keyword, isLibrary: h.isLibrary,
+      isStandard: h.isStandard, members,
+    };
+  }
+
+  private importMember(s: number, visibility: Visibility | null): Import {
+    const keyword = this.tk() === K.expose ? 'expose' : 'import';
+    this.adv();
+    const isImportAll = this.eat(K.all);
+    const a = this.p;
+    const segments: string[] = [];
+    const segmentStarts: number[] = [];
+    let isGlobal = false;
+    let isNamespace = false;
+    let isRecursive = false;
+    if (this.tk() === DOLLAR && this.la(1) === COLON2) { isGlobal = true; this.adv(); this.adv(); }
+    let end = this.p;
+    if (this.tk() !== IDENT) this.expected('a qualified name', `'${keyword}'`);
+    else {
+      segments.push(this.name(this.p)); segmentStarts.push(this.starts[this.p]!); this.adv(); end = this.p;
+      while (this.tk() === COLON2) {
+        const n = this.la(1);
+        if (n === IDENT) { this.adv(); segments.push(this.name(this.p)); segmentStarts.push(this.starts[this.p]!); this.adv(); end = this.p; continue; }
+        if (n === STAR) {
+          this.adv(); this.adv(); isNamespace = true;
+          if (this.tk() === COLON2 && this.la(1) === STAR2) { this.adv(); this.adv(); isRecursive = true; }
+          break;
+        }
+        if (n === STAR2) { this.adv(); this.adv(); isRecursive = true; break; }
+        this.adv();
+        this.expected("a name, '*' or '**'", "'::'");
+        break;
+      }
+    }
+    const save = this.p;
+    this.p = end;
+    const target: QualifiedName = { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
+    this.p = save;
+    let filters: Expression[] = EMPTY;
+    while (this.tk() === LBRACK) {
+      this.adv();
+      if (filters === EMPTY) filters = [];
+      filters.push(this.expression());
+      this.expect(RBRACK, 'filter condition');
+    }
+    const body = this.body(0, keyword);
+    return { kind: 'Import', range: this.rng(s), visibility, prefixMetadata: EMPTY, keyword, isImportAll, target, isNamespace, isRecursive, filters, body };
+  }
+
+  private alias(s: number, visibility: Visibility | null): Member {
+    this.adv();
+    const h = this.header(s, visibility);
+    this.identification(h);
+    this.expect(K.for, 'alias name');
+    const target = this.qualifiedName("a qualified name after 'for'");
+    const body = this.body(0, 'alias');
+    return { kind: 'Alias', range: this.rng(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, target, body };
+  }
+
+  private dependency(s: number, visibility: Visibility | null, prefixMetadata: QualifiedName[]): Member {
+    this.adv();
+    const h = this.header(s, visibility);
+    if (this.scanBefore(K.from, K.to)) {
+      this.identification(h);
+      this.expect(K.from, 'dependency name');
+    }
+    const clients = this.qualifiedNameList();
+    this.expect(K.to, 'dependency clients');
+    const suppliers = this.qualifiedNameList();
+    const body = this.body(0, 'dependency');
+    return { kind: 'Dependency', range: this.rng(s), visibility, prefixMetadata, name: h.name, shortName: h.shortName, nameRange: h.nameRange, clients, suppliers, body };
+  }
+
+  private qualifiedNameList(): QualifiedName[] {
+    const out = [this.qualifiedName('a qualified name')];
+    while (this.tk() === COMMA) { this.adv(); out.push(this.qualifiedName('a qualified name')); }
+    return out;
+  }
+
+  private comment(s: number, visibility: Visibility | null): Comment {
+    const h = this.header(s, visibility);
+    let about: QualifiedName[] = EMPTY;
+    if (this.eat(K.comment)) {
+      if (!this.commentPending()) this.identification(h);
+      if (!this.commentPending() && this.eat(K.about)) about = this.qualifiedNameList();
+    }
+    let locale: string | null = null;
+    if (this.eat(K.locale)) locale = this.stringLiteral("'locale'");
+    const text = this.takeComment('comment declaration') ?? '';
+    return { kind: 'Comment', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, about, locale, text };
+  }
+
+  private documentation(s: number, visibility: Visibility | null): Documentation {
+    this.adv();
+    const h = this.header(s, visibility);
+    if (!this.commentPending()) this.identification(h);
+    let locale: string | null = null;
+    if (this.eat(K.locale)) locale = this.stringLiteral("'locale'");
+    const text = this.takeComment("'doc'") ?? '';
+    return { kind: 'Documentation', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, locale, text };
+  }
+
+  private representation(s: number, visibility: Visibility | null): TextualRepresentation {
+    const h = this.header(s, visibility);
+    if (this.eat(K.rep) && !this.commentPending()) this.identification(h);
+    this.expect(K.language, 'textual representation');
+    const language = this.stringLiteral("'language'") ?? '';
+    const text = this.takeComment('language name') ?? '';
+    return { kind: 'TextualRepresentation', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, language, text };
+  }
+
+  private stringLiteral(after: string): string | null {
+    if (this.tk() === STRING) {
+      const v = stringValue(this.src, this.starts[this.p]!, this.ends[this.p]!);
+      this.adv();
+      return v;
+    }
+    this.expected('a string', after);
+    return null;
+  }
+
+  /** KerML: `specialization S subtype A :> B;`, `conjugate A ~ B;`, `disjoint A from B;` … */
+  private relationshipDeclaration(s: number, visibility: Visibility | null): Member {
+    const h = this.header(s, visibility);
+    let k = this.tk();
+    if (k === K.specialization || k === K.conjugation || k === K.disjoining || k === K.inverting) {
+      this.adv();
+      this.identification(h);
+      k = this.tk();
+    }
+    const keyword = tokenKindText(k);
+    let relation: RelationKind;
+    switch (k) {
+      case K.subtype: relation = 'specialization'; break;
+      case K.subclassifier: relation = 'specialization'; break;
+      case K.subset: relation = 'subsetting'; break;
+      case K.redefinition: relation = 'redefinition'; break;
+      case K.typing: relation = 'typing'; break;
+      case K.conjugate: relation = 'conjugation'; break;
+      case K.disjoint: relation = 'disjoining'; break;
+      case K.inverse: relation = 'inverting'; break;
+      case K.featuring: relation = 'featuring'; break;
+      default:
+        this.expected('a relationship keyword', 'the relationship name');
+        this.skipToSync();
+        return { kind: 'InvalidMember', range: this.rng(s), visibility, prefixMetadata: EMPTY };
+    }
+    this.adv();
+    if (k === K.featuring && this.scanBefore(K.of, K.by)) {
+      this.identification(h);
+      this.expect(K.of, 'featuring name');
+    }
+    const source = this.reference('a name');
+    const sep = this.tk();
+    if (sep === COLON || sep === COLON_GT || sep === COLON_GT2 || sep === TILDE || sep === K.specializes ||
+      sep === K.subsets || sep === K.redefines || sep === K.conjugates || sep === K.from || sep === K.of || sep === K.by) {
+      this.adv();
+    } else if (sep === K.typed) {
+      this.adv(); this.expect(K.by, "'typed'");
+    } else {
+      this.expected('the relationship operator', `'${keyword}' source`);
+    }
+    const target = this.reference('a name');
+    const body = this.body(0, `${keyword} relationship`);
+    return { kind: 'RelationshipDeclaration', range: this.rng(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, keyword, relation, source, target, body };
+  }
+
+  /** Whether `want` occurs before `stop` (and before the end of the declaration). */
+  private scanBefore(want: number, stop: number): boolean {
+    const n = this.ts.count;
+    let depth = 0;
+    for (let i = this.p; i < n; i++) {
+      const k = this.kinds[i]!;
+      if (k === LPAREN || k === LBRACK) depth++;
+      else if (k === RPAREN || k === RBRACK) { if (--depth < 0) return false; }
+      else if (depth === 0) {
+        if (k === want) return true;
+        if (k === stop || k === SEMI || k === LBRACE || k === RBRACE || k === EOF) return false;
+      }
+      if (k === EOF) return false;
+    }
+    return false;
+  }
+
+  // ----------------------------------------------------------------------------------- metadata
+
+  private metadataUsage(h: Header): Usage {
+    // `metadata M;` (M is the type) or `metadata m : M;` / `metadata m typed by M;`
+    if (this.tk() === IDENT && (this.la(1) === COLON || this.la(1) === K.typed || (this.la(1) === IDENT && this.text(this.p + 1) === 'typed'))) {
+      this.identification(h);
+    } else if (this.tk() === LT) {
+      this.identification(h);
+    }
+    if (this.tk() === COLON) this.adv();
+    else if (this.tk() === K.typed || (this.tk() === IDENT && this.text(this.p) === 'typed' && this.la(1) === K.by)) { this.adv(); this.expect(K.by, "'typed'"); }
+    const a = this.p;
+    const type = this.reference('a metadata type');
+    h.relations = [{ kind: 'Relation', relation: 'typing', target: type, isConjugated: false, range: this.rng(a) }];
+    this.specializations(h, false);
+    let about: QualifiedName[] = EMPTY;
+    if (this.eat(K.about)) about = this.qualifiedNameList();
+    const body = this.body(CTX_METADATA, 'metadata usage');
+    return this.usageNode(h, 'metadata', false, null, null, null, null, about, false, false, body);
+  }
+
+  // ----------------------------------------------------------------------------------- connectors
+
+  private connectorEnd(): ConnectorEnd {
+    const a = this.p;
+    let multiplicity: Multiplicity | null = null;
+    if (this.tk() === LBRACK) multiplicity = this.multiplicity();
+    let name: string | null = null;
+    if (this.tk() === IDENT && (this.la(1) === COLON2_GT || this.la(1) === K.references)) {
+      name = this.name(this.p);
+      this.adv(); this.adv();
+    }
+    const target = this.reference('a connector end');
+    return { kind: 'ConnectorEnd', name, target, multiplicity, range: this.rng(a) };
+  }
+
+  /** `a to b` or `(a, b, c)` */
+  private connectorEnds(separator: number): ConnectorEnd[] {
+    if (this.tk() === LPAREN) {
+      this.adv();
+      const ends = [this.connectorEnd()];
+      while (this.eat(COMMA)) ends.push(this.connectorEnd());
+      this.expect(RPAREN, 'connector ends');
+      return ends;
+    }
+    const first = this.connectorEnd();
+    this.expect(separator, 'connector end');
+    return [first, this.connectorEnd()];
+  }
+
+  /** connection / interface / allocation / binding (SysML) and connector / binding (KerML). */
+  private connectorUsage(h: Header, keyword: UsageKeyword, keywordIsOperator: boolean, _ctx: number, role: UsageRole | null = null): Usage {
+    let ends: ConnectorEnd[] | null = null;
+    if (this.tk() === K.all) { h.isSufficient = true; this.adv(); }
+    const binding = keyword === 'binding';
+    const sep = binding ? EQ : K.to!;
+    if (keywordIsOperator) {
+      // `connect a to b`, `bind a = b`, `allocate a to b`
+      ends = binding ? this.bindingEnds() : this.connectorEnds(sep);
+    } else if (this.tk() === LPAREN) {
+      ends = this.connectorEnds(sep);
+    } else if (binding && this.scanBefore(EQ, K.of) && !this.scanBefore(K.bind, EQ)) {
+      ends = this.bindingEnds();
+    } else if (!binding && this.scanBefore(K.to, this.kerml ? K.from : K.connect) && !this.scanBefore(K.allocate, K.to)) {
+      ends = this.connectorEnds(sep);
+    } else {
+      this.featureDeclaration(h);
+      if (!binding) this.valuePart(h);
+      const k = this.tk();
+      if (k === K.connect || k === K.allocate || (this.kerml && k === K.from)) {
+        this.adv();
+        ends = this.connectorEnds(sep);
+      } else if (k === K.bind || (binding && k === K.of)) {
+        this.adv();
+        ends = this.bindingEnds();
+      } else if (k === LPAREN) {
+        ends = this.connectorEnds(sep);
+      }
+    }
+    const body = this.body(bodyContext(keyword, false), `${keyword} usage`);
+    return this.usageNode(h, keyword, keywordIsOperator, role, ends, null, null, EMPTY, false, false, body);
+  }
+  private bindingEnds(): ConnectorEnd[] {
+    const first = this.connectorEnd();
+    this.expect(EQ, 'binding end');
+    return [first, this.connectorEnd()];
+  }
+
+  /** flow / message / succession flow (SysML), flow / succession flow (KerML). */
+  private flowUsage(h: Header, keyword: UsageKeyword): Usage {
+    let ends: ConnectorEnd[] | null = null;
+    let payload: Usage | null = null;
+    if (this.scanBefore(K.to, K.of) && !this.scanBefore(K.from, K.to)) {
+      ends = this.connectorEnds(K.to!);
+    } else {
+      this.featureDeclaration(h);
+      this.valuePart(h);
+      if (this.eat(K.of)) payload = this.payloadFeature();
+      if (this.eat(K.from)) {
+        const first = this.connectorEnd();
+        this.expect(K.to, 'flow source');
+        ends = [first, this.connectorEnd()];
+      }
+    }
+    const body = this.body(0, `${keyword} usage`);
+    return this.usageNode(h, keyword, false, null, ends, payload, null, EMPTY, false, false, body);
+  }
+
+  /** Payload of a flow or an accept: `T`, `[1] T`, `x : T`, `x : T = v`. */
+  private payloadFeature(): Usage {
+    const h = this.header(this.p, null);
+    const k = this.tk();
+    if (k === LT || (k === IDENT && isDeclContinuation(this.la(1)))) {
+      this.identification(h);
+      this.specializations(h, false);
+      this.valuePart(h);
+    } else {
+      if (this.tk() === LBRACK) h.multiplicity = this.multiplicity();
+      if (this.tk() === IDENT || this.tk() === DOLLAR) {
+        const a = this.p;
+        const target = this.reference('a payload type');
+        h.relations = [{ kind: 'Relation', relation: 'typing', target, isConjugated: false, range: this.rng(a) }];
+      } else if (this.tk() !== K.at && this.tk() !== K.after && this.tk() !== K.when) {
+        this.expected('a payload', "'of'");
+      }
+      this.specializations(h, false);
+    }
+    return this.usageNode(h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
+  }
+
+  // ----------------------------------------------------------------------------------- behaviour
+
+  private succession(
+    h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null,
+    targetMember: Member | null, guard: Expression | null, body: Member[] | null,
+  ): Succession {
+    return {
+      kind: 'Succession', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value, form, source, target, targetMember, guard, body,
+    };
+  }
+
+  /** `succession s first a then b;` (SysML, KerML), `succession a then b;` (KerML). */
+  private successionUsage(h: Header): Succession {
+    if (this.tk() === K.all) { h.isSufficient = true; this.adv(); }
+    if (this.tk() === K.first) return this.firstMember(h.start, h, 'succession');
+    if (this.scanBefore(K.first, K.then)) {
+      this.featureDeclaration(h);
+      return this.firstMember(h.start, h, 'succession');
+    }
+    if (this.scanBefore(K.then, SEMI)) {
+      const source = this.connectorEnd();
+      this.expect(K.then, 'succession source');
+      const target = this.connectorEnd();
+      return this.succession(h, 'succession', source, target, null, null, this.body(0, 'succession'));
+    }
+    this.featureDeclaration(h);
+    return this.succession(h, 'succession', null, null, null, null, this.body(0, 'succession'));
+  }
+
+  /** `first a then b;`, `first a if g then b;`, `first start;` (current token is 'first'). */
+  private firstMember(s: number, h: Header, form: 'first' | 'succession'): Succession {
+    this.expect(K.first, 'succession name');
+    const source = this.connectorEnd();
+    let guard: Expression | null = null;
+    let target: ConnectorEnd | null = null;
+    if (this.eat(K.if)) {
+      guard = this.expression();
+      this.expect(K.then, 'guard');
+      target = this.connectorEnd();
+    } else if (this.eat(K.then)) {
+      target = this.connectorEnd();
+    }
+    void s;
+    return this.succession(h, form, source, target, null, guard, this.body(CTX_ACTION, 'succession'));
+  }
+
+  /** `then b;`, `then action b { … }` (successions) or, in a state, `then s2;` (transition). */
+  private thenMember(s: number, visibility: Visibility | null, ctx: number): Member {
+    this.adv();
+    const h = this.header(s, visibility);
+    const k = this.tk();
+    if (k !== IDENT && k !== LBRACK && k !== DOLLAR) {
+      // A declaration follows: `then action a …`, `then merge m;`, `then event occurrence e;`
+      const targetMember = this.member(ctx);
+      if (targetMember === null) {
+        this.expected('a succession target', "'then'");
+        return this.succession(h, 'then', null, null, null, null, null);
+      }
+      return this.succession(h, 'then', null, null, targetMember, null, null);
+    }
+    if ((ctx & CTX_STATE) !== 0) {
+      const target = this.reference('a target state');
+      return this.transitionNode(h, null, null, null, null, target, this.body(CTX_ACTION, 'transition'));
+    }
+    const target = this.connectorEnd();
+    return this.succession(h, 'then', null, target, null, null, this.body(CTX_ACTION, 'succession'));
+  }
+
+  /** `if` at a member: an if action, a guarded succession `if g then b;`, a transition shorthand in
+   * a state, or a conditional result expression in a calc. */
+  private ifMember(s: number, h: Header, ctx: number): Member {
+    const ifTok = this.p;
+    this.adv();
+    const condition = this.nullCoalescing();
+    if (this.tk() === QUESTION && (ctx & CTX_RESULT) !== 0 && h.name === null) {
+      this.adv();
+      const then = this.expression();
+      this.expect(K.else, 'conditional expression');
+      const other = this.expression();
+      const expression: Expression = { kind: 'Conditional', condition, then, else: other, range: this.rng(ifTok) };
+      if (this.tk() === SEMI) this.adv();
+      return { kind: 'ResultExpression', range: this.rng(s), visibility: h.visibility, prefixMetadata: EMPTY, expression };
+    }
+    if ((ctx & CTX_STATE) !== 0 && (this.tk() === K.then || this.tk() === K.do)) {
+      return this.transitionTail(h, null, null, condition);
+    }
+    if (this.tk() === K.then) {
+      this.adv();
+      const target = this.connectorEnd();
+      return this.succession(h, 'guarded', null, target, null, condition, this.body(CTX_ACTION, 'guarded succession'));
+    }
+    return this.ifRest(h, condition);
+  }
+  private ifRest(h: Header, condition: Expression): IfAction {
+    const then = this.actionBodyParameter("if condition");
+    let other: Usage | IfAction | null = null;
+    if (this.eat(K.else)) {
+      if (this.tk() === K.if) {
+        const h2 = this.header(this.p, null);
+        this.adv();
+        other = this.ifRest(h2, this.expression());
+      } else {
+        other = this.actionBodyParameter("'else'");
+      }
+    }
+    return { ...this.featureFields(h), kind: 'IfAction', condition, then, else: other };
+  }
+
+  /** `{ … }` or `action a { … }` as the body of if/while/for. */
+  private actionBodyParameter(after: string): Usage {
+    const h = this.header(this.p, null);
+    if (this.eat(K.action)) this.featureDeclaration(h);
+    let body: Member[] | null = null;
+    if (this.tk() === LBRACE) body = this.block(CTX_ACTION);
+    else this.expected("'{'", after);
+    return this.usageNode(h, 'action', h.start === this.p, null, null, null, null, EMPTY, false, false, body);
+  }
+
+  private featureFields(h: Header) {
+    return {
+      range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+    };
+  }
+
+  private loopAction(h: Header): LoopAction {
+    const form = this.tk() === K.while ? 'while' : 'loop';
+    this.adv();
+    const condition = form === 'while' ? this.expression() : null;
+    const bodyAction = this.actionBodyParameter(form === 'while' ? 'while condition' : "'loop'");
+    let until: Expression | null = null;
+    if (this.eat(K.until)) {
+      until = this.expression();
+      this.expect(SEMI, 'until condition');
+    }
+    return { ...this.featureFields(h), kind: 'LoopAction', form, condition, bodyAction, until };
+  }
+
+  private forAction(h: Header): ForAction {
+    this.adv();
+    const vh = this.header(this.p, null);
+    this.featureDeclaration(vh);
+    const variable = this.usageNode(vh, 'ref', true, null, null, null, null, EMPTY, false, false, null);
+    this.expect(K.in, 'for variable');
+    const collection = this.expression();
+    const bodyAction = this.actionBodyParameter('for collection');
+    return { ...this.featureFields(h), kind: 'ForAction', variable, collection, bodyAction };
+  }
+
+  private terminateAction(h: Header): TerminateAction {
+    this.adv();
+    let target: Expression | null = null;
+    if (this.tk() !== SEMI && this.tk() !== LBRACE) target = this.expression();
+    const body = this.body(CTX_ACTION, 'terminate action');
+    return { ...this.featureFields(h), kind: 'TerminateAction', target, body };
+  }
+
+  private sendAction(h: Header, bodyOptional = false): SendAction {
+    this.adv();
+    let payload: Expression | null = null;
+    let via: Expression | null = null;
+    let to: Expression | null = null;
+    const k = this.tk();
+    if (k !== K.via && k !== K.to && k !== SEMI && k !== LBRACE) payload = this.expression();
+    if (this.eat(K.via)) via = this.expression();
+    if (this.eat(K.to)) to = this.expression();
+    const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'send action');
+    return { ...this.featureFields(h), kind: 'SendAction', payload, via, to, body };
+  }
+
+  private assignAction(h: Header, bodyOptional = false): AssignAction {
+    this.adv();
+    const target = this.primary();
+    this.expect(COLON_EQ, 'assignment target');
+    const assigned = this.expression();
+    const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'assign action');
+    return { ...this.featureFields(h), kind: 'AssignAction', target, assigned, body };
+  }
+
+  private optionalBlock(): Member[] | null {
+    return this.tk() === LBRACE ? this.block(CTX_ACTION) : null;
+  }
+
+  /** The part after `accept`: payload and/or trigger, and `via` receiver. */
+  private acceptPart(h: Header, bodyOptional: boolean): AcceptAction {
+    this.adv(); // accept
+    let payload: Usage | null = null;
+    let triggerKind: 'at' | 'after' | 'when' | null = null;
+    let triggerExpression: Expression | null = null;
+    let k = this.tk();
+    if (k !== K.at && k !== K.after && k !== K.when) {
+      if (k === IDENT && (this.la(1) === K.at || this.la(1) === K.after || this.la(1) === K.when)) {
+        const ph = this.header(this.p, null);
+        this.identification(ph);
+        payload = this.usageNode(ph, 'ref', true, null, null, null, null, EMPTY, false, false, null);
+      } else {
+        payload = this.payloadFeature();
+      }
+      k = this.tk();
+    }
+    if (k === K.at || k === K.after || k === K.when) {
+      triggerKind = k === K.at ? 'at' : k === K.after ? 'after' : 'when';
+      this.adv();
+      triggerExpression = this.expression();
+    }
+    let receiver: Expression | null = null;
+    if (this.eat(K.via)) receiver = this.expression();
+    let body: Member[] | null = null;
+    if (!bodyOptional) body = this.body(CTX_ACTION, 'accept action');
+    return { ...this.featureFields(h), kind: 'AcceptAction', payload, triggerKind, triggerExpression, receiver, body };
+  }
+
+  /** `accept …` at a member: an accept action, or (followed by if/do/then) a transition shorthand. */
+  private acceptMember(h: Header, ctx: number): Member {
+    const triggerHeader = this.header(this.p, null);
+    const accept = this.acceptPart(triggerHeader, true);
+    const k = this.tk();
+    if (k === K.then || k === K.do || ((ctx & CTX_STATE) !== 0 && k === K.if)) {
+      return this.transitionTail(h, null, accept, null);
+    }
+    // Re-home the accept on the member's header: the node is the accept action itself.
+    const body = this.body(CTX_ACTION, 'accept action');
+    return { ...accept, ...this.featureFields(h), kind: 'AcceptAction', body };
+  }
+
+  private transitionNode(
+    h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null,
+    effect: Member | null, target: Reference | null, body: Member[] | null,
+  ): Transition {
+    return { ...this.featureFields(h), kind: 'Transition', source, trigger, guard, effect, target, body };
+  }
+
+  /** `transition t first s1 accept e if g do a then s2;` (current token is 'transition'). */
+  private transition(s: number, h: Header): Transition {
+    this.adv();
+    let source: Reference | null = null;
+    const k = this.tk();
+    if (k === K.first) {
+      this.adv();
+      source = this.reference('a source state');
+    } else if (k !== K.accept && k !== K.if && k !== K.do && k !== K.then) {
+      if (this.scanBefore(K.first, K.then)) {
+        this.featureDeclaration(h);
+        this.expect(K.first, 'transition name');
+      }
+      source = this.reference('a source state');
+    }
+    let trigger: AcceptAction | null = null;
+    if (this.tk() === K.accept) trigger = this.acceptPart(this.header(this.p, null), true);
+    let guard: Expression | null = null;
+    if (this.eat(K.if)) guard = this.expression();
+    void s;
+    return this.transitionTail(h, source, trigger, guard);
+  }
+
+  /** `(if guard)? (do effect)? then target body` of a transition. */
+  private transitionTail(h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null): Transition {
+    let g = guard;
+    if (g === null && this.eat(K.if)) g = this.expression();
+    let effect: Member | null = null;
+    if (this.eat(K.do)) effect = this.effectAction(true);
+    let target: Reference | null = null;
+    if (this.expect(K.then, 'transition')) target = this.reference('a target state');
+    const body = this.body(CTX_ACTION, 'transition');
+    return this.transitionNode(h, source, trigger, g, effect, target, body);
+  }
+
+  /** The action of `do …` in a transition, or of entry/do/exit in a state. */
+  private effectAction(bodyOptional: boolean): Member {
+    const h = this.header(this.p, null);
+    const k = this.tk();
+    if (k === K.send) return this.sendAction(h, bodyOptional);
+    if (k === K.assign) return this.assignAction(h, bodyOptional);
+    if (k === K.accept) {
+      const a = this.acceptPart(h, true);
+      if (bodyOptional) return { ...a, body: this.optionalBlock() };
+      return { ...a, body: this.body(CTX_ACTION, 'accept action') };
+    }
+    if (k === K.action) {
+      this.adv();
+      this.featureDeclaration(h);
+      const kk = this.tk();
+      if (kk === K.send) return this.sendAction(h, bodyOptional);
+      if (kk === K.assign) return this.assignAction(h, bodyOptional);
+      if (kk === K.accept) {
+        const a = this.acceptPart(h, true);
+        return { ...a, body: bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'accept action') };
+      }
+      this.valuePart(h);
+      const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'action usage');
+      return this.usageNode(h, 'action', false, 'perform', null, null, null, EMPTY, false, false, body);
+    }
+    if (k === K.perform) this.adv();
+    const a = this.p;
+    const target = this.reference('an action');
+    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: this.rng(a) }];
+    this.specializations(h, false);
+    this.valuePart(h);
+    const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'performed action');
+    return this.usageNode(h, 'action', true, 'perform', null, null, null, EMPTY, false, false, body);
+  }
+
+  private stateSubaction(s: number, visibility: Visibility | null): StateSubaction {
+    const k = this.tk();
+    const which = k === K.entry ? 'entry' : k === K.exit ? 'exit' : 'do';
+    this.adv();
+    let action: Member | null = null;
+    if (this.tk() === SEMI) this.adv();
+    else action = this.effectAction(false);
+    return { kind: 'StateSubaction', range: this.rng(s), visibility, prefixMetadata: EMPTY, which, action };
+  }
+
+  // ----------------------------------------------------------------------------------- names
+
+  qualifiedName(what: string): QualifiedName {
+    const a = this.p;
+    const segments: string[] = [];
+    const segmentStarts: number[] = [];
+    let isGlobal = false;
+    if (this.tk() === DOLLAR) {
+      this.adv();
+      isGlobal = true;
+      this.expect(COLON2, "'$'");
+    }
+    if (this.tk() !== IDENT) {
+      this.expected(what);
+      return { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
+    }
+    segments.push(this.name(this.p));
+    segmentStarts.push(this.starts[this.p]!);
+    this.adv();
+    while (this.tk() === COLON2 && this.la(1) === IDENT) {
+      this.adv();
+      segments.push(this.name(this.p));
+      segmentStarts.push(this.starts[this.p]!);
+      this.adv();
+    }
+    return { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
+  }
+
+  /** A qualified name or a feature chain `a.b.c`. */
+  private reference(what: string): Reference {
+    const a = this.p;
+    const first = this.qualifiedName(what);
+    if (this.tk() !== DOT || this.la(1) !== IDENT) return first;
+    const chain = [first];
+    while (this.tk() === DOT && this.la(1) === IDENT) {
+      this.adv();
+      chain.push(this.qualifiedName(what));
+    }
+    const fc: FeatureChain = { kind: 'FeatureChain', chain, range: this.rng(a) };
+    return fc;
+  }
+
+  // ----------------------------------------------------------------------------------- expressions
+
+  expression(): Expression {
+    if (this.tk() === K.if) {
+      const a = this.p;
+      this.adv();
+      if (++this.depth > MAX_DEPTH) return this.tooDeep(a);
+      const condition = this.nullCoalescing();
+      this.expect(QUESTION, 'condition of the conditional expression');
+      const then = this.expression();
+      this.expect(K.else, 'conditional expression');
+      const other = this.expression();
+      this.depth--;
+      return { kind: 'Conditional', condition, then, else: other, range: this.rng(a) };
+    }
+    return this.binary(1);
+  }
+  private nullCoalescing(): Expression {
+    return this.binary(1);
+  }
+  private additive(): Expression {
+    return this.binary(10);
+  }
+
+  private tooDeep(a: number): Expression {
+    this.error('nesting too deep');
+    this.depth--;
+    // Skip to the end of the statement so the parser does not recurse further.
+    while (this.tk() !== EOF && this.tk() !== SEMI && this.tk() !== RBRACE) this.adv();
+    return { kind: 'Missing', range: this.rng(a) };
+  }
+
+  private binary(minPrec: number): Expression {
+    const a = this.p;
+    let left = this.unary();
+    for (;;) {
+      const k = this.tk();
+      const prec = PREC[k]!;
+      if (prec === 0 || prec < minPrec) return left;
+      this.adv();
+      if (prec === CLASSIFY_PREC) {
+        const type = this.qualifiedName(`a type after '${CLASSIFY_OP[k]}'`);
+        left = { kind: 'Classification', operator: CLASSIFY_OP[k] as 'istype', operand: left, type, range: this.rng(a) };
+        continue;
+      }
+      // ** and ^ are right-associative; all other binary operators group to the left.
+      const right = this.binary(prec === 12 ? prec : prec + 1);
+      left = { kind: 'Binary', operator: BINARY_OP[k] as BinaryOperator, left, right, range: this.rng(a) };
+    }
+  }
+
+  private unary(): Expression {
+    const k = this.tk();
+    let op: UnaryOperator | null = null;
+    if (k === MINUS) op = '-';
+    else if (k === PLUS) op = '+';
+    else if (k === TILDE) op = '~';
+    else if (k === K.not) op = 'not';
+    if (op !== null) {
+      const a = this.p;
+      this.adv();
+      if (++this.depth > MAX_DEPTH) return this.tooDeep(a);
+      const operand = this.unary();
+      this.depth--;
+      return { kind: 'Unary', operator: op, operand, range: this.rng(a) };
+    }
+    if (k === K.all) {
+      const a = this.p;
+      this.adv();
+      const type = this.qualifiedName("a type after 'all'");
+      return { kind: 'Extent', type, range: this.rng(a) };
+    }
+    if (k === K.istype || k === K.hastype || k === AT || k === AT2 || k === K.as || k === K.meta) {
+      // Classification without operand (applies to the element being filtered / `self`).
+      const a = this.p;
+      this.adv();
+      const type = this.qualifiedName(`a type after '${CLASSIFY_OP[k]}'`);
+      return { kind: 'Classification', operator: CLASSIFY_OP[k] as 'istype', operand: null, type, range: this.rng(a) };
+    }
+    return this.primary();
+  }
+
+  private primary(): Expression {
+    const a = this.p;
+    let e = this.base();
+    for (;;) {
+      const k = this.tk();
+      if (k === DOT) {
+        const n = this.la(1);
+        if (n === IDENT || n === DOLLAR) {
+          this.adv();
+          const member = this.qualifiedName('a feature name');
+          if (this.tk() === LPAREN && isNameChain(e)) {
+            // `a.b(x)`: invocation of the feature chain a.b
+            const chain = chainOf(e, member);
+            const args = this.argumentList();
+            e = { kind: 'Invocation', callee: { kind: 'FeatureChain', chain, range: rangeSpan(chain[0]!.range, member.range) }, args, range: this.rng(a) };
+            continue;
+          }
+          e = { kind: 'MemberAccess', target: e, member, range: this.rng(a) };
+          continue;
+        }
+        if (n === LBRACE) {
+          this.adv();
+          const body = this.bodyExpression();
+          e = { kind: 'Collect', target: e, body, range: this.rng(a) };
+          continue;
+        }
+        if (n === K.metadata && e.kind === 'Name') {
+          this.adv(); this.adv();
+          e = { kind: 'MetadataAccess', target: e.name, range: this.rng(a) };
+          continue;
+        }
+        this.adv();
+        this.expected("a feature name or '{'", "'.'");
+        return e;
+      }
+      if (k === DOT_Q) {
+        this.adv();
+        if (this.tk() !== LBRACE) { this.expected("'{'", "'.?'"); return e; }
+        const body = this.bodyExpression();
+        e = { kind: 'Select', target: e, body, range: this.rng(a) };
+        continue;
+      }
+      if (k === ARROW) {
+        this.adv();
+        const callee = this.reference("a function name after '->'");
+        let args: Argument[];
+        const t = this.tk();
+        if (t === LBRACE) {
+          const b = this.p;
+          const body = this.bodyExpression();
+          args = [{ kind: 'Argument', name: null, value: body, range: this.rng(b) }];
+        } else if (t === LPAREN) {
+          args = this.argumentList();
+        } else if (t === IDENT || t === DOLLAR) {
+          const b = this.p;
+          const fn = this.qualifiedName('a function name');
+          args = [{ kind: 'Argument', name: null, value: { kind: 'Name', name: fn, range: fn.range }, range: this.rng(b) }];
+        } else {
+          this.expected("'(', '{' or a function name", `'->${callee.kind === 'QualifiedName' ? callee.segments.join('::') : ''}'`);
+          args = EMPTY;
+        }
+        e = { kind: 'ArrowInvocation', target: e, callee, args, range: this.rng(a) };
+        continue;
+      }
+      if (k === HASH && this.la(1) === LPAREN) {
+        this.adv(); this.adv();
+        const index = this.sequenceContents(this.p);
+        this.expect(RPAREN, 'index');
+        e = { kind: 'Index', target: e, index, range: this.rng(a) };
+        continue;
+      }
+      if (k === LBRACK) {
+        this.adv();
+        const unit = this.sequenceContents(this.p);
+        this.expect(RBRACK, 'unit');
+        e = { kind: 'Quantity', value: e, unit, range: this.rng(a) };
+        continue;
+      }
+      return e;
+    }
+  }
+
+  private base(): Expression {
+    const a = this.p;
+    const k = this.tk();
+    switch (k) {
+      case IDENT: {
+        if (this.la(1) === IDENT && this.text(a) === 'new') {
+          this.adv();
+          const type = this.reference('a type after new');
+          const args = this.tk() === LPAREN ? this.argumentList() : (this.expected("'('", 'constructed type'), EMPTY);
+          return { kind: 'Constructor', type, args, range: this.rng(a) };
+        }
+        const name = this.qualifiedName('a name');
+        if (this.tk() === LPAREN) {
+          const args = this.argumentList();
+          return { kind: 'Invocation', callee: name, args, range: this.rng(a) };
+        }
+        return { kind: 'Name', name, range: name.range };
+      }
+      case DOLLAR: {
+        const name = this.qualifiedName('a name');
+        if (this.tk() === LPAREN) {
+          const args = this.argumentList();
+          return { kind: 'Invocation', callee: name, args, range: this.rng(a) };
+        }
+        return { kind: 'Name', name, range: name.range };
+      }
+      case INTEGER: case REAL: {
+        this.adv();
+        return { kind: 'Literal', literal: k === INTEGER ? 'integer' : 'real', value: Number(this.text(a)), range: this.rng(a) };
+      }
+      case STRING: {
+        this.adv();
+        return { kind: 'Literal', literal: 'string', value: stringValue(this.src, this.starts[a]!, this.ends[a]!), range: this.rng(a) };
+      }
+      case STAR: {
+        this.adv();
+        return { kind: 'Literal', literal: 'infinity', value: Infinity, range: this.rng(a) };
+      }
+      case LPAREN: {
+        this.adv();
+        if (this.tk() === RPAREN) { this.adv(); return { kind: 'Null', range: this.rng(a) }; }
+        if (++this.depth > MAX_DEPTH) return this.tooDeep(a);
+        const inner = this.sequenceContents(a);
+        this.depth--;
+        this.expect(RPAREN, 'expression');
+        if (inner.kind === 'Sequence') return { kind: 'Sequence', items: inner.items, range: this.rng(a) };
+        return inner;
+      }
+      case LBRACE:
+        return this.bodyExpression();
+    }
+    if (k === K.true || k === K.false) {
+      this.adv();
+      return { kind: 'Literal', literal: 'boolean', value: k === K.true, range: this.rng(a) };
+    }
+    if (k === K.null) {
+      this.adv();
+      return { kind: 'Null', range: this.rng(a) };
+    }
+    if (k === K.if) return this.expression();
+    if (k === K.all || k === K.not || k === K.istype || k === K.hastype || k === K.as || k === K.meta || k === AT || k === AT2) return this.unary();
+    this.expected('an expression');
+    return { kind: 'Missing', range: this.rng(a) };
+  }
+
+  /** `e` or `e, f, …` (trailing comma allowed) up to the closing bracket. */
+  private sequenceContents(a: number): Expression {
+    const first = this.expression();
+    if (this.tk() !== COMMA) return first;
+    const items = [first];
+    while (this.eat(COMMA)) {
+      const k = this.tk();
+      if (k === RPAREN || k === RBRACK) break;
+      items.push(this.expression());
+    }
+    return { kind: 'Sequence', items, range: this.rng(a) };
+  }
+
+  private argumentList(): Argument[] {
+    const open = this.p;
+    this.adv(); // (
+    if (this.eat(RPAREN)) return EMPTY;
+    const args: Argument[] = [];
+    for (;;) {
+      const a = this.p;
+      let name: string | null = null;
+      if (this.tk() === IDENT && this.la(1) === EQ) {
+        name = this.name(this.p);
+        this.adv(); this.adv();
+      }
+      const value = this.expression();
+      args.push({ kind: 'Argument', name, value, range: this.rng(a) });
+      if (this.eat(COMMA)) continue;
+      if (this.eat(RPAREN)) return args;
+      this.expected("',' or ')'", `the arguments opened at ${this.lines[open]}:${this.cols[open]}`);
+      return args;
+    }
+  }
+
+  /** `{ members result }` (current token is '{'). */
+  private bodyExpression(): BodyExpression {
+    const a = this.p;
+    const members = this.block(CTX_RESULT | CTX_ACTION);
+    let result: Expression | null = null;
+    const last = members[members.length - 1];
+    if (last !== undefined && last.kind === 'ResultExpression') {
+      members.pop();
+      result = last.expression;
+    }
+    return { kind: 'Body', members, result, range: this.rng(a) };
+  }
+}
+
+// ------------------------------------------------------------------------------------- helpers
+
+function isDeclContinuation(k: number): boolean {
+  return k === COLON || k === COLON_GT || k === COLON_GT2 || k === COLON2_GT || k === K.typed || k === K.defined ||
+    k === K.subsets || k === K.redefines || k === K.references || k === K.specializes || k === EQ || k === COLON_EQ ||
+    k === LBRACK;
+}
+
+function bodyContext(keyword: string, isDefinition: boolean): number {
+  switch (keyword) {
+    case 'action': case 'fork': case 'join': case 'merge': case 'decide': case 'behavior': case 'step':
+      return CTX_ACTION;
+    case 'calc': case 'constraint': case 'case': case 'analysis': case 'verification': case 'use case':
+      return CTX_ACTION | CTX_RESULT;
+    case 'function': case 'predicate': case 'expr': case 'bool': case 'inv':
+      return CTX_RESULT;
+    case 'state':
+      return CTX_STATE;
+    case 'enum':
+      return isDefinition ? CTX_ENUM : 0;
+    case 'metadata':
+      return isDefinition ? 0 : CTX_METADATA;
+  }
+  return 0;
+}
+
+function usageWhat(keyword: UsageKeyword, implicit: boolean, role: UsageRole | null): string {
+  if (role !== null) return `${role} usage`;
+  if (implicit) return 'usage';
+  return `${keyword} usage`;
+}
+
+function isNameChain(e: Expression): boolean {
+  return e.kind === 'Name' || (e.kind === 'MemberAccess' && isNameChain(e.target));
+}
+function chainOf(e: Expression, last: QualifiedName): QualifiedName[] {
+  const out: QualifiedName[] = [last];
+  let cur: Expression = e;
+  while (cur.kind === 'MemberAccess') { out.push(cur.member); cur = cur.target; }
+  if (cur.kind === 'Name') out.push(cur.name);
+  return out.reverse();
+}
+function rangeSpan(a: SourceRange, b: SourceRange): SourceRange {
+  return { start: a.start, end: b.end, line: a.line, column: a.column, endLine: b.endLine, endColumn: b.endColumn };
+}
