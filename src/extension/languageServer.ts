@@ -1,0 +1,25 @@
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+
+/** Languages the Assay language server serves. */
+export const modelLanguages = ['sysml', 'kerml'] as const;
+
+/** Starts dist/server.js over Node IPC; the client is stopped when the extension deactivates. */
+export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: modelLanguages.flatMap((language) => [
+      { scheme: 'file', language },
+      { scheme: 'untitled', language },
+    ]),
+    synchronize: { configurationSection: 'assay' },
+    outputChannel: output,
+    // The server's own errors are already in the Assay channel; do not pop it up on every restart.
+    revealOutputChannelOn: 4 /* RevealOutputChannelOn.Never */,
+  };
+  return new LanguageClient('assay', 'Assay Language Server', serverOptions, clientOptions);
+}

@@ -1,0 +1,119 @@
+// The extension installed from its VSIX into a real VS Code (code-server), driven through the page.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  openFile, packageExtension, paletteRows, recordFigure, runCommand, screenshot, Session, tokenColours, waitForOutputText,
+  type PackagedExtension,
+} from './harness';
+
+const commandTitles = [
+  'Assay: Ask a Question…',
+  'Assay: Ask Again',
+  'Assay: Cancel Run',
+  'Assay: Show Engines',
+  'Assay: Restart Engines',
+  'Assay: Show Output',
+];
+
+describe('Assay in a real VS Code (installed from the VSIX)', function () {
+  let packaged: PackagedExtension;
+  let session: Session | undefined;
+  let packageDir: string;
+
+  before(async function () {
+    packageDir = mkdtempSync(join(tmpdir(), 'assay-vsix-'));
+    const started = Date.now();
+    packaged = packageExtension(packageDir);
+    recordFigure('vsix size', Math.round(packaged.bytes / 1024), 'KiB');
+    recordFigure('vsix packaging time', Date.now() - started, 'ms');
+    session = await Session.start({ vsix: packaged.vsix });
+  });
+
+  after(async function () {
+    try {
+      await session?.close();
+    } finally {
+      rmSync(packageDir, { recursive: true, force: true });
+    }
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && session) {
+      await screenshot(session.page, `failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    }
+  });
+
+  it('lists every Assay command in the command palette', async function () {
+    const page = session!.page;
+    let rows: string[] = [];
+    // Contributed commands show up a moment after the workbench does.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      rows = await paletteRows(page, 'Assay:');
+      if (commandTitles.every((title) => rows.includes(title))) break;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+    await screenshot(page, 'palette-assay-commands');
+    for (const title of commandTitles) assert.ok(rows.includes(title), `palette lacks "${title}"; it shows ${JSON.stringify(rows)}`);
+    await page.keyboard.press('Escape');
+  });
+
+  it('activates and shows its activation time in the Assay output channel', async function () {
+    const page = session!.page;
+    await runCommand(page, 'Assay: Show Output');
+    const text = await waitForOutputText(page, /Assay \d+\.\d+\.\d+ activated in [\d.]+ ms/);
+    await waitForOutputText(page, /Language server ready in \d+ ms/);
+    await screenshot(page, 'output-channel');
+    const activation = Number(/activated in ([\d.]+) ms/.exec(text)![1]);
+    recordFigure('activation time (installed VSIX, code-server)', activation, 'ms');
+    assert.ok(activation > 0);
+    // The panel's channel picker names the channel the text came from.
+    const picker = page.locator('.panel .monaco-select-box, .panel select').first();
+    assert.match((await picker.innerText().catch(async () => picker.inputValue())) ?? '', /Assay/);
+  });
+
+  it('colours SysML keywords, names, numbers and units from the grammar', async function () {
+    const page = session!.page;
+    await openFile(page, 'vehicle.sysml');
+    const c = await tokenColours(page, {
+      part: { text: 'part' },
+      def: { text: 'def' },
+      doc: { text: 'A small vehicle', whole: false },
+      number: { text: '180' },
+      unit: { text: 'km/h' },
+      unrestricted: { text: "'max load'" },
+      name: { text: 'wheels', whole: false },
+    }, (colours) => colours.part !== colours.name);
+    await screenshot(page, 'sysml-syntax-colours');
+    assert.notEqual(c.part, c.name, 'keyword `part` coloured like a plain name');
+    assert.equal(c.part, c.def, 'both declaration keywords share one colour');
+    assert.notEqual(c.number, c.name, 'number coloured like a plain name');
+    assert.notEqual(c.unit, c.name, 'unit coloured like a plain name');
+    assert.notEqual(c.doc, c.name, 'doc comment coloured like a plain name');
+    assert.notEqual(c.unrestricted, c.name, 'unrestricted name coloured like a plain name');
+  });
+
+  it('shows the Runs view with its welcome text in the Assay view container', async function () {
+    const page = session!.page;
+    await page.locator('.activitybar .action-item a[aria-label^="Assay"]').first().click();
+    const welcome = page.locator('.pane-body .welcome-view-content', { hasText: 'No runs yet' });
+    await welcome.waitFor({ timeout: 15_000 });
+    assert.match(await page.locator('.part.sidebar .composite.title').innerText(), /assay: runs/i);
+    await screenshot(page, 'runs-view-welcome');
+  });
+
+  it('Show Engines lists the bundled engine and the workspace entry', async function () {
+    const page = session!.page;
+    await runCommand(page, 'Assay: Show Engines');
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'workspace-engine' }).first().waitFor({ timeout: 10_000 });
+    const labels = await rows.allInnerTexts();
+    await screenshot(page, 'show-engines');
+    assert.ok(labels.some((label) => label.includes('assay-reference')), `no bundled engine row in ${JSON.stringify(labels)}`);
+    assert.ok(labels.some((label) => label.includes('workspace-engine') && label.includes('workspace settings')),
+      `no workspace entry row in ${JSON.stringify(labels)}`);
+    await page.keyboard.press('Escape');
+  });
+});
