@@ -35,7 +35,7 @@ export class NoResponse extends AdapterFailure {
 function describeNetworkError(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ECONNREFUSED':
-      return 'connection refused (is the service running? "assay-adapter ensure-running" checks)';
+      return 'connection refused';
     case 'ECONNRESET':
       return 'connection reset by the server';
     case 'ENOTFOUND':
@@ -147,7 +147,15 @@ export interface JsonCall {
  */
 export async function callJson(call: JsonCall, timeoutMs: number): Promise<unknown> {
   const target = `${call.method} ${call.url.toString()}`;
-  const response = await httpRequest(call.method, call.url, { body: call.body, timeoutMs, signal: call.signal });
+  let response: HttpResponse;
+  try {
+    response = await httpRequest(call.method, call.url, { body: call.body, timeoutMs, signal: call.signal });
+  } catch (error) {
+    if (error instanceof NoResponse && error.reason === 'network' && error.message.endsWith('connection refused')) {
+      throw new NoResponse(`${error.message} (is the service running? "assay-adapter ensure-running" checks and can start it)`, 'network');
+    }
+    throw error;
+  }
   const parsed = parseJson(response.text);
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if (response.status >= 200 && response.status < 300) {

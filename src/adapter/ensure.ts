@@ -113,25 +113,30 @@ function runCommand(command: string, args: string[], cwd: string | undefined, en
   });
 }
 
-function lastLine(text: string): string {
+/** The line of a tool's output that says what went wrong (docker puts it first, then usage advice). */
+function telling(text: string): string {
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines[lines.length - 1] ?? '';
+  return lines.find((l) => /error|cannot|denied|not found|no such|refused|failed/i.test(l)) ?? lines[0] ?? '';
 }
 
 function why(result: CommandResult): string {
   if (result.failure) return result.failure;
-  const said = lastLine(result.output);
+  const said = telling(result.output);
   return `exit code ${String(result.code)}${said ? `: ${said}` : ''}`;
 }
 
-async function composeCommand(options: EnsureOptions): Promise<string[] | undefined> {
+/** `docker compose` when the plugin works, else `docker-compose`; or why neither is usable. */
+async function composeCommand(options: EnsureOptions): Promise<string[] | string> {
   const docker = findOnPath('docker', options.env);
+  let pluginProblem = '';
   if (docker) {
     const version = await runCommand(docker, ['compose', 'version'], undefined, options.env, 15_000, options.log);
-    if (version.code === 0) return [docker, 'compose'];
+    if (version.code === 0 && !version.failure) return [docker, 'compose'];
+    pluginProblem = `docker is on PATH but "docker compose" does not work (${why(version)})`;
   }
   const legacy = findOnPath('docker-compose', options.env);
-  return legacy ? [legacy] : undefined;
+  if (legacy) return [legacy];
+  return pluginProblem ? `${pluginProblem} and docker-compose is not on PATH` : 'neither "docker compose" nor "docker-compose" is available on PATH';
 }
 
 function isLocalHost(url: URL): boolean {
@@ -152,8 +157,8 @@ async function ensureService(config: AdapterConfig, options: EnsureOptions, hint
   } else {
     const compose = await composeCommand(options);
     const byHand = `cd ${config.composeDir} && docker compose up -d`;
-    if (!compose) {
-      hints.push(`neither "docker compose" nor "docker-compose" is available on PATH; run "${byHand}" where it is, or ${startByHand}`);
+    if (typeof compose === 'string') {
+      hints.push(`${compose}; run "${byHand}" where it works, or ${startByHand}`);
     } else {
       const [command, ...prefix] = compose;
       const started = await runCommand(command!, [...prefix, 'up', '-d'], config.composeDir, options.env, options.startTimeoutMs, options.log);

@@ -192,6 +192,14 @@ describe('adapter endpoints (real process against the test service)', () => {
     assert.match(r.out.error!.message, /GET http:\/\/127\.0\.0\.1:\d+\/health: no complete response within 200ms/);
   });
 
+  it('a response cut off mid-body is an I/O error, not a half-parsed success', async () => {
+    service.fault('GET /adapters/capabilities', { truncate: true, body: JSON.stringify({ contract: 'adapter.v1', padding: 'x'.repeat(10_000) }) });
+    const r = await runAdapter(['capabilities'], env);
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(r.out.error!.status_code, 0);
+    assert.match(r.out.error!.message, /GET http:\/\/127\.0\.0\.1:\d+\/adapters\/capabilities: (connection closed before the response was complete|response interrupted)/);
+  });
+
   function writeJson(name: string, value: unknown): string {
     const file = join(dir, name);
     writeFileSync(file, JSON.stringify(value));

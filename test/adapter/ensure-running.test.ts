@@ -152,6 +152,28 @@ describe('adapter ensure-running (real process)', () => {
     assert.match(r.out.data.manual_hints[0], /neither "docker compose" nor "docker-compose" is available on PATH/);
   });
 
+  it('docker without its compose plugin and no docker-compose: exit 4, hint says which', async () => {
+    const port = await closedPort();
+    const r = await runAdapter(['ensure-running'], {
+      SERVICE_URL: `http://127.0.0.1:${port}`,
+      SERVICE_COMPOSE_DIR: composeDir,
+      PATH: binDir,
+      FAKE_DOCKER_LOG: log,
+      FAKE_DOCKER_NO_COMPOSE: '1',
+    });
+    assert.equal(r.code, 4, r.stdout);
+    assert.deepEqual(dockerCalls(), ['compose version']);
+    assert.match(r.out.data.manual_hints[0], /docker is on PATH but "docker compose" does not work \(exit code 1: docker: unknown command: docker compose\) and docker-compose is not on PATH/);
+  });
+
+  it('a compose directory that does not exist: exit 4, hint names it', async () => {
+    const port = await closedPort();
+    const r = await runAdapter(['ensure-running'], { SERVICE_URL: `http://127.0.0.1:${port}`, SERVICE_COMPOSE_DIR: join(dir, 'nope'), PATH: binDir, FAKE_DOCKER_LOG: log });
+    assert.equal(r.code, 4, r.stdout);
+    assert.match(r.out.data.manual_hints[0], /SERVICE_COMPOSE_DIR=.*nope is not a directory/);
+    assert.deepEqual(dockerCalls(), []);
+  });
+
   it('docker compose without a daemon: the start fails, exit 4, the hint carries the reason', async () => {
     const port = await closedPort();
     const r = await runAdapter(['ensure-running'], {
