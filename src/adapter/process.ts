@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import type { Envelope } from './outcome';
 
+// Not strict: `assay.tasks.adapterPath` may name another adapter.v1 program, which may add fields.
 const envelopeSchema = z.union([
   z.object({ ok: z.literal(true), data: z.unknown() }),
   z.object({
@@ -26,6 +27,20 @@ export interface AdapterInvocation {
   signal?: AbortSignal;
   /** Node executable for `.js` adapters (default: this process's, run as Node under Electron). */
   nodePath?: string;
+}
+
+/** Settings that map to the adapter's environment; empty values leave the inherited/default ones. */
+export interface AdapterSettings {
+  serviceUrl?: string;
+  runtimeUrl?: string;
+}
+
+/** The child environment: `base` (usually process.env) with SERVICE_URL / SERVICE_RUNTIME_URL from settings. */
+export function adapterEnvironment(base: NodeJS.ProcessEnv, settings: AdapterSettings): NodeJS.ProcessEnv {
+  const env = { ...base };
+  if (settings.serviceUrl?.trim()) env['SERVICE_URL'] = settings.serviceUrl.trim();
+  if (settings.runtimeUrl?.trim()) env['SERVICE_RUNTIME_URL'] = settings.runtimeUrl.trim();
+  return env;
 }
 
 export interface AdapterResult {

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { invokeAdapter } from '../../src/adapter/process';
+import { adapterEnvironment, invokeAdapter } from '../../src/adapter/process';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
 import { adapterPath, cleanEnv, ensureAdapterBuilt } from './adapter-process';
 
@@ -54,6 +54,15 @@ describe('invokeAdapter (the adapter as the extension calls it)', () => {
     assert.ok(!r.envelope.ok);
     assert.match(r.envelope.error.message, /without printing one JSON envelope/);
     assert.equal(r.envelope.error.body, 'hello\n');
+  });
+
+  it('settings become SERVICE_URL / SERVICE_RUNTIME_URL; empty settings keep what is inherited', async () => {
+    const inherited = { SERVICE_URL: 'http://127.0.0.1:1', SERVICE_RUNTIME_URL: 'http://127.0.0.1:2', PATH: '/bin' };
+    assert.deepEqual(adapterEnvironment(inherited, { serviceUrl: '', runtimeUrl: ' ' }), inherited);
+    const env2 = adapterEnvironment(cleanEnv(), { serviceUrl: service.url });
+    const r = await invokeAdapter({ adapterPath, args: ['health'], env: env2 });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.deepEqual(r.envelope, { ok: true, data: { status: 'ok' } });
   });
 
   it('a missing program is a failure naming it', async () => {
