@@ -13,13 +13,13 @@ import type {
   SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
 } from './ast';
-import {
-  AMP, ARROW, AT, AT2, CARET, COLON, COLON2, COLON2_GT, COLON_EQ, COLON_GT, COLON_GT2, COMMA, DOLLAR, DOT,
-  DOT2, DOT_Q, EOF, EQ, EQ2, EQ3, FAT_ARROW, GE, GT, HASH, IDENT, INTEGER, K, KW_BASE, LBRACE, LBRACK, LE,
-  LPAREN, LT, MINUS, NE, NE2, PERCENT, PIPE, PLUS, QUESTION, QUESTION2, RBRACE, RBRACK, REAL, RPAREN, SEMI,
-  SLASH, STAR, STAR2, STRING, TILDE, commentText, nameText, stringValue, tokenize, tokenKindText,
-  type TokenStream,
-} from './lexer';
+import * as lexer from './lexer';
+import type { TokenStream } from './lexer';
+
+// Local copies: under per-file transpilation an imported binding is a getter call on every use.
+const {
+  AMP, ARROW, AT, AT2, CARET, COLON, COLON2, COLON2_GT, COLON_EQ, COLON_GT, COLON_GT2, COMMA, DOLLAR, DOT, DOT2, DOT_Q, EOF, EQ, EQ2, EQ3, FAT_ARROW, GE, GT, HASH, IDENT, INTEGER, K, KW_BASE, LBRACE, LBRACK, LE, LPAREN, LT, MINUS, NE, NE2, PERCENT, PIPE, PLUS, QUESTION, QUESTION2, RBRACE, RBRACK, REAL, RPAREN, SEMI, SLASH, STAR, STAR2, STRING, TILDE, commentText, nameText, stringValue, tokenize, tokenKindText,
+} = lexer;
 
 export interface ParseOptions {
   /** Language of the text; default 'sysml'. Use `languageOfPath` for a file name. */
@@ -273,7 +273,17 @@ class Parser {
   }
   /** "expected X after Y, found Z", placed at the token that is not X. */
   private expected(what: string, after?: string): void {
-    this.error(`expected ${what}${after ? ` after ${after}` : ''}, found ${this.describe(this.p)}`);
+    const message = `expected ${what}${after ? ` after ${after}` : ''}, found ${this.describe(this.p)}`;
+    const prev = this.p - 1;
+    if (prev >= 0 && this.lines[this.p]! > this.endLines[prev]!) {
+      // The missing part belongs at the end of the previous line, where the user left it out.
+      const at = this.ends[prev]!;
+      const line = this.endLines[prev]!;
+      const column = this.endCols[prev]!;
+      this.error(message, { start: at, end: at, line, column, endLine: line, endColumn: column });
+      return;
+    }
+    this.error(message);
   }
   private expect(kind: number, after?: string): boolean {
     if (this.eat(kind)) return true;
@@ -410,6 +420,7 @@ class Parser {
       const k = this.tk();
       if (k === RBRACE) { this.adv(); break; }
       if (k === EOF) {
+        this.quietUntil = -1; // every unclosed block gets its own error
         this.error(`expected '}' to close the '{' at ${this.lines[open]}:${this.cols[open]}, found end of file`);
         break;
       }
