@@ -474,6 +474,19 @@ export class Evaluator {
       const expr = usage.value.expression;
       return () => this.nested(`'${name}'`, expr.range, () => this.eval(expr, scope, false));
     }
+    if (isPredicateUsage(usage)) {
+      // A constraint or requirement usage is read as true/false. One that specializes a definition
+      // needs the inherited members only the environment knows: it is left to the environment.
+      if (inherits(usage) || !usage.body) return undefined;
+      const members = usage.body;
+      const requirement = usage.keyword === 'requirement';
+      return () => this.nested(`'${name}'`, usage.range, () => {
+        const inner = this.bindBody(name, members, [], scope, usage.range);
+        if (isError(inner as Outcome)) return inner as ValueError;
+        const v = requirement ? this.requirement(name, members, inner as LocalScope) : this.predicate(name, members, inner as LocalScope);
+        return isError(v as Outcome) ? (v as ValueError) : bool((v as Verdict).value);
+      });
+    }
     if (usage.body && usage.body.some((m) => m.kind === 'Usage')) {
       const body = usage.body;
       return () => this.instanceFromBody(name, body, scope);
@@ -548,6 +561,11 @@ export class Evaluator {
       const thunk = this.usageThunk(ret, scope);
       if (thunk) return thunk();
     }
+    // A requirement body (subject, assume, require, nested requirements) reads as true or false.
+    if (members.some((m) => m.kind === 'Usage' && (m.role === 'subject' || m.role === 'require' || m.role === 'assume' || (m.keyword === 'requirement' && m.role === null)))) {
+      const v = this.requirement(label, members, scope);
+      return isError(v as Outcome) ? (v as ValueError) : bool((v as Verdict).value);
+    }
     return error(`${label} has no result to evaluate (no result expression or return value)`, at, 'unsupported');
   }
 
@@ -560,7 +578,7 @@ export class Evaluator {
     const r = this.nested(label, at, () => {
       const scope = this.bindBody(label, members, args, outer, at);
       if (isError(scope as Outcome)) return scope as ValueError;
-      const v = this.predicate(label, members, scope as LocalScope, at);
+      const v = this.predicate(label, members, scope as LocalScope);
       return isError(v as Outcome) ? (v as ValueError) : verdictValue(v as Verdict);
     });
     return isError(r) ? r : verdictOf(r);
@@ -576,13 +594,13 @@ export class Evaluator {
     const r = this.nested(label, at, () => {
       const scope = this.bindBody(label, members, args, outer, at);
       if (isError(scope as Outcome)) return scope as ValueError;
-      const v = this.requirement(label, members, scope as LocalScope, at);
+      const v = this.requirement(label, members, scope as LocalScope);
       return isError(v as Outcome) ? (v as ValueError) : verdictValue(v as Verdict);
     });
     return isError(r) ? r : verdictOf(r);
   }
 
-  private requirement(label: string, members: readonly Member[], scope: LocalScope, at?: SourceRange): Verdict | ValueError {
+  private requirement(label: string, members: readonly Member[], scope: LocalScope): Verdict | ValueError {
     for (const m of members) {
       if (m.kind !== 'Usage' || m.role !== 'assume') continue;
       const v = this.constraintMember(m, scope);
@@ -593,13 +611,9 @@ export class Evaluator {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
       const isRequire = m.role === 'require';
-      const isSubRequirement = m.keyword === 'requirement' && m.role === null && m.body !== null;
+      const isSubRequirement = m.keyword === 'requirement' && m.role === null;
       if (!isRequire && !isSubRequirement) continue;
-      let v: Verdict | ValueError;
-      if (isSubRequirement) {
-        const sub = this.bindBody(usageLabel(m, 'requirement'), m.body!, [], scope, m.range);
-        v = isError(sub as Outcome) ? (sub as ValueError) : this.requirement(usageLabel(m, 'requirement'), m.body!, sub as LocalScope, m.range);
-      } else v = this.constraintMember(m, scope);
+      const v = isSubRequirement ? this.subRequirement(m, scope) : this.constraintMember(m, scope);
       if (isError(v as Outcome)) return v as ValueError;
       const verdict = v as Verdict;
       if (!verdict.value) {
@@ -608,8 +622,26 @@ export class Evaluator {
       }
     }
     void label;
-    void at;
     return { value: true };
+  }
+
+  /** A requirement nested in a requirement (a group): its own body, or the environment's verdict. */
+  private subRequirement(m: Usage, scope: LocalScope): Verdict | ValueError {
+    const name = declaredName(m);
+    const label = usageLabel(m, 'requirement');
+    if (name !== null) {
+      const v = scope.has(name) ? scope.local(name) : scope.lookup(qualifiedName(name, m.range));
+      if (v !== undefined) {
+        const b = expectBoolean(v, label, m.range);
+        if (typeof b !== 'boolean') return b;
+        return b ? { value: true } : { value: false, failing: { label, range: m.range } };
+      }
+    }
+    if (inherits(m)) return error(`requirement ${label} specializes a definition the environment did not resolve`, m.range, 'unsupported');
+    if (!m.body) return { value: true };
+    const inner = this.bindBody(label, m.body, [], scope, m.range);
+    if (isError(inner as Outcome)) return inner as ValueError;
+    return this.requirement(label, m.body, inner as LocalScope);
   }
 
   /** A `require`/`assume`/`assert` constraint member: an inline body, or a reference to a constraint. */
@@ -618,11 +650,14 @@ export class Evaluator {
     if (m.body !== null && resultExpressionOf(m.body)) {
       const inner = this.bindBody(label, m.body, [], scope, m.range);
       if (isError(inner as Outcome)) return inner as ValueError;
-      return this.predicate(label, m.body, inner as LocalScope, m.range);
+      return this.predicate(label, m.body, inner as LocalScope);
     }
-    // `require massConstraint;` / `assume constraint c : C;`: the environment gives the constraint's value.
-    const target = m.relations.find((r) => r.relation === 'reference' || r.relation === 'typing' || r.relation === 'subsetting')?.target;
-    const name = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
+    // `assume constraint c : C { … }` (members inherited from C) or `require massConstraint;` (a
+    // reference): the environment gives the constraint's value, by the usage's own name or the target's.
+    const own = declaredName(m);
+    const target = m.relations.find((r) => r.relation === 'reference' || r.relation === 'subsetting' || r.relation === 'typing')?.target;
+    const targetName = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
+    const name = own !== null && m.name !== null ? qualifiedName(own, m.range) : targetName;
     if (!name) return error(`${label} has no constraint to check`, m.range, 'unsupported');
     const v = this.name(name, scope, false, m.range);
     const b = expectBoolean(v, label, m.range);
@@ -630,7 +665,7 @@ export class Evaluator {
     return b ? { value: true } : { value: false, failing: { label: nameText(name), range: m.range } };
   }
 
-  private predicate(label: string, members: readonly Member[], scope: LocalScope, at?: SourceRange): Verdict | ValueError {
+  private predicate(label: string, members: readonly Member[], scope: LocalScope): Verdict | ValueError {
     const expr = resultExpressionOf(members);
     if (!expr) return { value: true };
     for (const part of conjuncts(expr)) {
@@ -639,7 +674,6 @@ export class Evaluator {
       if (typeof b !== 'boolean') return b;
       if (!b) return { value: false, failing: { label: scope.sourceText(part.range) ?? `${label} at ${part.range.line}:${part.range.column}`, range: part.range } };
     }
-    void at;
     return { value: true };
   }
 }
@@ -674,6 +708,19 @@ function resultExpressionOf(members: readonly Member[]): Expression | undefined 
 function conjuncts(e: Expression): Expression[] {
   if (e.kind === 'Binary' && (e.operator === 'and' || e.operator === '&')) return [...conjuncts(e.left), ...conjuncts(e.right)];
   return [e];
+}
+
+function isPredicateUsage(u: Usage): boolean {
+  return (u.keyword === 'constraint' || u.keyword === 'requirement') && u.role !== 'return';
+}
+
+/** Whether a usage specializes something (so its effective members include inherited ones). */
+function inherits(u: Usage): boolean {
+  return u.relations.some((r) => r.relation === 'typing' || r.relation === 'subsetting' || r.relation === 'redefinition' || r.relation === 'reference');
+}
+
+function qualifiedName(name: string, range: SourceRange): QualifiedName {
+  return { kind: 'QualifiedName', segments: [name], segmentStarts: [range.start], isGlobal: false, range };
 }
 
 function usageLabel(u: Usage, fallback: string): string {

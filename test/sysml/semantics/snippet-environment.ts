@@ -53,7 +53,11 @@ export function snippetModel(source: string, bindings: Record<string, Value> = {
   });
   for (const [n, u] of usages) {
     if (bindings[n] !== undefined) top.define(n, bindings[n]!);
-    else if (u.value) {
+    else if ((u.keyword === 'requirement' || u.keyword === 'constraint') && u.body) {
+      // A requirement or constraint usage reads as true or false.
+      const body = u.body;
+      top.define(n, () => evaluator.callBody(n, body, [], env, u.range));
+    } else if (u.value) {
       const expr = u.value.expression;
       top.define(n, () => evaluator.nested(n, expr.range, () => evaluator.evaluate(expr, env)));
     } else if (u.body) {

@@ -190,4 +190,22 @@ describe('semantics/evaluate on parsed snippets', () => {
     assert.equal(show(snippetModel('package P { attribute z = 7 / 2; }').value('z')), '3.5');
     assert.equal(show(snippetModel('package P { attribute n = 3; }', { n: int(4) }).value('n')), '4');
   });
+
+  it('evaluates requirement usages and groups to true or false, naming the failing member', () => {
+    const m = snippetModel(`package P {
+      part car { attribute mass = 1200 [kg]; }
+      requirement massLimit { subject v = car; require constraint { v.mass <= 1500 [kg] } }
+      requirement strict { subject v = car; require constraint { v.mass <= 1000 [kg] } }
+      requirement group { require massLimit; requirement inner { require constraint { car.mass > 0 [kg] } } }
+      requirement group2 { require massLimit; require strict; }
+      constraint positive { car.mass > 0 [kg] }
+    }`);
+    assert.equal(show(m.value('massLimit')), 'true');
+    assert.equal(show(m.value('strict')), 'false');
+    assert.equal(show(m.value('group')), 'true');
+    assert.equal(show(m.value('group2')), 'false');
+    assert.equal(show(m.value('positive')), 'true');
+    const verdict = m.evaluator.checkRequirement('group2', m.usage('group2').body!, [], m.env);
+    assert.equal((verdict as { failing: { label: string } }).failing.label, 'strict');
+  });
 });
