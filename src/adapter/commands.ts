@@ -34,6 +34,7 @@ const fileFlag: FlagSpec = { name: 'file', kind: 'string', description: 'JSON re
 const taskIdsFlag: FlagSpec = { name: 'task-ids', kind: 'string', description: 'comma-separated task ids (required)' };
 const timeoutFlag: FlagSpec = { name: 'timeout', kind: 'duration', default: '2m', description: 'deadline for every task to be terminal; 0 = none' };
 const intervalFlag: FlagSpec = { name: 'interval', kind: 'duration', default: '500ms', description: 'pause between polls' };
+const startTimeoutFlag: FlagSpec = { name: 'start-timeout', kind: 'duration', default: '60s', description: 'how long a started service/runtime may take to answer' };
 
 function durationFlag(flags: Map<string, FlagValue>, spec: FlagSpec, fallbackMs: number): number {
   const value = flags.get(spec.name);
@@ -62,6 +63,7 @@ async function requestBody(flags: Map<string, FlagValue>, io: AdapterIo): Promis
   const file = flags.get('file');
   let text: string | undefined;
   let source: string;
+  if (file === '') throw new UsageError('-file is empty (give a path, or - for standard input)');
   if (typeof file === 'string' && file !== '-') {
     source = file;
     try {
@@ -75,6 +77,7 @@ async function requestBody(flags: Map<string, FlagValue>, io: AdapterIo): Promis
     text = await io.readStdin();
     if (text === undefined) throw new UsageError('no request body: pass -file <path> or pipe JSON on standard input');
   }
+  if (text.startsWith('\uFEFF')) text = text.slice(1); // a byte-order mark some editors write is not JSON
   if (text.trim() === '') throw new UsageError(`the request body from ${source} is empty`);
   try {
     JSON.parse(text);
@@ -177,12 +180,12 @@ const commands: Command[] = [
     summary: 'probe {base_url}/health (and {runtime_url}/readyz), start what is down when possible',
     flags: [
       { name: 'with-runtime', kind: 'boolean', description: 'also require the runtime (start it from SERVICE_RUNTIME_IMAGE when possible)' },
-      { name: 'start-timeout', kind: 'duration', default: '60s', description: 'how long a started service/runtime may take to answer' },
+      startTimeoutFlag,
       requestTimeoutFlag,
     ],
     run: async (flags, config, io) => {
       const withRuntime = flags.get('with-runtime') === true;
-      const startTimeoutMs = durationFlag(flags, { name: 'start-timeout', kind: 'duration', description: '' }, 60_000);
+      const startTimeoutMs = durationFlag(flags, startTimeoutFlag, 60_000);
       const data = await ensureRunning(config, { withRuntime, startTimeoutMs, env: io.env, log: io.log });
       if (!data.service.reachable) {
         throw new AdapterFailure(`the service is unreachable at ${data.service.url}/health${data.manual_hints.length ? `: ${data.manual_hints[0]}` : ''}`, ExitCode.serviceUnreachable, data.service.health_status_code, '', data);

@@ -91,6 +91,14 @@ describe('adapter usage, help and input errors (real process)', () => {
     assert.equal(service.requests.length, before);
   });
 
+  it('a -file with a byte-order mark is sent without it', async () => {
+    const file = join(dir, 'bom.json');
+    writeFileSync(file, '\uFEFF{"tasks":[]}');
+    const r = await runAdapter(['submit', '-file', file], env);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(service.requests.at(-1)!.body, '{"tasks":[]}');
+  });
+
   it('translate with empty standard input: exit 2', async () => {
     const r = await runAdapter(['translate'], env, '');
     assert.equal(r.code, 2);
