@@ -159,6 +159,28 @@ export class LocalScope implements Environment {
   }
 }
 
+/** One name bound over an outer environment: the parameter of a body applied per element. */
+class ParameterScope implements Environment {
+  constructor(private readonly outer: Environment, private readonly name: string, private readonly value: Value) {}
+
+  lookup(name: QualifiedName): Outcome | undefined {
+    if (!name.isGlobal && name.segments.length === 1 && name.segments[0] === this.name) return this.value;
+    return this.outer.lookup(name);
+  }
+
+  invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
+    return this.outer.invoke?.(callee, args, evaluator, at);
+  }
+
+  classify(value: Scalar, type: QualifiedName): boolean | undefined {
+    return this.outer.classify?.(value, type);
+  }
+
+  sourceText(range: SourceRange): string | undefined {
+    return this.outer.sourceText?.(range);
+  }
+}
+
 export class Evaluator {
   private steps = 0;
   private depth = 0;
@@ -449,6 +471,7 @@ export class Evaluator {
     const result = body.result;
     const hasLocals = body.members.some((m) => m !== param && m.kind === 'Usage');
     return callBodyFunction(name, target, (item) => {
+      if (!hasLocals && paramName !== null) return this.eval(result, new ParameterScope(env, paramName, item), false);
       const scope = new LocalScope(env);
       if (paramName !== null) scope.define(paramName, item);
       if (hasLocals) this.defineLocals(scope, body.members, param ? [param] : []);
