@@ -126,6 +126,17 @@ atom('sr', dim({ angle: 2 }), 1, 1, { aliases: ['steradian'], preferred: false }
 // Volume
 atom('L', VOLUME, 1, 1000, { aliases: ['l', 'litre', 'liter'] });
 atom('mL', VOLUME, 1, 1e6, { aliases: ['ml', 'millilitre'] });
+// US customary (USCustomaryUnits): read and converted, never chosen to name a result.
+atom('ft', LENGTH, 3048, 10000, { aliases: ['foot'], preferred: false });
+atom('in', LENGTH, 254, 10000, { aliases: ['inch'], preferred: false });
+atom('yd', LENGTH, 9144, 10000, { aliases: ['yard'], preferred: false });
+atom('mi', LENGTH, 1609344, 1000, { aliases: ['mile'], preferred: false });
+atom('lb', MASS, 45359237, 1e8, { aliases: ['pound'], preferred: false });
+atom('lbf', FORCE, 4.4482216152605, 1, { aliases: ['pound-force'], preferred: false });
+atom('psi', PRESSURE, 6894.757293168361, 1, { preferred: false });
+atom('gal', VOLUME, 3.785411784, 1000, { aliases: ['gallon'], preferred: false });
+// °F: 5/9 K per degree, zero at 459.67 °R = 255.372… K.
+atom('°F', TEMPERATURE, 5, 9, { aliases: ['degF', '℉'], offset: (459.67 * 5) / 9, preferred: false });
 // The dimensionless unit of the SI library.
 atom('one', DIMENSIONLESS, 1, 1, { preferred: false });
 

@@ -49,6 +49,15 @@ describe('semantics/units', () => {
     assert.equal(convertMagnitude(10, parseUnit('°C'), parseUnit('K'), true), 10);
   });
 
+  it('converts US customary units, °F as an affine scale', () => {
+    assert.equal(convertMagnitude(1, parseUnit('mi'), parseUnit('km')), 1.609344);
+    assert.equal(convertMagnitude(12, parseUnit('in'), parseUnit('ft')), 1);
+    assert.equal(convertMagnitude(1, parseUnit('lb'), parseUnit('kg')), 0.45359237);
+    assert.ok(Math.abs(convertMagnitude(100, parseUnit('°C'), parseUnit('°F'))! - 212) < 1e-9);
+    assert.ok(Math.abs(convertMagnitude(32, parseUnit('°F'), parseUnit('°C'))!) < 1e-9);
+    assert.ok(Math.abs(convertMagnitude(60, parseUnit('mi/h'), parseUnit('km/h'))! - 96.56064) < 1e-9);
+  });
+
   it('rejects unknown or malformed unit text', () => {
     assert.equal(tryParseUnit('furlong'), undefined);
     assert.equal(tryParseUnit('m/'), undefined);
