@@ -1,0 +1,319 @@
+// A minimal name index over the parsed documents of a `sources` model: enough to find a question's
+// subject by qualified name and to resolve the names an expression uses (own and inherited members,
+// enclosing namespaces, imports).
+//
+// REPLACE when src/sysml/names/ lands: the name resolver there is the project's one; this lookup only
+// covers what the reference engine needs until then (no visibility rules, no filtered imports, aliases
+// followed once).
+import type { Alias, Definition, Document, Import, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../sysml/ast';
+
+export type NamespaceNode = Package | Definition | Usage;
+
+export interface ModelElement {
+  readonly node: NamespaceNode;
+  /** The declared name, or for a usage that redefines without a name, the redefined feature's name. */
+  readonly name: string | null;
+  readonly shortName: string | null;
+  readonly parent: ModelElement | undefined;
+  /** Path of the document that declares it, as the host sent it. */
+  readonly path: string;
+  readonly qualifiedName: string;
+  readonly members: ModelElement[];
+  readonly imports: Import[];
+  readonly aliases: Alias[];
+}
+
+export interface ParsedDocument {
+  readonly path: string;
+  readonly document: Document;
+}
+
+function bodyOf(node: NamespaceNode): Member[] {
+  return (node.kind === 'Package' ? node.members : node.body) ?? [];
+}
+
+function quoteSegment(s: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** Splits a qualified name as a surface spells it: `A::'b c'::d`, `A::B.c.d` (a feature chain after `.`). */
+export function splitQualifiedName(text: string): string[] {
+  const segments: string[] = [];
+  let i = 0;
+  let current = '';
+  const flush = () => {
+    segments.push(current.trim());
+    current = '';
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== "'") {
+        if (text[j] === '\\' && j + 1 < text.length) j++;
+        current += text[j];
+        j++;
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === ':' && text[i + 1] === ':') {
+      flush();
+      i += 2;
+      continue;
+    }
+    if (c === '.') {
+      flush();
+      i++;
+      continue;
+    }
+    current += c;
+    i++;
+  }
+  flush();
+  return segments.filter((s) => s !== '');
+}
+
+/** The effective name of a usage: declared, or taken from what it redefines (`:>> mass = 5`). */
+function usageName(u: Usage): string | null {
+  if (u.name) return u.name;
+  const redefined = u.relations.find((r) => r.relation === 'redefinition');
+  if (!redefined) return u.shortName;
+  return lastSegment(redefined.target);
+}
+
+export function lastSegment(ref: Reference): string | null {
+  const qn = ref.kind === 'FeatureChain' ? ref.chain.at(-1) : ref;
+  return qn?.segments.at(-1) ?? null;
+}
+
+export class ModelIndex {
+  readonly roots: ModelElement[] = [];
+  private readonly rootImports: { path: string; imports: Import[] }[] = [];
+  private readonly byNode = new Map<NamespaceNode, ModelElement>();
+
+  constructor(readonly documents: readonly ParsedDocument[]) {
+    for (const doc of documents) {
+      const imports: Import[] = [];
+      for (const m of doc.document.members) {
+        const e = this.build(m, undefined, doc.path);
+        if (e) this.roots.push(e);
+        else if (m.kind === 'Import') imports.push(m);
+      }
+      this.rootImports.push({ path: doc.path, imports });
+    }
+  }
+
+  private build(m: Member, parent: ModelElement | undefined, path: string): ModelElement | undefined {
+    if (m.kind !== 'Package' && m.kind !== 'Definition' && m.kind !== 'Usage') return undefined;
+    const name = m.kind === 'Usage' ? usageName(m) : (m.name ?? m.shortName);
+    const label = name ?? '<unnamed>';
+    const element: ModelElement = {
+      node: m,
+      name,
+      shortName: m.shortName,
+      parent,
+      path,
+      qualifiedName: parent ? `${parent.qualifiedName}::${quoteSegment(label)}` : quoteSegment(label),
+      members: [],
+      imports: [],
+      aliases: [],
+    };
+    this.byNode.set(m, element);
+    for (const child of bodyOf(m)) {
+      if (child.kind === 'Import') element.imports.push(child);
+      else if (child.kind === 'Alias') element.aliases.push(child);
+      else {
+        const c = this.build(child, element, path);
+        if (c) element.members.push(c);
+      }
+    }
+    return element;
+  }
+
+  elementOf(node: NamespaceNode): ModelElement | undefined {
+    return this.byNode.get(node);
+  }
+
+  /** Finds an element by a qualified name as a surface spells it (`P::Vehicle`, `P::Vehicle.engine.mass`). */
+  find(qualifiedName: string): ModelElement | undefined {
+    return this.findChain(qualifiedName)?.at(-1);
+  }
+
+  /**
+   * The element of every segment of a qualified name. An inherited feature is reached through the
+   * element that inherits it (`P::smallCar::totalMass` is `totalMass` of `smallCar`, declared in
+   * `Vehicle`), so the chain, not the element's own owner, says which instance it belongs to.
+   */
+  findChain(qualifiedName: string): ModelElement[] | undefined {
+    const segments = splitQualifiedName(qualifiedName);
+    if (segments.length === 0) return undefined;
+    let found = this.named(this.roots, segments[0]!);
+    if (!found) return undefined;
+    const chain = [found];
+    for (const s of segments.slice(1)) {
+      found = this.member(found, s);
+      if (!found) return undefined;
+      chain.push(found);
+    }
+    return chain;
+  }
+
+  private named(elements: readonly ModelElement[], name: string): ModelElement | undefined {
+    return elements.find((e) => e.name === name) ?? elements.find((e) => e.shortName === name);
+  }
+
+  /** The types an element specializes or is typed by (resolved; unresolvable library types are skipped). */
+  typesOf(e: ModelElement): ModelElement[] {
+    const out: ModelElement[] = [];
+    for (const r of e.node.kind === 'Package' ? [] : e.node.relations) {
+      if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
+      const t = this.resolveReference(e.parent ?? e, r.target, e);
+      if (t && t !== e) out.push(t);
+    }
+    return out;
+  }
+
+  /** Every feature of an element in order: inherited ones first, own ones replacing them by name. */
+  featuresOf(e: ModelElement, seen = new Set<ModelElement>()): ModelElement[] {
+    if (seen.has(e)) return [];
+    seen.add(e);
+    const result: ModelElement[] = [];
+    const index = new Map<string, number>();
+    const put = (m: ModelElement) => {
+      const at = m.name ? index.get(m.name) : undefined;
+      if (at !== undefined) result[at] = m;
+      else {
+        if (m.name) index.set(m.name, result.length);
+        result.push(m);
+      }
+    };
+    for (const t of this.typesOf(e)) {
+      // A redefinition or subsetting target is the feature being refined, not a type to inherit its siblings from.
+      if (t.node.kind === 'Usage' && e.node.kind === 'Usage' && t.parent && this.isRefinementTarget(e, t)) {
+        for (const m of this.featuresOf(t, seen)) put(m);
+        continue;
+      }
+      for (const m of this.featuresOf(t, seen)) put(m);
+    }
+    for (const m of e.members) put(m);
+    return result;
+  }
+
+  private isRefinementTarget(e: ModelElement, t: ModelElement): boolean {
+    return e.node.kind !== 'Package' && e.node.relations.some((r) => (r.relation === 'redefinition' || r.relation === 'subsetting') && lastSegment(r.target) === t.name);
+  }
+
+  /** A member of an element by name: own, inherited, or brought in by its imports (for packages). */
+  member(e: ModelElement, name: string, seen = new Set<ModelElement>()): ModelElement | undefined {
+    if (seen.has(e)) return undefined;
+    seen.add(e);
+    const own = this.named(e.members, name);
+    if (own) return own;
+    const alias = e.aliases.find((a) => a.name === name || a.shortName === name);
+    if (alias) return this.resolveSegments(e, alias.target.segments, new Set(seen));
+    for (const t of this.typesOf(e)) {
+      const inherited = this.member(t, name, seen);
+      if (inherited) return inherited;
+    }
+    return this.viaImports(e.imports, e, name, seen);
+  }
+
+  private viaImports(imports: readonly Import[], from: ModelElement | undefined, name: string, seen: Set<ModelElement>): ModelElement | undefined {
+    for (const imp of imports) {
+      const target = this.resolveSegments(from, imp.target.segments, new Set(seen), true);
+      if (!target) continue;
+      if (!imp.isNamespace) {
+        if (target.name === name || target.shortName === name) return target;
+        continue;
+      }
+      const found = this.member(target, name, seen) ?? (imp.isRecursive ? this.deep(target, name) : undefined);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private deep(e: ModelElement, name: string): ModelElement | undefined {
+    for (const m of e.members) {
+      if (m.name === name || m.shortName === name) return m;
+      const d = this.deep(m, name);
+      if (d) return d;
+    }
+    return undefined;
+  }
+
+  /** Resolves a name as written in the scope of `scope` (enclosing namespaces, then the documents' roots). */
+  resolveName(scope: ModelElement | undefined, name: string, seen = new Set<ModelElement>()): ModelElement | undefined {
+    for (let s = scope; s; s = s.parent) {
+      if (s.name === name && s.node.kind !== 'Usage') return s;
+      const m = this.member(s, name, new Set(seen));
+      if (m) return m;
+    }
+    const root = this.named(this.roots, name);
+    if (root) return root;
+    const path = scope?.path;
+    const top = this.rootImports.filter((r) => path === undefined || r.path === path).flatMap((r) => r.imports);
+    return this.viaImports(top, undefined, name, seen);
+  }
+
+  /** Resolves `A::B::c` from a scope: the first segment by scope, the rest as members. */
+  resolveSegments(scope: ModelElement | undefined, segments: readonly string[], seen = new Set<ModelElement>(), global = false): ModelElement | undefined {
+    if (segments.length === 0) return undefined;
+    let found = global ? (this.named(this.roots, segments[0]!) ?? this.resolveName(scope, segments[0]!, seen)) : this.resolveName(scope, segments[0]!, seen);
+    for (const s of segments.slice(1)) {
+      if (!found) return undefined;
+      found = this.member(found, s);
+    }
+    return found;
+  }
+
+  resolveQualifiedName(scope: ModelElement | undefined, qn: QualifiedName): ModelElement | undefined {
+    return this.resolveSegments(scope, qn.segments, new Set(), qn.isGlobal);
+  }
+
+  /** Resolves a reference written on `owner` (a chain `a.b.c` walks features from the first link). */
+  resolveReference(scope: ModelElement | undefined, ref: Reference, owner?: ModelElement): ModelElement | undefined {
+    if (ref.kind === 'QualifiedName') {
+      // A redefinition names a feature of the owner's types; look there first.
+      if (owner && ref.segments.length === 1) {
+        for (const t of owner.node.kind === 'Package' ? [] : this.directTypes(owner)) {
+          const m = this.member(t, ref.segments[0]!);
+          if (m && m !== owner) return m;
+        }
+      }
+      return this.resolveQualifiedName(scope, ref);
+    }
+    let found = this.resolveQualifiedName(scope, ref.chain[0]!);
+    for (const link of ref.chain.slice(1)) {
+      if (!found) return undefined;
+      found = this.resolveSegments(found, link.segments);
+    }
+    return found;
+  }
+
+  /** Types of the owner's parent that a nameless redefinition can refer into. */
+  private directTypes(owner: ModelElement): ModelElement[] {
+    const parent = owner.parent;
+    if (!parent || parent.node.kind === 'Package') return [];
+    const out: ModelElement[] = [];
+    for (const r of parent.node.relations) {
+      if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'redefinition' && r.relation !== 'subsetting') continue;
+      const t = this.resolveReference(parent.parent ?? parent, r.target);
+      if (t) out.push(t);
+    }
+    return out;
+  }
+}
+
+/** The declaration kind of an element as a manifest's `subjects` spells it (`part`, `calc`, `constraint` …). */
+export function declarationKind(e: ModelElement): string {
+  const n = e.node;
+  if (n.kind === 'Package') return 'package';
+  if (n.kind === 'Definition') return n.keyword;
+  if (n.keyword === 'ref' || n.keyword === 'feature') return 'attribute';
+  return n.keyword;
+}
+
+export function rangeOf(e: ModelElement): SourceRange {
+  return e.node.nameRange ?? e.node.range;
+}

@@ -1,0 +1,62 @@
+// What `covers` checks before a run: constructs the engine does not evaluate, named with their place.
+import type { Expression, SourceRange } from '../../sysml/ast';
+import { place } from '../errors';
+import type { ModelElement } from '../model';
+import type { Model } from '../session';
+
+/** A construct the evaluator does not handle, as a short phrase, or undefined. */
+function constructOf(node: { kind: string } & Record<string, unknown>): string | undefined {
+  switch (node.kind) {
+    case 'Extent':
+      return "'all' (the extent of a type)";
+    case 'Constructor':
+      return "'new' (constructing an instance)";
+    case 'MetadataAccess':
+      return 'metadata access';
+    case 'Classification': {
+      const op = (node as unknown as Expression & { kind: 'Classification' }).operator;
+      return op === '@@' || op === 'meta' ? `metaclassification '${op}'` : undefined;
+    }
+    case 'AcceptAction':
+      return node.receiver ? 'accept via port' : 'accept';
+    case 'SendAction':
+      return 'send';
+    default:
+      return undefined;
+  }
+}
+
+/** Walks an AST subtree for the first unsupported construct. */
+function firstUnsupported(root: unknown): { what: string; range: SourceRange } | undefined {
+  const stack: unknown[] = [root];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (typeof n !== 'object' || n === null || seen.has(n)) continue;
+    seen.add(n);
+    if (Array.isArray(n)) {
+      for (let i = n.length - 1; i >= 0; i--) stack.push(n[i]);
+      continue;
+    }
+    const node = n as { kind?: unknown; range?: SourceRange } & Record<string, unknown>;
+    if (typeof node.kind === 'string') {
+      const what = constructOf(node as { kind: string } & Record<string, unknown>);
+      if (what && node.range) return { what, range: node.range };
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== 'range' && k !== 'nameRange' && typeof v === 'object') stack.push(v);
+  }
+  return undefined;
+}
+
+/**
+ * The first construct in the subject (and in the definitions it specializes) that the engine cannot
+ * evaluate: `model.sysml:12:5: accept via port is not supported`.
+ */
+export function unsupportedConstruct(model: Model, subject: ModelElement): string | undefined {
+  const elements = [subject, ...model.index.typesOf(subject)];
+  for (const e of elements) {
+    const found = firstUnsupported(e.node);
+    if (found) return `${place(e.path, found.range)}: ${found.what} is not supported`;
+  }
+  return undefined;
+}

@@ -1,0 +1,189 @@
+// `evaluate`: the value of an attribute or calc usage, or the verdict of a constraint or requirement.
+import type { Member, Usage } from '../../sysml/ast';
+import { convertQuantity } from '../../sysml/semantics/operators';
+import { quantityKindUnit, sameDimension } from '../../sysml/semantics/units';
+import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
+import { Random } from '../../sysml/semantics/random';
+import { isError, toProtocolValue, type Outcome, type Value } from '../../sysml/semantics/values';
+import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
+import { isCallable } from '../environment';
+import { UnsupportedError, place } from '../errors';
+import { declarationKind, type ModelElement } from '../model';
+import type { RunContext } from '../run';
+import type { QuestionHandler } from '../server';
+import { failure, Model, Session, typeName } from '../session';
+import { unsupportedConstruct } from './coverage';
+
+/** A generator that counts its draws, so a result can say whether chance was involved. */
+export class CountingRandom extends Random {
+  draws = 0;
+  override next(): number {
+    this.draws++;
+    return super.next();
+  }
+}
+
+export interface SubjectValue {
+  value: Value;
+  /** Why a constraint or requirement is false (or holds only vacuously). */
+  reason?: string;
+  assumptions?: string[];
+}
+
+const VALUE_KINDS = new Set(['attribute', 'ref', 'feature', 'calc', 'constraint', 'requirement', 'analysis', 'verification', 'concern', 'case', 'enum']);
+
+/** Whether evaluate answers about this kind of element. */
+export function evaluable(e: ModelElement): boolean {
+  const kind = declarationKind(e);
+  if (e.node.kind === 'Definition') return kind === 'constraint' || kind === 'requirement' || kind === 'calc' || kind === 'analysis' || kind === 'concern';
+  return VALUE_KINDS.has(kind) || (e.node.kind === 'Usage' && e.node.value !== null);
+}
+
+function label(e: ModelElement): string {
+  return e.name ?? e.qualifiedName;
+}
+
+/** Own and inherited members of an element that are constraint checks (require/assume/assert, sub-requirements). */
+function checkMembers(session: Session, e: ModelElement): Member[] {
+  return session.values.index
+    .featuresOf(e)
+    .map((f) => f.node as Member)
+    .filter((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.keyword === 'requirement' && m.role === null && m.body !== null)));
+}
+
+function resultMember(session: Session, e: ModelElement): Member[] {
+  const r = session.values.bodyMembers(e).filter((m) => m.kind === 'ResultExpression');
+  return r.slice(-1);
+}
+
+/** Arguments for a calc's `in` parameters that the question binds. */
+export function boundArguments(session: Session, e: ModelElement): CallArgument[] {
+  const args: CallArgument[] = [];
+  for (const m of session.values.bodyMembers(e)) {
+    if (m.kind !== 'Usage' || (m.direction !== 'in' && m.direction !== 'inout') || m.role === 'return') continue;
+    const f = session.values.feature(e, m.name ?? '') ?? session.values.index.elementOf(m);
+    const name = f?.name;
+    if (!name) continue;
+    const path = session.subjectContext.path === '' ? name : `${session.subjectContext.path}.${name}`;
+    const bound = session.values.bindings.get(path);
+    if (bound !== undefined) args.push({ name, value: bound });
+  }
+  return args;
+}
+
+function verdictResult(session: Session, v: Verdict | (Outcome & { kind: 'error' }), negated = false): SubjectValue {
+  if ('kind' in v) throw failure(v, session.model, session.subject.path);
+  const value = negated ? !v.value : v.value;
+  const out: SubjectValue = { value: { kind: 'boolean', value } };
+  if (!v.value && v.failing) {
+    const where = place(session.model.pathOf(v.failing.range) ?? session.subject.path, v.failing.range);
+    out.reason = `${label(session.subject)}: ${v.failing.label} is false (${where})`;
+  }
+  if (v.vacuous) {
+    const where = place(session.model.pathOf(v.vacuous.range) ?? session.subject.path, v.vacuous.range);
+    out.reason = `${label(session.subject)} holds only because its assumption ${v.vacuous.label} is false (${where})`;
+    out.assumptions = [`${v.vacuous.label} is false`];
+  }
+  return out;
+}
+
+/** The subject's value under the session's bindings. */
+export function evaluateSubject(session: Session): SubjectValue {
+  const e = session.subject;
+  const kind = declarationKind(e);
+  const values = session.values;
+  const ctx = session.subjectContext;
+  const env = values.environment(ctx, e);
+  if (kind === 'requirement' || kind === 'concern') {
+    return verdictResult(session, session.evaluator.checkRequirement(label(e), checkMembers(session, e), [], env, e.node.range));
+  }
+  if (kind === 'constraint') {
+    const negated = e.node.kind === 'Usage' && e.node.isNegated;
+    return verdictResult(session, session.evaluator.checkConstraint(label(e), resultMember(session, e), [], env, e.node.range), negated);
+  }
+  let v: Outcome;
+  if (isCallable(e)) {
+    v = values.invokeElement(e, boundArguments(session, e), ctx, e.node.range);
+  } else if (e.node.kind === 'Usage' && e.node.value) {
+    const bound = values.bindings.get(ctx.path);
+    if (bound !== undefined) v = bound;
+    else if (ctx.parent) v = values.featureValue(ctx.parent, e);
+    else v = session.evaluator.evaluate(e.node.value.expression, values.environment(ctx, e.parent ?? e));
+  } else if (e.node.kind === 'Usage' && ctx.parent) {
+    v = values.featureValue(ctx.parent, e);
+  } else {
+    throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} is a ${kind} ${e.node.kind === 'Definition' ? 'definition' : 'usage'}, which has no value to evaluate`);
+  }
+  if (isError(v)) throw failure(v, session.model, e.path);
+  if (v.kind === 'quantity') v = presentable(v, declaredType(session, e));
+  if (v.kind === 'instance') {
+    throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} is a structured value (${v.label}); ask about one of its attributes`);
+  }
+  return { value: v };
+}
+
+/** The type a subject's value is declared with: its own typing, or a calc's return parameter's. */
+function declaredType(session: Session, e: ModelElement): string | undefined {
+  const own = typeName(e);
+  if (own && quantityKindUnit(own)) return own;
+  if (!isCallable(e)) return own;
+  const ret = session.values.bodyMembers(e).find((m) => m.kind === 'Usage' && m.role === 'return');
+  const element = ret ? session.values.index.elementOf(ret as Usage) : undefined;
+  return (element ? typeName(element) : undefined) ?? own;
+}
+
+/**
+ * A quantity in a compound unit the arithmetic left behind (`kg*km^2/h^2`) is reported in the coherent
+ * unit of its declared quantity kind (`J` for an EnergyValue); units a modeler wrote stay as written.
+ */
+export function presentable(v: Value, type: string | undefined): Value {
+  if (v.kind !== 'quantity' || v.unit.terms.length <= 1 || !type) return v;
+  const kind = quantityKindUnit(type);
+  if (!kind || !sameDimension(kind.dimension, v.unit.dimension)) return v;
+  const converted = convertQuantity(v, kind);
+  return isError(converted) ? v : (converted as Value);
+}
+
+export function protocolValues(name: string, v: Value): ProtocolValue[] {
+  return [toProtocolValue(name, v) as ProtocolValue];
+}
+
+export function coversEvaluate(params: CoversParams): CoversResult {
+  const model = new Model(params.model.sources!);
+  const subject = model.subject(params.question.subject);
+  if (!evaluable(subject)) {
+    return { covers: false, reason: `evaluate answers about attributes, calcs, constraints and requirements; ${params.question.subject} is a ${declarationKind(subject)}` };
+  }
+  const construct = unsupportedConstruct(model, subject);
+  return construct ? { covers: false, reason: construct } : { covers: true };
+}
+
+export const evaluateQuestion: QuestionHandler = {
+  covers: coversEvaluate,
+  async run(params: RunParams, run: RunContext): Promise<RunResult> {
+    const model = new Model(params.model.sources!);
+    const random = params.question.draws ? undefined : seededRandom(params.question);
+    const session = new Session(model, params.question, {
+      signal: run.signal,
+      ...(random ? { draws: { random } } : {}),
+      ...(run.limit('steps') ? { maxSteps: run.limit('steps') } : {}),
+    });
+    const r = evaluateSubject(session);
+    const name = session.subject.name ?? 'value';
+    return {
+      claim: 'value',
+      // One draw from a seed is one observation; everything else is computed exactly.
+      strength: random && random.draws > 0 ? 'observed' : 'proved',
+      values: protocolValues(name, r.value),
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(r.assumptions ? { assumptions: r.assumptions } : {}),
+      elapsed: run.elapsed(),
+    };
+  },
+};
+
+/** The generator for modelled draws: from modelSeed, else a `seed:<n>` schedule; none when neither is given. */
+export function seededRandom(q: RunParams['question']): CountingRandom | undefined {
+  const seed = q.modelSeed ?? (/^seed:(\d+)$/.exec(q.schedule) ? Number(/^seed:(\d+)$/.exec(q.schedule)![1]) : undefined);
+  return seed === undefined ? undefined : new CountingRandom(seed);
+}

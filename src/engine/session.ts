@@ -1,0 +1,223 @@
+// One question's view of the model: the parsed documents, the name index, the subject and its root
+// instance, the bindings, and an evaluator set up with the question's draws and the run's cancel.
+import type { Expression, SourceRange } from '../sysml/ast';
+import { languageOfPath, parse } from '../sysml';
+import { Evaluator, type EvaluationOptions } from '../sysml/semantics/evaluate';
+import { Random, type Draws } from '../sysml/semantics/random';
+import { quantityKindUnit, sameDimension, tryParseUnit } from '../sysml/semantics/units';
+import { fromProtocolValue, isError, type Outcome, type Value } from '../sysml/semantics/values';
+import type { Question, Sources, Value as ProtocolValue } from '../protocol';
+import { ModelValues, type InstanceContext } from './environment';
+import { BudgetError, UnsupportedError, place } from './errors';
+import { declarationKind, ModelIndex, splitQualifiedName, type ModelElement, type ParsedDocument } from './model';
+
+interface CachedParse {
+  text: string;
+  parsed: ParsedDocument;
+  errors: { message: string; range: SourceRange }[];
+  lines: string[];
+}
+
+// Hosts resend the same documents with every question: parse each text once.
+const PARSE_CACHE = new Map<string, CachedParse>();
+const PARSE_CACHE_LIMIT = 256;
+
+function parsed(path: string, text: string): CachedParse {
+  const hit = PARSE_CACHE.get(path);
+  if (hit && hit.text === text) return hit;
+  const r = parse(text, { language: languageOfPath(path) });
+  const entry: CachedParse = { text, parsed: { path, document: r.document }, errors: r.errors, lines: text.split('\n') };
+  if (PARSE_CACHE.size >= PARSE_CACHE_LIMIT) PARSE_CACHE.delete(PARSE_CACHE.keys().next().value!);
+  PARSE_CACHE.set(path, entry);
+  return entry;
+}
+
+let indexCache: { key: CachedParse[]; index: ModelIndex } | undefined;
+
+/** The parsed model of a `sources` form. */
+export class Model {
+  readonly index: ModelIndex;
+  private readonly byPath = new Map<string, CachedParse>();
+
+  constructor(sources: Sources) {
+    const docs = sources.documents.map((d) => parsed(d.path, d.text));
+    for (const d of docs) this.byPath.set(d.parsed.path, d);
+    if (indexCache && indexCache.key.length === docs.length && indexCache.key.every((d, i) => d === docs[i])) {
+      this.index = indexCache.index;
+    } else {
+      this.index = new ModelIndex(docs.map((d) => d.parsed));
+      indexCache = { key: docs, index: this.index };
+    }
+  }
+
+  /** Text of a range (for messages naming a sub-expression, and exact big Integer literals). */
+  sourceText(path: string, range: SourceRange): string | undefined {
+    const doc = this.byPath.get(path);
+    return doc?.text.slice(range.start, range.end);
+  }
+
+  /** The document a range belongs to (ranges carry no path; they are found by identity in the trees). */
+  pathOf(range: SourceRange, preferred?: string): string | undefined {
+    const seen = new Set<object>();
+    const holds = (node: unknown): boolean => {
+      if (node === range) return true;
+      if (typeof node !== 'object' || node === null || seen.has(node)) return false;
+      seen.add(node);
+      for (const v of Object.values(node)) if (typeof v === 'object' && v !== null && holds(v)) return true;
+      return false;
+    };
+    const first = preferred !== undefined ? this.byPath.get(preferred) : undefined;
+    if (first && holds(first.parsed.document)) return preferred;
+    for (const [path, doc] of this.byPath) if (doc !== first && holds(doc.parsed.document)) return path;
+    return undefined;
+  }
+
+  syntaxErrors(path: string): { message: string; range: SourceRange }[] {
+    return this.byPath.get(path)?.errors ?? [];
+  }
+
+  /** The subject by qualified name, refusing one that is missing or sits in a document with syntax errors. */
+  subject(name: string): ModelElement {
+    return this.subjectChain(name).at(-1)!;
+  }
+
+  /** The elements along the subject's qualified name (see ModelIndex.findChain). */
+  subjectChain(name: string): ModelElement[] {
+    const chain = this.index.findChain(name);
+    if (!chain) throw new UnsupportedError(`the subject ${name} is not declared in the model`);
+    for (const e of new Set(chain.map((c) => c.path))) {
+      const first = this.syntaxErrors(e)[0];
+      if (first) throw new UnsupportedError(`${place(e, first.range)}: ${first.message}`);
+    }
+    return chain;
+  }
+}
+
+/** The first element of a subject chain below the packages: the root instance its features hang from. */
+export function rootIndex(chain: readonly ModelElement[]): number {
+  const i = chain.findIndex((e) => e.node.kind !== 'Package');
+  return i < 0 ? chain.length - 1 : i;
+}
+
+export interface SessionOptions {
+  draws?: Draws;
+  signal?: AbortSignal;
+  maxSteps?: number;
+}
+
+/** How the question's draws resolve: a policy, or a generator seeded by modelSeed (or a `seed:<n>` schedule). */
+export function drawsOf(question: Question, rowSeed?: number): Draws {
+  if (question.draws) return { policy: question.draws };
+  const seed = question.modelSeed ?? /^seed:(\d+)$/.exec(question.schedule)?.[1];
+  if (seed === undefined && rowSeed === undefined) return {};
+  return { random: new Random(rowSeed ?? BigInt(seed!)) };
+}
+
+export class Session {
+  readonly subject: ModelElement;
+  readonly root: ModelElement;
+  readonly evaluator: Evaluator;
+  readonly values: ModelValues;
+  /** The subject's instance context (its path from the root). */
+  readonly subjectContext: InstanceContext;
+
+  constructor(
+    readonly model: Model,
+    readonly question: Question,
+    options: SessionOptions = {},
+    extraBindings: ReadonlyMap<string, Value> = new Map(),
+  ) {
+    const chain = model.subjectChain(question.subject);
+    const r = rootIndex(chain);
+    this.subject = chain.at(-1)!;
+    this.root = chain[r]!;
+    const evalOptions: EvaluationOptions = {
+      draws: options.draws ?? drawsOf(question),
+      ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      ...(options.signal ? { interrupt: () => (options.signal!.aborted ? 'cancelled' : undefined) } : {}),
+    };
+    this.evaluator = new Evaluator(evalOptions);
+    const bindings = new Map<string, Value>();
+    const provisional = new ModelValues(model.index, this.root, bindings, this.evaluator, (p, r) => model.sourceText(model.pathOf(r, p) ?? p, r));
+    let ctx: InstanceContext = provisional.root;
+    for (const e of chain.slice(r + 1)) ctx = provisional.child(ctx, e);
+    this.subjectContext = ctx;
+    for (const b of question.bindings ?? []) {
+      const { path, feature } = this.bindingPath(b.name);
+      bindings.set(path, this.bindingValue(b, feature, b.name));
+    }
+    for (const [k, v] of extraBindings) bindings.set(k, v);
+    this.values = provisional;
+  }
+
+  /** The instance path a feature name of the question means: relative to the subject, else to the root. */
+  featurePath(name: string): { path: string; feature: ModelElement } | undefined {
+    const segments = splitQualifiedName(name);
+    const from = (ctx: InstanceContext): { path: string; feature: ModelElement } | undefined => {
+      let element = ctx.element;
+      let path = ctx.path;
+      let feature: ModelElement | undefined;
+      for (const s of segments) {
+        feature = this.valuesFeature(element, s);
+        if (!feature) return undefined;
+        path = path === '' ? s : `${path}.${s}`;
+        element = feature;
+      }
+      return feature ? { path, feature } : undefined;
+    };
+    return from(this.subjectContext) ?? (this.subjectContext.path !== '' ? from({ element: this.root, path: '', parent: undefined }) : undefined);
+  }
+
+  private valuesFeature(element: ModelElement, name: string): ModelElement | undefined {
+    const f = this.model.index.featuresOf(element).find((m) => m.name === name || m.shortName === name);
+    return f && f.node.kind === 'Usage' ? f : undefined;
+  }
+
+  private bindingPath(name: string): { path: string; feature: ModelElement } {
+    const found = this.featurePath(name);
+    if (!found) throw new UnsupportedError(`the binding ${name} names no feature of ${this.question.subject}`);
+    return found;
+  }
+
+  /** A protocol value as a model value, typed by the feature it binds. */
+  bindingValue(b: Pick<ProtocolValue, 'value' | 'unit'>, feature: ModelElement | undefined, name = ''): Value {
+    const type = feature ? typeName(feature) : undefined;
+    const v = fromProtocolValue(b, tryParseUnit, type);
+    const label = name || feature?.name || '';
+    if (isError(v)) throw new UnsupportedError(`binding ${label}: ${v.message}`);
+    const kind = type ? quantityKindUnit(type) : undefined;
+    if (kind && (v.kind !== 'quantity' || !sameDimension(v.unit.dimension, kind.dimension))) {
+      const got = v.kind === 'quantity' ? `[${v.unit.name}]` : 'a plain number';
+      throw new UnsupportedError(`binding ${label}: ${got} is not a ${type!.split('::').at(-1)} (give it in a unit like [${kind.name}])`);
+    }
+    return v;
+  }
+
+  /** Evaluates an expression written in `lexical` on the subject's instance. */
+  evaluateExpression(expr: Expression, lexical: ModelElement = this.subject): Outcome {
+    return this.evaluator.evaluate(expr, this.values.environment(this.subjectContext, lexical));
+  }
+
+  kind(): string {
+    return declarationKind(this.subject);
+  }
+}
+
+/** The type a feature is declared with (`Real`, `ISQ::MassValue`), as written. */
+export function typeName(feature: ModelElement): string | undefined {
+  if (feature.node.kind === 'Package') return undefined;
+  const t = feature.node.relations.find((r) => r.relation === 'typing')?.target;
+  if (!t) return undefined;
+  return t.kind === 'QualifiedName' ? t.segments.join('::') : undefined;
+}
+
+/**
+ * Turns an evaluation error into the run's error: `budget` when evaluation was stopped, else
+ * `unsupported` naming the place (a construct the engine lacks, or a mistake in the model).
+ */
+export function failure(v: Outcome & { kind: 'error' }, model: Model, fallbackPath: string): Error {
+  if (v.code === 'budget') return new BudgetError(v.message.startsWith('cancelled') ? 'cancelled by the host' : v.message);
+  const path = v.range ? (model.pathOf(v.range) ?? fallbackPath) : fallbackPath;
+  const where = v.range ? `${place(path, v.range)}: ` : `${path}: `;
+  return new UnsupportedError(`${where}${v.message}`);
+}

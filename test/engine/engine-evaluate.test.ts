@@ -1,0 +1,151 @@
+// `evaluate` through the real engine process, on a fixture written for it and on the corpus's
+// calculation, constraint and requirement examples. Every expected value is worked out by hand in the
+// comment beside it.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineProcess, modelOf, question, ROOT, runParams, valuesOf } from './engine-process';
+
+const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'sysml-release-2026-04', 'training');
+function corpus(...files: string[]) {
+  return { sources: { library: '2026-04', documents: files.map((f) => ({ path: f.split('/').at(-1)!, text: readFileSync(join(CORPUS, f), 'utf8') })) } };
+}
+const kg = (name: string, value: number) => ({ name, value, unit: 'kg' });
+
+describe('reference engine process: evaluate', function () {
+  this.timeout(30000);
+  let engine: EngineProcess;
+  let id = 0;
+  before(() => {
+    engine = new EngineProcess();
+  });
+  after(async () => {
+    await engine.close();
+  });
+
+  async function ask(subject: string, extra: Record<string, unknown> = {}, model: unknown = modelOf('vehicle.sysml')) {
+    const r = await engine.request(++id, 'run', runParams(question('evaluate', subject, extra), model));
+    return r;
+  }
+  async function value(subject: string, extra: Record<string, unknown> = {}, model?: unknown) {
+    const r = await ask(subject, extra, model);
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    assert.equal(r.result?.claim, 'value');
+    return r.result!;
+  }
+
+  it('evaluates derived attributes through parts, redefinitions and units', async () => {
+    // 1200 kg chassis + 180 kg engine + 400 kg trailer (its mass redefined) = 1780 kg
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::totalMass')), { totalMass: '1780 [kg]' });
+    // smallCar redefines chassisMass = 800 kg: 800 + 180 + 400 = 1380 kg (the inherited totalMass read on smallCar)
+    assert.deepEqual(valuesOf(await value('VehicleModel::smallCar::totalMass')), { totalMass: '1380 [kg]' });
+    // 90 kW / 1780 kg = 0.050561797... kW/kg
+    const p = (await value('VehicleModel::Vehicle::powerToWeight')).values as { value: number; unit: string }[];
+    assert.equal(p[0]!.unit, 'kW/kg');
+    assert.ok(Math.abs(p[0]!.value - 90 / 1780) < 1e-12);
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::heavy')), { heavy: true });
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::colour')), { colour: 'Colour::red' });
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::fastest')), { fastest: '30 [km/h]' });
+  });
+
+  it('keeps Integers exact past 2^53', async () => {
+    // 123456789012345678901234567890 * 2
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::bigNumber')), { bigNumber: '246913578024691357802469135780' });
+  });
+
+  it('invokes a calc and reports the result in the unit of its declared quantity kind', async () => {
+    // 0.5 * 1000 kg * (72 km/h = 20 m/s)^2 = 200000 J
+    assert.deepEqual(valuesOf(await value('VehicleModel::carEnergy')), { carEnergy: '200000 [J]' });
+  });
+
+  it('lets bindings override model values, and converts their units', async () => {
+    // engine.mass bound to 200 kg: 1200 + 200 + 400 = 1800 kg
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::totalMass', { bindings: [kg('engine.mass', 200)] })), { totalMass: '1800 [kg]' });
+  });
+
+  it('evaluates a constraint to true or false, naming the failing conjunct', async () => {
+    // fuelMass 60 kg: loaded = 1780 + 60 = 1840 <= 1850 → true
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::massLimit', { bindings: [kg('fuelMass', 60)] })), { massLimit: true });
+    // fuelMass 0.2 t = 200 kg: loaded = 1980 > 1850 → false on the third conjunct
+    const r = await value('VehicleModel::Vehicle::massLimit', { bindings: [{ name: 'fuelMass', value: 0.2, unit: 't' }] });
+    assert.deepEqual(valuesOf(r), { massLimit: false });
+    assert.equal(r.reason, 'massLimit: loaded <= 1850 [kg] is false (vehicle.sysml:32:54)');
+  });
+
+  it('evaluates a requirement: assumptions, requirement, and a vacuous pass', async () => {
+    // fuelMass 100 kg: loaded 1880 > limit 1850 → false
+    const failed = await value('VehicleModel::lightVehicle', { bindings: [kg('vehicle.fuelMass', 100)] });
+    assert.deepEqual(valuesOf(failed), { lightVehicle: false });
+    assert.match(String(failed.reason), /vehicle\.loaded <= limit is false \(vehicle\.sysml:53:/);
+    // fuelMass 10 kg: loaded 1790 <= 1850 → true
+    assert.deepEqual(valuesOf(await value('VehicleModel::lightVehicle', { bindings: [kg('vehicle.fuelMass', 10)] })), { lightVehicle: true });
+    // fuelMass -1 kg breaks the assumption: true, but only vacuously
+    const vacuous = await value('VehicleModel::lightVehicle', { bindings: [kg('vehicle.fuelMass', -1)] });
+    assert.deepEqual(valuesOf(vacuous), { lightVehicle: true });
+    assert.deepEqual(vacuous.assumptions, ['vehicle.fuelMass >= 0 [kg] is false']);
+  });
+
+  it('resolves random functions by draws, or observes one seeded draw', async () => {
+    assert.deepEqual(valuesOf(await value('VehicleModel::noisy', { draws: 'max' })), { noisy: 20 });
+    assert.deepEqual(valuesOf(await value('VehicleModel::noisy', { draws: 'average' })), { noisy: 15 });
+    const a = await value('VehicleModel::noisy', { modelSeed: 7 });
+    const b = await value('VehicleModel::noisy', { modelSeed: 7 });
+    assert.equal(a.strength, 'observed');
+    assert.deepEqual(a.values, b.values);
+    const x = (a.values as { value: number }[])[0]!.value;
+    assert.ok(x >= 10 && x < 20);
+  });
+
+  it('answers unsupported with the place when the model cannot give a value', async () => {
+    const missing = await ask('VehicleModel::Vehicle::loaded');
+    assert.equal(missing.error?.code, 'unsupported');
+    assert.equal(missing.error?.message, "vehicle.sysml:16:13: 'fuelMass' has no value: give it one in the model or bind it in the question");
+    const dimension = await ask('VehicleModel::Vehicle::totalMass', { bindings: [{ name: 'engine.mass', value: 2, unit: 'm' }] });
+    assert.equal(dimension.error?.message, 'binding engine.mass: [m] is not a MassValue (give it in a unit like [kg])');
+    const noSeed = await ask('VehicleModel::noisy');
+    assert.match(String(noSeed.error?.message), /^vehicle\.sysml:47:20: uniform\(\) needs a draws policy or a seed/);
+    const unknown = await ask('VehicleModel::Nope');
+    assert.equal(unknown.error?.message, 'the subject VehicleModel::Nope is not declared in the model');
+  });
+
+  describe('on the corpus examples', () => {
+    it('31 Constraints: MassConstraint over a vehicle (in-parameters and redefinitions)', async () => {
+      const bindings = [kg('chassisMass', 1000), kg('engine.mass', 800), kg('transmission.mass', 500)];
+      // 1000 + 800 + 500 = 2300 <= 2500 → true
+      assert.deepEqual(valuesOf(await value("'Constraints Example-1'::Vehicle::massConstraint", { bindings }, corpus('31. Constraints/Constraints Example-1.sysml'))), {
+        massConstraint: true,
+      });
+      // transmission 800: 2600 > 2500 → false
+      const heavy = [kg('chassisMass', 1000), kg('engine.mass', 800), kg('transmission.mass', 800)];
+      const r = await value("'Constraints Example-2'::Vehicle::massConstraint", { bindings: heavy }, corpus('31. Constraints/Constraints Example-2.sysml'));
+      assert.deepEqual(valuesOf(r), { massConstraint: false });
+      assert.equal(r.reason, 'massConstraint: sum(partMasses) <= massLimit is false (Constraints Example-2.sysml:13:3)');
+    });
+
+    it('31 Constraints: a derived total mass across two documents', async () => {
+      const model = corpus('31. Constraints/Constraints Example-1.sysml', '31. Constraints/Derivation Constraints.sysml');
+      // 1000 + 300 + 200 = 1500 kg
+      const bindings = [kg('chassisMass', 1000), kg('engine.mass', 300), kg('transmission.mass', 200)];
+      assert.deepEqual(valuesOf(await value("'Derivation Constraints'::vehicle2::totalMass", { bindings }, model)), { totalMass: '1500 [kg]' });
+    });
+
+    it('32 Requirements: mass limitation requirements with subjects and assumptions', async () => {
+      const model = corpus('32. Requirements/Requirement Definitions.sysml', '32. Requirements/Requirement Usages.sysml');
+      const vehicle = (dry: number, fuel: number, full: number) => [kg('vehicle.dryMass', dry), kg('vehicle.fuelMass', fuel), kg('vehicle.fuelFullMass', full)];
+      // full tank: 1500 + 400 = 1900 <= 2000 → true
+      assert.deepEqual(valuesOf(await value("'Requirement Usages'::fullVehicleMassLimit", { bindings: vehicle(1500, 400, 400) }, model)), { fullVehicleMassLimit: true });
+      // 1700 + 400 = 2100 > 2000 → false, failing the inherited require constraint
+      const r = await value("'Requirement Usages'::fullVehicleMassLimit", { bindings: vehicle(1700, 400, 400) }, model);
+      assert.deepEqual(valuesOf(r), { fullVehicleMassLimit: false });
+      assert.equal(r.reason, 'fullVehicleMassLimit: massActual <= massReqd is false (Requirement Definitions.sysml:11:24)');
+      // the empty-tank requirement assumes fuelMass == 0 kg: with 400 kg it holds only vacuously
+      const v = await value("'Requirement Usages'::emptyVehicleMassLimit", { bindings: vehicle(1700, 400, 400) }, model);
+      assert.deepEqual(valuesOf(v), { emptyVehicleMassLimit: true });
+      assert.match(String(v.reason), /holds only because its assumption vehicle\.fuelMass == 0\[kg\] is false/);
+      // an empty tank (0 kg) breaks the definition's own assumption fuelMass > 0 kg: it holds vacuously
+      const empty = await value("'Requirement Usages'::emptyVehicleMassLimit", { bindings: vehicle(1400, 0, 400) }, model);
+      assert.deepEqual(valuesOf(empty), { emptyVehicleMassLimit: true });
+      assert.match(String(empty.reason), /assumption vehicle\.fuelMass > 0\[kg\] is false/);
+    });
+  });
+});
