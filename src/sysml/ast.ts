@@ -29,7 +29,8 @@ export interface SyntaxDiagnostic {
 export interface ParseResult {
   readonly document: Document;
   readonly errors: SyntaxDiagnostic[];
-  /** Number of lines of the text (a text without line terminator has one line). */
+  /** Number of lines of the text; a final line terminator does not start another line (`wc -l`
+   * plus one for an unterminated last line); 0 for an empty text. */
   readonly lineCount: number;
 }
 

@@ -385,7 +385,8 @@ export function tokenize(source: string, language: Language): TokenStream {
   push(EOF, n, n, line, n - lineStart + 1);
   return {
     source, language, count, kinds, starts, ends, lines, columns, endLines, endColumns, comments, errors,
-    lineCount: line,
+    // A final line terminator ends the last line rather than starting an empty one (as `wc -l`).
+    lineCount: n === 0 ? 0 : lineStart === n ? line - 1 : line,
   };
 
   // Moves i to `stop`, counting the line terminators passed.

@@ -1,0 +1,69 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runParseCommand, type ParseReport } from '../../src/cli/parse';
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runParseCommand(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+describe('assay parse', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'assay-parse-'));
+  const good = join(dir, 'good.sysml');
+  const bad = join(dir, 'models', 'bad.sysml');
+  const kerml = join(dir, 'models', 'nested', 'k.kerml');
+  mkdirSync(join(dir, 'models', 'nested'), { recursive: true });
+  writeFileSync(good, 'package P {\n  part def V;\n}\n');
+  writeFileSync(bad, 'package Q {\n  attribute x : Real\n  attribute y = ;\n}\n');
+  writeFileSync(kerml, 'classifier C { feature f : C; }\n');
+  writeFileSync(join(dir, 'models', 'notes.txt'), 'not a model');
+
+  it('prints nothing but the summary and exits 0 for clean files', async () => {
+    const r = await run([good]);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^1 files, 3 lines, 0 syntax errors, 0 unresolved references \(names not resolved\), \d+\.\d\d s\n$/);
+  });
+
+  it('walks folders for .sysml and .kerml files and prints every diagnostic as file:line:col', async () => {
+    const r = await run([join(dir, 'models')]);
+    assert.equal(r.code, 1);
+    const lines = r.out.trimEnd().split('\n');
+    assert.deepEqual(lines.slice(0, -1), [
+      `${bad}:2:21: expected ';' after attribute usage, found 'attribute'`,
+      `${bad}:3:17: expected an expression, found ';'`,
+    ]);
+    assert.match(lines.at(-1)!, /^2 files, 5 lines, 2 syntax errors, 0 unresolved references/);
+  });
+
+  it('writes one JSON object with --json', async () => {
+    const r = await run(['--json', good, join(dir, 'models')]);
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.out) as ParseReport;
+    assert.equal(report.files, 3);
+    assert.equal(report.lines, 8);
+    assert.equal(report.syntaxErrors, 2);
+    assert.equal(report.unresolvedReferences, 0);
+    assert.equal(report.names, 'not resolved');
+    assert.deepEqual(report.diagnostics.map((d) => [d.line, d.column, d.kind]), [[2, 21, 'syntax'], [3, 17, 'syntax']]);
+  });
+
+  it('parses the --library folder too', async () => {
+    const r = await run(['--json', good, '--library', join(dir, 'models', 'nested')]);
+    const report = JSON.parse(r.out) as ParseReport;
+    assert.equal(r.code, 0);
+    assert.deepEqual([report.files, report.libraryFiles, report.lines], [1, 1, 4]);
+  });
+
+  it('exits 2 on usage errors', async () => {
+    for (const argv of [[], ['--bogus', good], ['--library'], [join(dir, 'missing.sysml')]]) {
+      const r = await run(argv);
+      assert.equal(r.code, 2, `argv ${argv.join(' ')}`);
+      assert.match(r.err, /^assay parse: /);
+      assert.equal(r.out, '');
+    }
+  });
+});
