@@ -2,7 +2,7 @@
 // protocol form. Sequences are flat (a sequence never holds a sequence) and the empty sequence is
 // `null`; a single value and a one-element sequence are the same thing.
 
-import { convertMagnitude, isDimensionless, isOne, sameDimension, type Unit } from './units';
+import { convertMagnitude, isDimensionless, isOne, sameDimension, tryParseUnit, type Unit } from './units';
 
 import type { SourceRange } from '../ast';
 
@@ -131,6 +131,11 @@ export function quoteString(s: string): string {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
 }
 
+/** A name as notation: a basic name as is, anything else as an unrestricted name `'dark red'`. */
+export function nameNotation(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/['\\]/g, '\\$&')}'`;
+}
+
 /** The value as SysML notation: `12.5 [km/h]`, `"text"`, `true`, `Colour::red`, `(1, 2)`, `null`. */
 export function format(v: Outcome): string {
   switch (v.kind) {
@@ -138,7 +143,7 @@ export function format(v: Outcome): string {
     case 'integer': return v.value.toString();
     case 'real': return formatReal(v.value);
     case 'string': return quoteString(v.value);
-    case 'enum': return `${v.definition}::${v.literal}`;
+    case 'enum': return `${v.definition.split('::').map(nameNotation).join('::')}::${nameNotation(v.literal)}`;
     case 'quantity': return `${formatNumber(v.value)} [${v.unit.name}]`;
     case 'unit': return `[${v.unit.name}]`;
     case 'instance': return v.label;
@@ -266,7 +271,7 @@ export function toProtocolValue(name: string, v: Value): ProtocolValue {
     }
     case 'real': return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value) };
     case 'string': return { name, value: v.value };
-    case 'enum': return { name, value: `${v.definition}::${v.literal}` };
+    case 'enum': return { name, value: format(v) };
     case 'quantity':
       return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value), unit: v.unit.name };
     case 'unit': return { name, value: 1, unit: v.unit.name };
@@ -298,4 +303,88 @@ export function fromProtocolValue(
   if (integerType && /^-?[0-9]+$/.test(v.value)) return int(BigInt(v.value));
   if (realType && v.value.trim() !== '' && !Number.isNaN(Number(v.value))) return real(Number(v.value));
   return str(v.value);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading notation back: what `format` writes (witness inputs are spelled this way)
+
+/**
+ * Reads a value written as `format` writes it: `true`, `-42`, `2.5`, `1e-3`, `"text"`, `Colour::red`,
+ * `12.5 [km/h]`, `null`, `(1, 2, 3)`. Anything else is an error naming the position.
+ */
+export function parseNotation(text: string): Outcome {
+  let pos = 0;
+  const fail = (what: string): ValueError => error(`cannot read ${JSON.stringify(text)} as a value: ${what} at character ${pos + 1}`);
+  const skip = (): void => {
+    while (pos < text.length && /\s/.test(text[pos]!)) pos++;
+  };
+
+  function item(): Value | ValueError {
+    skip();
+    const rest = text.slice(pos);
+    if (rest.startsWith('(')) {
+      pos++;
+      const items: Value[] = [];
+      skip();
+      if (text[pos] === ')') { pos++; return NULL; }
+      for (;;) {
+        const v = item();
+        if (v.kind === 'error') return v;
+        items.push(v);
+        skip();
+        if (text[pos] === ',') { pos++; continue; }
+        if (text[pos] === ')') { pos++; return sequence(items); }
+        return fail("expected ',' or ')'");
+      }
+    }
+    if (rest.startsWith('"')) {
+      let out = '';
+      pos++;
+      while (pos < text.length && text[pos] !== '"') {
+        if (text[pos] === '\\') {
+          const c = text[pos + 1];
+          out += c === 'n' ? '\n' : c === 't' ? '\t' : (c ?? '');
+          pos += 2;
+        } else out += text[pos++];
+      }
+      if (text[pos] !== '"') return fail('unclosed string');
+      pos++;
+      return str(out);
+    }
+    const number = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?|Infinity)/.exec(rest);
+    if (number) {
+      pos += number[0].length;
+      const digits = number[0];
+      skip();
+      if (text[pos] === '[') {
+        const end = text.indexOf(']', pos);
+        if (end < 0) return fail("missing ']'");
+        const unitText = text.slice(pos + 1, end).trim();
+        const unit = tryParseUnit(unitText);
+        if (!unit) return fail(`unknown unit '${unitText}'`);
+        pos = end + 1;
+        return quantity(Number(digits), unit);
+      }
+      if (/^[+-]?[0-9]+$/.test(digits)) return int(BigInt(digits));
+      return real(Number(digits));
+    }
+    const word = /^(?:[A-Za-z_][A-Za-z0-9_]*|'(?:[^'\\]|\\.)*')(?:::(?:[A-Za-z_][A-Za-z0-9_]*|'(?:[^'\\]|\\.)*'))*/.exec(rest);
+    if (word) {
+      pos += word[0].length;
+      if (word[0] === 'true' || word[0] === 'false') return bool(word[0] === 'true');
+      if (word[0] === 'null') return NULL;
+      if (word[0] === 'NaN') return real(NaN);
+      const segments = (word[0].match(/[A-Za-z_][A-Za-z0-9_]*|'(?:[^'\\]|\\.)*'/g) ?? [])
+        .map((seg) => (seg.startsWith("'") ? seg.slice(1, -1).replace(/\\(.)/g, '$1') : seg));
+      if (segments.length >= 2) return enumLiteral(segments.slice(0, -1).join('::'), segments.at(-1)!);
+      return fail(`'${word[0]}' is not a value`);
+    }
+    return fail('expected a value');
+  }
+
+  const v = item();
+  if (v.kind === 'error') return v;
+  skip();
+  if (pos < text.length) return fail('unexpected text');
+  return v;
 }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { parseUnit } from '../../../src/sysml/semantics/units';
 import {
   compare, enumLiteral, equals, format, fromProtocolValue, identical, int, NULL, quantity, real, sequence, str,
-  toProtocolValue, bool, tryGet,
+  toProtocolValue, bool, tryGet, parseNotation,
 } from './shorthands';
 
 describe('semantics/values', () => {
@@ -50,5 +50,22 @@ describe('semantics/values', () => {
     assert.equal(format(fromProtocolValue({ value: 90, unit: 'km/h' }, units)), '90 [km/h]');
     const bad = fromProtocolValue({ value: 1, unit: 'furlong' }, units);
     assert.equal(bad.kind, 'error');
+  });
+
+  it('reads notation back as format writes it', () => {
+    const samples = [
+      bool(true), int(-42), int(2n ** 80n), real(2), real(-0.125), real(1e-30), str('say "hi"\n\ttab \\ done'),
+      enumLiteral('Colour', 'red'), enumLiteral('P::Colour', 'dark red'), quantity(12.5, parseUnit('km/h')),
+      quantity(-3, parseUnit('m/s^2')), quantity(20, parseUnit('°C')), NULL, sequence([int(1), real(2.5), str('x')]),
+    ];
+    for (const v of samples) {
+      const back = parseNotation(format(v));
+      assert.ok(back.kind !== 'error', `${format(v)}: ${back.kind === 'error' ? back.message : ''}`);
+      assert.equal(format(back), format(v));
+      assert.ok(identical(back as never, v), format(v));
+    }
+    assert.equal(format(parseNotation('12.5 [furlong]')), 'error: cannot read "12.5 [furlong]" as a value: unknown unit \'furlong\' at character 6');
+    assert.equal(parseNotation('(1, 2').kind, 'error');
+    assert.equal(parseNotation('banana').kind, 'error');
   });
 });
