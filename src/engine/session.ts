@@ -121,13 +121,17 @@ export class Session {
   /** The subject's instance context (its path from the root). */
   readonly subjectContext: InstanceContext;
 
+  /** The subject chain and the question's bindings, resolved once and shared by every row of a table. */
+  private readonly resolved: { chain: ModelElement[]; bindings: ReadonlyMap<string, Value> };
+
   constructor(
     readonly model: Model,
     readonly question: Question,
-    options: SessionOptions = {},
+    private readonly options: SessionOptions = {},
     extraBindings: ReadonlyMap<string, Value> = new Map(),
+    resolved?: { chain: ModelElement[]; bindings: ReadonlyMap<string, Value> },
   ) {
-    const chain = model.subjectChain(question.subject);
+    const chain = resolved?.chain ?? model.subjectChain(question.subject);
     const r = rootIndex(chain);
     this.subject = chain.at(-1)!;
     this.root = chain[r]!;
@@ -137,17 +141,24 @@ export class Session {
       ...(options.signal ? { interrupt: () => (options.signal!.aborted ? 'cancelled' : undefined) } : {}),
     };
     this.evaluator = new Evaluator(evalOptions);
-    const bindings = new Map<string, Value>();
-    const provisional = new ModelValues(model.index, this.root, bindings, this.evaluator, (p, r) => model.sourceText(model.pathOf(r, p) ?? p, r));
-    let ctx: InstanceContext = provisional.root;
-    for (const e of chain.slice(r + 1)) ctx = provisional.child(ctx, e);
+    const bindings = new Map<string, Value>(resolved?.bindings ?? []);
+    this.values = new ModelValues(model.index, this.root, bindings, this.evaluator, (p, range) => model.sourceText(model.pathOf(range, p) ?? p, range));
+    let ctx: InstanceContext = this.values.root;
+    for (const e of chain.slice(r + 1)) ctx = this.values.child(ctx, e);
     this.subjectContext = ctx;
-    for (const b of question.bindings ?? []) {
-      const { path, feature } = this.bindingPath(b.name);
-      bindings.set(path, this.bindingValue(b, feature, b.name));
+    if (!resolved) {
+      for (const b of question.bindings ?? []) {
+        const { path, feature } = this.bindingPath(b.name);
+        bindings.set(path, this.bindingValue(b, feature, b.name));
+      }
     }
+    this.resolved = { chain, bindings: new Map(bindings) };
     for (const [k, v] of extraBindings) bindings.set(k, v);
-    this.values = provisional;
+  }
+
+  /** The same question with more bindings (a table row's point) and its own draws and remembered values. */
+  forRow(rowBindings: ReadonlyMap<string, Value>, draws: Draws): Session {
+    return new Session(this.model, this.question, { ...this.options, draws }, rowBindings, this.resolved);
   }
 
   /** The instance path a feature name of the question means: relative to the subject, else to the root. */

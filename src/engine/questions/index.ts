@@ -2,9 +2,12 @@
 import type { TaskRegistry } from '../pool';
 import type { QuestionHandlers } from '../server';
 import { evaluateQuestion } from './evaluate';
+import { computeQuestion, sweepQuestion, TABLE_TASKS } from './table';
 
 export const ENGINE_QUESTIONS: QuestionHandlers = {
   evaluate: evaluateQuestion,
+  compute: computeQuestion,
+  sweep: sweepQuestion,
 };
 
-export const ENGINE_TASKS: TaskRegistry = {};
+export const ENGINE_TASKS: TaskRegistry = { ...TABLE_TASKS };

@@ -1,0 +1,311 @@
+// `compute` and `sweep`: the subject's value over points of the question's ranges, as a table.
+//
+// A row depends on its index alone: its point comes from the grid position or from a generator seeded
+// by (seed, row), and the model's random functions draw from that same generator. So the table is the
+// same for any number of worker threads, and the same seed gives the same table.
+import { Random, type Draws } from '../../sysml/semantics/random';
+import { SUMMARY_STATISTICS, summarizeValues } from '../../sysml/semantics/stats';
+import { tryParseUnit, type Unit } from '../../sysml/semantics/units';
+import { describeKind, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
+import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
+import { BudgetError, UnsupportedError } from '../errors';
+import { declarationKind, type ModelElement } from '../model';
+import { runPool, type TaskRegistry } from '../pool';
+import type { RunContext } from '../run';
+import type { QuestionHandler } from '../server';
+import { failure, Model, Session } from '../session';
+import { unsupportedConstruct } from './coverage';
+import { CountingRandom, evaluable, evaluateSubject, presentable, seededRandom } from './evaluate';
+
+/** More rows than this is refused up front rather than run out of memory. */
+export const MAX_TABLE_ROWS = 5_000_000;
+
+interface Axis {
+  parameter: string;
+  /** Instance path the parameter binds. */
+  path: string;
+  integral: boolean;
+  unit: Unit | undefined;
+  from: number;
+  to: number;
+  /** Grid points (absent for a sampled axis). */
+  points?: number[];
+}
+
+export interface TableSpec {
+  sources: Sources;
+  question: Question;
+  maxSteps: number;
+}
+
+/** A row: the parameter values, then the result columns; or the message of the row's failure. */
+export type Row = Value[];
+
+function numberOf(x: string | number | boolean, what: string): number {
+  const n = typeof x === 'number' ? x : typeof x === 'string' ? Number(x) : NaN;
+  if (!Number.isFinite(n)) throw new UnsupportedError(`${what} must be a number, got ${JSON.stringify(x)}`);
+  return n;
+}
+
+/** Rounds away the noise of from + k·step (0.1 + 0.2) to 12 significant digits. */
+function tidy(x: number): number {
+  return x === 0 ? 0 : Number(x.toPrecision(12));
+}
+
+/** The plan of a table: its axes, its columns and how many rows it has. */
+export class TablePlan {
+  readonly axes: Axis[];
+  readonly columns: string[];
+  readonly resultFeatures: ModelElement[] | undefined;
+  readonly rows: number;
+  /** Rows per grid point (Monte Carlo runs). */
+  readonly runs: number;
+  readonly sampled: boolean;
+  readonly seed: number;
+  readonly random: boolean;
+
+  constructor(readonly session: Session) {
+    const q = session.question;
+    const sweep = q.sweep;
+    this.sampled = sweep?.sampled === true;
+    this.runs = sweep?.runs && sweep.runs > 0 ? sweep.runs : 1;
+    this.seed = sweep?.seed ?? q.modelSeed ?? 0;
+    this.axes = (sweep?.ranges ?? []).map((r) => this.axis(r));
+    const subject = session.subject;
+    if (evaluable(subject)) {
+      this.resultFeatures = undefined;
+      this.columns = [...this.axes.map((a) => a.parameter), subject.name ?? 'value'];
+    } else {
+      // A part or other structure: one column per attribute it derives (has a value expression for).
+      this.resultFeatures = session.values.index
+        .featuresOf(subject)
+        .filter((f) => f.node.kind === 'Usage' && f.node.value !== null && !this.axes.some((a) => a.parameter === f.name));
+      if (this.resultFeatures.length === 0) {
+        throw new UnsupportedError(`${q.subject} is a ${declarationKind(subject)} with no attribute that has a value to tabulate`);
+      }
+      this.columns = [...this.axes.map((a) => a.parameter), ...this.resultFeatures.map((f) => f.name ?? '?')];
+    }
+    const points = this.sampled ? Math.max(0, sweep?.samples ?? 0) : this.axes.reduce((n, a) => n * a.points!.length, 1);
+    if (this.sampled && !(sweep?.samples && sweep.samples > 0)) throw new UnsupportedError('a sampled sweep needs samples > 0');
+    const rows = points * (this.sampled ? 1 : this.runs);
+    if (rows > MAX_TABLE_ROWS) throw new UnsupportedError(`the sweep has ${rows} rows; this engine tabulates at most ${MAX_TABLE_ROWS}`);
+    this.rows = rows;
+    this.random = this.sampled || (sweep?.runs ?? 0) > 0;
+  }
+
+  private axis(r: Range): Axis {
+    const found = this.session.featurePath(r.parameter);
+    if (!found) throw new UnsupportedError(`the range ${r.parameter} names no feature of ${this.session.question.subject}`);
+    const unit = r.unit ? tryParseUnit(r.unit) : undefined;
+    if (r.unit && !unit) throw new UnsupportedError(`range ${r.parameter}: unknown unit '${r.unit}'`);
+    const type = r.type.split('::').at(-1);
+    if (type === 'Boolean' || type === 'String') throw new UnsupportedError(`range ${r.parameter}: a ${type} range is not supported (numbers and quantities only)`);
+    const integral = /^(Integer|Natural|Positive)$/.test(type ?? '');
+    const from = numberOf(r.from, `range ${r.parameter}: from`);
+    const to = numberOf(r.to, `range ${r.parameter}: to`);
+    if (to < from) throw new UnsupportedError(`range ${r.parameter}: from ${from} is above to ${to}`);
+    const axis: Axis = { parameter: r.parameter, path: found.path, integral, unit, from, to };
+    if (this.session.question.sweep?.sampled) return axis;
+    let step = r.step === undefined ? (integral ? 1 : undefined) : numberOf(r.step, `range ${r.parameter}: step`);
+    if (step === undefined) throw new UnsupportedError(`range ${r.parameter}: a grid over ${r.type} needs a step (or a sampled sweep)`);
+    if (!(step > 0)) throw new UnsupportedError(`range ${r.parameter}: step must be positive, got ${step}`);
+    if (integral && !Number.isInteger(step)) step = Math.max(1, Math.round(step));
+    const count = Math.floor((to - from) / step + 1e-9) + 1;
+    if (count > MAX_TABLE_ROWS) throw new UnsupportedError(`range ${r.parameter} has ${count} points; at most ${MAX_TABLE_ROWS}`);
+    axis.points = Array.from({ length: count }, (_, k) => tidy(from + k * step));
+    return axis;
+  }
+
+  private valueOf(axis: Axis, x: number): Value {
+    if (axis.integral) x = Math.round(x);
+    if (axis.unit) return quantity(x, axis.unit);
+    return axis.integral ? int(x) : real(x);
+  }
+
+  /** The generator of row `i` (from 0): seeded by (seed, i) so rows are independent of each other. */
+  private rowRandom(i: number): CountingRandom {
+    return new CountingRandom((BigInt(this.seed) * 0x9e3779b97f4a7c15n + BigInt(i) + 1n) & ((1n << 64n) - 1n));
+  }
+
+  /** The point and the result of row `i` (from 0). */
+  row(i: number): Row {
+    const q = this.session.question;
+    const point = new Map<string, Value>();
+    const cells: Value[] = [];
+    let draws: Draws;
+    let random: Random | undefined;
+    if (this.sampled) {
+      random = this.rowRandom(i);
+      for (const a of this.axes) {
+        const u = random.next();
+        const x = a.integral ? Math.floor(a.from + u * (Math.floor(a.to) - Math.ceil(a.from) + 1)) : a.from + u * (a.to - a.from);
+        point.set(a.path, this.valueOf(a, x));
+      }
+      draws = q.draws ? { policy: q.draws } : { random };
+    } else {
+      let k = Math.floor(i / this.runs);
+      for (let j = this.axes.length - 1; j >= 0; j--) {
+        const a = this.axes[j]!;
+        const n = a.points!.length;
+        point.set(a.path, this.valueOf(a, a.points![k % n]!));
+        k = Math.floor(k / n);
+      }
+      if (q.draws) draws = { policy: q.draws };
+      else if (this.random) draws = { random: this.rowRandom(i) };
+      else {
+        const r = seededRandom(q);
+        draws = r ? { random: r } : {};
+      }
+    }
+    for (const a of this.axes) cells.push(point.get(a.path)!);
+    const session = this.session.forRow(point, draws);
+    try {
+      if (!this.resultFeatures) {
+        cells.push(evaluateSubject(session).value);
+      } else {
+        for (const f of this.resultFeatures) {
+          const v = session.values.featureValue(session.subjectContext, f);
+          if (isError(v)) throw failure(v, session.model, f.path);
+          if (v.kind === 'instance') throw new UnsupportedError(`${f.name} is a structured value (${v.label})`);
+          cells.push(presentable(v, undefined));
+        }
+      }
+    } catch (e) {
+      if (e instanceof UnsupportedError) {
+        const at = this.axes.map((a) => `${a.parameter} = ${describePoint(point.get(a.path)!)}`).join(', ');
+        throw new UnsupportedError(`row ${i + 1}${at ? ` (${at})` : ''}: ${e.message}`);
+      }
+      throw e;
+    }
+    for (const c of cells) {
+      if (c.kind === 'instance') throw new UnsupportedError(`row ${i + 1}: a structured value cannot be a table cell`);
+    }
+    return cells;
+  }
+}
+
+function describePoint(v: Value): string {
+  if (v.kind === 'quantity') return `${v.value} [${v.unit.name}]`;
+  if (v.kind === 'integer' || v.kind === 'real' || v.kind === 'boolean' || v.kind === 'string') return String(v.value);
+  return describeKind(v);
+}
+
+function planFor(spec: TableSpec, signal?: AbortSignal): TablePlan {
+  const model = new Model(spec.sources);
+  const session = new Session(model, spec.question, { ...(signal ? { signal } : {}), ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}) });
+  return new TablePlan(session);
+}
+
+/** Worker tasks: the rows of a table (each worker parses the model once and plans the table itself). */
+export const TABLE_TASKS: TaskRegistry = {
+  tableRows: (spec: TableSpec) => {
+    const plan = planFor(spec);
+    return (i) => plan.row(i);
+  },
+};
+
+/** The table's values: cells named `<column>@<row>`, then `<stat>(<column>)` for numeric columns. */
+export function tableValues(columns: readonly string[], rows: readonly Row[]): ProtocolValue[] {
+  const out: ProtocolValue[] = [];
+  rows.forEach((row, r) => row.forEach((cell, c) => out.push(toProtocolValue(`${columns[c]}@${r + 1}`, cell) as ProtocolValue)));
+  columns.forEach((column, c) => {
+    const summary = summarizeValues(rows.map((row) => row[c]!));
+    if (!summary) return;
+    for (const stat of SUMMARY_STATISTICS) {
+      const v = summary[stat];
+      if (v && !isError(v)) out.push(toProtocolValue(`${stat}(${column})`, v) as ProtocolValue);
+    }
+  });
+  return out;
+}
+
+async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 'sweep'): Promise<RunResult> {
+  const spec: TableSpec = { sources: params.model.sources!, question: params.question, maxSteps: run.limit('steps') };
+  const plan = planFor(spec, run.signal);
+  const runsLimit = run.limit('runs');
+  const count = runsLimit > 0 ? Math.min(plan.rows, runsLimit) : plan.rows;
+  // Worker threads pay ~0.1 s to start and parse the model: only worth it for tables of some size.
+  const jobs = Math.min(run.jobs, Math.max(1, Math.floor(count / 32)));
+  const outcome = await runPool<TableSpec, Row>(
+    { jobs, memoryMiB: run.limit('memory'), tasks: TABLE_TASKS },
+    {
+      task: 'tableRows',
+      spec,
+      count,
+      signal: run.signal,
+      onProgress: (done) => run.progress({ runs: done, text: `${done} of ${count} rows` }),
+    },
+  );
+  if (outcome.status === 'cancelled') throw new BudgetError(`cancelled by the host after ${outcome.rows.length} of ${count} rows`);
+  const bounds: Bound[] = run.bounds.map((b) => ({ ...b }));
+  const reach = (name: 'runs' | 'memory') => {
+    const b = bounds.find((x) => x.name === name);
+    if (b) b.reached = true;
+    else bounds.push({ name, limit: run.limit(name), reached: true });
+  };
+  let reason: string | undefined;
+  if (count < plan.rows) {
+    reach('runs');
+    reason = `stopped at the runs bound: ${count} of ${plan.rows} rows`;
+  }
+  if (outcome.status === 'memory') {
+    if (outcome.rows.length === 0) throw new BudgetError(outcome.reason);
+    reach('memory');
+    reason = `${outcome.reason}: ${outcome.rows.length} of ${plan.rows} rows`;
+  }
+  const reached = bounds.some((b) => b.reached);
+  const strength = reached ? 'bounded' : plan.random || (kind === 'compute' && usesDraws(plan)) ? 'observed' : 'proved';
+  return {
+    claim: 'table',
+    strength,
+    values: tableValues(plan.columns, outcome.rows),
+    ...(bounds.length > 0 ? { bounds } : {}),
+    ...(reason ? { reason } : {}),
+    elapsed: run.elapsed(),
+  };
+}
+
+function usesDraws(plan: TablePlan): boolean {
+  return plan.session.question.draws === undefined && seededRandom(plan.session.question) !== undefined;
+}
+
+function coversTable(params: CoversParams, kind: 'compute' | 'sweep'): CoversResult {
+  const model = new Model(params.model.sources!);
+  const subject = model.subject(params.question.subject);
+  const k = declarationKind(subject);
+  if (kind === 'compute' && !['calc', 'analysis', 'constraint', 'attribute', 'ref', 'feature', 'verification', 'case'].includes(k)) {
+    return { covers: false, reason: `compute answers about calcs and analyses; ${params.question.subject} is a ${k}` };
+  }
+  if (kind === 'sweep' && (params.question.sweep === undefined || (params.question.sweep.ranges.length === 0 && !params.question.sweep.runs))) {
+    return { covers: false, reason: 'a sweep needs ranges or Monte Carlo runs' };
+  }
+  const construct = unsupportedConstruct(model, subject);
+  return construct ? { covers: false, reason: construct } : { covers: true };
+}
+
+export const computeQuestion: QuestionHandler = {
+  covers: (params) => coversTable(params, 'compute'),
+  async run(params, run) {
+    if (params.question.sweep && params.question.sweep.ranges.length > 0) return runTable(params, run, 'compute');
+    // No ranges: the calc's value for the bound inputs.
+    const model = new Model(params.model.sources!);
+    const random = params.question.draws ? undefined : seededRandom(params.question);
+    const session = new Session(model, params.question, { signal: run.signal, ...(random ? { draws: { random } } : {}) });
+    const r = evaluateSubject(session);
+    return {
+      claim: 'value',
+      strength: random && random.draws > 0 ? 'observed' : 'proved',
+      values: [toProtocolValue(session.subject.name ?? 'value', r.value) as ProtocolValue],
+      ...(r.reason ? { reason: r.reason } : {}),
+      elapsed: run.elapsed(),
+    };
+  },
+};
+
+export const sweepQuestion: QuestionHandler = {
+  covers: (params) => coversTable(params, 'sweep'),
+  async run(params, run) {
+    if (!params.question.sweep) throw new UnsupportedError('a sweep question needs `sweep` with ranges or runs');
+    return runTable(params, run, 'sweep');
+  },
+};
