@@ -5,7 +5,7 @@ import { arithmetic, comparison, convertQuantity, single, truth } from './operat
 import { drawNormal, drawTriangular, drawUniform, type Draws } from './random';
 import { convertMagnitude, parseUnit, powerUnit, type Unit } from './units';
 import {
-  bool, describeKind, equals, error, int, isError, itemsOf, NULL, quantity, real, sequence,
+  bool, describeKind, equals, error, format, int, isError, itemsOf, NULL, quantity, real, sequence, str,
   type Outcome, type Scalar, type SourceRange, type Value, type ValueError,
 } from './values';
 
@@ -167,6 +167,76 @@ const FUNCTIONS: Record<string, Fn> = {
   uniform: draw('uniform', 2, ([min, max], d) => drawUniform(min!, max!, d)),
   normal: draw('normal', 2, ([mean, sd], d) => drawNormal(mean!, sd!, d)),
   triangular: draw('triangular', 3, ([low, mode, high], d) => drawTriangular(low!, mode!, high!, d)),
+  head: (args, ctx) => arity('head', args, 1, 1, ctx) ?? (itemsOf(args[0]!)[0] ?? NULL),
+  tail: (args, ctx) => arity('tail', args, 1, 1, ctx) ?? sequence(itemsOf(args[0]!).slice(1)),
+  union: (args, ctx) => arity('union', args, 2, 2, ctx) ?? sequence([args[0]!, args[1]!]),
+  including: (args, ctx) => arity('including', args, 2, 2, ctx) ?? sequence([args[0]!, args[1]!]),
+  excluding: (args, ctx) => arity('excluding', args, 2, 2, ctx)
+    ?? sequence(itemsOf(args[0]!).filter((x) => !itemsOf(args[1]!).some((y) => equals(x, y)))),
+  intersection: (args, ctx) => arity('intersection', args, 2, 2, ctx)
+    ?? sequence(itemsOf(args[0]!).filter((x) => itemsOf(args[1]!).some((y) => equals(x, y)))),
+  includesOnly: (args, ctx) => arity('includesOnly', args, 2, 2, ctx) ?? bool(includesAll(args[0]!, args[1]!) && includesAll(args[1]!, args[0]!)),
+  subsequence: (args, ctx) => {
+    const bad = arity('subsequence', args, 2, 3, ctx);
+    if (bad) return bad;
+    const items = itemsOf(args[0]!);
+    const bounds: number[] = [];
+    for (const [i, a] of args.slice(1).entries()) {
+      const x = single(a, 'subsequence()', i === 0 ? 'as the start index' : 'as the end index', ctx.range);
+      if (isError(x)) return x;
+      if (x.kind !== 'integer') return error(`subsequence() needs Integer indexes, got ${describeKind(x)}`, ctx.range);
+      bounds.push(Number(x.value));
+    }
+    const [from, to = items.length] = bounds;
+    return sequence(items.slice(Math.max(0, from! - 1), Math.max(0, to)));
+  },
+  isZero: numericTest('isZero', (x) => x === 0),
+  isUnit: numericTest('isUnit', (x) => x === 1),
+  Length: (args, ctx) => {
+    const bad = arity('Length', args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, 'Length()', 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    return x.kind === 'string' ? int([...x.value].length) : error(`Length() needs a String, got ${describeKind(x)}`, ctx.range);
+  },
+  Substring: (args, ctx) => {
+    const bad = arity('Substring', args, 3, 3, ctx);
+    if (bad) return bad;
+    const [x, lo, hi] = args.map((a) => single(a, 'Substring()', 'as an argument', ctx.range));
+    for (const v of [x!, lo!, hi!]) if (isError(v)) return v;
+    if (x!.kind !== 'string' || lo!.kind !== 'integer' || hi!.kind !== 'integer') {
+      return error('Substring() needs a String and two Integers', ctx.range);
+    }
+    // 1-based, both ends inclusive.
+    return str([...x!.value].slice(Math.max(0, Number(lo!.value) - 1), Math.max(0, Number(hi!.value))).join(''));
+  },
+  ToString: (args, ctx) => {
+    const bad = arity('ToString', args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, 'ToString()', 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    return str(x.kind === 'string' ? x.value : format(x));
+  },
+  ToInteger: (args, ctx) => {
+    const bad = arity('ToInteger', args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, 'ToInteger()', 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    if (x.kind === 'integer') return x;
+    if (x.kind === 'real' && Number.isFinite(x.value)) return int(BigInt(Math.trunc(x.value)));
+    if (x.kind === 'string' && /^\s*[+-]?[0-9]+\s*$/.test(x.value)) return int(BigInt(x.value.trim()));
+    return error(`ToInteger() cannot convert ${x.kind === 'string' ? JSON.stringify(x.value) : describeKind(x)}`, ctx.range);
+  },
+  ToReal: (args, ctx) => {
+    const bad = arity('ToReal', args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, 'ToReal()', 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    if (x.kind === 'integer') return real(Number(x.value));
+    if (x.kind === 'real') return x;
+    if (x.kind === 'string' && x.value.trim() !== '' && !Number.isNaN(Number(x.value))) return real(Number(x.value));
+    return error(`ToReal() cannot convert ${x.kind === 'string' ? JSON.stringify(x.value) : describeKind(x)}`, ctx.range);
+  },
   convert: (args, ctx) => {
     const bad = arity('convert', args, 2, 2, ctx);
     if (bad) return bad;
@@ -178,6 +248,19 @@ const FUNCTIONS: Record<string, Fn> = {
     return convertQuantity(q, u.unit, ctx.range);
   },
 };
+
+/** A Boolean test of one number (or quantity magnitude). */
+function numericTest(name: string, test: (x: number) => boolean): Fn {
+  return (args, ctx) => {
+    const bad = arity(name, args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, `${name}()`, 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    if (x.kind === 'integer') return bool(test(Number(x.value)));
+    if (x.kind === 'real' || x.kind === 'quantity') return bool(test(x.value));
+    return error(`${name}() needs a number, got ${describeKind(x)}`, ctx.range);
+  };
+}
 
 function includesAll(seq: Value, wanted: Value): boolean {
   const items = itemsOf(seq);
@@ -199,7 +282,7 @@ function allAny(name: string, args: readonly Value[], ctx: CallContext, all: boo
 /** Names of the library functions this module evaluates, for `covers` and completions. */
 export const LIBRARY_FUNCTIONS: readonly string[] = Object.keys(FUNCTIONS);
 
-export const BODY_FUNCTIONS = ['collect', 'select', 'reject', 'forAll', 'exists'] as const;
+export const BODY_FUNCTIONS = ['collect', 'select', 'reject', 'forAll', 'exists', 'selectOne'] as const;
 export type BodyFunction = (typeof BODY_FUNCTIONS)[number];
 
 export function isLibraryFunction(name: string): boolean {
@@ -230,11 +313,13 @@ export function callBodyFunction(name: BodyFunction, seq: Value, body: Body, ctx
     const t = truth(r, `the body of ${name}()`, ctx.range);
     if (typeof t !== 'boolean') return t;
     if (name === 'select' && t) out.push(items[i]!);
+    if (name === 'selectOne' && t) return items[i]!;
     if (name === 'reject' && !t) out.push(items[i]!);
     if (name === 'forAll' && !t) return bool(false);
     if (name === 'exists' && t) return bool(true);
   }
   if (name === 'forAll') return bool(true);
   if (name === 'exists') return bool(false);
+  if (name === 'selectOne') return NULL;
   return sequence(out);
 }

@@ -33,6 +33,29 @@ describe('semantics/functions', () => {
     assert.deepEqual(call('first', NULL), NULL);
   });
 
+  it('implements the SequenceFunctions and StringFunctions a model uses', () => {
+    const s = sequence([int(1), int(2), int(3), int(4)]);
+    assert.equal(format(call('head', s)), '1');
+    assert.equal(format(call('tail', s)), '(2, 3, 4)');
+    assert.equal(format(call('subsequence', s, int(2), int(3))), '(2, 3)');
+    assert.equal(format(call('subsequence', s, int(3))), '(3, 4)');
+    assert.equal(format(call('including', s, int(5))), '(1, 2, 3, 4, 5)');
+    assert.equal(format(call('excluding', s, int(2))), '(1, 3, 4)');
+    assert.equal(format(call('union', s, sequence([int(9)]))), '(1, 2, 3, 4, 9)');
+    assert.equal(format(call('intersection', s, sequence([int(4), int(2), int(8)]))), '(2, 4)');
+    assert.deepEqual(call('includesOnly', sequence([int(1), int(2)]), sequence([int(2), int(1)])), bool(true));
+    assert.deepEqual(call('isZero', q(0, 'm')), bool(true));
+    assert.deepEqual(call('Length', str('héllo')), int(5));
+    assert.deepEqual(call('Substring', str('assay'), int(2), int(4)), str('ssa'));
+    assert.deepEqual(call('ToString', q(2.5, 'kg')), str('2.5 [kg]'));
+    assert.deepEqual(call('ToInteger', str(' 42 ')), int(42));
+    assert.deepEqual(call('ToReal', str('2.5')), real(2.5));
+    assert.equal(format(call('ToInteger', str('x'))), 'error: ToInteger() cannot convert "x"');
+    const big = (x: Value) => ({ kind: 'boolean', value: (x as { value: bigint }).value > 2n }) as Value;
+    assert.deepEqual(callBodyFunction('selectOne', s, big), int(3));
+    assert.deepEqual(callBodyFunction('selectOne', NULL, big), NULL);
+  });
+
   it('finds min and max of a sequence or of arguments, across units', () => {
     assert.deepEqual(call('min', sequence([int(4), int(2), int(6)])), int(2));
     assert.deepEqual(call('max', int(4), real(7.5)), real(7.5));
