@@ -60,6 +60,8 @@ const CTX_ENUM = 8; // bare names are enumerated values
 const CTX_METADATA = 16; // bare names are redefinitions of metadata features
 
 const MAX_DEPTH = 400;
+/** Tokens a look-ahead scan may inspect (declarations are far shorter). */
+const SCAN_LIMIT = 2000;
 
 const EMPTY: never[] = Object.freeze([]) as never[];
 
@@ -648,7 +650,7 @@ class Parser {
   private bracketEndsBody(): boolean {
     let i = this.p + 2;
     let depth = 1;
-    const n = this.ts.count;
+    const n = Math.min(this.ts.count, this.p + SCAN_LIMIT);
     while (i < n && depth > 0) {
       const k = this.kinds[i]!;
       if (k === LBRACK) depth++;
@@ -1104,7 +1106,8 @@ class Parser {
 
   /** Whether `want` occurs before `stop` (and before the end of the declaration). */
   private scanBefore(want: number, stop: number): boolean {
-    const n = this.ts.count;
+    // Bounded look-ahead keeps a text without ';' from making this quadratic.
+    const n = Math.min(this.ts.count, this.p + SCAN_LIMIT);
     let depth = 0;
     for (let i = this.p; i < n; i++) {
       const k = this.kinds[i]!;
