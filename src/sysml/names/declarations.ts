@@ -1,0 +1,412 @@
+// Declarations: the named (and unnamed) elements of a document as the resolver sees them, built
+// from the syntax tree. One `Declaration` per member that can own or be the target of a reference.
+
+import type {
+  AcceptAction, BodyExpression, Definition, Expression, Import, Member, QualifiedName, Reference, RelationKind,
+  SourceRange, Usage, Visibility,
+} from '../ast';
+
+/** Which layer a declaration belongs to. A layer only sees itself and the layers below it
+ * (user → library or built-in), so library caches never depend on user documents. */
+export type Layer = 'builtin' | 'library' | 'user';
+
+/** An import as the resolver uses it: from the text (`target` a reference) or from the built-in
+ * table (`targetPath` already a global qualified name). */
+export interface ImportSpec {
+  readonly owner: Declaration;
+  readonly target: QualifiedName | null;
+  readonly targetPath: readonly string[] | null;
+  readonly isNamespace: boolean;
+  readonly isRecursive: boolean;
+  readonly isAll: boolean;
+  readonly isPublic: boolean;
+  readonly filters: readonly Expression[];
+  readonly node: Import | null;
+}
+
+export interface SupertypeRef {
+  readonly relation: RelationKind;
+  readonly ref: Reference;
+}
+
+let nextId = 1;
+
+export class Declaration {
+  readonly id = nextId++;
+  /** Members in order of declaration (unnamed ones included: they are still scopes). */
+  readonly members: Declaration[] = [];
+  /** Members by name and by short name. */
+  readonly byName = new Map<string, Declaration[]>();
+  readonly imports: ImportSpec[] = [];
+  /** Specializations written in the text, resolved lazily from the parent scope. */
+  readonly supertypeRefs: SupertypeRef[] = [];
+  /** Global qualified names of supertypes known without resolution (built-ins, implicit bases). */
+  readonly fixedSupertypes: string[][] = [];
+  /** Built-in alias target (global qualified name). */
+  aliasPath: string[] | null = null;
+  /** Metadata annotating this element (`#M`, `@M;`, `metadata m : M;`) as references. */
+  readonly metadataRefs: QualifiedName[] = [];
+
+  // Resolution caches, valid while `generation` equals the owning index's generation.
+  generation = -1;
+  tierCache = new Map<string, Declaration[][]>();
+  supertypeCache: Declaration[] | null = null;
+  computingSupertypes = false;
+  recursiveCache: Map<string, Declaration[]> | null = null;
+
+  constructor(
+    readonly layer: Layer,
+    /** Name, or the effective name of an unnamed redefinition / performed reference. */
+    readonly name: string | null,
+    readonly shortName: string | null,
+    /** The kind as a manifest spells it: the keyword without `def` (part, action, state …), or
+     * package, alias, import, accept, send, assign, if, while, loop, for, terminate, succession,
+     * transition, body. */
+    readonly kind: string,
+    readonly isDefinition: boolean,
+    readonly node: Member | BodyExpression | null,
+    readonly parent: Declaration | null,
+    readonly document: string | null,
+    readonly visibility: Visibility,
+    readonly range: SourceRange | null,
+    readonly nameRange: SourceRange | null,
+  ) {}
+
+  get qualifiedName(): string {
+    const names: string[] = [];
+    for (let d: Declaration | null = this; d && d.kind !== 'root'; d = d.parent) {
+      names.push(d.name ?? d.shortName ?? '<unnamed>');
+    }
+    return names.reverse().map(quoteIfNeeded).join('::');
+  }
+
+  addMember(member: Declaration): void {
+    this.members.push(member);
+    if (member.name !== null) push(this.byName, member.name, member);
+    if (member.shortName !== null && member.shortName !== member.name) push(this.byName, member.shortName, member);
+  }
+}
+
+function quoteIfNeeded(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Last written name of a reference (`a::b.c` → `c`). */
+export function lastName(ref: Reference): string | null {
+  const qn = ref.kind === 'FeatureChain' ? ref.chain[ref.chain.length - 1] : ref;
+  return qn ? (qn.segments[qn.segments.length - 1] ?? null) : null;
+}
+
+/** The name an unnamed usage is known by: that of the feature it redefines, or, for `perform`,
+ * `exhibit`, `satisfy` …, that of the feature it references. */
+export function effectiveName(node: Usage): string | null {
+  if (node.name !== null) return node.name;
+  if (node.shortName !== null) return null;
+  const redefined = node.relations.find((r) => r.relation === 'redefinition');
+  if (redefined) return lastName(redefined.target);
+  if (node.role !== null && node.role !== 'subject' && node.role !== 'objective' && node.role !== 'return') {
+    const referenced = node.relations.find((r) => r.relation === 'reference');
+    if (referenced) return lastName(referenced.target);
+  }
+  return null;
+}
+
+/** Implicit base type of each declaration kind (the library type every such element specializes). */
+const DEFINITION_BASE: Record<string, string> = {
+  part: 'Parts::Part', item: 'Items::Item', action: 'Actions::Action', state: 'States::StateAction',
+  calc: 'Calculations::Calculation', constraint: 'Constraints::ConstraintCheck',
+  requirement: 'Requirements::RequirementCheck', concern: 'Requirements::ConcernCheck',
+  attribute: 'Base::DataValue', enum: 'Base::DataValue', occurrence: 'Occurrences::Occurrence',
+  event: 'Occurrences::Occurrence', port: 'Ports::Port', connection: 'Connections::Connection',
+  connect: 'Connections::Connection', interface: 'Interfaces::Interface', allocation: 'Allocations::Allocation',
+  allocate: 'Allocations::Allocation', flow: 'Flows::Flow', 'succession flow': 'Flows::SuccessionFlow',
+  message: 'Flows::Message', analysis: 'AnalysisCases::AnalysisCase', verification: 'VerificationCases::VerificationCase',
+  'use case': 'UseCases::UseCase', case: 'Cases::Case', view: 'Views::View', viewpoint: 'Views::ViewpointCheck',
+  rendering: 'Views::Rendering', metadata: 'Metadata::MetadataItem', fork: 'Actions::ForkAction',
+  join: 'Actions::JoinAction', merge: 'Actions::MergeAction', decide: 'Actions::DecisionAction',
+  accept: 'Actions::AcceptAction', send: 'Actions::SendAction', assign: 'Actions::AssignmentAction',
+  if: 'Actions::IfThenElseAction', while: 'Actions::WhileLoopAction', loop: 'Actions::WhileLoopAction',
+  for: 'Actions::ForLoopAction', terminate: 'Actions::TerminateAction', transition: 'Actions::TransitionAction',
+  binding: 'Links::SelfLink', bind: 'Links::SelfLink', succession: 'Occurrences::HappensBefore',
+  // KerML
+  type: 'Base::Anything', classifier: 'Base::Anything', class: 'Occurrences::Occurrence', struct: 'Objects::Object',
+  datatype: 'Base::DataValue', assoc: 'Links::Link', 'assoc struct': 'Objects::LinkObject',
+  behavior: 'Performances::Performance', function: 'Performances::Evaluation',
+  predicate: 'Performances::BooleanEvaluation', interaction: 'Performances::Performance',
+  metaclass: 'Metaobjects::Metaobject', feature: 'Base::things', ref: 'Base::things', step: 'Performances::Performance',
+  expr: 'Performances::Evaluation', bool: 'Performances::BooleanEvaluation', inv: 'Performances::BooleanEvaluation',
+  connector: 'Links::Link',
+};
+
+export function implicitBase(kind: string): string[] | null {
+  const base = DEFINITION_BASE[kind];
+  return base ? base.split('::') : null;
+}
+
+/** Index of one document's declarations. */
+export interface DocumentDeclarations {
+  readonly uri: string;
+  readonly root: Declaration;
+  /** Every declaration of the document in order. */
+  readonly all: Declaration[];
+  /** Scope of each expression body `{ in x; … }`. */
+  readonly bodies: Map<BodyExpression, Declaration>;
+  /** Declaration of each member node. */
+  readonly ofNode: Map<object, Declaration>;
+}
+
+type Owner = Declaration;
+
+/** Builds the declarations of a parsed document. */
+export function declareDocument(uri: string, members: readonly Member[], layer: Layer): DocumentDeclarations {
+  const root = new Declaration(layer, null, null, 'root', false, null, null, uri, 'public', null, null);
+  const out: DocumentDeclarations = { uri, root, all: [], bodies: new Map(), ofNode: new Map() };
+  const builder = new DeclarationBuilder(out, layer);
+  for (const m of members) builder.member(m, root);
+  return out;
+}
+
+class DeclarationBuilder {
+  constructor(private readonly out: DocumentDeclarations, private readonly layer: Layer) {}
+
+  private make(node: Member | BodyExpression, parent: Owner, name: string | null, shortName: string | null,
+    kind: string, isDefinition: boolean, visibility: Visibility | null, nameRange: SourceRange | null): Declaration {
+    const decl = new Declaration(this.layer, name, shortName, kind, isDefinition, node, parent, this.out.uri,
+      visibility ?? 'public', node.range, nameRange);
+    parent.addMember(decl);
+    this.out.all.push(decl);
+    this.out.ofNode.set(node, decl);
+    return decl;
+  }
+
+  private body(members: readonly Member[] | null, owner: Owner): void {
+    if (members) for (const m of members) this.member(m, owner);
+  }
+
+  private expressions(e: Expression | null, owner: Owner): void {
+    if (e) forEachBody(e, (b) => this.bodyScope(b, owner));
+  }
+
+  bodyScope(b: BodyExpression, owner: Owner): Declaration {
+    const existing = this.out.bodies.get(b);
+    if (existing) return existing;
+    const decl = new Declaration(this.layer, null, null, 'body', false, b, owner, this.out.uri, 'public', b.range, null);
+    this.out.bodies.set(b, decl);
+    this.out.all.push(decl);
+    this.body(b.members, decl);
+    this.expressions(b.result, decl);
+    return decl;
+  }
+
+  private metadata(decl: Declaration, prefix: readonly QualifiedName[], body: readonly Member[] | null): void {
+    decl.metadataRefs.push(...prefix);
+    if (body) {
+      for (const m of body) {
+        if (m.kind === 'Usage' && m.keyword === 'metadata') {
+          for (const r of m.relations) if (r.relation === 'typing' && r.target.kind === 'QualifiedName') decl.metadataRefs.push(r.target);
+        }
+      }
+    }
+  }
+
+  member(m: Member, owner: Owner): void {
+    switch (m.kind) {
+      case 'Package': {
+        const d = this.make(m, owner, m.name, m.shortName, 'package', false, m.visibility, m.nameRange);
+        this.metadata(d, m.prefixMetadata, m.members);
+        this.body(m.members, d);
+        return;
+      }
+      case 'Import':
+        owner.imports.push({
+          owner, target: m.target, targetPath: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
+          isAll: m.isImportAll, isPublic: m.visibility !== 'private', filters: m.filters, node: m,
+        });
+        for (const f of m.filters) this.expressions(f, owner);
+        return;
+      case 'Alias':
+        this.make(m, owner, m.name, m.shortName, 'alias', false, m.visibility, m.nameRange);
+        return;
+      case 'Definition': {
+        const d = this.make(m, owner, m.name, m.shortName, definitionKind(m), true, m.visibility, m.nameRange);
+        for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
+        this.implicit(d, m.relations.some((r) => r.relation === 'specialization' || r.relation === 'conjugation'));
+        this.metadata(d, m.prefixMetadata, m.body);
+        if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
+        this.body(m.body, d);
+        return;
+      }
+      case 'Usage':
+        this.usage(m, owner);
+        return;
+      case 'Succession': {
+        const d = this.make(m, owner, m.name, m.shortName, 'succession', false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        this.expressions(m.guard, d);
+        if (m.targetMember) this.member(m.targetMember, owner);
+        this.body(m.body, d);
+        return;
+      }
+      case 'Transition': {
+        const d = this.make(m, owner, m.name, m.shortName, 'transition', false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        if (m.trigger) {
+          const t = this.accept(m.trigger, d);
+          // The accepted payload is visible to the guard and the effect.
+          if (m.trigger.payload) {
+            const p = this.out.ofNode.get(m.trigger.payload);
+            if (p && p.name !== null) push(d.byName, p.name, p);
+          }
+          void t;
+        }
+        this.expressions(m.guard, d);
+        if (m.effect) this.member(m.effect, d);
+        this.body(m.body, d);
+        return;
+      }
+      case 'AcceptAction':
+        this.accept(m, owner);
+        return;
+      case 'SendAction': {
+        const d = this.make(m, owner, m.name, m.shortName, 'send', false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        this.expressions(m.payload, d); this.expressions(m.via, d); this.expressions(m.to, d);
+        this.body(m.body, d);
+        return;
+      }
+      case 'AssignAction': {
+        const d = this.make(m, owner, m.name, m.shortName, 'assign', false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        this.expressions(m.target, d); this.expressions(m.assigned, d);
+        this.body(m.body, d);
+        return;
+      }
+      case 'IfAction': {
+        const d = this.make(m, owner, m.name, m.shortName, 'if', false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        this.expressions(m.condition, d);
+        this.member(m.then, d);
+        if (m.else) this.member(m.else, d);
+        return;
+      }
+      case 'LoopAction': {
+        const d = this.make(m, owner, m.name, m.shortName, m.form, false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        this.expressions(m.condition, d);
+        this.member(m.bodyAction, d);
+        this.expressions(m.until, d);
+        return;
+      }
+      case 'ForAction': {
+        const d = this.make(m, owner, m.name, m.shortName, 'for', false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        this.member(m.variable, d);
+        this.expressions(m.collection, d);
+        this.member(m.bodyAction, d);
+        return;
+      }
+      case 'TerminateAction': {
+        const d = this.make(m, owner, m.name, m.shortName, 'terminate', false, m.visibility, m.nameRange);
+        this.feature(d, m);
+        this.expressions(m.target, d);
+        this.body(m.body, d);
+        return;
+      }
+      case 'StateSubaction':
+        if (m.action) this.member(m.action, owner);
+        return;
+      case 'ResultExpression':
+        this.expressions(m.expression, owner);
+        return;
+      case 'ElementFilter':
+        this.expressions(m.condition, owner);
+        return;
+      case 'RelationshipDeclaration':
+        if (m.body) {
+          const d = this.make(m, owner, m.name, m.shortName, 'relationship', false, m.visibility, m.nameRange);
+          this.body(m.body, d);
+        }
+        return;
+      case 'Dependency': {
+        const d = this.make(m, owner, m.name, m.shortName, 'dependency', false, m.visibility, m.nameRange);
+        this.body(m.body, d);
+        return;
+      }
+      case 'Comment':
+      case 'Documentation':
+      case 'TextualRepresentation':
+        if (m.name !== null || m.shortName !== null) {
+          this.make(m, owner, m.name, m.shortName, m.kind === 'Comment' ? 'comment' : m.kind === 'Documentation' ? 'doc' : 'rep', false, m.visibility, m.nameRange);
+        }
+        return;
+      case 'InvalidMember':
+        return;
+    }
+  }
+
+  private accept(m: AcceptAction, owner: Owner): Declaration {
+    const d = this.make(m, owner, m.name, m.shortName, 'accept', false, m.visibility, m.nameRange);
+    this.feature(d, m);
+    if (m.payload) this.usage(m.payload, d);
+    this.expressions(m.triggerExpression, d);
+    this.expressions(m.receiver, d);
+    this.body(m.body, d);
+    return d;
+  }
+
+  private usage(m: Usage, owner: Owner): void {
+    const d = this.make(m, owner, effectiveName(m), m.shortName, m.keyword, false, m.visibility, m.nameRange);
+    this.feature(d, m);
+    this.metadata(d, m.prefixMetadata, m.body);
+    if (m.payload) this.usage(m.payload, d);
+    if (m.crossFeature) this.usage(m.crossFeature, d);
+    this.expressions(m.satisfiedBy, d);
+    this.body(m.body, d);
+  }
+
+  /** Relations, implicit base, multiplicity and value of a feature-like member. */
+  private feature(d: Declaration, m: { relations: readonly { relation: RelationKind; target: Reference }[];
+    multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }): void {
+    for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
+    this.implicit(d, m.relations.some((r) => r.relation === 'typing' || r.relation === 'conjugation'));
+    if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
+    if (m.value) this.expressions(m.value.expression, d);
+  }
+
+  private implicit(d: Declaration, typed: boolean): void {
+    if (typed) return;
+    const base = implicitBase(d.kind);
+    if (base) d.fixedSupertypes.push(base);
+    // Every feature is one of `things`, which is where `that` comes from.
+    if (!d.isDefinition && d.kind !== 'ref' && d.kind !== 'feature') d.fixedSupertypes.push(['Base', 'things']);
+  }
+}
+
+function definitionKind(m: Definition): string {
+  return m.keyword;
+}
+
+/** Calls `f` on every expression body directly inside `e` (not inside nested bodies). */
+export function forEachBody(e: Expression, f: (b: BodyExpression) => void): void {
+  switch (e.kind) {
+    case 'Body': f(e); return;
+    case 'Unary': forEachBody(e.operand, f); return;
+    case 'Binary': forEachBody(e.left, f); forEachBody(e.right, f); return;
+    case 'Conditional': forEachBody(e.condition, f); forEachBody(e.then, f); forEachBody(e.else, f); return;
+    case 'Classification': if (e.operand) forEachBody(e.operand, f); return;
+    case 'MemberAccess': forEachBody(e.target, f); return;
+    case 'Collect': case 'Select': forEachBody(e.target, f); f(e.body); return;
+    case 'Index': forEachBody(e.target, f); forEachBody(e.index, f); return;
+    case 'Quantity': forEachBody(e.value, f); forEachBody(e.unit, f); return;
+    case 'Sequence': for (const i of e.items) forEachBody(i, f); return;
+    case 'Invocation': case 'Constructor': for (const a of e.args) forEachBody(a.value, f); return;
+    case 'ArrowInvocation': forEachBody(e.target, f); for (const a of e.args) forEachBody(a.value, f); return;
+    default: return;
+  }
+}

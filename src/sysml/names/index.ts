@@ -1,0 +1,31 @@
+// Name resolution for SysML v2 / KerML: a workspace index over parsed documents.
+import type { Document } from '../ast';
+import { type NameDiagnostic, Workspace } from './workspace';
+
+export { Workspace, type NameDiagnostic, type ResolvedReference, type DeclarationInfo } from './workspace';
+export { Declaration, type Layer } from './declarations';
+export { BUILTIN_LIBRARY_VERSION } from './builtin-layer';
+export { parseQualifiedName, formatQualifiedName } from './qualified';
+
+export interface NamedDocument {
+  /** Path or URI, used as the document's identity and in diagnostics. */
+  readonly uri: string;
+  readonly document: Document;
+}
+
+export interface ResolveResult {
+  /** Unresolved references of each given (non-library) document, by uri, in text order. */
+  readonly diagnostics: Map<string, NameDiagnostic[]>;
+  readonly index: Workspace;
+}
+
+/** Resolves the names of `docs` against each other and against the library (its documents when
+ * given, else the built-in table). */
+export function resolveDocuments(docs: readonly NamedDocument[], options: { library?: readonly NamedDocument[] } = {}): ResolveResult {
+  const index = new Workspace();
+  if (options.library && options.library.length > 0) index.setLibrary(options.library);
+  for (const d of docs) index.update(d.uri, d.document);
+  const diagnostics = new Map<string, NameDiagnostic[]>();
+  for (const d of docs) diagnostics.set(d.uri, [...index.diagnostics(d.uri)].sort((a, b) => a.range.start - b.range.start));
+  return { diagnostics, index };
+}

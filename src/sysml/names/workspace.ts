@@ -1,0 +1,746 @@
+// The workspace index: declarations of many documents (the standard library is just more documents,
+// or the built-in table when none are given), name lookup through ownership, specialization and
+// imports, and every reference of a document resolved to its declarations.
+//
+// Incremental by layers: library (or built-in) declarations and their caches are built once; a
+// change to a user document rebuilds that document's declarations and bumps the user generation,
+// which invalidates only user-layer caches (they are rebuilt lazily on the next question).
+
+import type { BodyExpression, Document, Expression, Member, QualifiedName, Reference, SourceRange } from '../ast';
+import {
+  Declaration, type DocumentDeclarations, type ImportSpec, type Layer, declareDocument, push,
+} from './declarations';
+import { builtinRoots } from './builtin-layer';
+import { parseQualifiedName } from './qualified';
+
+export interface NameDiagnostic {
+  readonly message: string;
+  readonly range: SourceRange;
+}
+
+/** A resolved (or unresolved) reference of a document, for go-to-definition and hover. */
+export interface ResolvedReference {
+  readonly range: SourceRange;
+  readonly text: string;
+  readonly targets: readonly Declaration[];
+}
+
+export interface DeclarationInfo {
+  readonly qualifiedName: string;
+  /** The kind as a manifest's `subjects` spells it (keyword without `def`). */
+  readonly kind: string;
+  readonly isDefinition: boolean;
+  readonly document: string | null;
+  readonly range: SourceRange | null;
+  readonly declaration: Declaration;
+}
+
+interface DocumentEntry {
+  readonly decls: DocumentDeclarations;
+  readonly document: Document;
+  resolvedGeneration: number;
+  diagnostics: NameDiagnostic[];
+  references: ResolvedReference[];
+}
+
+/** Whether lookups from `scope` may see private members of `ns` (scope nested in ns). */
+function isInside(scope: Declaration | null, ns: Declaration): boolean {
+  for (let s = scope; s; s = s.parent) if (s === ns) return true;
+  return false;
+}
+
+const EMPTY: Declaration[] = [];
+
+export class Workspace {
+  private readonly libraryDocs = new Map<string, DocumentEntry>();
+  private readonly userDocs = new Map<string, DocumentEntry>();
+  private libraryRoots = new Map<string, Declaration[]>();
+  private userRoots = new Map<string, Declaration[]>();
+  private libraryGeneration = 0;
+  private userGeneration = 0;
+  /** Library version of the built-in table used when no library documents are loaded. */
+  readonly builtinVersion = '2026-04';
+
+  /** Replaces the library documents (parsed). Pass an empty list to fall back to the built-in table. */
+  setLibrary(docs: readonly { uri: string; document: Document }[]): void {
+    this.libraryDocs.clear();
+    this.libraryRoots = new Map();
+    for (const { uri, document } of docs) {
+      const decls = declareDocument(uri, document.members, 'library');
+      this.libraryDocs.set(uri, { decls, document, resolvedGeneration: -1, diagnostics: [], references: [] });
+      for (const m of decls.root.members) if (m.name !== null) push(this.libraryRoots, m.name, m);
+      for (const m of decls.root.members) if (m.shortName !== null && m.shortName !== m.name) push(this.libraryRoots, m.shortName, m);
+    }
+    this.libraryGeneration++;
+    this.userGeneration++;
+  }
+
+  get hasLibrary(): boolean {
+    return this.libraryDocs.size > 0;
+  }
+
+  /** Adds or replaces one user document. Cheap: only this document is re-declared. */
+  update(uri: string, document: Document): void {
+    const decls = declareDocument(uri, document.members, 'user');
+    this.userDocs.set(uri, { decls, document, resolvedGeneration: -1, diagnostics: [], references: [] });
+    this.rebuildUserRoots();
+  }
+
+  remove(uri: string): void {
+    if (this.userDocs.delete(uri)) this.rebuildUserRoots();
+  }
+
+  get documents(): string[] {
+    return [...this.userDocs.keys()];
+  }
+
+  private rebuildUserRoots(): void {
+    this.userRoots = new Map();
+    for (const e of this.userDocs.values()) {
+      for (const m of e.decls.root.members) {
+        if (m.name !== null) push(this.userRoots, m.name, m);
+        if (m.shortName !== null && m.shortName !== m.name) push(this.userRoots, m.shortName, m);
+      }
+    }
+    this.userGeneration++;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Queries
+
+  /** Unresolved references of a user or library document. */
+  diagnostics(uri: string): NameDiagnostic[] {
+    const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
+    if (!entry) return [];
+    this.resolveDocument(entry);
+    return entry.diagnostics;
+  }
+
+  /** Every reference of a document with what it resolved to. */
+  references(uri: string): ResolvedReference[] {
+    const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
+    if (!entry) return [];
+    this.resolveDocument(entry);
+    return entry.references;
+  }
+
+  /** The declarations a qualified name (`A::B::'c d'`) denotes, with their kinds. */
+  declarationsOf(qualifiedName: string): DeclarationInfo[] {
+    const segments = parseQualifiedName(qualifiedName);
+    if (!segments) return [];
+    let current = this.global(segments[0]!, 'user');
+    for (const s of segments.slice(1)) current = this.membersNamed(current, s, null);
+    return unique(current).map(info);
+  }
+
+  /** What is at `offset` in a document: the declarations a reference there resolves to, or the
+   * declaration whose name is there. */
+  lookupAt(uri: string, offset: number): DeclarationInfo[] {
+    const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
+    if (!entry) return [];
+    this.resolveDocument(entry);
+    let best: ResolvedReference | null = null;
+    for (const r of entry.references) {
+      if (r.range.start <= offset && offset <= r.range.end && (!best || r.range.end - r.range.start < best.range.end - best.range.start)) best = r;
+    }
+    if (best) return best.targets.map(info);
+    for (const d of entry.decls.all) {
+      if (d.nameRange && d.nameRange.start <= offset && offset <= d.nameRange.end) return [info(d)];
+    }
+    return [];
+  }
+
+  /** The declarations of a user document, in order. */
+  declarationsIn(uri: string): readonly Declaration[] {
+    return (this.userDocs.get(uri) ?? this.libraryDocs.get(uri))?.decls.all ?? [];
+  }
+
+  /** Declaration built for a syntax node (a member) of a loaded document. */
+  declarationOfNode(uri: string, node: object): Declaration | null {
+    return (this.userDocs.get(uri) ?? this.libraryDocs.get(uri))?.decls.ofNode.get(node) ?? null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Lookup
+
+  private generationOf(layer: Layer): number {
+    return layer === 'user' ? this.userGeneration : layer === 'library' ? this.libraryGeneration : 0;
+  }
+
+  private fresh(d: Declaration): void {
+    const g = this.generationOf(d.layer);
+    if (d.generation !== g) {
+      d.generation = g;
+      d.tierCache.clear();
+      d.supertypeCache = null;
+      d.recursiveCache = null;
+    }
+  }
+
+  /** Top-level names seen from a layer: its own documents and the layers below. */
+  global(name: string, layer: Layer): Declaration[] {
+    if (layer === 'user') {
+      const own = this.userRoots.get(name);
+      if (own) return own;
+    }
+    if (layer !== 'builtin' && this.libraryDocs.size > 0) return this.libraryRoots.get(name) ?? EMPTY;
+    return builtinRoots().get(name) ?? EMPTY;
+  }
+
+  /** Members of `ns` named `name` in tiers: owned (aliases followed), inherited, imported.
+   * Private members are left out unless `withPrivate`. */
+  private tiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
+    this.fresh(ns);
+    const key = (withPrivate ? '1' : '0') + name;
+    const cached = ns.tierCache.get(key);
+    if (cached) return cached;
+    ns.tierCache.set(key, [EMPTY, EMPTY, EMPTY]); // cycle guard
+    const owned: Declaration[] = [];
+    for (const m of ns.byName.get(name) ?? EMPTY) {
+      if (!withPrivate && m.visibility === 'private') continue;
+      if (m.kind === 'alias') owned.push(...this.aliasTargets(m));
+      else owned.push(m);
+    }
+    const inherited: Declaration[] = [];
+    if (owned.length === 0) {
+      for (const s of this.supertypes(ns)) {
+        for (const tier of this.tiers(s, name, false)) for (const d of tier) if (d.visibility !== 'private') inherited.push(d);
+      }
+    }
+    const imported: Declaration[] = [];
+    if (owned.length === 0 && inherited.length === 0) {
+      for (const imp of ns.imports) {
+        if (!withPrivate && !imp.isPublic) continue;
+        imported.push(...this.importedNamed(imp, name));
+      }
+    }
+    const result = [owned, unique(inherited), unique(imported)];
+    ns.tierCache.set(key, result);
+    return result;
+  }
+
+  /** Visible members of `ns` named `name` as seen from `scope` (null: from outside). */
+  memberNamed(ns: Declaration, name: string, scope: Declaration | null): Declaration[] {
+    for (const tier of this.tiers(ns, name, scope !== null && isInside(scope, ns))) if (tier.length > 0) return tier;
+    return EMPTY;
+  }
+
+  private membersNamed(nss: readonly Declaration[], name: string, scope: Declaration | null): Declaration[] {
+    if (nss.length === 1) return this.memberNamed(nss[0]!, name, scope);
+    const out: Declaration[] = [];
+    for (const ns of nss) out.push(...this.memberNamed(ns, name, scope));
+    return unique(out);
+  }
+
+  private aliasTargets(alias: Declaration): Declaration[] {
+    if (alias.aliasPath) return this.resolvePath(alias.aliasPath, alias.layer);
+    const node = alias.node;
+    if (!node || node.kind !== 'Alias' || !alias.parent) return EMPTY;
+    return this.resolveQualified(node.target, alias.parent, alias).filter((d) => d !== alias);
+  }
+
+  /** A global qualified name, looked up in `layer`. */
+  resolvePath(path: readonly string[], layer: Layer): Declaration[] {
+    let current = this.global(path[0]!, layer);
+    for (const s of path.slice(1)) {
+      if (current.length === 0) return EMPTY;
+      current = this.membersNamed(current, s, null);
+    }
+    return current;
+  }
+
+  /** Supertypes: resolved specializations, typings, subsettings, redefinitions, references and
+   * conjugations, plus the implicit library base of the kind. */
+  supertypes(d: Declaration): Declaration[] {
+    this.fresh(d);
+    if (d.supertypeCache) return d.supertypeCache;
+    if (d.computingSupertypes) return EMPTY;
+    d.computingSupertypes = true;
+    const out: Declaration[] = [];
+    try {
+      const scope = d.parent;
+      for (const { relation, ref } of d.supertypeRefs) {
+        if (relation === 'disjoining' || relation === 'featuring' || relation === 'inverting' || relation === 'crossing') continue;
+        if (!scope) continue;
+        for (const t of this.resolveReference(ref, scope, d)) if (t !== d) out.push(t);
+      }
+      for (const path of d.fixedSupertypes) {
+        for (const t of this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer)) if (t !== d) out.push(t);
+      }
+    } finally {
+      d.computingSupertypes = false;
+    }
+    d.supertypeCache = unique(out);
+    return d.supertypeCache;
+  }
+
+  /** Name looked up lexically from `scope` outward, then globally. `exclude` is the element whose
+   * own declaration holds the reference (a feature never redefines itself). */
+  lexical(name: string, scope: Declaration, exclude: Declaration | null): Declaration[] {
+    for (let s: Declaration | null = scope; s; s = s.parent) {
+      if (s.kind === 'root') break;
+      for (const tier of this.tiers(s, name, true)) {
+        const found = exclude ? tier.filter((d) => d !== exclude) : tier;
+        if (found.length > 0) return found;
+      }
+    }
+    const root = rootOf(scope);
+    // Members of the document root (top-level imports, aliases, declarations of this document).
+    if (root) {
+      for (const tier of this.tiers(root, name, true)) {
+        const found = exclude ? tier.filter((d) => d !== exclude) : tier;
+        if (found.length > 0) return found;
+      }
+    }
+    return this.global(name, scope.layer);
+  }
+
+  resolveQualified(qn: QualifiedName, scope: Declaration, exclude: Declaration | null): Declaration[] {
+    const first = qn.segments[0];
+    if (first === undefined) return EMPTY;
+    let current = qn.isGlobal ? this.global(first, scope.layer) : this.lexical(first, scope, exclude);
+    for (let i = 1; i < qn.segments.length && current.length > 0; i++) current = this.membersNamed(current, qn.segments[i]!, scope);
+    return current;
+  }
+
+  /** A reference: a qualified name, or a feature chain whose every next link is looked up in
+   * the previous one (its type and what it specializes). */
+  resolveReference(ref: Reference, scope: Declaration, exclude: Declaration | null): Declaration[] {
+    if (ref.kind === 'QualifiedName') return this.resolveQualified(ref, scope, exclude);
+    let current: Declaration[] = EMPTY;
+    ref.chain.forEach((qn, i) => {
+      if (i === 0) current = this.resolveQualified(qn, scope, exclude);
+      else if (current.length > 0) {
+        for (const s of qn.segments) current = current.length > 0 ? this.membersNamed(current, s, scope) : EMPTY;
+      }
+    });
+    return current;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Imports
+
+  private importTargets(imp: ImportSpec): Declaration[] {
+    if (imp.targetPath) return this.resolvePath(imp.targetPath, imp.owner.layer);
+    if (!imp.target) return EMPTY;
+    const guardKey = '\u0000import';
+    // Resolve the target without this namespace's imports in play for the first segment
+    // (an import never imports through itself).
+    const owner = imp.owner;
+    this.fresh(owner);
+    const key = guardKey + imp.target.range.start;
+    const cached = owner.tierCache.get(key);
+    if (cached) return cached[0]!;
+    owner.tierCache.set(key, [EMPTY]);
+    const targets = this.resolveQualified(imp.target, owner, null);
+    owner.tierCache.set(key, [targets]);
+    return targets;
+  }
+
+  private importedNamed(imp: ImportSpec, name: string): Declaration[] {
+    const targets = this.importTargets(imp);
+    if (targets.length === 0) return EMPTY;
+    const out: Declaration[] = [];
+    if (!imp.isNamespace) {
+      for (const t of targets) if (t.name === name || t.shortName === name) out.push(t);
+      if (imp.isRecursive) for (const t of targets) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
+    } else {
+      for (const t of targets) {
+        for (const tier of this.tiers(t, name, imp.isAll)) if (tier.length > 0) { out.push(...tier); break; }
+        if (imp.isRecursive) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
+      }
+    }
+    if (imp.filters.length === 0 || out.length === 0) return unique(out);
+    return unique(out).filter((d) => imp.filters.every((f) => this.passesFilter(f, d, imp.owner)));
+  }
+
+  /** Every owned member below `ns` (members of members …), by name; public ones unless `all`. */
+  private recursiveMembers(ns: Declaration, all: boolean): Map<string, Declaration[]> {
+    this.fresh(ns);
+    if (ns.recursiveCache && !all) return ns.recursiveCache;
+    const map = new Map<string, Declaration[]>();
+    const seen = new Set<Declaration>();
+    const visit = (d: Declaration): void => {
+      if (seen.has(d)) return;
+      seen.add(d);
+      for (const m of d.members) {
+        if (!all && m.visibility === 'private') continue;
+        const targets = m.kind === 'alias' ? this.aliasTargets(m) : [m];
+        if (m.name !== null) for (const t of targets) push(map, m.name, t);
+        if (m.shortName !== null && m.shortName !== m.name) for (const t of targets) push(map, m.shortName, t);
+        if (m.kind !== 'alias') visit(m);
+      }
+      // Public imports of a namespace are part of what it exposes.
+      for (const imp of d.imports) {
+        if (!imp.isPublic || imp.filters.length > 0) continue;
+        for (const t of this.importTargets(imp)) {
+          if (imp.isNamespace) for (const m of t.members) if (m.name !== null && m.visibility !== 'private') push(map, m.name, m);
+          else if (t.name !== null) push(map, t.name, t);
+        }
+      }
+    };
+    visit(ns);
+    if (!all) ns.recursiveCache = map;
+    return map;
+  }
+
+  /** Evaluates an import filter (`@Safety`, `@SysML::PartUsage`, `and` / `or` / `not`) on an element;
+   * conditions it cannot decide admit the element. */
+  private passesFilter(f: Expression, d: Declaration, scope: Declaration): boolean {
+    switch (f.kind) {
+      case 'Binary':
+        if (f.operator === 'and') return this.passesFilter(f.left, d, scope) && this.passesFilter(f.right, d, scope);
+        if (f.operator === 'or') return this.passesFilter(f.left, d, scope) || this.passesFilter(f.right, d, scope);
+        return true;
+      case 'Unary':
+        return f.operator === 'not' ? !this.passesFilter(f.operand, d, scope) : true;
+      case 'Classification': {
+        if (f.operand !== null || (f.operator !== '@' && f.operator !== 'hastype' && f.operator !== 'istype')) return true;
+        const types = this.resolveQualified(f.type, scope, null);
+        if (types.length === 0) return true;
+        return types.some((t) => this.hasMetadata(d, t));
+      }
+      default:
+        return true;
+    }
+  }
+
+  private hasMetadata(d: Declaration, type: Declaration): boolean {
+    // Metaclasses of the SysML package (`@SysML::PartUsage`) classify by kind.
+    if (type.parent && type.parent.name === 'SysML' && type.name) {
+      const m = /^(.*?)(Usage|Definition)$/.exec(type.name);
+      if (m) {
+        const kind = m[1]!.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+        return d.kind === kind && d.isDefinition === (m[2] === 'Definition');
+      }
+    }
+    if (!d.parent) return false;
+    for (const ref of d.metadataRefs) {
+      for (const t of this.resolveQualified(ref, d.parent, d)) if (this.specializes(t, type)) return true;
+    }
+    return false;
+  }
+
+  /** Whether `d` is `type` or specializes it. */
+  specializes(d: Declaration, type: Declaration, seen = new Set<Declaration>()): boolean {
+    if (d === type) return true;
+    if (seen.has(d)) return false;
+    seen.add(d);
+    return this.supertypes(d).some((s) => this.specializes(s, type, seen));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Document resolution
+
+  private resolveDocument(entry: DocumentEntry): void {
+    const gen = this.generationOf(entry.decls.root.layer);
+    if (entry.resolvedGeneration === gen) return;
+    const walker = new ReferenceWalker(this, entry.decls);
+    for (const m of entry.document.members) walker.member(m, entry.decls.root);
+    entry.diagnostics = walker.diagnostics;
+    entry.references = walker.references;
+    entry.resolvedGeneration = gen;
+  }
+}
+
+function rootOf(d: Declaration): Declaration | null {
+  let s: Declaration = d;
+  while (s.parent) s = s.parent;
+  return s.kind === 'root' ? s : null;
+}
+
+function unique<T>(list: T[]): T[] {
+  return list.length < 2 ? list : [...new Set(list)];
+}
+
+function info(d: Declaration): DeclarationInfo {
+  return { qualifiedName: d.qualifiedName, kind: d.kind, isDefinition: d.isDefinition, document: d.document, range: d.range, declaration: d };
+}
+
+function text(qn: QualifiedName): string {
+  return qn.segments.map((s) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : `'${s}'`)).join('::');
+}
+
+function referenceText(ref: Reference): string {
+  return ref.kind === 'QualifiedName' ? text(ref) : ref.chain.map(text).join('.');
+}
+
+/** Walks a document's syntax tree and resolves every reference in it. */
+class ReferenceWalker {
+  readonly diagnostics: NameDiagnostic[] = [];
+  readonly references: ResolvedReference[] = [];
+
+  constructor(private readonly ws: Workspace, private readonly decls: DocumentDeclarations) {}
+
+  private record(ref: Reference, targets: Declaration[]): Declaration[] {
+    this.references.push({ range: ref.range, text: referenceText(ref), targets });
+    if (targets.length === 0) this.diagnostics.push({ message: `unresolved reference '${referenceText(ref)}'`, range: ref.range });
+    return targets;
+  }
+
+  private ref(ref: Reference, scope: Declaration, exclude: Declaration | null): Declaration[] {
+    return this.record(ref, this.ws.resolveReference(ref, scope, exclude));
+  }
+
+  private decl(node: object, fallback: Declaration): Declaration {
+    return this.decls.ofNode.get(node) ?? fallback;
+  }
+
+  private members(members: readonly Member[] | null, owner: Declaration): void {
+    if (members) for (const m of members) this.member(m, owner);
+  }
+
+  /** Relations of a feature or definition, resolved from its owner (never to itself). */
+  private relations(d: Declaration, owner: Declaration, relations: readonly { target: Reference }[]): void {
+    for (const r of relations) this.ref(r.target, owner, d);
+  }
+
+  private prefix(prefix: readonly QualifiedName[], owner: Declaration): void {
+    for (const p of prefix) this.ref(p, owner, null);
+  }
+
+  member(m: Member, owner: Declaration): void {
+    switch (m.kind) {
+      case 'Package': {
+        const d = this.decl(m, owner);
+        this.prefix(m.prefixMetadata, owner);
+        this.members(m.members, d);
+        return;
+      }
+      case 'Import':
+        this.ref(m.target, owner, null);
+        for (const f of m.filters) this.expression(f, owner);
+        this.members(m.body, owner);
+        return;
+      case 'Alias': {
+        const d = this.decl(m, owner);
+        this.ref(m.target, owner, d);
+        return;
+      }
+      case 'Dependency': {
+        const d = this.decl(m, owner);
+        for (const c of m.clients) this.ref(c, owner, d);
+        for (const s of m.suppliers) this.ref(s, owner, d);
+        this.members(m.body, d);
+        return;
+      }
+      case 'Comment':
+        for (const a of m.about) this.ref(a, owner, null);
+        return;
+      case 'Documentation':
+      case 'TextualRepresentation':
+      case 'InvalidMember':
+        return;
+      case 'RelationshipDeclaration': {
+        this.ref(m.source, owner, null);
+        this.ref(m.target, owner, null);
+        if (m.body) this.members(m.body, this.decl(m, owner));
+        return;
+      }
+      case 'Definition': {
+        const d = this.decl(m, owner);
+        this.prefix(m.prefixMetadata, owner);
+        this.relations(d, owner, m.relations);
+        if (m.multiplicity) { this.optional(m.multiplicity.lower, d); this.expression(m.multiplicity.upper, d); }
+        this.members(m.body, d);
+        return;
+      }
+      case 'Usage': {
+        const d = this.decl(m, owner);
+        this.prefix(m.prefixMetadata, owner);
+        this.feature(d, owner, m);
+        if (m.ends) for (const e of m.ends) this.ref(e.target, owner, d);
+        if (m.payload) this.member(m.payload, d);
+        if (m.crossFeature) this.member(m.crossFeature, d);
+        this.optional(m.satisfiedBy, owner);
+        for (const a of m.about) this.ref(a, owner, null);
+        this.members(m.body, d);
+        return;
+      }
+      case 'Succession': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        if (m.source) this.ref(m.source.target, owner, d);
+        if (m.target) this.ref(m.target.target, owner, d);
+        this.optional(m.guard, owner);
+        if (m.targetMember) this.member(m.targetMember, owner);
+        this.members(m.body, d);
+        return;
+      }
+      case 'Transition': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        if (m.source) this.ref(m.source, owner, d);
+        if (m.trigger) this.member(m.trigger, d);
+        this.optional(m.guard, d);
+        if (m.effect) this.member(m.effect, d);
+        if (m.target) this.ref(m.target, owner, d);
+        this.members(m.body, d);
+        return;
+      }
+      case 'AcceptAction': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        if (m.payload) this.member(m.payload, d);
+        this.optional(m.triggerExpression, owner);
+        this.optional(m.receiver, owner);
+        this.members(m.body, d);
+        return;
+      }
+      case 'SendAction': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        this.optional(m.payload, owner);
+        this.optional(m.via, owner);
+        this.optional(m.to, owner);
+        this.members(m.body, d);
+        return;
+      }
+      case 'AssignAction': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        this.expression(m.target, owner);
+        this.expression(m.assigned, owner);
+        this.members(m.body, d);
+        return;
+      }
+      case 'IfAction': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        this.expression(m.condition, owner);
+        this.member(m.then, d);
+        if (m.else) this.member(m.else, d);
+        return;
+      }
+      case 'LoopAction': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        this.optional(m.condition, d);
+        this.member(m.bodyAction, d);
+        this.optional(m.until, d);
+        return;
+      }
+      case 'ForAction': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        this.member(m.variable, d);
+        this.expression(m.collection, owner);
+        this.member(m.bodyAction, d);
+        return;
+      }
+      case 'TerminateAction': {
+        const d = this.decl(m, owner);
+        this.feature(d, owner, m);
+        this.optional(m.target, owner);
+        this.members(m.body, d);
+        return;
+      }
+      case 'StateSubaction':
+        if (m.action) this.member(m.action, owner);
+        return;
+      case 'ResultExpression':
+        this.expression(m.expression, owner);
+        return;
+      case 'ElementFilter':
+        this.expression(m.condition, owner);
+        return;
+    }
+  }
+
+  private feature(d: Declaration, owner: Declaration, m: { relations: readonly { target: Reference }[];
+    multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }): void {
+    this.relations(d, owner, m.relations);
+    if (m.multiplicity) { this.optional(m.multiplicity.lower, owner); this.expression(m.multiplicity.upper, owner); }
+    // A feature's value is evaluated in the feature's own scope (its type's members are visible).
+    if (m.value) this.expression(m.value.expression, d);
+  }
+
+  private optional(e: Expression | null, scope: Declaration): void {
+    if (e) this.expression(e, scope);
+  }
+
+  private body(b: BodyExpression, scope: Declaration): Declaration[] {
+    const d = this.decls.bodies.get(b) ?? scope;
+    this.members(b.members, d);
+    if (b.result) this.expression(b.result, d);
+    return EMPTY;
+  }
+
+  /** Resolves the names of an expression; returns the declarations whose members a `.` after it
+   * reaches (empty when the expression's type is not known, in which case members are not checked). */
+  expression(e: Expression, scope: Declaration): Declaration[] {
+    switch (e.kind) {
+      case 'Literal': case 'Null': case 'Missing':
+        return EMPTY;
+      case 'Name':
+        return this.ref(e.name, scope, null);
+      case 'Unary':
+        this.expression(e.operand, scope);
+        return EMPTY;
+      case 'Binary':
+        this.expression(e.left, scope);
+        this.expression(e.right, scope);
+        return EMPTY;
+      case 'Conditional':
+        this.expression(e.condition, scope);
+        this.expression(e.then, scope);
+        this.expression(e.else, scope);
+        return EMPTY;
+      case 'Classification': {
+        if (e.operand) this.expression(e.operand, scope);
+        const types = this.ref(e.type, scope, null);
+        return e.operator === 'as' ? types : EMPTY;
+      }
+      case 'Extent':
+        this.ref(e.type, scope, null);
+        return EMPTY;
+      case 'MemberAccess': {
+        const targets = this.expression(e.target, scope);
+        if (targets.length === 0) return EMPTY;
+        let current = targets;
+        for (const s of e.member.segments) current = current.length > 0 ? this.membersOf(current, s, scope) : EMPTY;
+        return this.record(e.member, current);
+      }
+      case 'Collect': case 'Select':
+        this.expression(e.target, scope);
+        this.body(e.body, scope);
+        return EMPTY;
+      case 'Index':
+        this.expression(e.target, scope);
+        this.expression(e.index, scope);
+        return EMPTY;
+      case 'Quantity':
+        this.expression(e.value, scope);
+        this.expression(e.unit, scope);
+        return EMPTY;
+      case 'Sequence':
+        for (const i of e.items) this.expression(i, scope);
+        return EMPTY;
+      case 'Invocation':
+        this.ref(e.callee, scope, null);
+        for (const a of e.args) this.expression(a.value, scope);
+        return EMPTY;
+      case 'ArrowInvocation':
+        this.expression(e.target, scope);
+        this.ref(e.callee, scope, null);
+        for (const a of e.args) this.expression(a.value, scope);
+        return EMPTY;
+      case 'Constructor': {
+        const types = this.ref(e.type, scope, null);
+        for (const a of e.args) this.expression(a.value, scope);
+        return types;
+      }
+      case 'Body':
+        return this.body(e, scope);
+      case 'MetadataAccess':
+        this.ref(e.target, scope, null);
+        return EMPTY;
+    }
+  }
+
+  private membersOf(targets: Declaration[], name: string, scope: Declaration): Declaration[] {
+    const out: Declaration[] = [];
+    for (const t of targets) out.push(...this.ws.memberNamed(t, name, scope));
+    return unique(out);
+  }
+}
