@@ -194,7 +194,26 @@ export class Workspace {
     const key = (withPrivate ? '1' : '0') + name;
     const cached = ns.tierCache.get(key);
     if (cached) return cached;
-    ns.tierCache.set(key, [EMPTY, EMPTY, EMPTY]); // cycle guard
+    const [owned, inherited] = this.ownTiers(ns, name, withPrivate);
+    ns.tierCache.set(key, [owned!, inherited!, EMPTY]); // cycle guard
+    const imported: Declaration[] = [];
+    for (const imp of ns.imports) {
+      if (!withPrivate && !imp.isPublic) continue;
+      imported.push(...this.importedNamed(imp, name));
+    }
+    const result = [owned!, inherited!, unique(imported)];
+    ns.tierCache.set(key, result);
+    return result;
+  }
+
+  /** Owned and inherited members named `name` (no imports). Inherited ones are computed even when
+   * an owned member matches: a redefinition `:>> m` is itself named m and must see past itself. */
+  private ownTiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
+    this.fresh(ns);
+    const key = (withPrivate ? 'o1' : 'o0') + name;
+    const cached = ns.tierCache.get(key);
+    if (cached) return cached;
+    ns.tierCache.set(key, [EMPTY, EMPTY]); // cycle guard
     const owned: Declaration[] = [];
     for (const m of ns.byName.get(name) ?? EMPTY) {
       if (!withPrivate && m.visibility === 'private') continue;
@@ -202,19 +221,10 @@ export class Workspace {
       else owned.push(m);
     }
     const inherited: Declaration[] = [];
-    if (owned.length === 0) {
-      for (const s of this.supertypes(ns)) {
-        for (const tier of this.tiers(s, name, false)) for (const d of tier) if (d.visibility !== 'private') inherited.push(d);
-      }
+    for (const s of this.supertypes(ns)) {
+      for (const tier of this.tiers(s, name, false)) for (const d of tier) if (d.visibility !== 'private') inherited.push(d);
     }
-    const imported: Declaration[] = [];
-    if (owned.length === 0 && inherited.length === 0) {
-      for (const imp of ns.imports) {
-        if (!withPrivate && !imp.isPublic) continue;
-        imported.push(...this.importedNamed(imp, name));
-      }
-    }
-    const result = [owned, unique(inherited), unique(imported)];
+    const result = [owned, unique(inherited)];
     ns.tierCache.set(key, result);
     return result;
   }
@@ -332,7 +342,15 @@ export class Workspace {
     const cached = owner.tierCache.get(key);
     if (cached) return cached[0]!;
     owner.tierCache.set(key, [EMPTY]);
-    const targets = this.resolveQualified(imp.target, owner, null);
+    // The first name is looked up in the owner without its imports, then outward as usual.
+    const segments = imp.target.segments;
+    let targets: Declaration[] = EMPTY;
+    if (imp.target.isGlobal) targets = this.global(segments[0]!, owner.layer);
+    else {
+      for (const tier of this.ownTiers(owner, segments[0]!, true)) if (tier.length > 0) { targets = tier; break; }
+      if (targets.length === 0) targets = owner.parent ? this.lexical(segments[0]!, owner.parent, null) : this.global(segments[0]!, owner.layer);
+    }
+    for (let i = 1; i < segments.length && targets.length > 0; i++) targets = this.membersNamed(targets, segments[i]!, owner);
     owner.tierCache.set(key, [targets]);
     return targets;
   }
