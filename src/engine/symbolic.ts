@@ -133,13 +133,15 @@ export class Symbolizer {
     declared: readonly FreeVariable[],
     /** Features pinned to a value, by instance path. */
     private readonly pinned: ReadonlyMap<string, Value>,
+    /** How a message names a place: `file:line:col`, or a condition's text. */
+    private readonly placeOf: (at: SourceRange | undefined, fallback: string) => string = (at, fallback) => place(fallback, at),
   ) {
     for (const v of declared) this.variables.set(v.name, v);
     this.concrete = values.evaluator;
   }
 
   private fail(at: SourceRange | undefined, path: string, message: string): never {
-    throw new UnsupportedError(`${place(path, at)}: ${message}`);
+    throw new UnsupportedError(`${this.placeOf(at, path)}: ${message}`);
   }
 
   /** The environment for an expression written in `lexical`, read on instance `ctx`. */
@@ -256,6 +258,9 @@ export class Symbolizer {
         if (f) return this.feature(c, f);
       }
     }
+    // A free input the question declares that is not a feature of the model.
+    const declared = this.variables.get(name.segments.join('.'));
+    if (declared?.declared) return this.variableSym(declared);
     // Anything else (enum literals, package-level values, units) is a constant: the evaluator reads it.
     const v = this.values.environment(ctx, lexical).lookup(name);
     if (v === undefined) return undefined;

@@ -2,12 +2,14 @@
 import type { TaskRegistry } from '../pool';
 import type { QuestionHandlers } from '../server';
 import { evaluateQuestion } from './evaluate';
+import { satisfiableQuestion } from './satisfiable';
 import { computeQuestion, sweepQuestion, TABLE_TASKS } from './table';
 
 export const ENGINE_QUESTIONS: QuestionHandlers = {
   evaluate: evaluateQuestion,
   compute: computeQuestion,
   sweep: sweepQuestion,
+  satisfiable: satisfiableQuestion,
 };
 
 export const ENGINE_TASKS: TaskRegistry = { ...TABLE_TASKS };

@@ -1,0 +1,356 @@
+// `satisfiable`: can the subject's constraints (or the question's condition sets) all hold at once?
+// Each condition set becomes one z3 problem: its features are free variables (type, unit, domain), its
+// pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
+import { parse } from '../../sysml';
+import type { Expression, SourceRange, Usage } from '../../sysml/ast';
+import { tryParseUnit } from '../../sysml/semantics/units';
+import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
+import type { ConditionSet, CoversParams, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
+import { BudgetError, UnsupportedError, place } from '../errors';
+import { declarationKind, type ModelElement } from '../model';
+import type { RunContext } from '../run';
+import { DEFAULT_SOLVER_TIMEOUT_MS } from '../run';
+import type { QuestionHandler } from '../server';
+import { Model, Session, typeName } from '../session';
+import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
+import { describeType, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
+import { unsupportedConstruct } from './coverage';
+
+const WRAPPER_PREFIX = 'calc __assay_condition__ {\n';
+
+/** Parses the text of a condition, a pinned value or a domain bound as one expression. */
+export function parseExpressionText(text: string, what: string): Expression {
+  const r = parse(`${WRAPPER_PREFIX}${text}\n}`);
+  const first = r.errors[0];
+  if (first) {
+    const column = first.range.line === 2 ? first.range.column : text.length + 1;
+    throw new UnsupportedError(`${what}: ${first.message} (column ${column} of "${text}")`);
+  }
+  const calc = r.document.members[0];
+  const body = calc && 'body' in calc ? calc.body : null;
+  const result = body?.find((m) => m.kind === 'ResultExpression');
+  if (!result || result.kind !== 'ResultExpression' || body!.length !== 1) throw new UnsupportedError(`${what}: "${text}" is not one expression`);
+  return result.expression;
+}
+
+interface SolvableSet {
+  name: string;
+  symbolizer: Symbolizer;
+  assertions: Assertion[];
+  objective?: { direction: 'minimize' | 'maximize'; term: Term };
+  pinned: { name: string; path: string; text: string; type?: string }[];
+}
+
+/** A finite domain or bounds, as a question spells them: `0..10`, `1, 3, 5`, `{1, 3, 5}`, `>= 0`, `true, false`. */
+function parseDomain(domain: string, variable: FreeVariable): Pick<FreeVariable, 'lower' | 'upper' | 'values'> & { lowerStrict?: boolean; upperStrict?: boolean } {
+  const text = domain.trim();
+  const num = (s: string): string => {
+    const t = s.trim();
+    if (variable.sort === 'Bool') {
+      if (t !== 'true' && t !== 'false') throw new UnsupportedError(`domain of ${variable.name}: ${t} is not true or false`);
+      return t;
+    }
+    const n = Number(t);
+    if (t === '' || !Number.isFinite(n)) throw new UnsupportedError(`domain of ${variable.name}: ${JSON.stringify(t)} is not a number`);
+    if (variable.sort === 'Int' && !Number.isInteger(n)) throw new UnsupportedError(`domain of ${variable.name}: ${t} is not an Integer`);
+    return numeral(n);
+  };
+  const range = /^\[?\s*([^.\s][^\s]*?)\s*\.\.\s*([^\]\s]*)\s*\]?$/.exec(text);
+  if (range) {
+    const out: { lower?: string; upper?: string } = {};
+    if (range[1] !== '*') out.lower = num(range[1]!);
+    if (range[2] !== '*' && range[2] !== '') out.upper = num(range[2]!);
+    return out;
+  }
+  const cmp = /^(>=|>|<=|<)\s*(.+)$/.exec(text);
+  if (cmp) {
+    const v = num(cmp[2]!);
+    if (cmp[1] === '>=') return { lower: v };
+    if (cmp[1] === '>') return { lower: v, lowerStrict: true };
+    if (cmp[1] === '<=') return { upper: v };
+    return { upper: v, upperStrict: true };
+  }
+  const list = text.replace(/^[{(]\s*|\s*[})]$/g, '');
+  return { values: list.split(',').map(num) };
+}
+
+function describeOutcomeValue(v: SolverValue, variable: FreeVariable): { protocol: ProtocolValue; notation: string } {
+  let value: Value;
+  if (v.sort === 'Bool') value = { kind: 'boolean', value: v.value };
+  else if (v.sort === 'Int') value = variable.unit ? quantity(Number(v.value), variable.unit) : int(v.value);
+  else value = variable.unit ? quantity(v.approx, variable.unit) : real(v.approx);
+  const raw: number | boolean | string =
+    v.sort === 'Bool' ? v.value : v.sort === 'Int' ? (v.value <= BigInt(Number.MAX_SAFE_INTEGER) && v.value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v.value) : v.value.toString()) : v.approx;
+  const protocol: ProtocolValue = { name: variable.name, value: raw, ...(variable.unit ? { unit: variable.unit.name } : {}) };
+  const notation = v.sort === 'Real' && !variable.unit && !v.algebraic && !v.exact.includes('/') ? `${v.exact}.0` : format(value);
+  return { protocol, notation };
+}
+
+class SatisfiableQuestion {
+  readonly session: Session;
+  private readonly conditionPlaces = new Map<SourceRange, string>();
+
+  constructor(
+    readonly model: Model,
+    params: RunParams | CoversParams,
+    signal?: AbortSignal,
+  ) {
+    this.session = new Session(model, params.question, signal ? { signal } : {});
+  }
+
+  /** The sets to solve: the question's, or one made of the subject's own constraints. */
+  sets(): SolvableSet[] {
+    const q = this.session.question;
+    if (q.conditions && q.conditions.length > 0) return q.conditions.map((c) => this.fromConditionSet(c));
+    return [this.fromSubject()];
+  }
+
+  private symbolizer(features: readonly FreeInput[], pinned: ReadonlyMap<string, Value>): Symbolizer {
+    const declared: FreeVariable[] = [];
+    for (const f of features) {
+      const found = this.session.featurePath(f.name);
+      const type = f.type ?? (found ? typeName(found.feature) : undefined);
+      const t = describeType(type, f.unit, tryParseUnit);
+      if (!t) {
+        throw new UnsupportedError(
+          f.unit && !tryParseUnit(f.unit) ? `feature ${f.name}: unknown unit '${f.unit}'` : `feature ${f.name}: the solver chooses Booleans, Integers, Reals and quantities, not ${type}`,
+        );
+      }
+      const v: FreeVariable = { name: found?.path ?? f.name, ...t, type, domain: f.domain, declared: true };
+      if (f.domain) Object.assign(v, parseDomain(f.domain, v));
+      declared.push(v);
+    }
+    return new Symbolizer(this.session.values, declared, pinned, (at, fallback) => this.placeOf(at, fallback));
+  }
+
+  /** Where a range is: a model document, or a condition's text. */
+  private placeOf(at: SourceRange | undefined, fallback: string): string {
+    if (!at) return fallback;
+    const condition = this.conditionPlaces.get(at);
+    if (condition) return `${condition}, column ${at.column}`;
+    const path = this.model.pathOf(at, fallback);
+    return path ? place(path, at) : `${fallback}:${at.line}:${at.column}`;
+  }
+
+  private conditionExpression(text: string, what: string): Expression {
+    const expr = parseExpressionText(text, what);
+    // Remember every range of the condition's tree, so messages can say "condition c, column 7".
+    const stack: unknown[] = [expr];
+    while (stack.length > 0) {
+      const n = stack.pop();
+      if (typeof n !== 'object' || n === null) continue;
+      for (const [k, v] of Object.entries(n)) {
+        if (k === 'range' && v && typeof v === 'object') this.conditionPlaces.set(v as SourceRange, what);
+        else if (typeof v === 'object') stack.push(v);
+      }
+    }
+    return expr;
+  }
+
+  private pinnedValues(set: ConditionSet): { values: Map<string, Value>; list: SolvableSet['pinned'] } {
+    const values = new Map<string, Value>();
+    const list: SolvableSet['pinned'] = [];
+    for (const p of set.pinned ?? []) {
+      const found = this.session.featurePath(p.name);
+      if (!found) throw new UnsupportedError(`pinned ${p.name} names no feature of ${this.session.question.subject}`);
+      const expr = this.conditionExpression(p.text, `pinned ${p.name}`);
+      const v = this.session.evaluateExpression(expr);
+      if (isError(v)) throw new UnsupportedError(`pinned ${p.name}: ${v.message}`);
+      values.set(found.path, v);
+      const type = typeName(found.feature);
+      list.push({ name: p.name, path: found.path, text: p.text, ...(type ? { type } : {}) });
+    }
+    return { values, list };
+  }
+
+  private fromConditionSet(set: ConditionSet): SolvableSet {
+    const { values, list } = this.pinnedValues(set);
+    const symbolizer = this.symbolizer(set.features, values);
+    const assertions: Assertion[] = [];
+    let objective: SolvableSet['objective'];
+    const env = symbolizer.environment(this.session.subjectContext, this.session.subject);
+    for (const a of set.assertions) {
+      const what = `condition ${a.name}`;
+      if ((a.name === 'minimize' || a.name === 'maximize') && a.text) {
+        const s = symbolizer.expression(this.conditionExpression(a.text, what), env);
+        if (s.kind !== 'num') throw new UnsupportedError(`${what}: the objective must be a number`);
+        objective = { direction: a.name, term: s.term };
+        continue;
+      }
+      let term: Term;
+      if (a.text) {
+        term = symbolizer.asBool(symbolizer.expression(this.conditionExpression(a.text, what), env), undefined, what);
+      } else {
+        term = this.namedConstraint(symbolizer, a.name);
+      }
+      assertions.push({ name: a.name, term });
+    }
+    return { name: set.name, symbolizer, assertions, ...(objective ? { objective } : {}), pinned: list };
+  }
+
+  /** A condition without text names a constraint or requirement of the subject (or of the model). */
+  private namedConstraint(symbolizer: Symbolizer, name: string): Term {
+    const found = this.session.featurePath(name);
+    if (found) {
+      const ctx = this.contextOfPath(found.path);
+      return this.constraintTerm(symbolizer, found.feature, ctx);
+    }
+    const element = this.model.index.find(name);
+    if (!element) throw new UnsupportedError(`condition ${name}: no text, and no constraint or requirement of that name`);
+    return this.constraintTerm(symbolizer, element, { element, path: '', parent: this.session.values.root });
+  }
+
+  private contextOfPath(path: string) {
+    let ctx = this.session.values.root;
+    let element = this.session.root;
+    for (const seg of path.split('.')) {
+      const f = this.session.values.feature(element, seg)!;
+      ctx = this.session.values.child(ctx, f);
+      element = f;
+    }
+    return ctx;
+  }
+
+  /** A constraint, requirement, or constraint usage as one Boolean term. */
+  private constraintTerm(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>): Term {
+    const kind = declarationKind(e);
+    const range = e.node.nameRange ?? e.node.range;
+    if (kind === 'requirement' || kind === 'concern') {
+      const checks = this.session.values.index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && (f.node.role === 'require' || f.node.role === 'assume'));
+      return { op: 'and', args: checks.map((c) => this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c))) };
+    }
+    if (kind !== 'constraint') throw new UnsupportedError(`${place(e.path, range)}: ${e.qualifiedName} is a ${kind}, not a constraint or requirement`);
+    const s: Sym = symbolizer.invokeElement(e, [], ctx, range);
+    const term = symbolizer.asBool(s, range, e.path);
+    return e.node.kind === 'Usage' && e.node.isNegated ? { op: 'not', arg: term } : term;
+  }
+
+  /** No condition sets: the subject's own constraints (asserted ones for a part; the body of a constraint or requirement). */
+  private fromSubject(): SolvableSet {
+    const subject = this.session.subject;
+    const symbolizer = this.symbolizer(this.session.question.inputs ?? [], new Map());
+    const kind = declarationKind(subject);
+    const ctx = this.session.subjectContext;
+    const assertions: Assertion[] = [];
+    if (kind === 'constraint' || kind === 'requirement' || kind === 'concern') {
+      assertions.push({ name: subject.name ?? subject.qualifiedName, term: this.constraintTerm(symbolizer, subject, ctx) });
+    } else {
+      const features = this.session.values.index.featuresOf(subject).filter((f) => f.node.kind === 'Usage' && declarationKind(f) === 'constraint');
+      const asserted = features.filter((f) => (f.node as Usage).role === 'assert');
+      for (const c of asserted.length > 0 ? asserted : features) {
+        const range = c.node.nameRange ?? c.node.range;
+        const name = c.name ?? `constraint at ${place(c.path, range)}`;
+        assertions.push({ name, term: this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c)) });
+      }
+      if (assertions.length === 0) throw new UnsupportedError(`${this.session.question.subject} has no constraints to satisfy; give condition sets`);
+    }
+    return { name: subject.name ?? 'subject', symbolizer, assertions, pinned: [] };
+  }
+}
+
+function problemOf(set: SolvableSet, timeoutMs: number): Problem {
+  const variables = [...set.symbolizer.variables.values()].map((v) => ({
+    name: v.name,
+    sort: v.sort,
+    ...(v.lower !== undefined ? { lower: v.lower } : {}),
+    ...(v.upper !== undefined ? { upper: v.upper } : {}),
+    ...((v as { lowerStrict?: boolean }).lowerStrict ? { lowerStrict: true } : {}),
+    ...((v as { upperStrict?: boolean }).upperStrict ? { upperStrict: true } : {}),
+    ...(v.values ? { domain: v.values } : {}),
+  }));
+  return { variables, assertions: set.assertions, ...(set.objective ? { objective: set.objective } : {}), timeoutMs };
+}
+
+function inputsOf(set: SolvableSet, model: Map<string, SolverValue> | undefined, prefix: string): { inputs: Input[]; witness: ProtocolValue[] } {
+  const inputs: Input[] = [];
+  const witness: ProtocolValue[] = [];
+  for (const v of set.symbolizer.variables.values()) {
+    const sv = model?.get(v.name);
+    const described = sv ? describeOutcomeValue(sv, v) : undefined;
+    const name = `${prefix}${v.name}`;
+    inputs.push({
+      name,
+      ...(v.type ? { type: v.type } : {}),
+      sort: v.sort === 'Bool' ? 'Boolean' : v.sort === 'Int' ? 'Integer' : 'Real',
+      ...(v.domain ? { domain: v.domain } : {}),
+      free: true,
+      ...(described ? { value: described.notation } : {}),
+    });
+    if (described) witness.push({ ...described.protocol, name });
+  }
+  for (const p of set.pinned) inputs.push({ name: `${prefix}${p.path}`, ...(p.type ? { type: p.type } : {}), free: false, value: p.text });
+  return { inputs, witness };
+}
+
+async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunResult> {
+  const model = new Model(params.model.sources!);
+  const question = new SatisfiableQuestion(model, params, run.signal);
+  const sets = question.sets();
+  const prefixed = sets.length > 1;
+  const inputs: Input[] = [];
+  const witness: ProtocolValue[] = [];
+  let unbounded: string | undefined;
+  for (const [i, set] of sets.entries()) {
+    const timeoutMs = Math.min(DEFAULT_SOLVER_TIMEOUT_MS, run.remainingMs() ?? DEFAULT_SOLVER_TIMEOUT_MS);
+    run.progress({ steps: i, text: `solving ${set.name}` });
+    let outcome: Outcome;
+    try {
+      outcome = await solve(problemOf(set, Math.max(1, timeoutMs)), run.signal);
+    } catch (e) {
+      if (e instanceof ProblemError) throw new UnsupportedError(`condition set ${set.name}: ${e.message}`);
+      throw e;
+    }
+    const prefix = prefixed ? `${set.name}:` : '';
+    if (outcome.status === 'cancelled') throw new BudgetError(run.stopReason === 'deadline' ? 'deadline reached while solving' : 'cancelled by the host while solving');
+    if (outcome.status === 'unsat') {
+      const conflict =
+        outcome.core.length === 0
+          ? 'the features\' types and domains admit no value'
+          : outcome.core.length === 1
+            ? `${outcome.core[0]} cannot hold`
+            : `${outcome.core.join(', ')} cannot hold together`;
+      return {
+        claim: 'unsatisfiable',
+        strength: 'proved',
+        reason: `${set.name}: ${conflict}`,
+        inputs: inputsOf(set, undefined, prefix).inputs,
+        elapsed: run.elapsed(),
+      };
+    }
+    if (outcome.status === 'unknown') {
+      return {
+        claim: 'none',
+        strength: 'not covered',
+        reason: `z3 could not decide ${set.name}: ${outcome.reason}${outcome.nonlinear ? ' (the constraints are non-linear)' : ''}`,
+        inputs: inputsOf(set, undefined, prefix).inputs,
+        elapsed: run.elapsed(),
+      };
+    }
+    const parts = inputsOf(set, outcome.model, prefix);
+    inputs.push(...parts.inputs);
+    witness.push(...parts.witness);
+    if (outcome.status === 'unbounded') unbounded = `${set.name}: ${outcome.reason}`;
+  }
+  return {
+    claim: unbounded ? 'unbounded' : 'satisfiable',
+    strength: 'proved',
+    witness: { inputs: witness },
+    inputs,
+    ...(unbounded ? { reason: unbounded } : {}),
+    elapsed: run.elapsed(),
+  };
+}
+
+export const satisfiableQuestion: QuestionHandler = {
+  covers(params: CoversParams): CoversResult {
+    const model = new Model(params.model.sources!);
+    const subject = model.subject(params.question.subject);
+    const construct = unsupportedConstruct(model, subject);
+    if (construct) return { covers: false, reason: construct };
+    // Stating the problem finds what the solver cannot take (strings in arithmetic, unsupported functions).
+    new SatisfiableQuestion(model, params).sets();
+    return { covers: true };
+  },
+  run: runSatisfiable,
+};
+
