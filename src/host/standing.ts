@@ -54,7 +54,7 @@ export async function decideStanding(input: StandingInput): Promise<Standing> {
   const allowed = CLAIMS_BY_KIND[question.kind];
   if (!allowed.includes(result.claim)) {
     throw new ClaimMismatch(
-      `engine "${engine}" answered a ${question.kind} question with claim "${result.claim}", which does not fit it (expected ${allowed.join(', ')})`,
+      `engine "${engine}" answered ${/^[aeiou]/.test(question.kind) ? 'an' : 'a'} ${question.kind} question with claim "${result.claim}", which does not fit it (expected ${allowed.join(', ')})`,
     );
   }
   const claimed = result.strength;
