@@ -76,6 +76,10 @@ export async function runQuestion(questions: QuestionHandlers, params: RunParams
   const h = handlerFor(questions, params.question.kind);
   if (typeof h === 'string') throw new EngineError('unsupported', h);
   if (!params.model.sources) throw new EngineError('unsupported', 'this engine reads the sources model form only');
+  // Fault injection for the engine's own tests: a bug must become `internal` and cost only that answer.
+  if (process.env.ASSAY_ENGINE_TEST_FAULT !== undefined && process.env.ASSAY_ENGINE_TEST_FAULT === params.question.subject) {
+    throw toEngineError(new TypeError(`injected fault for ${params.question.subject}`), new RunContext({}, []));
+  }
   const run = new RunContext(params.budget, params.bounds, (counts) => request.progress(counts));
   const cancel = request.token.onCancellationRequested(() => run.stop('cancelled'));
   if (request.token.isCancellationRequested) run.stop('cancelled');

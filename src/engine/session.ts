@@ -93,10 +93,15 @@ export class Model {
   }
 }
 
-/** The first element of a subject chain below the packages: the root instance its features hang from. */
+/**
+ * The root instance a subject's features hang from: the outermost definition in its chain, or, for a
+ * usage declared in a package (`part vehicle1`, `attribute x`), the package itself, so that the
+ * package's other usages are features next to it (`x` and `y` of the same package).
+ */
 export function rootIndex(chain: readonly ModelElement[]): number {
   const i = chain.findIndex((e) => e.node.kind !== 'Package');
-  return i < 0 ? chain.length - 1 : i;
+  if (i < 0) return chain.length - 1;
+  return chain[i]!.node.kind === 'Usage' && i > 0 ? i - 1 : i;
 }
 
 export interface SessionOptions {
@@ -176,7 +181,11 @@ export class Session {
       }
       return feature ? { path, feature } : undefined;
     };
-    return from(this.subjectContext) ?? (this.subjectContext.path !== '' ? from({ element: this.root, path: '', parent: undefined }) : undefined);
+    for (let ctx: InstanceContext | undefined = this.subjectContext; ctx; ctx = ctx.parent) {
+      const found = from(ctx);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   private valuesFeature(element: ModelElement, name: string): ModelElement | undefined {

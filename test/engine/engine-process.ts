@@ -25,9 +25,9 @@ export class EngineProcess {
   private waiters: { match: (m: WireMessage) => boolean; resolve: (m: WireMessage) => void }[] = [];
   readonly exited: Promise<number | null>;
 
-  constructor() {
+  constructor(env: Record<string, string> = {}) {
     if (!existsSync(ENGINE)) throw new Error(`${ENGINE} is missing: run \`npm run build\` first`);
-    this.child = spawn(process.execPath, [ENGINE], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [ENGINE], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => {
       this.buffer += chunk;

@@ -291,7 +291,9 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
   const witness: ProtocolValue[] = [];
   let unbounded: string | undefined;
   for (const [i, set] of sets.entries()) {
-    const timeoutMs = Math.min(DEFAULT_SOLVER_TIMEOUT_MS, run.remainingMs() ?? DEFAULT_SOLVER_TIMEOUT_MS);
+    // Leave the solver time to answer `unknown (timeout)` before the deadline stops the run.
+    const remaining = run.remainingMs();
+    const timeoutMs = Math.min(DEFAULT_SOLVER_TIMEOUT_MS, remaining === undefined ? DEFAULT_SOLVER_TIMEOUT_MS : remaining - 200);
     run.progress({ steps: i, text: `solving ${set.name}` });
     let outcome: Outcome;
     try {
