@@ -1,5 +1,244 @@
-// Placeholder until the host core lands (issue 2).
-export async function runAskCommand(_argv: string[]): Promise<number> {
-  process.stderr.write('assay: not built yet\n');
-  return 1;
+// `assay <kind> <subject> --model <file.sysml>... [options]` and `assay engines`: the host on the command
+// line. Exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget.
+// Ctrl-C sends the protocol's cancel; a second Ctrl-C stops the engines at once.
+import { readFileSync } from 'node:fs';
+import {
+  Host, formatManifestProblem, parseManifest, referenceEngineEntry,
+  type EngineEntry, type ManifestProblem, type ModelIndex, type RunOutcome, type WitnessChecker,
+} from '../host';
+import type { SourceDocument } from '../protocol';
+import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from './ask-args';
+import { formatEngineChecks, formatOutcome } from './format';
+
+export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4 } as const;
+
+export interface AskOutput {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether progress lines may be drawn on err. */
+  interactive: boolean;
+}
+
+/** What the CLI can be given by its caller (the SysML front end, the witness replay, test settings). */
+export interface AskDependencies {
+  modelIndex?: ModelIndex;
+  witnessChecker?: WitnessChecker;
+  /** Folder of the bundles (default: this file's folder, i.e. dist/). */
+  distDir?: string;
+  output?: AskOutput;
+  /** Where Ctrl-C comes from (default: process SIGINT/SIGTERM). */
+  interrupts?: { on(listener: () => void): () => void };
+}
+
+const PROCESS_OUTPUT: AskOutput = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  interactive: Boolean(process.stderr.isTTY),
+};
+
+const PROCESS_INTERRUPTS = {
+  on(listener: () => void): () => void {
+    process.on('SIGINT', listener);
+    process.on('SIGTERM', listener);
+    return () => {
+      process.off('SIGINT', listener);
+      process.off('SIGTERM', listener);
+    };
+  },
+};
+
+export async function runAskCommand(argv: string[], deps: AskDependencies = {}): Promise<number> {
+  const output = deps.output ?? PROCESS_OUTPUT;
+  const wantsJson = argv.includes('--json') || argv.includes('-json');
+  let args: ReturnType<typeof parseAskArgs>;
+  try {
+    args = parseAskArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return usageError(output, error.message, wantsJson);
+  }
+  if (args.command === 'help') {
+    output.out(USAGE);
+    return EXIT.answered;
+  }
+  const entries = loadEntries(args, deps, output);
+  if ('usage' in entries) return usageError(output, entries.usage, args.json);
+  if (args.command === 'engines') return listEngines(args, entries.list, entries.problems, deps, output);
+
+  let documents: SourceDocument[];
+  try {
+    documents = args.modelFiles.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message;
+    return usageError(output, `--model ${e.path ?? ''}: cannot read the model file (${why})`, args.json);
+  }
+  if (args.engine !== undefined && !entries.list.some((e) => e.name === args.engine)) {
+    return usageError(output, `--engine ${args.engine}: no such engine; configured: ${entries.list.map((e) => e.name).join(', ') || 'none'}`, args.json);
+  }
+  return ask(args, entries.list, documents, deps, output);
+}
+
+function usageError(output: AskOutput, message: string, json: boolean): number {
+  output.err(`assay: ${message}\n${json ? '' : 'run `assay --help` for usage\n'}`);
+  if (json) output.out(JSON.stringify({ error: { message, status: 'usage' } }) + '\n');
+  return EXIT.usage;
+}
+
+function loadEntries(
+  args: AskArgs | EnginesArgs,
+  deps: AskDependencies,
+  output: AskOutput,
+): { list: EngineEntry[]; problems: ManifestProblem[] } | { usage: string } {
+  if (args.enginesFile === undefined) return { list: [referenceEngineEntry(deps.distDir ?? __dirname)], problems: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(args.enginesFile, 'utf8'));
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such file' : e instanceof SyntaxError ? `not JSON: ${e.message}` : e.message;
+    return { usage: `--engines ${args.enginesFile}: cannot read the manifest (${why})` };
+  }
+  const manifest = parseManifest(value);
+  for (const problem of manifest.problems) output.err(`assay: ${formatManifestProblem(problem, args.enginesFile)} (entry ignored)\n`);
+  if (manifest.entries.length === 0 && manifest.problems.some((p) => p.index === undefined)) {
+    return { usage: `--engines ${args.enginesFile}: ${manifest.problems[0]!.message}` };
+  }
+  return { list: manifest.entries, problems: manifest.problems };
+}
+
+function graceFromEnvironment(): number | undefined {
+  const text = process.env.ASSAY_CANCEL_GRACE_MS;
+  const value = text === undefined ? NaN : Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function newHost(entries: EngineEntry[], deps: AskDependencies, output: AskOutput): Host {
+  const grace = graceFromEnvironment();
+  const host = new Host({
+    entries,
+    ...(grace !== undefined ? { cancelGraceMs: grace, shutdownGraceMs: grace } : {}),
+    ...(deps.modelIndex ? { modelIndex: deps.modelIndex } : {}),
+    ...(deps.witnessChecker ? { witnessChecker: deps.witnessChecker } : {}),
+  });
+  host.onLog(({ engine, text }) => output.err(`assay: engine "${engine}": ${text}\n`));
+  return host;
+}
+
+async function listEngines(
+  args: EnginesArgs,
+  entries: EngineEntry[],
+  problems: ManifestProblem[],
+  deps: AskDependencies,
+  output: AskOutput,
+): Promise<number> {
+  const host = newHost(entries, deps, output);
+  try {
+    const checks = await host.checkEngines();
+    if (args.json) {
+      output.out(
+        JSON.stringify({
+          engines: checks.map((c) => ({
+            name: c.name,
+            command: c.entry.command,
+            args: c.entry.args ?? [],
+            ok: c.ok,
+            ...(c.capabilities ? { description: c.capabilities } : {}),
+            ...(c.problem ? { problem: c.problem } : {}),
+          })),
+          problems: problems.map((p) => ({ ...p, message: formatManifestProblem(p, args.enginesFile) })),
+        }) + '\n',
+      );
+    } else {
+      output.out(checks.length === 0 ? 'no engines configured\n' : formatEngineChecks(checks));
+    }
+    return checks.every((c) => c.ok) && problems.length === 0 ? EXIT.answered : EXIT.failure;
+  } finally {
+    await host.shutdown();
+  }
+}
+
+async function ask(args: AskArgs, entries: EngineEntry[], documents: SourceDocument[], deps: AskDependencies, output: AskOutput): Promise<number> {
+  const host = newHost(entries, deps, output);
+  const run = host.ask({
+    question: args.question,
+    documents,
+    budget: args.budget,
+    ...(args.engine !== undefined ? { engine: args.engine } : {}),
+  });
+  const startedAt = Date.now();
+  let interrupts = 0;
+  const stopListening = (deps.interrupts ?? PROCESS_INTERRUPTS).on(() => {
+    interrupts++;
+    if (interrupts === 1) {
+      output.err('\nassay: cancelling (Ctrl-C again to stop the engines at once)\n');
+      run.cancel();
+    } else {
+      for (const engine of host.engines) void engine.kill('the user interrupted twice');
+    }
+  });
+  let progressShown = false;
+  host.onEvent((event) => {
+    if (args.json || !output.interactive) return;
+    if (event.type === 'queued' && event.waitingFor) output.err(`waiting for engine ${event.waitingFor} (it runs one question at a time)\n`);
+    if (event.type === 'progress') {
+      const p = event.progress;
+      const counts = [p.runs !== undefined && `runs ${p.runs}`, p.depth !== undefined && `depth ${p.depth}`, p.steps !== undefined && `steps ${p.steps}`]
+        .filter(Boolean)
+        .join(', ');
+      output.err(`\r\x1b[K${event.engine}: ${[counts, p.text].filter(Boolean).join(' — ')}`);
+      progressShown = true;
+    }
+  });
+  let outcome: RunOutcome;
+  try {
+    outcome = await run.settled;
+  } finally {
+    stopListening();
+    if (progressShown) output.err('\r\x1b[K');
+    await host.shutdown();
+  }
+  if (args.json) {
+    output.out(JSON.stringify(jsonOf(args, outcome)) + '\n');
+  } else {
+    output.out(formatOutcome(args.question, outcome, Date.now() - startedAt));
+  }
+  return exitCodeOf(outcome);
+}
+
+function jsonOf(args: AskArgs, outcome: RunOutcome): unknown {
+  switch (outcome.status) {
+    case 'answered':
+      return {
+        question: args.question,
+        engine: outcome.engine,
+        result: outcome.result,
+        standing: { strength: outcome.standing.strength, reasons: outcome.standing.reasons },
+      };
+    case 'not covered':
+      return {
+        error: {
+          message: `not covered: ${outcome.reasons.map((r) => `${r.engine}: ${r.reason}`).join('; ') || 'no engines configured'}`,
+          status: 'not covered',
+          reasons: outcome.reasons,
+        },
+      };
+    default:
+      return { error: { message: outcome.message, status: outcome.status, ...(outcome.engine ? { engine: outcome.engine } : {}) } };
+  }
+}
+
+export function exitCodeOf(outcome: RunOutcome): number {
+  switch (outcome.status) {
+    case 'answered':
+      // An answer whose witness the host could not reproduce does not stand.
+      return outcome.standing.strength === 'not covered' ? EXIT.notCovered : EXIT.answered;
+    case 'not covered':
+      return EXIT.notCovered;
+    case 'cancelled':
+    case 'budget':
+      return EXIT.cancelled;
+    case 'error':
+      return EXIT.failure;
+  }
 }

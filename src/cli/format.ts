@@ -1,0 +1,151 @@
+// Readable text for an answer: claim, standing strength and why, witness steps, values or a table.
+import type { EngineCheck, RunOutcome } from '../host';
+import type { Question, RunResult, Value, Witness } from '../protocol';
+
+export function formatOutcome(question: Question, outcome: RunOutcome, elapsedMs: number): string {
+  const asked = `${question.kind} ${question.subject}`;
+  switch (outcome.status) {
+    case 'answered':
+      return formatAnswer(asked, outcome.engine, outcome.result, outcome.standing, elapsedMs);
+    case 'not covered':
+      return [
+        `${asked}: not covered — no engine covers this question`,
+        ...outcome.reasons.map((r) => `  ${r.engine}: ${indent(r.reason, '    ')}`),
+      ].join('\n') + '\n';
+    case 'cancelled':
+      return `${asked}: cancelled — ${outcome.message}\n`;
+    case 'budget':
+      return `${asked}: out of budget — ${outcome.message}\n`;
+    case 'error':
+      return `${asked}: failed — ${outcome.message}\n`;
+  }
+}
+
+function formatAnswer(
+  asked: string,
+  engine: string,
+  result: RunResult,
+  standing: { claimed: string; strength: string; reasons: string[] },
+  elapsedMs: number,
+): string {
+  const lines: string[] = [];
+  lines.push(`${asked}: ${result.claim}`);
+  lines.push(`  engine:   ${engine} (${seconds(result.elapsed ?? elapsedMs)})`);
+  if (standing.strength === standing.claimed) {
+    lines.push(`  strength: ${standing.strength}`);
+  } else {
+    lines.push(`  strength: ${standing.strength} (the engine claimed ${standing.claimed})`);
+    for (const reason of standing.reasons) lines.push(`    because ${reason}`);
+  }
+  if (result.reason) lines.push(`  reason:   ${indent(result.reason, '            ')}`);
+  if (result.bounds && result.bounds.length > 0) {
+    lines.push(`  bounds:   ${result.bounds.map((b) => `${b.name} ${b.limit === 0 ? 'open' : b.limit}${b.reached ? ' (reached)' : ''}`).join(', ')}`);
+  }
+  if (result.assumptions && result.assumptions.length > 0) {
+    lines.push('  assumptions:');
+    for (const a of result.assumptions) lines.push(`    ${a}`);
+  }
+  if (result.inputs && result.inputs.length > 0) {
+    lines.push('  inputs:');
+    for (const input of result.inputs) {
+      const how = input.free ? `free over ${input.domain ?? input.type ?? 'its domain'}` : `= ${input.value ?? '?'}`;
+      lines.push(`    ${input.name}${input.type ? `: ${input.type}` : ''} ${how}${input.value !== undefined && input.free ? ` (chosen ${input.value})` : ''}`);
+    }
+  }
+  if (result.witness) lines.push(...formatWitness('witness', result.witness));
+  if (result.values && result.values.length > 0) {
+    lines.push(...(result.claim === 'table' ? formatTable(result.values) : formatValues(result.values)));
+  }
+  if (result.executions && result.executions.length > 0) {
+    result.executions.forEach((execution, index) => lines.push(...formatWitness(`outcome ${index + 1}`, execution)));
+  }
+  return lines.join('\n') + '\n';
+}
+
+function formatWitness(title: string, witness: Witness): string[] {
+  const lines = [`  ${title}:`];
+  (witness.schedules ?? []).forEach((schedule, index, all) => {
+    if (all.length > 1) lines.push(`    schedule ${index + 1}:`);
+    const steps = schedule.split('\n').filter((s) => s.trim() !== '');
+    if (steps.length === 0) lines.push('      (no moves)');
+    for (const step of steps) lines.push(`      ${step}`);
+  });
+  if (witness.at !== undefined) lines.push(`    violated at move ${witness.at}`);
+  if (witness.feature) lines.push(`    diverges on ${witness.feature}`);
+  for (const input of witness.inputs ?? []) lines.push(`    ${input.name} = ${valueText(input)}`);
+  return lines;
+}
+
+function formatValues(values: Value[]): string[] {
+  return ['  values:', ...values.map((v) => `    ${v.name} = ${valueText(v)}`)];
+}
+
+/** Values named `<column>@<row>` become rows; `<stat>(<column>)` become summary lines. */
+function formatTable(values: Value[]): string[] {
+  const columns: string[] = [];
+  const rows = new Map<number, Map<string, string>>();
+  const summaries: Value[] = [];
+  const others: Value[] = [];
+  for (const v of values) {
+    const cell = /^(.*)@([1-9][0-9]*)$/.exec(v.name);
+    if (cell) {
+      const [, column, row] = cell as unknown as [string, string, string];
+      if (!columns.includes(column)) columns.push(column);
+      const r = Number(row);
+      if (!rows.has(r)) rows.set(r, new Map());
+      rows.get(r)!.set(column, valueText(v));
+    } else if (/^(min|max|mean|p5|p95)\(.+\)$/.test(v.name)) {
+      summaries.push(v);
+    } else {
+      others.push(v);
+    }
+  }
+  const lines: string[] = [];
+  if (columns.length > 0) {
+    const ordered = [...rows.keys()].sort((a, b) => a - b);
+    const table = [['#', ...columns], ...ordered.map((r) => [String(r), ...columns.map((c) => rows.get(r)!.get(c) ?? '')])];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+    lines.push('  table:');
+    for (const row of table) lines.push('    ' + row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  }
+  if (summaries.length > 0) lines.push('  summary:', ...summaries.map((v) => `    ${v.name} = ${valueText(v)}`));
+  if (others.length > 0) lines.push(...formatValues(others));
+  return lines;
+}
+
+function valueText(v: { value: unknown; unit?: string }): string {
+  const text = typeof v.value === 'string' ? v.value : JSON.stringify(v.value);
+  return v.unit ? `${text} [${v.unit}]` : text;
+}
+
+function indent(text: string, prefix: string): string {
+  return text.replace(/\n/g, `\n${prefix}`);
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+export function formatEngineChecks(checks: EngineCheck[]): string {
+  const lines: string[] = [];
+  for (const check of checks) {
+    const command = [check.entry.command, ...(check.entry.args ?? [])].join(' ');
+    if (check.ok && check.capabilities) {
+      const c = check.capabilities;
+      lines.push(`${check.name} ${c.version}: ok`);
+      lines.push(`  command:    ${command}`);
+      lines.push(`  answers:    ${c.answers.join(', ')}`);
+      if (c.subjects) lines.push(`  subjects:   ${c.subjects.join(', ')}`);
+      lines.push(`  model:      ${c.model.join(', ')}`);
+      if (c.bounds.length > 0) lines.push(`  bounds:     ${c.bounds.join(', ')}`);
+      if (c.witness) lines.push(`  witness:    ${c.witness}`);
+      lines.push(`  authority:  ${c.authority}`);
+      lines.push(`  concurrent: ${c.concurrent ? 'yes' : 'no (one run at a time)'}`);
+    } else {
+      lines.push(`${check.name}: not usable`);
+      lines.push(`  command:    ${command}`);
+      lines.push(`  problem:    ${indent(check.problem ?? 'unknown', '              ')}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
