@@ -18,7 +18,7 @@ import { unsupportedConstruct } from './coverage';
 import { CountingRandom, evaluable, evaluateSubject, presentable, seededRandom } from './evaluate';
 
 /** More rows than this is refused up front rather than run out of memory. */
-export const MAX_TABLE_ROWS = 5_000_000;
+export const MAX_TABLE_ROWS = 1_000_000;
 
 interface Axis {
   parameter: string;
@@ -28,8 +28,9 @@ interface Axis {
   unit: Unit | undefined;
   from: number;
   to: number;
-  /** Grid points (absent for a sampled axis). */
-  points?: number[];
+  /** Grid: the step and the number of points (absent for a sampled axis); points are computed on demand. */
+  step?: number;
+  count?: number;
 }
 
 export interface TableSpec {
@@ -85,7 +86,7 @@ export class TablePlan {
       }
       this.columns = [...this.axes.map((a) => a.parameter), ...this.resultFeatures.map((f) => f.name ?? '?')];
     }
-    const points = this.sampled ? Math.max(0, sweep?.samples ?? 0) : this.axes.reduce((n, a) => n * a.points!.length, 1);
+    const points = this.sampled ? Math.max(0, sweep?.samples ?? 0) : this.axes.reduce((n, a) => n * a.count!, 1);
     if (this.sampled && !(sweep?.samples && sweep.samples > 0)) throw new UnsupportedError('a sampled sweep needs samples > 0');
     const rows = points * (this.sampled ? 1 : this.runs);
     if (rows > MAX_TABLE_ROWS) throw new UnsupportedError(`the sweep has ${rows} rows; this engine tabulates at most ${MAX_TABLE_ROWS}`);
@@ -112,7 +113,8 @@ export class TablePlan {
     if (integral && !Number.isInteger(step)) step = Math.max(1, Math.round(step));
     const count = Math.floor((to - from) / step + 1e-9) + 1;
     if (count > MAX_TABLE_ROWS) throw new UnsupportedError(`range ${r.parameter} has ${count} points; at most ${MAX_TABLE_ROWS}`);
-    axis.points = Array.from({ length: count }, (_, k) => tidy(from + k * step));
+    axis.step = step;
+    axis.count = count;
     return axis;
   }
 
@@ -146,8 +148,8 @@ export class TablePlan {
       let k = Math.floor(i / this.runs);
       for (let j = this.axes.length - 1; j >= 0; j--) {
         const a = this.axes[j]!;
-        const n = a.points!.length;
-        point.set(a.path, this.valueOf(a, a.points![k % n]!));
+        const n = a.count!;
+        point.set(a.path, this.valueOf(a, tidy(a.from + (k % n) * a.step!)));
         k = Math.floor(k / n);
       }
       if (q.draws) draws = { policy: q.draws };

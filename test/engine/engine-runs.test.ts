@@ -1,0 +1,91 @@
+// Run lifecycle of the real engine process: cancel in the middle of a sweep and of a solve, concurrent
+// runs, deadline, progress, and a bug answered `internal` while the process keeps serving.
+import assert from 'node:assert/strict';
+import { EngineProcess, modelOf, question, runParams, valuesOf } from './engine-process';
+
+// 1,000,000 rows (the most a table may have) of y = x * x + 1: long enough to cancel in the middle.
+const longSweep = question('sweep', 'Long::y', { sweep: { ranges: [{ parameter: 'x', type: 'Real', from: 0, to: 999999, step: 1 }] } });
+
+describe('reference engine process: runs', function () {
+  this.timeout(30000);
+  let engine: EngineProcess;
+  beforeEach(() => {
+    engine = new EngineProcess({ ASSAY_ENGINE_TEST_FAULT: 'VehicleModel::Vehicle::heavy' });
+  });
+  afterEach(async () => {
+    await engine.close();
+  });
+
+  for (const jobs of [1, 2]) {
+    it(`cancels a long sweep in the middle (jobs=${jobs}) and answers budget "cancelled…"`, async () => {
+      const answer = engine.request(1, 'run', runParams(longSweep, modelOf('long.sysml'), { jobs }));
+      await engine.next((m) => m.method === 'progress' && m.params?.id === 1);
+      const sent = Date.now();
+      engine.cancel(1);
+      const r = await answer;
+      const latency = Date.now() - sent;
+      assert.equal(r.error?.code, 'budget');
+      assert.match(r.error!.message, /^cancelled/);
+      assert.ok(latency < 1000, `answered ${latency} ms after cancel`); // the goal is 100 ms; bench/engine.bench.ts measures it
+      // and the engine still serves
+      const d = await engine.request(2, 'describe', { protocols: [1] });
+      assert.equal(d.result?.name, 'assay-reference');
+    });
+  }
+
+  it('cancels a long solve in the middle', async () => {
+    const answer = engine.request(1, 'run', runParams(question('satisfiable', 'Long::Fermat'), modelOf('long.sysml')));
+    await engine.next((m) => m.method === 'progress' && m.params?.id === 1);
+    await new Promise((r) => setTimeout(r, 500)); // z3 is loaded and searching by now
+    const sent = Date.now();
+    engine.cancel(1);
+    const r = await answer;
+    assert.equal(r.error?.code, 'budget');
+    assert.match(r.error!.message, /^cancelled/);
+    assert.ok(Date.now() - sent < 1000);
+  });
+
+  it('runs questions concurrently: a quick evaluate is answered while a sweep runs', async () => {
+    const sweep = engine.request(1, 'run', runParams(longSweep, modelOf('long.sysml'), { jobs: 2 }));
+    await engine.next((m) => m.method === 'progress' && m.params?.id === 1);
+    const quick = await engine.request(2, 'run', runParams(question('evaluate', 'VehicleModel::Vehicle::totalMass'), modelOf('vehicle.sysml')));
+    assert.deepEqual(valuesOf(quick.result), { totalMass: '1780 [kg]' });
+    assert.equal(engine.received.some((m) => m.id === 1 && m.method === undefined), false, 'the sweep is still running');
+    engine.cancel(1);
+    assert.equal((await sweep).error?.code, 'budget');
+  });
+
+  it('sends progress at most every ~200 ms', async () => {
+    const answer = engine.request(1, 'run', runParams(longSweep, modelOf('long.sysml')));
+    await new Promise((r) => setTimeout(r, 1500));
+    engine.cancel(1);
+    await answer;
+    const progress = engine.progressOf(1);
+    assert.ok(progress.length >= 3, `${progress.length} progress notifications in 1.5 s`);
+    assert.ok(progress.length <= 10, `${progress.length} progress notifications in 1.5 s`);
+    const counts = progress.map((p) => p.params!.runs as number);
+    assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
+  });
+
+  it('stops at the deadline with error budget', async () => {
+    const deadline = new Date(Date.now() + 600).toISOString();
+    const r = await engine.request(1, 'run', runParams(longSweep, modelOf('long.sysml'), { deadline }));
+    assert.equal(r.error?.code, 'budget');
+    assert.match(r.error!.message, /^deadline reached/);
+  });
+
+  it('answers a bug with internal and keeps serving', async () => {
+    const r = await engine.request(1, 'run', runParams(question('evaluate', 'VehicleModel::Vehicle::heavy'), modelOf('vehicle.sysml')));
+    assert.equal(r.error?.code, 'internal');
+    assert.match(r.error!.message, /injected fault/);
+    const ok = await engine.request(2, 'run', runParams(question('evaluate', 'VehicleModel::Vehicle::totalMass'), modelOf('vehicle.sysml')));
+    assert.deepEqual(valuesOf(ok.result), { totalMass: '1780 [kg]' });
+  });
+
+  it('answers unsupported and keeps serving', async () => {
+    const r = await engine.request(1, 'run', runParams(question('evaluate', 'VehicleModel::Vehicle::loaded'), modelOf('vehicle.sysml')));
+    assert.equal(r.error?.code, 'unsupported');
+    const ok = await engine.request(2, 'describe', { protocols: [1] });
+    assert.equal(ok.result?.name, 'assay-reference');
+  });
+});
