@@ -315,7 +315,9 @@ export class EngineProcess {
         throw new EngineFailure(this.name, 'protocol', `engine "${this.name}": ${error.message}`);
       case 'closed': {
         // The output closed: wait briefly for the exit status to say why.
-        await Promise.race([running.exited, new Promise((r) => setTimeout(r, 1000))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([running.exited, new Promise((r) => (timer = setTimeout(r, 1000)))]);
+        clearTimeout(timer);
         if (running.stopReason) {
           const kind = running.fault ? 'protocol' : 'stopped';
           throw new EngineFailure(this.name, kind, `engine "${this.name}" was stopped before answering ${method}: ${running.stopReason}`);

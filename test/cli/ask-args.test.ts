@@ -1,0 +1,85 @@
+import { strict as assert } from 'node:assert';
+import { UsageError, parseAskArgs, parseScalarWithUnit } from '../../src/cli/ask-args';
+
+const base = ['holds', 'Demo::S', '--model', 'a.sysml'];
+const usage = (argv: string[], pattern: RegExp) =>
+  assert.throws(() => parseAskArgs(argv), (e: unknown) => e instanceof UsageError && pattern.test(e.message), argv.join(' '));
+
+describe('cli: ask arguments', () => {
+  it('builds the question with defaults', () => {
+    const args = parseAskArgs(base);
+    assert.equal(args.command, 'ask');
+    if (args.command !== 'ask') return;
+    assert.deepEqual(args.question, { kind: 'holds', subject: 'Demo::S', schedule: 'fifo', free: [] });
+    assert.deepEqual(args.modelFiles, ['a.sysml']);
+    assert.deepEqual(args.budget, { deadline: 60 });
+    assert.equal(args.json, false);
+  });
+
+  it('reads every option into the question, the budget and the host choices', () => {
+    const args = parseAskArgs([
+      'sweep', 'Demo::Calc', '--model', 'a.sysml', 'b.kerml', '-schedule', 'seed:7', '-draws', 'average', '-clock-step', '0.5',
+      '-model-seed', '3', '--free', 'schedule,inputs', '--condition', 'safe=speed < 10 [m/s]', '--bind', 'mass=3.5[kg]',
+      '--bind', 'on=true', '--input', 'x:Real:0..10', '--range', 'v:Real:0[m/s]:10[m/s]:2[m/s]', '--samples', '20', '--seed', '0',
+      '--runs', '5', '--deadline', '2.5', '--depth', '10', '--steps', '0', '--runs-limit', '4', '--memory', '512', '--jobs', '2',
+      '--engine', 'z', '--engines=m.json', '--json',
+    ]);
+    assert.equal(args.command, 'ask');
+    if (args.command !== 'ask') return;
+    assert.deepEqual(args.modelFiles, ['a.sysml', 'b.kerml']);
+    assert.deepEqual(args.question, {
+      kind: 'sweep', subject: 'Demo::Calc', schedule: 'seed:7', free: ['schedule', 'inputs'], draws: 'average', clockStep: 0.5, modelSeed: 3,
+      condition: { name: 'safe', text: 'speed < 10 [m/s]' },
+      bindings: [{ name: 'mass', value: 3.5, unit: 'kg' }, { name: 'on', value: true }],
+      inputs: [{ name: 'x', type: 'Real', domain: '0..10' }],
+      sweep: { ranges: [{ parameter: 'v', type: 'Real', from: 0, to: 10, step: 2, unit: 'm/s' }], sampled: true, samples: 20, seed: 0, runs: 5 },
+    });
+    assert.deepEqual(args.budget, { deadline: 2.5, depth: 10, steps: 0, runs: 4, memory: 512, jobs: 2 });
+    assert.equal(args.engine, 'z');
+    assert.equal(args.enginesFile, 'm.json');
+    assert.equal(args.json, true);
+  });
+
+  it('parses values with units in the ways people write them', () => {
+    assert.deepEqual(parseScalarWithUnit('3.5 [kg]'), { value: 3.5, unit: 'kg' });
+    assert.deepEqual(parseScalarWithUnit('3.5kg'), { value: 3.5, unit: 'kg' });
+    assert.deepEqual(parseScalarWithUnit('-2e3'), { value: -2000 });
+    assert.deepEqual(parseScalarWithUnit('"12"'), { value: '12' });
+    assert.deepEqual(parseScalarWithUnit('red'), { value: 'red' });
+    assert.deepEqual(parseScalarWithUnit('20 [°C]'), { value: 20, unit: '°C' });
+  });
+
+  it('assay engines', () => {
+    assert.deepEqual(parseAskArgs(['engines']), { command: 'engines', json: false });
+    assert.deepEqual(parseAskArgs(['engines', '--engines', 'e.json', '--json']), { command: 'engines', json: true, enginesFile: 'e.json' });
+    usage(['engines', '--depth', '3'], /--depth does not apply to assay engines/);
+  });
+
+  it('usage errors name the flag and the value', () => {
+    usage([], /missing question kind/);
+    usage(['prove', 'X', '--model', 'a.sysml'], /unknown question kind "prove"/);
+    usage(['holds', '--model', 'a.sysml'], /missing subject/);
+    usage(['holds', 'X'], /missing --model/);
+    usage([...base, '--frobnicate'], /unknown option --frobnicate/);
+    usage([...base, '-schedule', 'random'], /-schedule random: expected fifo, lifo, all or seed:<n>/);
+    usage([...base, '-schedule', 'seed:01'], /-schedule seed:01/);
+    usage([...base, '-draws', 'median'], /-draws median: expected min, max or average/);
+    usage([...base, '-clock-step', '0'], /-clock-step 0: expected a number of seconds greater than 0/);
+    usage([...base, '-model-seed', '-1'], /-model-seed -1: expected a non-negative integer/);
+    usage([...base, '--free', 'schedule,time'], /--free schedule,time: "time" is not schedule or inputs/);
+    usage([...base, '--condition', '=x'], /--condition =x: expected <name>=<text>/);
+    usage([...base, '--bind', 'mass'], /--bind mass: expected <name>=<value>\[<unit>\]/);
+    usage([...base, '--range', 'v:Real:0'], /--range v:Real:0: expected <param>:<type>:<from>:<to>\[:<step>\]/);
+    usage([...base, '--range', 'v:Real:0[m]:1[s]'], /different units \(m, s\)/);
+    usage([...base, '--deadline', 'soon'], /--deadline soon: expected a number of seconds/);
+    usage([...base, '--depth', '2.5'], /--depth 2\.5: expected a non-negative integer/);
+    usage([...base, '--memory'], /--memory needs a value/);
+    usage([...base, '-schedule', 'fifo', '-schedule', 'lifo'], /-schedule is given 2 times/);
+    usage([...base, 'extra'], /unexpected argument "extra"/);
+    usage([...base, '--json=yes'], /--json=yes: the flag -json takes no value/);
+  });
+
+  it('--help', () => {
+    assert.deepEqual(parseAskArgs(['--help']), { command: 'help' });
+  });
+});

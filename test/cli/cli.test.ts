@@ -1,0 +1,194 @@
+// The CLI as a user runs it: `node dist/cli.js …` as a child process, with fixture engines from a
+// manifest; stdout, exit codes, Ctrl-C, and no engine process left behind.
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EngineEntry } from '../../src/host';
+import { PidTracker, fixtureEntry } from '../host/fixture-engines';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> & { child: ReturnType<typeof spawn> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ASSAY_CANCEL_GRACE_MS: '300', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  const done = new Promise<CliRun>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return Object.assign(done, { child });
+}
+
+/** stdout must be exactly one JSON object on one line. */
+function oneJson(run: CliRun): any {
+  const lines = run.stdout.split('\n').filter((l) => l !== '');
+  assert.equal(lines.length, 1, `stdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  const value = JSON.parse(lines[0]!);
+  assert.equal(typeof value, 'object');
+  return value;
+}
+
+describe('cli: assay as a child process', function () {
+  this.timeout(20000);
+  let dir: string;
+  let pids: PidTracker;
+  let model: string;
+
+  before(() => {
+    if (!existsSync(CLI)) {
+      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+      assert.equal(built.status, 0, 'npm run build failed');
+    }
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'assay-cli-'));
+    pids = new PidTracker();
+    model = join(dir, 'demo.sysml');
+    writeFileSync(model, 'package Demo { state def S; }\n');
+  });
+  afterEach(async () => {
+    await pids.assertNoneRunning();
+  });
+
+  function manifest(entries: (EngineEntry | Record<string, unknown>)[]): string {
+    const file = join(dir, 'engines.json');
+    writeFileSync(file, JSON.stringify(entries));
+    return file;
+  }
+  const good = (name: string, config: unknown = {}, env: Record<string, string> = {}) => fixtureEntry('well-behaved.js', pids, { name, config, env });
+  const holds = (engines: string, ...more: string[]) => ['holds', 'Demo::S', '--model', model, '--engines', engines, ...more];
+
+  it('--json: exactly one object with question, engine, result and standing; exit 0', async () => {
+    const witness = { schedules: ['step 1: t1@go first of t1@go'], at: 1 };
+    const run = await runCli(holds(manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] } })]), '--depth', '4', '--json'));
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(oneJson(run), {
+      question: { kind: 'holds', subject: 'Demo::S', schedule: 'fifo', free: [] },
+      engine: 'fx',
+      result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] },
+      standing: { strength: 'bounded', reasons: ['the run reached its bound depth (limit 4)'] },
+    });
+  });
+
+  it('text output: claim, standing strength and why, witness steps', async () => {
+    const witness = { schedules: ['step 1: t1@go first of t1@go, t2@stop\nstep 2: t2@stop first of t2@stop'], at: 2 };
+    const run = await runCli(holds(manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness } }, )]).replace(/$/, ''), '--engine', 'fx'));
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^holds Demo::S: violated\n/);
+    assert.match(run.stdout, /engine: {3}fx/);
+    assert.match(run.stdout, /strength: proved\n/);
+    assert.match(run.stdout, /witness:\n {6}step 1: t1@go first of t1@go, t2@stop\n {6}step 2: t2@stop first of t2@stop\n {4}violated at move 2/);
+  });
+
+  it('text output: a table of values and the strength the engine claimed when it does not stand', async () => {
+    const values = [
+      { name: 'v@1', value: 1 }, { name: 'y@1', value: 2.5, unit: 'm' }, { name: 'v@2', value: 2 }, { name: 'y@2', value: 5, unit: 'm' },
+      { name: 'max(y)', value: 5, unit: 'm' },
+    ];
+    const file = manifest([{ ...good('fx', { result: { claim: 'table', strength: 'proved', values } }), authority: 'observed' }]);
+    // The entry declares authority observed; the fixture's describe must agree.
+    const entries = JSON.parse(readFileSync(file, 'utf8'));
+    entries[0].env.FIXTURE_CONFIG = JSON.stringify({ describe: { authority: 'observed' }, result: { claim: 'table', strength: 'proved', values } });
+    writeFileSync(file, JSON.stringify(entries));
+    const run = await runCli(['sweep', 'Demo::S', '--model', model, '--engines', file, '--range', 'v:Integer:1:2']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /strength: observed \(the engine claimed proved\)\n {4}because engine "fx" has authority observed/);
+    assert.match(run.stdout, /table:\n {4}# {2}v {2}y\n {4}1 {2}1 {2}2\.5 \[m\]\n {4}2 {2}2 {2}5 \[m\]/);
+    assert.match(run.stdout, /summary:\n {4}max\(y\) = 5 \[m\]/);
+  });
+
+  it('not covered: exit 3 with every engine and its reason', async () => {
+    const run = await runCli(holds(manifest([good('a', { covers: { covers: false, reason: 'no states' } }), { name: 'b', command: 'x', answers: ['evaluate'] }]), '--json'));
+    assert.equal(run.code, 3);
+    assert.deepEqual(oneJson(run).error.reasons, [
+      { engine: 'a', reason: 'does not cover it: no states' },
+      { engine: 'b', reason: 'does not answer holds questions (answers evaluate)' },
+    ]);
+  });
+
+  it('engine failure: exit 1 with the error message', async () => {
+    const run = await runCli(holds(manifest([fixtureEntry('crash-mid-run.js', pids, { name: 'crashy' })]), '--json'));
+    assert.equal(run.code, 1);
+    const out = oneJson(run);
+    assert.equal(out.error.status, 'error');
+    assert.match(out.error.message, /engine "crashy" exited with code 1 before answering run[\s\S]*segment table corrupted/);
+  });
+
+  it('deadline: exit 4; an engine that never answers is killed after the grace period', async () => {
+    const started = Date.now();
+    const run = await runCli(holds(manifest([fixtureEntry('never-answers.js', pids, { name: 'stuck' })]), '--deadline', '0.3', '--json'));
+    assert.equal(run.code, 4);
+    assert.match(oneJson(run).error.message, /did not answer the cancel sent at the deadline of 0\.3 s within 0\.3 s and was stopped/);
+    assert.ok(Date.now() - started < 5000);
+  });
+
+  it('Ctrl-C cancels the run through the protocol, then exits 4', async () => {
+    const events = join(dir, 'events');
+    const running = runCli(holds(manifest([good('slow', { delayMs: 20000 }, { FIXTURE_EVENTS: events })]), '--json'));
+    const until = Date.now() + 10000;
+    while (!(existsSync(events) && readFileSync(events, 'utf8').includes('run')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    running.child.kill('SIGINT');
+    const run = await running;
+    assert.equal(run.code, 4, run.stderr);
+    assert.deepEqual(oneJson(run), { error: { message: 'engine "slow": cancelled by the host', status: 'cancelled', engine: 'slow' } });
+    assert.match(readFileSync(events, 'utf8'), /^run 3\ncancel 3\n$/);
+  });
+
+  it('Ctrl-C with an engine that ignores cancel: stopped after the grace period, exit 4', async () => {
+    const running = runCli(holds(manifest([fixtureEntry('ignores-cancel.js', pids, { name: 'deaf' })])));
+    const until = Date.now() + 10000;
+    while (pids.pids().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    running.child.kill('SIGINT');
+    const run = await running;
+    assert.equal(run.code, 4);
+    assert.match(run.stdout, /holds Demo::S: cancelled — engine "deaf" did not answer the cancel within 0\.3 s and was stopped/);
+  });
+
+  it('usage errors: exit 2, naming the flag; with --json one JSON object', async () => {
+    const bad = await runCli(['holds', 'Demo::S', '--model', model, '-draws', 'median', '--json']);
+    assert.equal(bad.code, 2);
+    assert.deepEqual(oneJson(bad), { error: { message: '-draws median: expected min, max or average', status: 'usage' } });
+    const missing = await runCli(['holds', 'Demo::S', '--model', join(dir, 'nope.sysml')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--model .*nope\.sysml: cannot read the model file \(no such file\)/);
+    assert.equal(missing.stdout, '');
+    const engine = await runCli(holds(manifest([good('a')]), '--engine', 'zz'));
+    assert.equal(engine.code, 2);
+    assert.match(engine.stderr, /--engine zz: no such engine; configured: a/);
+    const manifestBad = await runCli(['holds', 'Demo::S', '--model', model, '--engines', join(dir, 'none.json')]);
+    assert.equal(manifestBad.code, 2);
+    assert.match(manifestBad.stderr, /--engines .*none\.json: cannot read the manifest \(no such file\)/);
+  });
+
+  it('assay engines: each engine with its describe check; a bad entry by index and field; exit 1 when any fails', async () => {
+    const file = manifest([good('fine'), fixtureEntry('wrong-describe.js', pids, { name: 'liar' }), { name: 'broken', command: 'x', witness: 'video' }]);
+    const text = await runCli(['engines', '--engines', file]);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /^fine 1\.0\.0: ok\n/);
+    assert.match(text.stdout, /liar: not usable\n[\s\S]*problem: {4}engine "liar" is not used: its describe answer differs from its entry in one field: name: entry says "liar", engine says "impostor"/);
+    assert.match(text.stderr, /engines\.json entry 2, field witness: Invalid option/);
+    const json = oneJson(await runCli(['engines', '--engines', file, '--json']));
+    assert.deepEqual(json.engines.map((e: { name: string; ok: boolean }) => [e.name, e.ok]), [['fine', true], ['liar', false]]);
+    assert.equal(json.problems[0].index, 2);
+    assert.equal(json.problems[0].field, 'witness');
+    const ok = await runCli(['engines', '--engines', manifest([good('fine')])]);
+    assert.equal(ok.code, 0);
+  });
+
+  it('the built-in list has the bundled reference engine', async () => {
+    const run = await runCli(['engines', '--json']);
+    const json = oneJson(run);
+    assert.equal(json.engines[0].name, 'assay-reference');
+    assert.equal(json.engines[0].args[0], join(ROOT, 'dist', 'engine.js'));
+    if (existsSync(join(ROOT, 'dist', 'engine.js'))) assert.equal(json.engines[0].ok, true, json.engines[0].problem);
+  });
+});
