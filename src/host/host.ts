@@ -331,7 +331,16 @@ export class Host {
     const release = slot ? await slot.acquire() : () => {};
     try {
       if (run.outcome) return no('the run ended before routing finished');
-      const covers = await engine.request('covers', { question, model }).result;
+      const limit = this.options.startTimeoutMs ?? 10_000;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const why = `it did not answer covers within ${seconds(limit)}`;
+          void engine.kill(why);
+          reject(new Error(`engine "${engine.name}" was stopped: ${why}`));
+        }, limit);
+      });
+      const covers = await Promise.race([engine.request('covers', { question, model }).result, timeout]).finally(() => clearTimeout(timer));
       if (!covers.covers) return no(`does not cover it: ${covers.reason ?? 'no reason given'}`);
       return { engine, capabilities, model, form };
     } catch (error) {

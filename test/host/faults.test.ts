@@ -143,8 +143,8 @@ describe('host: misbehaving engines', function () {
   });
 
   it('never answers: the deadline cancels it and it is killed after the grace period', async () => {
-    const outcome = await ask('never-answers.js', {}, { deadline: 0.3 });
-    expectStatus(outcome, 'budget', /did not answer the cancel sent at the deadline of 0\.3 s within 0\.3 s and was stopped/);
+    const outcome = await ask('never-answers.js', {}, { deadline: 1.5 });
+    expectStatus(outcome, 'budget', /did not answer the cancel sent at the deadline of 1\.5 s within 0\.3 s and was stopped/);
   });
 
   it('answers after cancel: the run settles with the engine answer', async () => {
@@ -180,6 +180,10 @@ describe('host: misbehaving engines', function () {
 
   it('exits on covers: not covered, naming the exit', async () => {
     expectStatus(await ask('exits-on-covers.js'), 'not covered', /exited with code 0 before answering covers/);
+  });
+
+  it('covers never answered: not covered after the start timeout, the engine stopped', async () => {
+    expectStatus(await ask('covers-hangs.js', { startTimeoutMs: 1000 }), 'not covered', /was stopped: it did not answer covers within 1 s/);
   });
 
   it('command not found: not covered, naming the command', async () => {
