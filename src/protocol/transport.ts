@@ -58,6 +58,7 @@ import {
   describeIssues,
   isMethod,
   type ErrorCode,
+  type ErrorObject,
   type Method,
   type ParamsOf,
   type ProgressParams,
@@ -419,85 +420,34 @@ export class EngineConnection {
 
   private decode(line: string): Message | undefined {
     if (this.faultReason !== undefined) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      this.faultWith({ reason: 'the line is not JSON', line: excerpt(line) });
-      return undefined;
+    const verdict = classifyEngineLine(line, (id) => this.pending.get(id)?.method, this.nextWireId);
+    switch (verdict.kind) {
+      case 'fault':
+        this.faultWith(verdict.violation);
+        return undefined;
+      case 'invalid':
+        return this.failRequest(verdict.id, verdict.violation);
+      case 'unknown progress':
+        this.warn(`ignored progress for id ${verdict.params.id}, which no running request has: ${excerpt(line)}`);
+        return undefined;
+      case 'progress':
+        try {
+          this.pending.get(verdict.params.id)?.onProgress?.(verdict.params);
+        } catch (error) {
+          this.warn(`a progress listener failed: ${messageOf(error)}`);
+        }
+        return undefined;
+      case 'response': {
+        // Accepted: from here vscode-jsonrpc settles the request. It only keeps numeric error codes, so
+        // the protocol's word travels in `data`.
+        this.pending.delete(verdict.id);
+        const id = verdict.id - 1;
+        if ('error' in verdict) {
+          return { jsonrpc: '2.0', id, error: { code: CODE_CARRIER, message: verdict.error.message, data: { protocolCode: verdict.error.code } } } as Message;
+        }
+        return { jsonrpc: '2.0', id, result: verdict.result } as Message;
+      }
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      this.faultWith({ reason: 'the line is not a JSON object', line: excerpt(line) });
-      return undefined;
-    }
-    const object = value as Record<string, unknown>;
-    if ('method' in object) return this.decodeNotification(object, line);
-    if ('id' in object) return this.decodeResponse(object, line);
-    this.faultWith({ reason: 'the message is neither a response nor a progress notification', line: excerpt(line) });
-    return undefined;
-  }
-
-  private decodeNotification(object: Record<string, unknown>, line: string): undefined {
-    if (object.method !== 'progress' || 'id' in object) {
-      const what = 'id' in object ? 'request' : 'notification';
-      this.faultWith({ reason: `the engine sent a ${what} "${String(object.method)}", which the protocol does not allow`, line: excerpt(line) });
-      return undefined;
-    }
-    const checked = ProgressNotification.safeParse(object);
-    const params = object.params as Record<string, unknown> | undefined;
-    const claimedId = typeof params === 'object' && params !== null ? params.id : undefined;
-    if (!checked.success) {
-      const violation = { reason: `invalid progress: ${describeIssues(checked.error)}`, line: excerpt(line) };
-      if (typeof claimedId === 'number' && this.pending.has(claimedId)) this.failRequest(claimedId, violation);
-      else this.faultWith(violation);
-      return undefined;
-    }
-    const entry = this.pending.get(checked.data.params.id);
-    if (entry === undefined) {
-      this.warn(`ignored progress for id ${checked.data.params.id}, which no running request has: ${excerpt(line)}`);
-      return undefined;
-    }
-    try {
-      entry.onProgress?.(checked.data.params);
-    } catch (error) {
-      this.warn(`a progress listener failed: ${messageOf(error)}`);
-    }
-    return undefined;
-  }
-
-  private decodeResponse(object: Record<string, unknown>, line: string): Message | undefined {
-    const id = object.id;
-    const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
-    if (entry === undefined) {
-      const answered = typeof id === 'number' && Number.isInteger(id) && id >= 1 && id < this.nextWireId;
-      this.faultWith({
-        reason: answered
-          ? `a second response for id ${id}, which was already answered`
-          : `a response for id ${JSON.stringify(id)}, which was never sent`,
-        line: excerpt(line),
-      });
-      return undefined;
-    }
-    const wireId = id as number;
-    if ('result' in object && 'error' in object) {
-      return this.failRequest(wireId, { reason: 'the response has both result and error', line: excerpt(line) });
-    }
-    const schema = 'error' in object ? ErrorResponse : RESULT_RESPONSE_SCHEMA[entry.method];
-    const checked = schema.safeParse(object);
-    if (!checked.success) {
-      return this.failRequest(wireId, {
-        reason: `invalid ${entry.method} response: ${describeIssues(checked.error)}`,
-        line: excerpt(line),
-      });
-    }
-    // Accepted: from here vscode-jsonrpc settles the request. It only keeps numeric error codes, so the
-    // protocol's word travels in `data`.
-    this.pending.delete(wireId);
-    const accepted = checked.data as { error?: { code: ErrorCode; message: string } };
-    if (accepted.error) {
-      return { jsonrpc: '2.0', id: wireId - 1, error: { code: CODE_CARRIER, message: accepted.error.message, data: { protocolCode: accepted.error.code } } } as Message;
-    }
-    return { ...(checked.data as object), id: wireId - 1 } as unknown as Message;
   }
 
   /** Fails one request; returns the made-up error response that clears vscode-jsonrpc's entry. */
@@ -532,6 +482,66 @@ export class EngineConnection {
   private warn(text: string): void {
     for (const listener of this.warningListeners) listener(text);
   }
+}
+
+/** What one engine line means to the host, decided without side effects (the fuzzer drives this). */
+export type EngineLineVerdict =
+  | ({ kind: 'response'; id: number } & ({ result: unknown } | { error: ErrorObject }))
+  | { kind: 'progress'; params: ProgressParams }
+  | { kind: 'unknown progress'; params: ProgressParams }
+  /** Names a pending request but breaks the protocol: fails that request only. */
+  | { kind: 'invalid'; id: number; violation: ProtocolViolation }
+  /** Cannot be attributed to a pending request: faults the connection. */
+  | { kind: 'fault'; violation: ProtocolViolation };
+
+/**
+ * Classifies an engine line. `methodOf(id)` gives the method of a pending request with that wire id;
+ * ids below `nextId` have been sent (so a response to one that is no longer pending is a duplicate).
+ */
+export function classifyEngineLine(line: string, methodOf: (id: number) => Method | undefined, nextId: number): EngineLineVerdict {
+  const fault = (reason: string): EngineLineVerdict => ({ kind: 'fault', violation: { reason, line: excerpt(line) } });
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return fault('the line is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fault('the line is not a JSON object');
+  const object = value as Record<string, unknown>;
+
+  if ('method' in object) {
+    if (object.method !== 'progress' || 'id' in object) {
+      return fault(`the engine sent a ${'id' in object ? 'request' : 'notification'} ${JSON.stringify(object.method)}, which the protocol does not allow`);
+    }
+    const checked = ProgressNotification.safeParse(object);
+    if (!checked.success) {
+      const params = object.params as Record<string, unknown> | undefined;
+      const claimed = typeof params === 'object' && params !== null ? params.id : undefined;
+      const violation = { reason: `invalid progress: ${describeIssues(checked.error)}`, line: excerpt(line) };
+      return typeof claimed === 'number' && methodOf(claimed) !== undefined ? { kind: 'invalid', id: claimed, violation } : { kind: 'fault', violation };
+    }
+    const params = checked.data.params;
+    return methodOf(params.id) !== undefined ? { kind: 'progress', params } : { kind: 'unknown progress', params };
+  }
+
+  if (!('id' in object)) return fault('the message is neither a response nor a progress notification');
+  const id = object.id;
+  const method = typeof id === 'number' ? methodOf(id) : undefined;
+  if (method === undefined) {
+    const answered = typeof id === 'number' && Number.isInteger(id) && id >= 1 && id < nextId;
+    return fault(answered ? `a second response for id ${id}, which was already answered` : `a response for id ${JSON.stringify(id)}, which was never sent`);
+  }
+  const wireId = id as number;
+  const invalid = (reason: string): EngineLineVerdict => ({ kind: 'invalid', id: wireId, violation: { reason, line: excerpt(line) } });
+  if ('result' in object && 'error' in object) return invalid('the response has both result and error');
+  if ('error' in object) {
+    const checked = ErrorResponse.safeParse(object);
+    if (!checked.success) return invalid(`invalid ${method} response: ${describeIssues(checked.error)}`);
+    return { kind: 'response', id: wireId, error: checked.data.error };
+  }
+  const checked = RESULT_RESPONSE_SCHEMA[method].safeParse(object);
+  if (!checked.success) return invalid(`invalid ${method} response: ${describeIssues(checked.error)}`);
+  return { kind: 'response', id: wireId, result: checked.data.result };
 }
 
 export function connectToEngine(engineStdout: Readable, engineStdin: Writable, options?: EngineConnectionOptions): EngineConnection {
