@@ -110,8 +110,7 @@ export class ModelValues {
 
   /** A feature (own or inherited) of an element by name. */
   feature(element: ModelElement, name: string): ModelElement | undefined {
-    const f = this.index.featuresOf(element).find((m) => m.name === name || m.shortName === name);
-    return f && f.node.kind === 'Usage' ? f : undefined;
+    return this.index.featureNamed(element, name);
   }
 
   /**

@@ -91,6 +91,11 @@ export class ModelIndex {
   readonly roots: ModelElement[] = [];
   private readonly rootImports: { path: string; imports: Import[] }[] = [];
   private readonly byNode = new Map<NamespaceNode, ModelElement>();
+  // The index never changes once built: types and features are computed once per element.
+  private readonly typesCache = new Map<ModelElement, ModelElement[]>();
+  private readonly featuresCache = new Map<ModelElement, ModelElement[]>();
+  private readonly memberCache = new Map<ModelElement, Map<string, ModelElement | null>>();
+  private readonly featureNameCache = new Map<ModelElement, Map<string, ModelElement>>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) {
@@ -165,6 +170,14 @@ export class ModelIndex {
 
   /** The types an element specializes or is typed by (resolved; unresolvable library types are skipped). */
   typesOf(e: ModelElement): ModelElement[] {
+    const cached = this.typesCache.get(e);
+    if (cached) return cached;
+    const out = this.computeTypes(e);
+    this.typesCache.set(e, out);
+    return out;
+  }
+
+  private computeTypes(e: ModelElement): ModelElement[] {
     const out: ModelElement[] = [];
     for (const r of e.node.kind === 'Package' ? [] : e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
@@ -175,7 +188,14 @@ export class ModelIndex {
   }
 
   /** Every feature of an element in order: inherited ones first, own ones replacing them by name. */
-  featuresOf(e: ModelElement, seen = new Set<ModelElement>()): ModelElement[] {
+  featuresOf(e: ModelElement, seen?: Set<ModelElement>): ModelElement[] {
+    if (seen === undefined) {
+      const cached = this.featuresCache.get(e);
+      if (cached) return cached;
+      const computed = this.featuresOf(e, new Set());
+      this.featuresCache.set(e, computed);
+      return computed;
+    }
     if (seen.has(e)) return [];
     seen.add(e);
     const result: ModelElement[] = [];
@@ -200,12 +220,36 @@ export class ModelIndex {
     return result;
   }
 
+  /** A feature (own or inherited usage) of an element by name or short name. */
+  featureNamed(e: ModelElement, name: string): ModelElement | undefined {
+    let byName = this.featureNameCache.get(e);
+    if (!byName) {
+      byName = new Map();
+      for (const f of this.featuresOf(e)) {
+        if (f.node.kind !== 'Usage') continue;
+        if (f.shortName && !byName.has(f.shortName)) byName.set(f.shortName, f);
+      }
+      for (const f of this.featuresOf(e)) if (f.node.kind === 'Usage' && f.name) byName.set(f.name, f);
+      this.featureNameCache.set(e, byName);
+    }
+    return byName.get(name);
+  }
+
   private isRefinementTarget(e: ModelElement, t: ModelElement): boolean {
     return e.node.kind !== 'Package' && e.node.relations.some((r) => (r.relation === 'redefinition' || r.relation === 'subsetting') && lastSegment(r.target) === t.name);
   }
 
   /** A member of an element by name: own, inherited, or brought in by its imports (for packages). */
-  member(e: ModelElement, name: string, seen = new Set<ModelElement>()): ModelElement | undefined {
+  member(e: ModelElement, name: string, seen?: Set<ModelElement>): ModelElement | undefined {
+    if (seen === undefined) {
+      let byName = this.memberCache.get(e);
+      if (!byName) this.memberCache.set(e, (byName = new Map()));
+      const hit = byName.get(name);
+      if (hit !== undefined) return hit ?? undefined;
+      const found = this.member(e, name, new Set());
+      byName.set(name, found ?? null);
+      return found;
+    }
     if (seen.has(e)) return undefined;
     seen.add(e);
     const own = this.named(e.members, name);

@@ -189,8 +189,7 @@ export class Session {
   }
 
   private valuesFeature(element: ModelElement, name: string): ModelElement | undefined {
-    const f = this.model.index.featuresOf(element).find((m) => m.name === name || m.shortName === name);
-    return f && f.node.kind === 'Usage' ? f : undefined;
+    return this.model.index.featureNamed(element, name);
   }
 
   private bindingPath(name: string): { path: string; feature: ModelElement } {

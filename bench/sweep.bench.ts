@@ -1,0 +1,55 @@
+// Sweep rows per second through the real engine process at jobs=1 and jobs=2 (goal: jobs=2 ≥ 1.8×).
+// Each row evaluates a small vehicle-range calc with units; the time includes sending the table back.
+import { cpus, loadavg } from 'node:os';
+import { EngineProcess, question, runParams } from '../test/engine/engine-process';
+
+const MODEL = `package SweepBench {
+	private import ISQ::*;
+	calc def Range {
+		in v : SpeedValue;
+		in m : MassValue;
+		in p : PowerValue;
+		attribute drag : ForceValue = 0.5 * 1.2 [kg/m^3] * 0.3 * 2.2 [m^2] * v ** 2;
+		attribute rolling : ForceValue = 0.01 * m * 9.81 [m/s^2];
+		attribute climb : ForceValue = m * 9.81 [m/s^2] * 0.02;
+		attribute force : ForceValue = drag + rolling + climb;
+		attribute hours : TimeValue = 50 [kW*h] / (force * v);
+		return : LengthValue = if force * v > p ? 0 [m] else v * hours;
+	}
+}`;
+const ROWS = Number(process.env.SWEEP_BENCH_ROWS ?? 100_000);
+
+async function timeSweep(engine: EngineProcess, id: number, jobs: number): Promise<number> {
+  const q = question('sweep', 'SweepBench::Range', {
+    bindings: [{ name: 'm', value: 1500, unit: 'kg' }, { name: 'p', value: 60, unit: 'kW' }],
+    sweep: { ranges: [{ parameter: 'v', type: 'SpeedValue', from: 1, to: 1 + (ROWS - 1) * 0.001, step: 0.001, unit: 'm/s' }] },
+  });
+  const model = { sources: { library: '2026-04', documents: [{ path: 'bench.sysml', text: MODEL }] } };
+  const started = process.hrtime.bigint();
+  const r = await engine.request(id, 'run', runParams(q, model, { jobs }));
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (!r.result || (r.result.values as unknown[]).length < ROWS * 2) throw new Error(`sweep failed: ${JSON.stringify(r.error ?? r.result).slice(0, 300)}`);
+  return ms;
+}
+
+async function main(): Promise<void> {
+  const engine = new EngineProcess();
+  try {
+    await timeSweep(engine, 1, 1); // warm-up: parse, JIT
+    const best = async (jobs: number, base: number) => Math.min(await timeSweep(engine, base, jobs), await timeSweep(engine, base + 1, jobs));
+    const one = await best(1, 10);
+    const two = await best(2, 20);
+    const rate = (ms: number) => Math.round((ROWS / ms) * 1000);
+    console.log(`sweep rows: ${ROWS} (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} CPUs)`);
+    console.log(`jobs=1: ${one.toFixed(0)} ms, ${rate(one)} rows/s`);
+    console.log(`jobs=2: ${two.toFixed(0)} ms, ${rate(two)} rows/s`);
+    console.log(`speed-up jobs=2 / jobs=1: ${(one / two).toFixed(2)}x (goal >= 1.8x)`);
+  } finally {
+    await engine.close();
+  }
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
