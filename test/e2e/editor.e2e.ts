@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  openFile, packageExtension, paletteRows, recordFigure, runCommand, screenshot, Session, tokenColours, waitForOutputText,
+  openFile, packageExtension, paletteRows, readOutline, readProblems, recordFigure, runCommand, screenshot, Session, tokenColours,
+  waitForOutputText,
   type PackagedExtension,
 } from './harness';
 
@@ -115,5 +116,51 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     assert.ok(labels.some((label) => label.includes('workspace-engine') && label.includes('workspace settings')),
       `no workspace entry row in ${JSON.stringify(labels)}`);
     await page.keyboard.press('Escape');
+  });
+
+  it('outlines the declarations of the open model', async function () {
+    const page = session!.page;
+    await openFile(page, 'vehicle.sysml');
+    const rows = await readOutline(page, 10);
+    await screenshot(page, 'outline-vehicle');
+    for (const name of ['VehicleModel', 'Speed', 'Wheel', 'Vehicle', 'maxSpeed', 'max load', 'wheels', 'DoorStates', 'closed_to_open', 'SpeedLimit', 'fleet']) {
+      assert.ok(rows.includes(name), `the Outline view lacks ${name}; it shows ${JSON.stringify(rows)}`);
+    }
+    assert.ok(rows.indexOf('VehicleModel') < rows.indexOf('Vehicle') && rows.indexOf('Vehicle') < rows.indexOf('maxSpeed'),
+      `outline order is not the model's: ${JSON.stringify(rows)}`);
+  });
+
+  it('shows the syntax error of a broken line in the Problems panel and under the text', async function () {
+    const page = session!.page;
+    await openFile(page, 'broken.sysml');
+    const rows = await readProblems(page, (texts) => texts.some((text) => /expected ';' after part usage/.test(text)));
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 10_000 });
+    await screenshot(page, 'problems-broken-line');
+    const row = rows.find((text) => /expected ';' after part usage/.test(text))!;
+    assert.match(row, /sysml/, `the diagnostic does not name its source: ${row}`);
+  });
+
+  it('flags a line broken while typing, and clears it once the line is deleted', async function () {
+    const page = session!.page;
+    await openFile(page, 'vehicle.sysml');
+    // Line 12 is blank; go there and type an unfinished declaration.
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('12');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('    part spare : ');
+    await page.keyboard.press('Escape');
+    const typed = await readProblems(page, (texts) => texts.some((text) => /\[Ln 1[23], Col \d+\]/.test(text)));
+    await screenshot(page, 'problems-while-typing');
+    assert.ok(typed.some((text) => /^vehicle\.sysml/.test(text)), `no vehicle.sysml row in ${JSON.stringify(typed)}`);
+    // Fix it as a user would: delete the unfinished line.
+    await page.locator('.tabs-container .tab', { hasText: 'vehicle.sysml' }).click();
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('12');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Shift+K');
+    const after = await readProblems(page, (texts) => !texts.some((text) => /vehicle\.sysml|\[Ln 1[23], /.test(text)));
+    await screenshot(page, 'problems-after-fix');
+    assert.ok(after.some((text) => /broken\.sysml/.test(text)), 'the other file\'s problems disappeared too');
   });
 });

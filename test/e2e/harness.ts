@@ -3,18 +3,21 @@
 // Recipe and pitfalls: ../shared/design/E2E.md. Every process it starts is killed by Session.close(),
 // and again by an exit hook if a test run dies half-way.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from './.tools/node_modules/playwright-core';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 export const e2eRoot = __dirname;
 export const artifactsDir = join(e2eRoot, 'artifacts');
 export const fixtureWorkspace = join(e2eRoot, 'workspace');
-const codeServerEntry = join(e2eRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const vsceEntry = join(e2eRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+// The tools live in a dot folder: mocha's `test/**/*.test.ts` glob skips dot folders, and would
+// otherwise load the hundreds of *.test.ts files shipped inside code-server's node_modules.
+export const toolsRoot = join(e2eRoot, '.tools');
+const codeServerEntry = join(toolsRoot, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const vsceEntry = join(toolsRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
 export const chromiumPath = process.env.ASSAY_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 const extensionId = (() => {
@@ -26,8 +29,8 @@ export const extensionFullId = extensionId.id;
 /** What is missing for the real-editor tests on this machine, as instructions; empty when ready. */
 export function missingTools(): string[] {
   const missing: string[] = [];
-  if (!existsSync(codeServerEntry)) missing.push(`code-server is not installed under test/e2e (run: bash test/e2e/setup.sh)`);
-  if (!existsSync(vsceEntry)) missing.push(`@vscode/vsce is not installed under test/e2e (run: bash test/e2e/setup.sh)`);
+  if (!existsSync(codeServerEntry)) missing.push(`code-server is not installed under test/e2e/.tools (run: bash test/e2e/setup.sh)`);
+  if (!existsSync(vsceEntry)) missing.push(`@vscode/vsce is not installed under test/e2e/.tools (run: bash test/e2e/setup.sh)`);
   if (!existsSync(chromiumPath)) missing.push(`no browser at ${chromiumPath} (run as root: bash test/e2e/setup.sh)`);
   if (!existsSync(join(repoRoot, 'dist', 'extension.js'))) missing.push('dist/extension.js is missing (run: npm run build)');
   return missing;
@@ -145,7 +148,7 @@ export function vsixFiles(vsix: string): string[] {
 // A session: one code-server, one Chromium, one temp dir.
 
 export interface SessionOptions {
-  /** Folder opened in the workbench (default: test/e2e/workspace). */
+  /** Folder copied into the session and opened in the workbench (default: test/e2e/workspace). */
   workspace?: string;
   /** Install this VSIX into the session's extensions dir before starting. */
   vsix?: string;
@@ -181,7 +184,9 @@ export class Session {
     if (missing.length > 0) throw new Error(`the real-editor tests cannot run here:\n  ${missing.join('\n  ')}`);
     const dir = mkdtempSync(join(tmpdir(), 'assay-e2e-'));
     liveDirs.add(dir);
-    const workspace = options.workspace ?? fixtureWorkspace;
+    // A copy, so that nothing a test types or saves can change the fixtures in the repository.
+    const workspace = join(dir, 'workspace');
+    cpSync(options.workspace ?? fixtureWorkspace, workspace, { recursive: true });
     const env = sessionEnv(dir);
     const userData = join(dir, 'ud');
     const extensions = join(dir, 'ext');
@@ -201,6 +206,7 @@ export class Session {
       'files.hotExit': 'off',
       'git.enabled': false,
       'chat.commandCenter.enabled': false,
+      'outline.collapseItems': 'alwaysExpand',
       ...options.userSettings,
     }, null, 2));
     try {
@@ -473,7 +479,7 @@ export async function openFile(page: Page, relativePath: string): Promise<void> 
   await input.fill(relativePath);
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first();
   await row.waitFor({ state: 'visible', timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  await row.click();
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
   await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 15_000 });
 }
@@ -509,6 +515,9 @@ export async function waitForOutputText(page: Page, expected: string | RegExp, t
 /** Rows of the Outline view (label text, in display order), once at least `atLeast` are shown. */
 export async function readOutline(page: Page, atLeast = 1, timeoutMs = 20_000): Promise<string[]> {
   await runCommand(page, 'Explorer: Focus on Outline View');
+  // The list renders only the rows in view: collapse the folders section to give the outline room.
+  const folders = page.locator('.part.sidebar .pane-header.expanded', { hasText: /workspace/i }).first();
+  if (await folders.isVisible().catch(() => false)) await folders.click();
   const rows = page.locator('.outline-pane .monaco-list-row');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -529,7 +538,7 @@ export async function expandOutline(page: Page): Promise<string[]> {
   return (await page.locator('.outline-pane .monaco-list-row .label-name').allTextContents()).map((label) => label.trim());
 }
 
-/** Rows of the Problems panel as shown (message with its source and position), once `predicate` holds. */
+/** Rows of the Problems panel as shown (file rows, and message rows with source and `[Ln 6, Col 29]`), once `predicate` holds. */
 export async function readProblems(page: Page, predicate: (rows: string[]) => boolean, timeoutMs = 20_000): Promise<string[]> {
   await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)').catch(async () => {
     await runCommand(page, 'Problems: Focus on Problems View');
@@ -537,7 +546,7 @@ export async function readProblems(page: Page, predicate: (rows: string[]) => bo
   const rows = page.locator('.markers-panel .monaco-list-row');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const texts = (await rows.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label') ?? node.textContent ?? '')));
+    const texts = (await rows.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
     if (predicate(texts)) return texts;
     if (Date.now() > deadline) throw new Error(`the Problems panel shows:\n${texts.join('\n') || '(nothing)'}`);
     await sleep(250);

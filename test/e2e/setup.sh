@@ -5,7 +5,7 @@
 #   bash test/e2e/setup.sh --check   install nothing; say what is missing and exit 1 if anything is
 # Recipe and reasons: ../shared/design/E2E.md.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
+here="$(cd "$(dirname "$0")" && pwd)/.tools"  # test/e2e/.tools: package.json, lock, node_modules
 check_only=false
 [[ "${1:-}" == "--check" ]] && check_only=true
 
@@ -23,7 +23,7 @@ npm_ready=false
 if $check_only; then
   problems=0
   if ((${#missing_debs[@]})); then echo "e2e setup: missing Debian packages: ${missing_debs[*]}"; problems=1; fi
-  if ! $npm_ready; then echo "e2e setup: test/e2e/node_modules is missing or older than test/e2e/package-lock.json"; problems=1; fi
+  if ! $npm_ready; then echo "e2e setup: test/e2e/.tools/node_modules is missing or older than test/e2e/.tools/package-lock.json"; problems=1; fi
   if ((problems)); then echo "e2e setup: run (as root) bash test/e2e/setup.sh"; exit 1; fi
   echo "e2e setup: ready"
   exit 0

@@ -1,0 +1,130 @@
+// The language server as a client sees it: dist/server.js over stdio, speaking LSP.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+const root = join(__dirname, '..', '..');
+const server = join(root, 'dist', 'server.js');
+const workspace = join(root, 'test', 'e2e', 'workspace');
+
+interface Position { line: number; character: number }
+interface Range { start: Position; end: Position }
+interface DocumentSymbol { name: string; detail?: string; kind: number; range: Range; selectionRange: Range; children?: DocumentSymbol[] }
+interface Diagnostic { range: Range; message: string; severity?: number; source?: string }
+interface PublishDiagnostics { uri: string; version?: number; diagnostics: Diagnostic[] }
+interface FoldingRange { startLine: number; endLine: number; kind?: string }
+
+describe('language server (dist/server.js over stdio)', function () {
+  let child: ChildProcess;
+  let connection: MessageConnection;
+  const published: PublishDiagnostics[] = [];
+  let version = 1;
+
+  before(async function () {
+    assert.ok(existsSync(server), 'dist/server.js is missing: run npm run build');
+    child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnostics) => {
+      published.push(params);
+    });
+    connection.listen();
+    const init = await connection.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
+      processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: null,
+    });
+    assert.ok(init.capabilities.documentSymbolProvider, 'server does not offer document symbols');
+    assert.ok(init.capabilities.foldingRangeProvider, 'server does not offer folding ranges');
+    await connection.sendNotification('initialized', {});
+  });
+
+  after(async function () {
+    if (connection) {
+      await connection.sendRequest('shutdown').catch(() => undefined);
+      await connection.sendNotification('exit').catch(() => undefined);
+      connection.dispose();
+    }
+    if (child && child.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => { child.kill('SIGKILL'); resolve(); }, 2000);
+        child.once('exit', () => { clearTimeout(timer); resolve(); });
+      });
+    }
+    assert.notEqual(child?.exitCode ?? child?.signalCode, null, 'server still running');
+  });
+
+  async function open(uri: string, languageId: string, text: string): Promise<void> {
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: version++, text } });
+  }
+
+  async function diagnosticsFor(uri: string, predicate: (d: Diagnostic[]) => boolean, ms = 5000): Promise<Diagnostic[]> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const latest = [...published].reverse().find((p) => p.uri === uri);
+      if (latest && predicate(latest.diagnostics)) return latest.diagnostics;
+      if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${uri}; last: ${JSON.stringify(latest?.diagnostics)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('reports a syntax error with its line and range, and clears it once fixed as the user types', async function () {
+    const uri = 'file:///work/broken.sysml';
+    const text = readFileSync(join(workspace, 'broken.sysml'), 'utf8');
+    await open(uri, 'sysml', text);
+    const errors = await diagnosticsFor(uri, (d) => d.length > 0);
+    const missingSemicolon = errors.find((d) => /expected ';'/.test(d.message));
+    assert.ok(missingSemicolon, JSON.stringify(errors));
+    // 0-based lines 5-6: `part engine : Engine` lacks its ';', and the next line starts with the token that shows it.
+    assert.ok([5, 6].includes(missingSemicolon.range.start.line), JSON.stringify(missingSemicolon.range));
+    assert.equal(missingSemicolon.severity, 1);
+    assert.equal(missingSemicolon.source, 'sysml');
+    // Fix both lines through an incremental edit, as VS Code sends them.
+    const fixed = text.replace('part engine : Engine\n        attribute = ;', 'part engine : Engine;\n        attribute torque = 1;');
+    await connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: version++ },
+      contentChanges: [{ text: fixed }],
+    });
+    await diagnosticsFor(uri, (d) => d.length === 0);
+  });
+
+  it('lists declarations with kinds and nesting as document symbols', async function () {
+    const uri = 'file:///work/vehicle.sysml';
+    await open(uri, 'sysml', readFileSync(join(workspace, 'vehicle.sysml'), 'utf8'));
+    const symbols = await connection.sendRequest<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.deepEqual(symbols.map((s) => s.name), ['VehicleModel']);
+    const pkg = symbols[0]!;
+    assert.equal(pkg.kind, 4); // Package
+    const names = pkg.children!.map((s) => s.name);
+    assert.deepEqual(names, ['Speed', 'Wheel', 'Vehicle', 'Door', 'DoorStates', 'SpeedLimit', 'fleet']);
+    const vehicle = pkg.children!.find((s) => s.name === 'Vehicle')!;
+    assert.equal(vehicle.kind, 5); // Class
+    assert.equal(vehicle.detail, 'part def');
+    assert.deepEqual(vehicle.children!.map((s) => [s.name, s.detail]), [
+      ['maxSpeed', 'attribute : Speed'], ['max load', 'attribute :> mass'], ['wheels', 'part : Wheel'], ['door', 'part : Door'],
+    ]);
+    assert.equal(vehicle.selectionRange.start.line, 12);
+    assert.equal(vehicle.selectionRange.start.character, 13); // the name, not the keyword
+    const states = pkg.children!.find((s) => s.name === 'DoorStates')!;
+    assert.deepEqual(states.children!.map((s) => s.name), ['closed', 'open', 'closed_to_open', 'open_to_closed']);
+    assert.equal(pkg.children!.find((s) => s.name === 'SpeedLimit')!.kind, 11); // Interface (constraint def)
+  });
+
+  it('outlines KerML documents', async function () {
+    const uri = 'file:///work/basics.kerml';
+    await open(uri, 'kerml', readFileSync(join(workspace, 'basics.kerml'), 'utf8'));
+    const symbols = await connection.sendRequest<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    const children = symbols[0]!.children!;
+    assert.deepEqual(children.map((s) => [s.name, s.detail]), [
+      ['Shape', 'classifier'], ['area', 'feature : ScalarValues::Real'], ['Circle', 'class :> Shape'],
+    ]);
+  });
+
+  it('folds bodies, multi-line comments and region markers', async function () {
+    const uri = 'file:///work/vehicle.sysml';
+    const ranges = await connection.sendRequest<FoldingRange[]>('textDocument/foldingRange', { textDocument: { uri } });
+    const spans = ranges.map((r) => `${r.startLine}-${r.endLine}${r.kind ? ':' + r.kind : ''}`);
+    assert.ok(spans.includes('0-38'), `package body not folded: ${spans}`);
+    assert.ok(spans.includes('12-16'), `part def Vehicle body not folded: ${spans}`);
+    assert.ok(spans.includes('36-38:region'), `region markers not folded: ${spans}`);
+  });
+});
