@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EngineProcess, modelText, question, ROOT, runParams } from './engine-process';
+import { EngineProcess, modelOf, modelText, question, ROOT, runParams } from './engine-process';
 
 const packageVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -52,6 +52,26 @@ describe('reference engine process: protocol', function () {
   it('does not cover a question without the sources model form', async () => {
     const r = await engine.request(6, 'covers', { question: question('evaluate', 'P::a'), model: { graphs: { version: 1, subject: 'P::a' } } });
     assert.deepEqual(r.result, { covers: false, reason: 'this engine reads the sources model form only' });
+  });
+
+  it('covers honestly: the unsupported construct and its place, or the reason the subject does not fit', async () => {
+    const model = modelOf('unsupported.sysml');
+    const covers = async (id: number, kind: string, subject: string, extra: Record<string, unknown> = {}) =>
+      (await engine.request(id, 'covers', { question: question(kind, subject, extra), model })).result;
+    assert.deepEqual(await covers(10, 'evaluate', 'Odd::fleetSize'), { covers: false, reason: "unsupported.sysml:7:29: 'all' (the extent of a type) is not supported" });
+    assert.deepEqual(await covers(11, 'sweep', 'Odd::Controller', { sweep: { ranges: [], runs: 3, seed: 1 } }), {
+      covers: false,
+      reason: 'unsupported.sysml:13:4: accept via port is not supported',
+    });
+    assert.deepEqual(await covers(12, 'evaluate', 'Odd::Controller::speed'), { covers: true });
+    assert.deepEqual(await covers(13, 'evaluate', 'Odd::Controller'), {
+      covers: false,
+      reason: 'evaluate answers about attributes, calcs, constraints and requirements; Odd::Controller is a part',
+    });
+    assert.deepEqual(await covers(14, 'evaluate', 'Odd::Nope'), { covers: false, reason: 'the subject Odd::Nope is not declared in the model' });
+    // and a run meeting the construct answers unsupported with the same place
+    const r = await engine.request(15, 'run', runParams(question('evaluate', 'Odd::fleetSize'), model));
+    assert.deepEqual(r.error, { code: 'unsupported', message: "unsupported.sysml:7:29: 'all Vehicle' (the extent of a type) is not supported" });
   });
 
   it('answers invalid requests with errors and keeps serving', async () => {
