@@ -143,10 +143,13 @@ export interface TokenStream {
   readonly ends: Int32Array;
   readonly lines: Int32Array;
   readonly columns: Int32Array;
-  readonly endLines: Int32Array;
-  readonly endColumns: Int32Array;
   readonly comments: CommentToken[];
   readonly errors: SyntaxDiagnostic[];
+  /** For a basic-name token, 1 + its index in `names`; 0 for other tokens and for '…' names.
+   * (A token never spans lines, so its end is on its start line at column + length.) */
+  readonly nameIds: Int32Array;
+  /** Distinct basic names of the text, each string shared by all its occurrences. */
+  readonly names: readonly string[];
   readonly lineCount: number;
 }
 
@@ -172,11 +175,13 @@ export function tokenize(source: string, language: Language): TokenStream {
   let ends = new Int32Array(cap);
   let lines = new Int32Array(cap);
   let columns = new Int32Array(cap);
-  let endLines = new Int32Array(cap);
-  let endColumns = new Int32Array(cap);
+  let nameIds = new Int32Array(cap);
   let count = 0;
   const comments: CommentToken[] = [];
   const errors: SyntaxDiagnostic[] = [];
+  /** Name text of basic-name tokens, by token index (other tokens leave holes). */
+  const names: string[] = [];
+  const nameIndex = new Map<string, number>();
 
   let line = 1;
   let lineStart = 0; // offset of the first character of the current line
@@ -189,8 +194,7 @@ export function tokenize(source: string, language: Language): TokenStream {
     const e2 = new Int32Array(cap); e2.set(ends); ends = e2;
     const l2 = new Int32Array(cap); l2.set(lines); lines = l2;
     const c2 = new Int32Array(cap); c2.set(columns); columns = c2;
-    const el2 = new Int32Array(cap); el2.set(endLines); endLines = el2;
-    const ec2 = new Int32Array(cap); ec2.set(endColumns); endColumns = ec2;
+    const n2 = new Int32Array(cap); n2.set(nameIds); nameIds = n2;
   }
   function push(kind: number, start: number, end: number, startLine: number, startCol: number): void {
     if (count === cap) grow();
@@ -199,8 +203,6 @@ export function tokenize(source: string, language: Language): TokenStream {
     ends[count] = end;
     lines[count] = startLine;
     columns[count] = startCol;
-    endLines[count] = line;
-    endColumns[count] = end - lineStart + 1;
     count++;
   }
   function lexError(message: string, start: number, startLine: number, startCol: number, end: number): void {
@@ -238,8 +240,20 @@ export function tokenize(source: string, language: Language): TokenStream {
     if (isIdentStart(c)) {
       i++;
       while (i < n && isIdentPart(source.charCodeAt(i))) i++;
-      const kw = keywords.get(source.slice(start, i));
-      push(kw === undefined ? IDENT : kw, start, i, startLine, startCol);
+      const word = source.slice(start, i);
+      const kw = keywords.get(word);
+      if (kw !== undefined) {
+        push(kw, start, i, startLine, startCol);
+        continue;
+      }
+      // One string per distinct name, shared by every occurrence (names repeat a lot in a model).
+      let id = nameIndex.get(word);
+      if (id === undefined) {
+        id = names.push(word);
+        nameIndex.set(word, id);
+      }
+      push(IDENT, start, i, startLine, startCol);
+      nameIds[count - 1] = id;
       continue;
     }
     if (c >= 48 && c <= 57) {
@@ -384,7 +398,7 @@ export function tokenize(source: string, language: Language): TokenStream {
   }
   push(EOF, n, n, line, n - lineStart + 1);
   return {
-    source, language, count, kinds, starts, ends, lines, columns, endLines, endColumns, comments, errors,
+    source, language, count, kinds, starts, ends, lines, columns, comments, errors, nameIds, names,
     // A final line terminator ends the last line rather than starting an empty one (as `wc -l`).
     lineCount: n === 0 ? 0 : lineStart === n ? line - 1 : line,
   };

@@ -194,8 +194,8 @@ class Parser {
   private readonly ends: Int32Array;
   private readonly lines: Int32Array;
   private readonly cols: Int32Array;
-  private readonly endLines: Int32Array;
-  private readonly endCols: Int32Array;
+  private readonly nameIds: Int32Array;
+  private readonly names: readonly string[];
   private readonly kerml: boolean;
   private p = 0;
   /** No new error is reported until the parser has moved past this token. */
@@ -210,8 +210,8 @@ class Parser {
     this.ends = ts.ends;
     this.lines = ts.lines;
     this.cols = ts.columns;
-    this.endLines = ts.endLines;
-    this.endCols = ts.endColumns;
+    this.nameIds = ts.nameIds;
+    this.names = ts.names;
     this.kerml = ts.language === 'kerml';
   }
 
@@ -253,13 +253,13 @@ class Parser {
     }
     return {
       start: this.starts[a]!, end: this.ends[b]!, line: this.lines[a]!, column: this.cols[a]!,
-      endLine: this.endLines[b]!, endColumn: this.endCols[b]!,
+      endLine: this.lines[b]!, endColumn: this.cols[b]! + this.ends[b]! - this.starts[b]!,
     };
   }
   private tokRange(i: number): SourceRange {
     return {
       start: this.starts[i]!, end: this.ends[i]!, line: this.lines[i]!, column: this.cols[i]!,
-      endLine: this.endLines[i]!, endColumn: this.endCols[i]!,
+      endLine: this.lines[i]!, endColumn: this.cols[i]! + this.ends[i]! - this.starts[i]!,
     };
   }
   here(): SourceRange {
@@ -277,11 +277,11 @@ class Parser {
   private expected(what: string, after?: string): void {
     const message = `expected ${what}${after ? ` after ${after}` : ''}, found ${this.describe(this.p)}`;
     const prev = this.p - 1;
-    if (prev >= 0 && this.lines[this.p]! > this.endLines[prev]!) {
+    if (prev >= 0 && this.lines[this.p]! > this.lines[prev]!) {
       // The missing part belongs at the end of the previous line, where the user left it out.
       const at = this.ends[prev]!;
-      const line = this.endLines[prev]!;
-      const column = this.endCols[prev]!;
+      const line = this.lines[prev]!;
+      const column = this.cols[prev]! + this.ends[prev]! - this.starts[prev]!;
       this.error(message, { start: at, end: at, line, column, endLine: line, endColumn: column });
       return;
     }
@@ -429,7 +429,8 @@ class Parser {
       this.memberInto(members, ctx);
     }
     this.depth--;
-    return members;
+    // An exact-size copy: a grown array keeps up to half its capacity unused for the tree's life.
+    return members.length === 0 ? members : members.slice();
   }
 
   // ----------------------------------------------------------------------------------- members
@@ -548,7 +549,7 @@ class Parser {
     if (this.p === s && (ctx & CTX_RESULT) !== 0 && this.startsExpression(k)) {
       const expression = this.expression();
       if (this.tk() === SEMI) this.adv(); // tolerated: `{ x > 0; }`
-      return { kind: 'ResultExpression', range: this.rng(s), visibility, prefixMetadata: EMPTY, expression };
+      return { kind: 'ResultExpression', range: visibility === null && this.ends[this.p - 1] === expression.range.end ? expression.range : this.rng(s), visibility, prefixMetadata: EMPTY, expression };
     }
     if (this.p > s) {
       // Prefix keywords without a declaration: for KerML `#M feature` shorthand `#M;` is a feature.
@@ -608,8 +609,8 @@ class Parser {
         case HASH: {
           this.adv();
           const qn = this.qualifiedName('a metadata name after #');
-          if (h.prefixMetadata === EMPTY) h.prefixMetadata = [];
-          h.prefixMetadata.push(qn);
+          if (h.prefixMetadata === EMPTY) h.prefixMetadata = [qn];
+          else h.prefixMetadata.push(qn);
           continue;
         }
       }
@@ -690,7 +691,8 @@ class Parser {
   }
 
   private name(i: number): string {
-    return nameText(this.src, this.starts[i]!, this.ends[i]!);
+    const id = this.nameIds[i]!;
+    return id !== 0 ? this.names[id - 1]! : nameText(this.src, this.starts[i]!, this.ends[i]!);
   }
 
   /** Specialization parts, multiplicity and `ordered`/`nonunique` of a declaration. */
@@ -743,8 +745,9 @@ class Parser {
       const a = this.p;
       const conj = allowConjugate && this.eat(TILDE);
       const target = this.reference(`a name after ${rel === 'typing' ? "':'" : 'the relationship'}`);
-      if (h.relations === EMPTY) h.relations = [];
-      h.relations.push({ kind: 'Relation', relation: rel, target, isConjugated: conj, range: this.rng(a) });
+      const relation: Relation = { kind: 'Relation', relation: rel, target, isConjugated: conj, range: conj ? this.rng(a) : target.range };
+      if (h.relations === EMPTY) h.relations = [relation];
+      else h.relations.push(relation);
       if (this.tk() !== COMMA || rel === 'reference' || rel === 'chaining') return;
       // A comma continues the list only when a name follows (not `(a, b)` connector ends etc.).
       const n = this.la(1);
@@ -847,9 +850,8 @@ class Parser {
     }
     if ((ctx & CTX_METADATA) !== 0 && implicit && this.tk() === IDENT) {
       // Metadata bodies: `x = 1;` redefines the metadata feature x.
-      const a = this.p;
       const target = this.reference('a feature name');
-      h.relations = [{ kind: 'Relation', relation: 'redefinition', target, isConjugated: false, range: this.rng(a) }];
+      h.relations = [{ kind: 'Relation', relation: 'redefinition', target, isConjugated: false, range: target.range }];
       this.specializations(h, false);
       this.valuePart(h);
       return this.usageNode(h, keyword, implicit, role, null, null, null, EMPTY, false, false, this.body(CTX_METADATA, 'metadata feature'));
@@ -887,9 +889,8 @@ class Parser {
 
   /** `perform a.b;`, `satisfy R by v;`, `event e;`: a usage whose first part references a feature. */
   private referenceUsage(h: Header, keyword: UsageKeyword, role: UsageRole | null, ctx: number, negated = false): Usage {
-    const a = this.p;
     const target = this.reference('a name');
-    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: this.rng(a) }];
+    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: target.range }];
     this.specializations(h, false);
     this.valuePart(h);
     let satisfiedBy: Expression | null = null;
@@ -947,8 +948,8 @@ class Parser {
     this.adv();
     const isImportAll = this.eat(K.all);
     const a = this.p;
-    const segments: string[] = [];
-    const segmentStarts: number[] = [];
+    let segments: string[] = EMPTY;
+    let segmentStarts: number[] = EMPTY;
     let isGlobal = false;
     let isNamespace = false;
     let isRecursive = false;
@@ -956,7 +957,7 @@ class Parser {
     let end = this.p;
     if (this.tk() !== IDENT) this.expected('a qualified name', `'${keyword}'`);
     else {
-      segments.push(this.name(this.p)); segmentStarts.push(this.starts[this.p]!); this.adv(); end = this.p;
+      segments = [this.name(this.p)]; segmentStarts = [this.starts[this.p]!]; this.adv(); end = this.p;
       while (this.tk() === COLON2) {
         const n = this.la(1);
         if (n === IDENT) { this.adv(); segments.push(this.name(this.p)); segmentStarts.push(this.starts[this.p]!); this.adv(); end = this.p; continue; }
@@ -978,8 +979,9 @@ class Parser {
     let filters: Expression[] = EMPTY;
     while (this.tk() === LBRACK) {
       this.adv();
-      if (filters === EMPTY) filters = [];
-      filters.push(this.expression());
+      const filter = this.expression();
+      if (filters === EMPTY) filters = [filter];
+      else filters.push(filter);
       this.expect(RBRACK, 'filter condition');
     }
     const body = this.body(0, keyword);
@@ -1133,9 +1135,8 @@ class Parser {
     }
     if (this.tk() === COLON) this.adv();
     else if (this.tk() === K.typed || (this.tk() === IDENT && this.text(this.p) === 'typed' && this.la(1) === K.by)) { this.adv(); this.expect(K.by, "'typed'"); }
-    const a = this.p;
     const type = this.reference('a metadata type');
-    h.relations = [{ kind: 'Relation', relation: 'typing', target: type, isConjugated: false, range: this.rng(a) }];
+    h.relations = [{ kind: 'Relation', relation: 'typing', target: type, isConjugated: false, range: type.range }];
     this.specializations(h, false);
     let about: QualifiedName[] = EMPTY;
     if (this.eat(K.about)) about = this.qualifiedNameList();
@@ -1155,7 +1156,7 @@ class Parser {
       this.adv(); this.adv();
     }
     const target = this.reference('a connector end');
-    return { kind: 'ConnectorEnd', name, target, multiplicity, range: this.rng(a) };
+    return { kind: 'ConnectorEnd', name, target, multiplicity, range: name === null && multiplicity === null ? target.range : this.rng(a) };
   }
 
   /** `a to b` or `(a, b, c)` */
@@ -1241,9 +1242,8 @@ class Parser {
     } else {
       if (this.tk() === LBRACK) h.multiplicity = this.multiplicity();
       if (this.tk() === IDENT || this.tk() === DOLLAR) {
-        const a = this.p;
         const target = this.reference('a payload type');
-        h.relations = [{ kind: 'Relation', relation: 'typing', target, isConjugated: false, range: this.rng(a) }];
+        h.relations = [{ kind: 'Relation', relation: 'typing', target, isConjugated: false, range: target.range }];
       } else if (this.tk() !== K.at && this.tk() !== K.after && this.tk() !== K.when) {
         this.expected('a payload', "'of'");
       }
@@ -1362,7 +1362,15 @@ class Parser {
         other = this.actionBodyParameter("'else'");
       }
     }
-    return { ...this.featureFields(h), kind: 'IfAction', condition, then, else: other };
+    return {
+      kind: 'IfAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      condition, then, else: other,
+    };
   }
 
   /** `{ … }` or `action a { … }` as the body of if/while/for. */
@@ -1375,17 +1383,6 @@ class Parser {
     return this.usageNode(h, 'action', h.start === this.p, null, null, null, null, EMPTY, false, false, body);
   }
 
-  private featureFields(h: Header) {
-    return {
-      range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-    };
-  }
-
   private loopAction(h: Header): LoopAction {
     const form = this.tk() === K.while ? 'while' : 'loop';
     this.adv();
@@ -1396,7 +1393,15 @@ class Parser {
       until = this.expression();
       this.expect(SEMI, 'until condition');
     }
-    return { ...this.featureFields(h), kind: 'LoopAction', form, condition, bodyAction, until };
+    return {
+      kind: 'LoopAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      form, condition, bodyAction, until,
+    };
   }
 
   private forAction(h: Header): ForAction {
@@ -1407,7 +1412,15 @@ class Parser {
     this.expect(K.in, 'for variable');
     const collection = this.expression();
     const bodyAction = this.actionBodyParameter('for collection');
-    return { ...this.featureFields(h), kind: 'ForAction', variable, collection, bodyAction };
+    return {
+      kind: 'ForAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      variable, collection, bodyAction,
+    };
   }
 
   private terminateAction(h: Header): TerminateAction {
@@ -1415,7 +1428,15 @@ class Parser {
     let target: Expression | null = null;
     if (this.tk() !== SEMI && this.tk() !== LBRACE) target = this.expression();
     const body = this.body(CTX_ACTION, 'terminate action');
-    return { ...this.featureFields(h), kind: 'TerminateAction', target, body };
+    return {
+      kind: 'TerminateAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      target, body,
+    };
   }
 
   private sendAction(h: Header, bodyOptional = false): SendAction {
@@ -1428,7 +1449,15 @@ class Parser {
     if (this.eat(K.via)) via = this.expression();
     if (this.eat(K.to)) to = this.expression();
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'send action');
-    return { ...this.featureFields(h), kind: 'SendAction', payload, via, to, body };
+    return {
+      kind: 'SendAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      payload, via, to, body,
+    };
   }
 
   private assignAction(h: Header, bodyOptional = false): AssignAction {
@@ -1437,15 +1466,24 @@ class Parser {
     this.expect(COLON_EQ, 'assignment target');
     const assigned = this.expression();
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'assign action');
-    return { ...this.featureFields(h), kind: 'AssignAction', target, assigned, body };
+    return {
+      kind: 'AssignAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      target, assigned, body,
+    };
   }
 
   private optionalBlock(): Member[] | null {
     return this.tk() === LBRACE ? this.block(CTX_ACTION) : null;
   }
 
-  /** The part after `accept`: payload and/or trigger, and `via` receiver. */
-  private acceptPart(h: Header, bodyOptional: boolean): AcceptAction {
+  /** `accept` with its payload and/or trigger and `via` receiver. `bodyMode`: 0 none (a transition
+   * trigger), 1 an optional `{ … }`, 2 a required body. */
+  private acceptPart(h: Header, bodyMode: 0 | 1 | 2): AcceptAction {
     this.adv(); // accept
     let payload: Usage | null = null;
     let triggerKind: 'at' | 'after' | 'when' | null = null;
@@ -1468,29 +1506,49 @@ class Parser {
     }
     let receiver: Expression | null = null;
     if (this.eat(K.via)) receiver = this.expression();
-    let body: Member[] | null = null;
-    if (!bodyOptional) body = this.body(CTX_ACTION, 'accept action');
-    return { ...this.featureFields(h), kind: 'AcceptAction', payload, triggerKind, triggerExpression, receiver, body };
+    return this.acceptNode(h, payload, triggerKind, triggerExpression, receiver, bodyMode);
+  }
+
+  private acceptNode(
+    h: Header, payload: Usage | null, triggerKind: 'at' | 'after' | 'when' | null, triggerExpression: Expression | null,
+    receiver: Expression | null, bodyMode: 0 | 1 | 2,
+  ): AcceptAction {
+    const body = bodyMode === 0 ? null : bodyMode === 1 ? this.optionalBlock() : this.body(CTX_ACTION, 'accept action');
+    return {
+      kind: 'AcceptAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      payload, triggerKind, triggerExpression, receiver, body,
+    };
   }
 
   /** `accept …` at a member: an accept action, or (followed by if/do/then) a transition shorthand. */
   private acceptMember(h: Header, ctx: number): Member {
-    const triggerHeader = this.header(this.p, null);
-    const accept = this.acceptPart(triggerHeader, true);
+    const accept = this.acceptPart(this.header(this.p, null), 0);
     const k = this.tk();
     if (k === K.then || k === K.do || ((ctx & CTX_STATE) !== 0 && k === K.if)) {
       return this.transitionTail(h, null, accept, null);
     }
-    // Re-home the accept on the member's header: the node is the accept action itself.
-    const body = this.body(CTX_ACTION, 'accept action');
-    return { ...accept, ...this.featureFields(h), kind: 'AcceptAction', body };
+    // Not a transition: the node is the accept action itself, declared with the member's header.
+    return this.acceptNode(h, accept.payload, accept.triggerKind, accept.triggerExpression, accept.receiver, 2);
   }
 
   private transitionNode(
     h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null,
     effect: Member | null, target: Reference | null, body: Member[] | null,
   ): Transition {
-    return { ...this.featureFields(h), kind: 'Transition', source, trigger, guard, effect, target, body };
+    return {
+      kind: 'Transition', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
+      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
+      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
+      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
+      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
+      multiplicity: h.multiplicity, value: h.value,
+      source, trigger, guard, effect, target, body,
+    };
   }
 
   /** `transition t first s1 accept e if g do a then s2;` (current token is 'transition'). */
@@ -1509,7 +1567,7 @@ class Parser {
       source = this.reference('a source state');
     }
     let trigger: AcceptAction | null = null;
-    if (this.tk() === K.accept) trigger = this.acceptPart(this.header(this.p, null), true);
+    if (this.tk() === K.accept) trigger = this.acceptPart(this.header(this.p, null), 0);
     let guard: Expression | null = null;
     if (this.eat(K.if)) guard = this.expression();
     void s;
@@ -1534,29 +1592,21 @@ class Parser {
     const k = this.tk();
     if (k === K.send) return this.sendAction(h, bodyOptional);
     if (k === K.assign) return this.assignAction(h, bodyOptional);
-    if (k === K.accept) {
-      const a = this.acceptPart(h, true);
-      if (bodyOptional) return { ...a, body: this.optionalBlock() };
-      return { ...a, body: this.body(CTX_ACTION, 'accept action') };
-    }
+    if (k === K.accept) return this.acceptPart(h, bodyOptional ? 1 : 2);
     if (k === K.action) {
       this.adv();
       this.featureDeclaration(h);
       const kk = this.tk();
       if (kk === K.send) return this.sendAction(h, bodyOptional);
       if (kk === K.assign) return this.assignAction(h, bodyOptional);
-      if (kk === K.accept) {
-        const a = this.acceptPart(h, true);
-        return { ...a, body: bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'accept action') };
-      }
+      if (kk === K.accept) return this.acceptPart(h, bodyOptional ? 1 : 2);
       this.valuePart(h);
       const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'action usage');
       return this.usageNode(h, 'action', false, 'perform', null, null, null, EMPTY, false, false, body);
     }
     if (k === K.perform) this.adv();
-    const a = this.p;
     const target = this.reference('an action');
-    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: this.rng(a) }];
+    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: target.range }];
     this.specializations(h, false);
     this.valuePart(h);
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'performed action');
@@ -1577,8 +1627,8 @@ class Parser {
 
   qualifiedName(what: string): QualifiedName {
     const a = this.p;
-    const segments: string[] = [];
-    const segmentStarts: number[] = [];
+    let segments: string[] = EMPTY;
+    let segmentStarts: number[] = EMPTY;
     let isGlobal = false;
     if (this.tk() === DOLLAR) {
       this.adv();
@@ -1589,16 +1639,28 @@ class Parser {
       this.expected(what);
       return { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
     }
-    segments.push(this.name(this.p));
-    segmentStarts.push(this.starts[this.p]!);
+    // Most names have one segment: share one frozen array per name (push onto [] reserves 17 slots).
+    segments = this.singleSegment(this.name(this.p));
+    segmentStarts = [this.starts[this.p]!];
     this.adv();
     while (this.tk() === COLON2 && this.la(1) === IDENT) {
       this.adv();
+      if (segments.length === 1) segments = [segments[0]!];
       segments.push(this.name(this.p));
       segmentStarts.push(this.starts[this.p]!);
       this.adv();
     }
     return { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
+  }
+
+  private readonly segmentArrays = new Map<string, string[]>();
+  private singleSegment(name: string): string[] {
+    let a = this.segmentArrays.get(name);
+    if (a === undefined) {
+      a = Object.freeze([name]) as string[];
+      this.segmentArrays.set(name, a);
+    }
+    return a;
   }
 
   /** A qualified name or a feature chain `a.b.c`. */
@@ -1747,7 +1809,8 @@ class Parser {
         if (t === LBRACE) {
           const b = this.p;
           const body = this.bodyExpression();
-          args = [{ kind: 'Argument', name: null, value: body, range: this.rng(b) }];
+          args = [{ kind: 'Argument', name: null, value: body, range: body.range }];
+          void b;
         } else if (t === LPAREN) {
           args = this.argumentList();
         } else if (t === IDENT || t === DOLLAR) {
@@ -1861,7 +1924,7 @@ class Parser {
     const open = this.p;
     this.adv(); // (
     if (this.eat(RPAREN)) return EMPTY;
-    const args: Argument[] = [];
+    let args: Argument[] = EMPTY;
     for (;;) {
       const a = this.p;
       let name: string | null = null;
@@ -1870,7 +1933,9 @@ class Parser {
         this.adv(); this.adv();
       }
       const value = this.expression();
-      args.push({ kind: 'Argument', name, value, range: this.rng(a) });
+      const arg: Argument = { kind: 'Argument', name, value, range: name === null ? value.range : this.rng(a) };
+      if (args === EMPTY) args = [arg];
+      else args.push(arg);
       if (this.eat(COMMA)) continue;
       if (this.eat(RPAREN)) return args;
       this.expected("',' or ')'", `the arguments opened at ${this.lines[open]}:${this.cols[open]}`);

@@ -1,0 +1,154 @@
+// Parser throughput and memory: lines/s over the whole SysML v2 release corpus, and over synthetic
+// models of 10k, 100k and 1M lines (parts, attributes, calcs, actions, states, constraints and
+// requirements with expressions), plus heap held per 100k lines with the tree kept alive.
+//   npm run bench -- parser
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { parse, languageOfPath, type Language, type ParseResult } from '../src/sysml';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const CORPUS = join(__dirname, '..', '..', 'shared', 'corpus', 'sysml-release-2026-04');
+
+function corpus(dir: string, out: Array<{ text: string; language: Language }> = []) {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) corpus(path, out);
+    else if (name.endsWith('.sysml') || name.endsWith('.kerml')) {
+      out.push({ text: readFileSync(path, 'utf8'), language: languageOfPath(path) });
+    }
+  }
+  return out;
+}
+
+/** One realistic unit of model text (~50 lines); `i` keeps names distinct. */
+function unit(i: number): string {
+  return `package Gen${i} {
+    private import ISQ::*;
+    part def Vehicle${i} :> Base {
+        attribute mass : MassValue = 1500 [kg];
+        attribute speed : SpeedValue := 0 [m/s];
+        part engine : Engine[1] {
+            attribute power : PowerValue = 150 [kW];
+        }
+        part wheels : Wheel[4] ordered;
+        port fuelIn : ~FuelPort;
+    }
+    calc def Power${i} {
+        in force : ForceValue;
+        in speed : SpeedValue;
+        return : PowerValue;
+        force * speed + 0.5 * mass * speed ** 2
+    }
+    action def Drive${i} {
+        in target : SpeedValue;
+        first start;
+        then accelerate;
+        action accelerate {
+            assign speed := speed + 1 [m/s];
+        }
+        then check;
+        decide check;
+            if speed < target then accelerate;
+            else cruise;
+        action cruise;
+    }
+    state def Machine${i} {
+        entry; then off;
+        state off;
+        state on {
+            entry action warmUp;
+            do action run;
+            exit action coolDown;
+        }
+        transition first off accept Start then on;
+        transition first on accept after 5 [s] if temp > 90 [degC] do send Alarm() to controller then off;
+    }
+    constraint def Limit${i} {
+        in m : MassValue;
+        m <= 2000 [kg] and m > 0 [kg]
+    }
+    requirement def Req${i} {
+        doc /* The vehicle mass shall not exceed the limit. */
+        subject v : Vehicle${i};
+        require constraint { v.mass <= 2000 [kg] }
+    }
+}
+`;
+}
+const UNIT_LINES = unit(0).split('\n').length - 1;
+
+function synthetic(lines: number): string {
+  const parts: string[] = [];
+  for (let i = 0, n = Math.ceil(lines / UNIT_LINES); i < n; i++) parts.push(unit(i));
+  return parts.join('');
+}
+
+/** Best wall time of `rounds` runs; `reset` drops what the previous run kept (then a full GC), so
+ * one run's tree does not weigh on the next. */
+function time(fn: () => void, rounds: number, reset: () => void = () => {}): number {
+  let best = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    reset();
+    gc();
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+const files = corpus(CORPUS);
+let corpusLines = 0;
+let corpusErrors = 0;
+for (const f of files) {
+  const r = parse(f.text, { language: f.language });
+  corpusLines += r.lineCount;
+  corpusErrors += r.errors.length;
+}
+// Warm up the JIT before timing.
+for (let r = 0; r < 5; r++) for (const f of files) parse(f.text, { language: f.language });
+const corpusMs = time(() => { for (const f of files) parse(f.text, { language: f.language }); }, 10);
+process.stdout.write(
+  `corpus: ${files.length} files, ${fmt(corpusLines)} lines, ${corpusErrors} syntax errors: ` +
+  `${corpusMs.toFixed(1)} ms (best of 10) = ${fmt(corpusLines / corpusMs * 1000)} lines/s\n`,
+);
+
+const sizes = [10_000, 100_000, 1_000_000];
+let perLine10k = 0;
+for (const size of sizes) {
+  const text = synthetic(size);
+  let result: ParseResult | null = null;
+  const rounds = size >= 1_000_000 ? 3 : 7;
+  const ms = time(() => { result = parse(text); }, rounds, () => { result = null; });
+  const r = result as ParseResult | null;
+  const lines = r!.lineCount;
+  if (r!.errors.length > 0) throw new Error(`synthetic model has syntax errors: ${r!.errors[0]!.message}`);
+  const perLine = ms / lines;
+  if (size === 10_000) perLine10k = perLine;
+  process.stdout.write(
+    `synthetic ${fmt(lines)} lines: ${ms.toFixed(1)} ms (best of ${rounds}) = ${fmt(lines / ms * 1000)} lines/s; ` +
+    `time per line ×${(perLine / perLine10k).toFixed(2)} of the 10k model\n`,
+  );
+}
+
+// Heap held by the tree of a 100k-line model.
+{
+  const text = synthetic(100_000);
+  gc(); gc();
+  const before = process.memoryUsage().heapUsed;
+  const kept = parse(text);
+  gc(); gc();
+  const after = process.memoryUsage().heapUsed;
+  process.stdout.write(
+    `memory: ${((after - before) / 1024 / 1024).toFixed(1)} MiB heap per ${fmt(kept.lineCount)} lines with the tree kept alive ` +
+    `(source text ${(text.length / 1024 / 1024).toFixed(1)} MiB, not counted)\n`,
+  );
+}
