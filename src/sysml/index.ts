@@ -2,3 +2,4 @@
 export * from './ast';
 export { parse, languageOfPath, type ParseOptions } from './parser';
 export { tokenize, type TokenStream } from './lexer';
+export { walk, childrenOf } from './walk';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
-  parse, type AcceptAction, type Definition, type Expression, type IfAction, type Import, type LoopAction, type Member,
+  parse, walk, childrenOf, type AcceptAction, type Definition, type Expression, type IfAction, type Import, type LoopAction, type Member,
   type Package, type ParseResult, type StateSubaction, type Succession, type Transition, type Usage,
 } from '../../src/sysml';
 
@@ -521,5 +521,21 @@ describe('sysml parser: ranges and errors', () => {
       assert.ok(Array.isArray(result.errors));
       if (text.trim() !== '') assert.ok(result.errors.length > 0 || text === '', `an error for ${JSON.stringify(text.slice(0, 30))}`);
     }
+  });
+});
+
+describe('sysml tree walk', () => {
+  it('visits every node once, parents before children, and can skip subtrees', () => {
+    const doc = parse('package P { part def A { attribute m = 1 + 2; } part b : A; }').document;
+    const kinds: string[] = [];
+    walk(doc, (n) => void kinds.push(n.kind));
+    assert.deepEqual(kinds, [
+      'Document', 'Package', 'Definition', 'Usage', 'FeatureValue', 'Binary', 'Literal', 'Literal',
+      'Usage', 'Relation', 'QualifiedName',
+    ]);
+    const skipped: string[] = [];
+    walk(doc, (n) => { skipped.push(n.kind); return n.kind !== 'Definition'; });
+    assert.ok(!skipped.includes('FeatureValue'));
+    assert.deepEqual(childrenOf(doc.members[0]!).map((n) => n.kind), ['Definition', 'Usage']);
   });
 });
