@@ -85,14 +85,35 @@ export class ModelValues {
       return this.evaluator.nested(`'${path}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, feature.parent ?? feature)));
     }
     if (node.kind === 'Usage' && isCallable(feature)) {
-      // A calc or constraint usage read as a feature: its result.
-      return this.invokeElement(feature, [], ctx, rangeOf(feature));
+      // A calc or constraint usage read as a feature: its result; when the usage names its result
+      // (`calc vel : Velocity { return v; }`), a value whose `v` is the result (`vel.v`).
+      const returnName = this.namedResult(feature);
+      if (returnName === undefined) return this.invokeElement(feature, [], ctx, rangeOf(feature));
+      let result: Outcome | undefined;
+      return {
+        kind: 'instance',
+        label: path,
+        identity: `calc:${path}`,
+        member: (name: string) => {
+          if (name === returnName) return (result ??= this.invokeElement(feature, [], ctx, rangeOf(feature)));
+          const f = this.feature(feature, name);
+          return f ? this.featureValue(ctx, f) : undefined;
+        },
+      };
     }
     if (this.index.featuresOf(feature).length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref')) {
       return this.instance(ctx);
     }
     // An enumeration-typed feature has no value unless given one; so has a plain attribute.
     return error(`'${path}' has no value: give it one in the model or bind it in the question`, rangeOf(feature));
+  }
+
+  /** The name a calc usage gives its result (`return a;`), if any. */
+  namedResult(element: ModelElement): string | undefined {
+    for (const f of this.index.featuresOf(element)) {
+      if (f.node.kind === 'Usage' && f.node.role === 'return' && f.name) return f.name;
+    }
+    return undefined;
   }
 
   /** A part, item or structured attribute as a value whose features are read on demand. */

@@ -186,7 +186,11 @@ export class Symbolizer {
     if (node.kind === 'Usage' && node.value) {
       return this.nested(() => this.expression(node.value!.expression, this.environment(owner, feature.parent ?? feature)));
     }
-    if (node.kind === 'Usage' && isCallable(feature)) return this.invokeElement(feature, [], ctx, rangeOf(feature));
+    if (node.kind === 'Usage' && isCallable(feature)) {
+      // A calc usage that names its result is read through it (`energy.e`).
+      if (this.values.namedResult(feature) !== undefined) return { kind: 'instance', ctx };
+      return this.invokeElement(feature, [], ctx, rangeOf(feature));
+    }
     const features = this.values.index.featuresOf(feature);
     if (features.length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref')) {
       return { kind: 'instance', ctx };
@@ -443,6 +447,10 @@ export class Symbolizer {
         const out: Sym[] = [];
         for (const item of items) {
           if (item.kind !== 'instance') this.fail(at, path, `cannot read feature '${name}' of ${symKind(item)}`);
+          if (isCallable(item.ctx.element) && this.values.namedResult(item.ctx.element) === name) {
+            out.push(this.invokeElement(item.ctx.element, [], item.ctx, at));
+            continue;
+          }
           const f = this.values.feature(item.ctx.element, name);
           if (!f) this.fail(at, path, `${item.ctx.path || item.ctx.element.name} has no feature '${name}'`);
           out.push(this.feature(item.ctx, f));

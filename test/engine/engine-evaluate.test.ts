@@ -48,6 +48,14 @@ describe('reference engine process: evaluate', function () {
     assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::fastest')), { fastest: '30 [km/h]' });
   });
 
+  it('reads a calc usage as a feature, and its named result through a feature chain', async () => {
+    // Trip: energy = Kinetic(m = 1200 kg, v = 25 m/s) = 0.5 * 1200 * 625 = 375000 J; doubled = 2 * energy.e
+    assert.deepEqual(valuesOf(await value('VehicleModel::Trip::energy')), { energy: '375000 [J]' });
+    assert.deepEqual(valuesOf(await value('VehicleModel::Trip::doubled')), { doubled: '750000 [J]' });
+    // speed bound to 10 m/s: 0.5 * 1200 * 100 = 60000 J
+    assert.deepEqual(valuesOf(await value('VehicleModel::Trip::energy', { bindings: [{ name: 'speed', value: 10, unit: 'm/s' }] })), { energy: '60000 [J]' });
+  });
+
   it('keeps Integers exact past 2^53', async () => {
     // 123456789012345678901234567890 * 2
     assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::bigNumber')), { bigNumber: '246913578024691357802469135780' });
@@ -120,6 +128,13 @@ describe('reference engine process: evaluate', function () {
       const r = await value("'Constraints Example-2'::Vehicle::massConstraint", { bindings: heavy }, corpus('31. Constraints/Constraints Example-2.sysml'));
       assert.deepEqual(valuesOf(r), { massConstraint: false });
       assert.equal(r.reason, 'massConstraint: sum(partMasses) <= massLimit is false (Constraints Example-2.sysml:13:3)');
+    });
+
+    it('30 Calculations: a calc usage returning a structured state', async () => {
+      const model = corpus('30. Calculations/Calculation Definitions.sysml', '30. Calculations/Calculation Usages-2.sysml');
+      // newState.x = Position(delta_t, currState.x, currState.v) = 100 m + 10 m/s * 2 s = 120 m
+      const bindings = [{ name: 'delta_t', value: 2, unit: 's' }, { name: 'currState.x', value: 100, unit: 'm' }, { name: 'currState.v', value: 10, unit: 'm/s' }];
+      assert.deepEqual(valuesOf(await value("'Calculation Usages-2'::VehicleDynamics::updateState::newState::x", { bindings }, model)), { x: '120 [m]' });
     });
 
     it('31 Constraints: a derived total mass across two documents', async () => {
