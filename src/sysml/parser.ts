@@ -548,7 +548,7 @@ class Parser {
     }
     if (this.p === s && (ctx & CTX_RESULT) !== 0 && this.startsExpression(k)) {
       const expression = this.expression();
-      if (this.tk() === SEMI) this.adv(); // tolerated: `{ x > 0; }`
+      this.endOfResult();
       return { kind: 'ResultExpression', range: visibility === null && this.ends[this.p - 1] === expression.range.end ? expression.range : this.rng(s), visibility, prefixMetadata: EMPTY, expression };
     }
     if (this.p > s) {
@@ -561,6 +561,13 @@ class Parser {
       return { kind: 'InvalidMember', range: this.rng(s), visibility, prefixMetadata: h.prefixMetadata };
     }
     return null;
+  }
+
+  /** The result expression is the last thing in its body (a `;` after it is tolerated). */
+  private endOfResult(): void {
+    if (this.tk() === SEMI) this.adv();
+    const k = this.tk();
+    if (k !== RBRACE && k !== EOF) this.expected("'}'", 'the result expression');
   }
 
   /** `end x : T;`, or `end inCart[0..1] item cart : Cart;` where what precedes the usage keyword
@@ -741,10 +748,11 @@ class Parser {
   }
 
   private relationList(h: Header, rel: RelationKind, allowConjugate: boolean): void {
+    const operator = this.p > 0 ? `'${this.text(this.p - 1)}'` : 'the relationship';
     for (;;) {
       const a = this.p;
       const conj = allowConjugate && this.eat(TILDE);
-      const target = this.reference(`a name after ${rel === 'typing' ? "':'" : 'the relationship'}`);
+      const target = this.reference(`a name after ${operator}`);
       const relation: Relation = { kind: 'Relation', relation: rel, target, isConjugated: conj, range: conj ? this.rng(a) : target.range };
       if (h.relations === EMPTY) h.relations = [relation];
       else h.relations.push(relation);
@@ -1337,7 +1345,7 @@ class Parser {
       this.expect(K.else, 'conditional expression');
       const other = this.expression();
       const expression: Expression = { kind: 'Conditional', condition, then, else: other, range: this.rng(ifTok) };
-      if (this.tk() === SEMI) this.adv();
+      this.endOfResult();
       return { kind: 'ResultExpression', range: this.rng(s), visibility: h.visibility, prefixMetadata: EMPTY, expression };
     }
     if ((ctx & CTX_STATE) !== 0 && (this.tk() === K.then || this.tk() === K.do)) {
