@@ -1,0 +1,764 @@
+// Compiles a behaviour subject (an action or state definition/usage, or a part that performs or
+// exhibits behaviours) from the syntax tree into an ExecutionModel. Constructs outside the semantics
+// of docs/execution-semantics.md are refused with a BehaviorError naming the construct and its place.
+import type {
+  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, QualifiedName, SendAction, SourceRange, Succession,
+  Transition, Usage,
+} from '../ast';
+import { bool, enumLiteral, type Value } from '../semantics/values';
+import {
+  BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
+} from './model';
+import { BehaviorScope, lastSegment, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
+
+interface Ctx {
+  readonly container: number;
+  /** Feature prefixes for names, innermost first. */
+  readonly scope: readonly string[];
+  /** Feature prefix of locals declared here. */
+  readonly prefix: string;
+  /** Name prefix of nodes declared here (`a1.`). */
+  readonly names: string;
+  readonly path: string;
+  readonly lexical: ScopeEntry | undefined;
+  readonly receiver: string;
+  readonly inlining: ReadonlySet<object>;
+}
+
+const CONTROL = new Set(['fork', 'join', 'merge', 'decide']);
+const join = (p: string, n: string) => (p === '' ? n : `${p}.${n}`);
+
+function typeText(u: Usage | Definition): string | null {
+  const t = u.relations.find((r) => r.relation === 'typing');
+  return t ? referenceText(t.target) : null;
+}
+
+class Compiler {
+  readonly nodes: ExecNode[] = [];
+  readonly transitions: ExecTransition[] = [];
+  readonly features: FeatureDecl[] = [];
+  readonly featureIndex = new Map<string, number>();
+  readonly instances = new Set<string>(['']);
+  readonly opaque = new Map<string, string>();
+  readonly parts = new Set<string>(['']);
+  readonly sent = new Set<string>();
+  readonly enums = new Map<string, string[]>();
+  private readonly counters = new Map<string, number>();
+  private readonly usedNames = new Set<string>();
+
+  constructor(readonly scope: BehaviorScope) {}
+
+  fail(message: string, path: string, range: SourceRange | undefined): never {
+    throw new BehaviorError(message, path, range);
+  }
+
+  private uniqueName(base: string): string {
+    let name = base;
+    for (let k = 2; this.usedNames.has(name); k++) name = `${base}#${k}`;
+    this.usedNames.add(name);
+    return name;
+  }
+
+  private autoName(kind: string): string {
+    const k = (this.counters.get(kind) ?? 0) + 1;
+    this.counters.set(kind, k);
+    return `${kind}${k}`;
+  }
+
+  node(kind: NodeKind, name: string | null, ctx: Ctx, range: SourceRange): ExecNode {
+    const base = name !== null ? ctx.names + name : kind === 'start' || kind === 'done' || kind === 'call' ? ctx.names + kind : ctx.names + this.autoName(kind);
+    const n = emptyNode(this.nodes.length, kind, kind === 'call' || kind === 'start' || kind === 'done' ? base : this.uniqueName(base), ctx.container, ctx.scope, range, ctx.path);
+    n.receiver = ctx.receiver;
+    this.nodes.push(n);
+    return n;
+  }
+
+  // ---- features ---------------------------------------------------------------------------------
+
+  addFeature(key: string, u: Usage, ctx: Ctx): void {
+    if (this.featureIndex.has(key)) return;
+    const type = typeText(u);
+    let domain: Value[] | null = null;
+    if (type && /(^|::)Boolean$/.test(type)) domain = [bool(false), bool(true)];
+    else if (type) {
+      const lits = this.scope.enumLiterals(ctx.lexical, type.split('::'));
+      if (lits) {
+        domain = lits.literals.map((l) => enumLiteral(lits.definition, l));
+        this.enums.set(lits.definition, lits.literals);
+      }
+    }
+    this.featureIndex.set(key, this.features.length);
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false });
+  }
+
+  hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
+    this.featureIndex.set(key, this.features.length);
+    this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true });
+  }
+
+  /** Attributes (features with values), parameters and nested parts of an element's members. */
+  collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0): void {
+    for (const m of members) {
+      if (m.kind !== 'Usage') continue;
+      const name = usageName(m);
+      if (!name) continue;
+      const key = join(ctx.prefix, name);
+      if (m.direction !== null && m.keyword !== 'part' && m.keyword !== 'action') {
+        if (!this.featureIndex.has(key)) this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
+        continue;
+      }
+      if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
+        this.addFeature(key, m, ctx);
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && depth < 8 && m.role === null) {
+        this.instances.add(key);
+        this.parts.add(key);
+        const entry = this.scope.entryOf(m);
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key}.` };
+        this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
+      }
+    }
+  }
+
+  /** An element's own members followed by those of the definitions it is typed by (not redefined). */
+  membersWithTypes(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[] {
+    if (seen.has(node)) return [];
+    seen.add(node);
+    const own = node.body ?? [];
+    if (!entry) return [...own];
+    const out: Member[] = [...own];
+    for (const t of this.scope.typesOf(entry)) {
+      if (t.node.kind === 'Package') continue;
+      out.push(...this.membersWithTypes(t.node, t, seen));
+    }
+    return out;
+  }
+
+  // ---- subjects -----------------------------------------------------------------------------------
+
+  compileSubject(entry: ScopeEntry, subjectName: string): number[] {
+    const node = entry.node;
+    if (node.kind === 'Package') this.fail(`the subject ${subjectName} is a package: behaviour questions take an action, a state, or a part that performs or exhibits them`, entry.path, node.nameRange ?? node.range);
+    const keyword = node.keyword;
+    const ctx: Ctx = { container: -1, scope: [''], prefix: '', names: '', path: entry.path, lexical: entry, receiver: '', inlining: new Set([node]) };
+    // Attributes of the subject's owners are visible by name (the subject's own come first).
+    const own = this.membersWithTypes(node, entry);
+    this.collectFeatures(own, ctx);
+    for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
+    if (keyword === 'action') return [this.callFor(node, entry, own, '', ctx).id];
+    if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true)];
+    if (keyword === 'part' || keyword === 'item' || keyword === 'occurrence') {
+      const behaviors: number[] = [];
+      this.performed(own, ctx, behaviors, 0);
+      if (behaviors.length === 0) this.fail(`${subjectName} performs and exhibits no behaviour`, entry.path, node.nameRange ?? node.range);
+      return behaviors;
+    }
+    return this.fail(`the subject ${subjectName} is ${keyword === 'def' ? 'a definition' : `a ${keyword}`}: behaviour questions take an action, a state, or a part that performs or exhibits them`, entry.path, node.nameRange ?? node.range);
+  }
+
+  /** Behaviours a part performs or exhibits, its nested parts' included. */
+  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number): void {
+    for (const m of members) {
+      if (m.kind !== 'Usage') continue;
+      const name = usageName(m);
+      if ((m.role === 'perform' || m.role === 'exhibit') || (m.keyword === 'state' && m.role === null) || (m.keyword === 'action' && m.role === null && m.body !== null && depth === 0 && false)) {
+        const ref = m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
+        if (ref && ref.kind === 'FeatureChain') continue; // delegation of a step of a behaviour performed above
+        if (m.multiplicity) this.fail(`'${name ?? referenceText(ref!)}' is performed with a multiplicity: several instances of a behaviour are not supported`, ctx.path, m.multiplicity.range);
+        let target: Usage | Definition = m;
+        let entry = this.scope.entryOf(m);
+        if (ref && (m.body === null || m.body.length === 0) && m.name === null) {
+          const t = this.scope.resolveReference(ctx.lexical, ref);
+          if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
+          target = t.node;
+          entry = t;
+        } else if (ref) {
+          const t = this.scope.resolveReference(ctx.lexical, ref);
+          if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
+          if ((m.body ?? []).length === 0) {
+            target = t.node;
+            entry = t;
+          }
+        }
+        const label = name ?? (ref ? lastSegment(ref) : null) ?? 'behavior';
+        const isState = (m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state');
+        const inner: Ctx = { ...ctx, names: ctx.names, inlining: new Set([...ctx.inlining, target]) };
+        if (isState) out.push(this.compileState(target, entry, -1, { ...inner, names: ctx.names }, true, label));
+        else {
+          const members = this.membersWithTypes(target, entry);
+          out.push(this.callFor(target, entry, members, label, inner).id);
+        }
+      } else if ((m.keyword === 'part' || m.keyword === 'item') && name && m.role === null && depth < 8) {
+        const entry = this.scope.entryOf(m);
+        const key = join(ctx.prefix, name);
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key}.` };
+        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1);
+      }
+    }
+  }
+
+  // ---- actions ----------------------------------------------------------------------------------
+
+  private isFlowBody(members: readonly Member[]): boolean {
+    return members.some(
+      (m) =>
+        m.kind === 'Succession' || m.kind === 'IfAction' || m.kind === 'LoopAction' || m.kind === 'ForAction' || m.kind === 'AcceptAction' ||
+        m.kind === 'TerminateAction' || (m.kind === 'Usage' && (CONTROL.has(m.keyword) || ((m.keyword === 'action' || m.keyword === 'state') && m.direction === null))),
+    );
+  }
+
+  /**
+   * A call node for an action usage or definition: its body's flow, or (when the body has none) the
+   * flow of the definition it is typed by; with no flow anywhere, an atomic action node instead.
+   */
+  callFor(node: Usage | Definition, entry: ScopeEntry | undefined, members: readonly Member[], name: string, ctx: Ctx): ExecNode {
+    let body = [...(node.body ?? [])];
+    if (!this.isFlowBody(body)) body = [...members];
+    const prefix = name === '' ? ctx.prefix : join(ctx.prefix, name);
+    const inner: Ctx = {
+      ...ctx,
+      prefix,
+      scope: name === '' ? ctx.scope : [prefix, ...ctx.scope],
+      names: name === '' ? ctx.names : `${ctx.names}${name}.`,
+      lexical: entry ?? ctx.lexical,
+    };
+    if (name !== '') {
+      this.instances.add(prefix);
+      this.collectFeatures(members, inner);
+    }
+    if (!this.isFlowBody(body)) {
+      const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
+      a.effects = this.effectsOf(body, inner);
+      return a;
+    }
+    const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
+    if (name === '') call.name = '';
+    this.flowBody(call, body, { ...inner, container: call.id });
+    return call;
+  }
+
+  private anonymousCall(u: Usage, label: string, ctx: Ctx): ExecNode {
+    const call = this.node('call', null, ctx, u.range);
+    call.name = label;
+    const inner: Ctx = { ...ctx, container: call.id, names: `${label}.` };
+    const body = u.body ?? [];
+    if (this.isFlowBody(body)) this.flowBody(call, body, inner);
+    else {
+      // A body of assignments and sends runs as one atomic step inside the call.
+      const start = this.node('start', null, inner, u.range);
+      call.bodyStart = start.id;
+      if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
+        const a = this.node('action', `${label}`, { ...inner, names: '' }, u.range);
+        a.effects = this.effectsOf(body, inner);
+        start.succ = [a.id];
+      }
+    }
+    return call;
+  }
+
+  /** Atomic effects of an action body without flow: its assignments and sends in order. */
+  effectsOf(members: readonly Member[], ctx: Ctx): Effect[] {
+    const out: Effect[] = [];
+    for (const m of members) {
+      if (m.kind === 'AssignAction') out.push(this.assignEffect(m.target, m.assigned, ctx, m.range));
+      else if (m.kind === 'SendAction') out.push(this.sendEffect(m, ctx));
+      else if (m.kind === 'AcceptAction') this.fail('an accept inside an atomic action (give the action a flow: first start; then accept …)', ctx.path, m.range);
+    }
+    return out;
+  }
+
+  private targetPath(e: Expression, ctx: Ctx): string[] {
+    if (e.kind === 'Name') return [...e.name.segments];
+    if (e.kind === 'MemberAccess') return [...this.targetPath(e.target, ctx), ...e.member.segments];
+    return this.fail('the target of an assignment must be a feature (a name or a chain a.b)', ctx.path, e.range);
+  }
+
+  private assignEffect(target: Expression, value: Expression, ctx: Ctx, range: SourceRange): Effect {
+    return { kind: 'assign', target: this.targetPath(target, ctx), expr: value, scope: ctx.scope, range };
+  }
+
+  private signalOf(payload: Expression | null, ctx: Ctx, at: SourceRange): string {
+    if (payload?.kind === 'Constructor') return lastSegment(payload.type) ?? '';
+    if (payload?.kind === 'Invocation') return lastSegment(payload.callee) ?? '';
+    if (payload?.kind === 'Name') return payload.name.segments.at(-1) ?? '';
+    return this.fail('send needs a signal (send Sig() to p, send new Sig() to p)', ctx.path, payload?.range ?? at);
+  }
+
+  private receiverOf(to: Expression | null, ctx: Ctx): string {
+    if (!to) return ctx.receiver;
+    if (to.kind === 'Name' && to.name.segments.length === 1) {
+      const n = to.name.segments[0]!;
+      for (const p of ctx.scope) if (this.parts.has(join(p, n))) return join(p, n);
+      return n;
+    }
+    if (to.kind === 'MemberAccess' || to.kind === 'Name') return this.targetPath(to, ctx).join('.');
+    return this.fail('send … to needs a part of the subject as the receiver', ctx.path, to.range);
+  }
+
+  private sendEffect(m: SendAction, ctx: Ctx): Effect {
+    if (m.via) this.fail('send … via a port is not supported (send to a part instead)', ctx.path, m.via.range);
+    const signal = this.signalOf(m.payload, ctx, m.range);
+    this.sent.add(signal);
+    return { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
+  }
+
+  private triggerOf(a: AcceptAction, ctx: Ctx): Trigger {
+    if (a.receiver) this.fail('accept … via a port is not supported', ctx.path, a.receiver.range);
+    if (a.triggerKind === 'at') this.fail("'accept at' (an absolute time) is not supported; use 'accept after'", ctx.path, a.range);
+    if (a.triggerKind === 'after') return { kind: 'after', expr: a.triggerExpression! };
+    if (a.triggerKind === 'when') return { kind: 'when', expr: a.triggerExpression! };
+    const typed = a.payload?.relations.find((r) => r.relation === 'typing')?.target;
+    const signal = typed ? lastSegment(typed) : a.payload ? usageName(a.payload) : null;
+    if (!signal) this.fail('accept needs a signal type (accept s : Sig)', ctx.path, a.range);
+    return { kind: 'signal', signal, receiver: ctx.receiver };
+  }
+
+  /** The flow of an action body: nodes for its action members, edges for its successions. */
+  flowBody(call: ExecNode, members: readonly Member[], ctx: Ctx): void {
+    const start = this.node('start', null, ctx, call.range);
+    call.bodyStart = start.id;
+    const named = new Map<string, number>([['start', start.id]]);
+    let done: ExecNode | undefined;
+    const edges: { from: number; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange }[] = [];
+    const inherit: [number, number][] = [];
+    let prev: number | undefined;
+    let explicitStart = false;
+
+    const declare = (m: Member): number | undefined => {
+      switch (m.kind) {
+        case 'Usage': {
+          if (m.direction !== null) return undefined;
+          const name = usageName(m);
+          if (CONTROL.has(m.keyword)) {
+            const n = this.node(m.keyword as NodeKind, name, ctx, m.nameRange ?? m.range);
+            if (name) named.set(name, n.id);
+            return n.id;
+          }
+          if (m.keyword === 'action' || (m.role === 'perform' && m.keyword !== 'state')) {
+            const entry = this.scope.entryOf(m);
+            const ref = m.relations.find((r) => r.relation === 'reference' || r.relation === 'typing')?.target;
+            let target: Usage | Definition = m;
+            let targetEntry = entry;
+            if ((m.body ?? []).length === 0 && ref && ref.kind === 'QualifiedName') {
+              const t = this.scope.resolveReference(entry ?? ctx.lexical, ref);
+              if (t && t.node.kind !== 'Package') {
+                if (ctx.inlining.has(t.node)) this.fail(`'${referenceText(ref)}' performs itself (recursive behaviour is not supported)`, ctx.path, ref.range);
+                target = t.node;
+                targetEntry = t;
+              }
+            }
+            const label = name ?? this.autoName('action');
+            const members2 = this.membersWithTypes(target, targetEntry);
+            const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, members2, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
+            named.set(label, n.id);
+            return n.id;
+          }
+          if (m.keyword === 'state') this.fail('a state inside an action flow is not supported', ctx.path, m.nameRange ?? m.range);
+          return undefined;
+        }
+        case 'AssignAction': {
+          const n = this.node('assign', m.name, ctx, m.range);
+          n.expr = m.assigned;
+          n.target = this.targetPath(m.target, ctx);
+          if (m.name) named.set(m.name, n.id);
+          return n.id;
+        }
+        case 'SendAction': {
+          const n = this.node('send', m.name, ctx, m.range);
+          n.effects = [this.sendEffect(m, ctx)];
+          if (m.name) named.set(m.name, n.id);
+          return n.id;
+        }
+        case 'AcceptAction': {
+          const n = this.node('accept', m.name ?? (m.payload?.name && !named.has(m.payload.name) ? m.payload.name : null), ctx, m.range);
+          n.trigger = this.triggerOf(m, ctx);
+          if (m.name) named.set(m.name, n.id);
+          // `accept waitGo : Go; then … ; … then waitGo;` — the payload's name also names the accept.
+          const payloadName = m.payload?.name;
+          if (!m.name && payloadName && !named.has(payloadName)) named.set(payloadName, n.id);
+          return n.id;
+        }
+        case 'TerminateAction': {
+          const n = this.node('terminate', m.name, ctx, m.range);
+          if (m.target) this.fail('terminate of another occurrence is not supported (terminate; ends the run)', ctx.path, m.target.range);
+          return n.id;
+        }
+        case 'IfAction':
+          return this.ifNode(m, ctx, inherit).id;
+        case 'LoopAction':
+          return this.loopNode(m, ctx, inherit).id;
+        case 'ForAction':
+          return this.forNode(m, ctx).id;
+        case 'Transition':
+          return this.fail('a transition inside an action flow is not supported', ctx.path, m.range);
+        default:
+          return undefined;
+      }
+    };
+
+    for (const m of members) {
+      if (m.kind === 'Succession') {
+        const s: Succession = m;
+        const srcRef = s.source?.target;
+        const from = srcRef ? (srcRef.kind === 'QualifiedName' ? srcRef : null) : null;
+        if (srcRef && !from) this.fail('a succession from a feature chain is not supported', ctx.path, srcRef.range);
+        let fromId: number | QualifiedName | undefined = from ?? prev;
+        if (s.form === 'first' && !s.target && !s.targetMember) {
+          if (from && from.segments.join('::') === 'start') explicitStart = true;
+          prev = from ? (named.get(from.segments.join('::')) ?? undefined) : prev;
+          continue;
+        }
+        let to: number | QualifiedName | undefined;
+        if (s.targetMember) {
+          to = declare(s.targetMember);
+          if (to === undefined) this.fail('this succession target is not an action', ctx.path, s.targetMember.range);
+        } else if (s.target) {
+          const t = s.target.target;
+          if (t.kind !== 'QualifiedName') this.fail('a succession to a feature chain is not supported', ctx.path, t.range);
+          to = t;
+        }
+        if (fromId === undefined) this.fail('this succession has no source (nothing before it)', ctx.path, s.range);
+        if (to === undefined) continue;
+        if (typeof fromId !== 'number') {
+          const name = fromId.segments.join('::');
+          if (name === 'start') explicitStart = true;
+        }
+        edges.push({ from: typeof fromId === 'number' ? fromId : -1, to, guard: s.guard, isElse: s.form === 'else', range: s.range, ...(typeof fromId === 'number' ? {} : { fromName: fromId }) } as never);
+        if (s.targetMember) prev = to as number;
+        else if (s.form === 'first' || s.form === 'succession') prev = undefined;
+        continue;
+      }
+      const id = declare(m);
+      if (id !== undefined) prev = id;
+    }
+
+    const resolveName = (q: QualifiedName, range: SourceRange): number => {
+      const n = q.segments.join('::');
+      if (n === 'done') {
+        done ??= this.node('done', null, ctx, range);
+        return done.id;
+      }
+      const id = named.get(n);
+      if (id === undefined) this.fail(`no action named '${n}' in this flow`, ctx.path, q.range);
+      return id;
+    };
+    const incoming = new Set<number>();
+    for (const e of edges as ({ fromName?: QualifiedName } & (typeof edges)[number])[]) {
+      const from = e.fromName ? resolveName(e.fromName, e.range) : e.from;
+      const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range);
+      const src = this.nodes[from]!;
+      if (e.isElse) src.elseIndex = src.succ.length;
+      src.succ.push(to);
+      src.guards.push(e.guard);
+      if (e.guard && src.kind !== 'decide') this.fail('a guarded succession must follow a decide node', ctx.path, e.guard.range);
+      incoming.add(to);
+      if (from === start.id) explicitStart = true;
+    }
+    for (const [callId, fromId] of inherit) this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
+    if (!explicitStart) {
+      // Actions with no incoming succession start when the behaviour starts.
+      for (const n of this.nodes) {
+        if (n.container !== ctx.container || n.id === start.id || incoming.has(n.id) || n.kind === 'done' || n.kind === 'start') continue;
+        if (n.kind === 'join' || n.kind === 'merge') continue;
+        if (this.isInlineBody(n)) continue;
+        start.succ.push(n.id);
+      }
+    }
+  }
+
+  private readonly inlineBodies = new Set<number>();
+  private isInlineBody(n: ExecNode): boolean {
+    return this.inlineBodies.has(n.id);
+  }
+
+  private bodyCall(u: Usage, label: string, ctx: Ctx): ExecNode {
+    const call = this.anonymousCall(u, label, ctx);
+    this.inlineBodies.add(call.id);
+    return call;
+  }
+
+  private ifNode(m: IfAction, ctx: Ctx, inherit: [number, number][]): ExecNode {
+    const n = this.node('if', m.name, ctx, m.range);
+    n.expr = m.condition;
+    const thenCall = this.bodyCall(m.then, `${n.name}.then`, ctx);
+    n.thenNode = thenCall.id;
+    inherit.push([thenCall.id, n.id]);
+    if (m.else) {
+      if (m.else.kind === 'IfAction') {
+        const e = this.ifNode(m.else, ctx, inherit);
+        this.inlineBodies.add(e.id);
+        n.elseNode = e.id;
+        inherit.push([e.id, n.id]);
+      } else {
+        const e = this.bodyCall(m.else, `${n.name}.else`, ctx);
+        n.elseNode = e.id;
+        inherit.push([e.id, n.id]);
+      }
+    }
+    return n;
+  }
+
+  private loopNode(m: LoopAction, ctx: Ctx, inherit: [number, number][]): ExecNode {
+    const label = m.name ?? m.bodyAction.name;
+    const head = this.node('loop', label, ctx, m.range);
+    head.expr = m.condition;
+    const prefix = m.bodyAction.name ? join(ctx.prefix, m.bodyAction.name) : ctx.prefix;
+    const inner: Ctx = { ...ctx, prefix, scope: prefix === ctx.prefix ? ctx.scope : [prefix, ...ctx.scope] };
+    if (m.bodyAction.name) {
+      this.instances.add(prefix);
+      this.collectFeatures(m.bodyAction.body ?? [], inner);
+    }
+    const body = this.bodyCall(m.bodyAction, head.name, inner);
+    head.body = body.id;
+    if (m.until) {
+      const u = this.node('until', `${head.name}.until`, { ...ctx, names: '' }, m.until.range);
+      u.expr = m.until;
+      u.head = head.id;
+      this.inlineBodies.add(u.id);
+      body.succ = [u.id];
+      inherit.push([u.id, head.id]);
+    } else body.succ = [head.id];
+    return head;
+  }
+
+  private forNode(m: ForAction, ctx: Ctx): ExecNode {
+    const n = this.node('for', m.name, ctx, m.range);
+    n.expr = m.collection;
+    const variable = usageName(m.variable) ?? 'x';
+    n.forVar = join(n.name, variable);
+    this.hiddenFeature(`${n.name}#i`, ctx, m.range);
+    this.hiddenFeature(`${n.name}#s`, ctx, m.range);
+    this.hiddenFeature(n.forVar, ctx, m.variable.range);
+    this.instances.add(n.name);
+    const inner: Ctx = { ...ctx, scope: [n.name, ...ctx.scope] };
+    const body = this.bodyCall(m.bodyAction, `${n.name}.body`, inner);
+    n.body = body.id;
+    body.succ = [n.id];
+    return n;
+  }
+
+  // ---- states -----------------------------------------------------------------------------------
+
+  /** A state (machine) node with its substates, entry/do/exit effects and transitions. */
+  compileState(node: Usage | Definition, entry: ScopeEntry | undefined, parent: number, ctx: Ctx, top: boolean, label?: string): number {
+    const name = label ?? (node.kind === 'Usage' ? usageName(node) : node.name) ?? 'state';
+    const s = this.node('state', top ? name : name, ctx, node.nameRange ?? node.range);
+    if (top && ctx.names === '' && label === undefined) s.name = name;
+    s.parentState = parent;
+    s.parallel = node.isParallel;
+    let body: readonly Member[] = node.body ?? [];
+    if (!body.some((m) => m.kind === 'Usage' && m.keyword === 'state') && entry) {
+      const t = this.scope.typesOf(entry).find((x) => x.node.kind !== 'Package' && x.node.keyword === 'state');
+      if (t && t.node.kind !== 'Package' && !ctx.inlining.has(t.node)) body = [...body, ...(t.node.body ?? [])];
+    }
+    const inner: Ctx = { ...ctx, container: s.id, names: top ? `${ctx.names}${name}.` : `${s.name}.`, lexical: entry ?? ctx.lexical };
+    this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
+    const children = new Map<string, number>();
+    const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange }[] = [];
+    let prev: number | 'entry' | null = null;
+    for (const m of body) {
+      if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
+        const c = this.compileState(m, this.scope.entryOf(m), s.id, inner, false);
+        s.children.push(c);
+        children.set(usageName(m) ?? this.nodes[c]!.name, c);
+        prev = c;
+      } else if (m.kind === 'StateSubaction') {
+        if (m.which === 'entry' && m.action === null) {
+          prev = 'entry';
+          continue;
+        }
+        const effects = m.action ? this.subactionEffects(m.action, inner) : [];
+        if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
+        else s.exitEffects.push(...effects);
+      } else if (m.kind === 'Transition') {
+        const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
+        pending.push({ t: m, source: src, range: m.range });
+      } else if (m.kind === 'Succession') {
+        const src = m.source ? referenceText(m.source.target) : prev;
+        if (m.form === 'first' && !m.target) {
+          if (src === 'start') prev = 'entry';
+          continue;
+        }
+        pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range });
+      }
+    }
+    const find = (ref: string, range: SourceRange): number => {
+      if (ref === 'done') return -1;
+      const segs = ref.split(/\.|::/);
+      // From this state's children outward through the enclosing states.
+      for (let scope: number = s.id; scope >= 0; scope = this.nodes[scope]!.parentState) {
+        let cur: number | undefined = scope;
+        for (const seg of segs) cur = cur === undefined ? undefined : this.nodes[cur]!.children.find((c) => this.simpleName(c) === seg);
+        if (cur !== undefined) return cur;
+      }
+      return this.fail(`no state named '${ref}' here`, ctx.path, range);
+    };
+    for (const p of pending) {
+      const t = p.t;
+      const targetRef = t.kind === 'Transition' ? t.target : (t.target?.target ?? null);
+      if (!targetRef) this.fail('a transition needs a target state (then S)', ctx.path, t.range);
+      const target = find(referenceText(targetRef).replace(/::/g, '.'), targetRef.range);
+      if (p.source === 'entry') {
+        s.initial = target;
+        continue;
+      }
+      if (p.source === null) this.fail('this transition has no source state', ctx.path, t.range);
+      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range);
+      const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, inner) : null;
+      const guard = t.guard;
+      const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, inner) : [];
+      const tr: ExecTransition = {
+        id: this.transitions.length,
+        name: t.name ?? `${this.nodes[source]!.name}->${target < 0 ? 'done' : relativeName(this.nodes[source]!.name, this.nodes[target]!.name)}`,
+        source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: ctx.path,
+      };
+      if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([t.name]).join('.')}`;
+      tr.name = this.uniqueName(tr.name);
+      this.transitions.push(tr);
+      this.nodes[source]!.transitions.push(tr.id);
+    }
+    if (s.parallel && s.initial >= 0) this.fail('a parallel state starts all its regions; it has no initial transition', ctx.path, node.range);
+    return s.id;
+  }
+
+  private simpleName(id: number): string {
+    return this.nodes[id]!.name.split('.').at(-1)!;
+  }
+
+  private subactionEffects(m: Member, ctx: Ctx): Effect[] {
+    if (m.kind === 'AssignAction') return [this.assignEffect(m.target, m.assigned, ctx, m.range)];
+    if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)];
+    if (m.kind === 'Usage') {
+      const body = m.body ?? [];
+      if (this.isFlowBody(body)) this.fail('an entry/do/exit action or transition effect with its own flow is not supported (it runs atomically)', ctx.path, m.range);
+      return this.effectsOf(body, ctx);
+    }
+    if (m.kind === 'AcceptAction') this.fail('an accept as an entry/do/exit action is not supported', ctx.path, m.range);
+    return [];
+  }
+}
+
+/** `b`'s name without the prefix it shares with `a` (`m.s1` → `m.s2` is `s2`). */
+function relativeName(a: string, b: string): string {
+  const x = a.split('.');
+  const y = b.split('.');
+  let k = 0;
+  while (k < x.length - 1 && k < y.length - 1 && x[k] === y[k]) k++;
+  return y.slice(k).join('.');
+}
+
+/** Names mentioned in an expression (every segment of names and member accesses). */
+function mentioned(e: unknown, out: Set<string>): void {
+  if (typeof e !== 'object' || e === null) return;
+  if (Array.isArray(e)) {
+    for (const x of e) mentioned(x, out);
+    return;
+  }
+  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
+  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
+  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentioned(v, out);
+}
+
+function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionModel {
+  const { nodes, transitions, features } = c;
+  // Ancestors: the chain of containers (calls, states).
+  for (const n of nodes) {
+    const anc: number[] = [];
+    for (let p = n.kind === 'state' ? n.parentState : n.container; p >= 0; ) {
+      anc.push(p);
+      const pn = nodes[p]!;
+      p = pn.kind === 'state' ? pn.parentState : pn.container;
+    }
+    n.ancestors = anc;
+  }
+  const byLast = new Map<string, number[]>();
+  features.forEach((f, i) => {
+    const last = f.key.split('.').at(-1)!.split('#')[0]!;
+    byLast.set(last, [...(byLast.get(last) ?? []), i]);
+  });
+  const featuresNamed = (names: Set<string>): number[] => [...new Set([...names].flatMap((n) => byLast.get(n) ?? []))].sort((a, b) => a - b);
+  const reads: number[][] = [];
+  const writes: number[][] = [];
+  const effectSets = (effects: readonly Effect[], r: Set<string>, w: Set<string>) => {
+    for (const e of effects) if (e.kind === 'assign') {
+      mentioned(e.expr, r);
+      w.add(e.target.at(-1)!);
+    }
+  };
+  for (const n of nodes) {
+    const r = new Set<string>();
+    const w = new Set<string>();
+    mentioned(n.expr, r);
+    mentioned(n.guards, r);
+    if (n.trigger && n.trigger.kind !== 'signal') mentioned(n.trigger.expr, r);
+    if (n.target) w.add(n.target.at(-1)!);
+    effectSets(n.effects, r, w);
+    effectSets(n.exitEffects, r, w);
+    if (n.kind === 'for') for (const k of [`${n.name}#i`, `${n.name}#s`, n.forVar!]) w.add(k.split('.').at(-1)!.split('#')[0]!);
+    reads.push(featuresNamed(r));
+    writes.push(featuresNamed(w));
+  }
+  for (const t of transitions) {
+    const r = new Set<string>();
+    const w = new Set<string>();
+    mentioned(t.guard, r);
+    if (t.trigger && t.trigger.kind !== 'signal') mentioned(t.trigger.expr, r);
+    effectSets(t.effects, r, w);
+    reads.push(featuresNamed(r));
+    writes.push(featuresNamed(w));
+  }
+  // A node is local when its move touches no feature another node writes (or reads, for what it
+  // writes), sends nothing, creates no token and never ends a composite's flow on arrival.
+  const readers = new Map<number, number>();
+  const writers = new Map<number, number>();
+  reads.forEach((rs) => rs.forEach((f) => readers.set(f, (readers.get(f) ?? 0) + 1)));
+  writes.forEach((ws) => ws.forEach((f) => writers.set(f, (writers.get(f) ?? 0) + 1)));
+  const quietArrival = (targets: readonly number[], seen: Set<number>): boolean => {
+    if (targets.length > 1) return false;
+    for (const t of targets) {
+      if (seen.has(t)) continue;
+      seen.add(t);
+      const n = nodes[t]!;
+      if (n.kind === 'fork' || n.kind === 'state') return false;
+      if (n.kind === 'merge' && !quietArrival(n.succ, seen)) return false;
+      if (n.kind === 'done' && n.container >= 0) return false;
+      if (n.kind === 'call') {
+        const start = nodes[n.bodyStart];
+        if (!start || !quietArrival(start.succ, seen)) return false;
+        if (start.succ.length === 0 && !quietArrival(n.succ, seen)) return false;
+      }
+    }
+    if (targets.length === 0) return false;
+    return true;
+  };
+  const local = nodes.map((n, i) => {
+    if (!['action', 'assign', 'if', 'loop', 'until', 'for'].includes(n.kind)) return false;
+    if (n.effects.some((e) => e.kind === 'send')) return false;
+    if (writes[i]!.some((f) => (readers.get(f) ?? 0) + (writers.get(f) ?? 0) > (reads[i]!.includes(f) ? 2 : 1))) return false;
+    if (reads[i]!.some((f) => (writers.get(f) ?? 0) > (writes[i]!.includes(f) ? 1 : 0))) return false;
+    const branches = n.kind === 'if' ? [[n.thenNode], [n.elseNode >= 0 ? n.elseNode : -1]] : n.kind === 'loop' || n.kind === 'for' ? [[n.body], n.succ] : n.kind === 'until' ? [[n.head], n.succ] : [n.succ];
+    for (const b of branches) {
+      const targets = b[0] === -1 ? n.succ : b;
+      if (!quietArrival(targets, new Set())) return false;
+    }
+    return true;
+  });
+  return {
+    subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local,
+  };
+}
+
+/** Compiles the subject named by `subject` (a qualified name as the surface spells it). */
+export function compileBehavior(documents: readonly BehaviorDocument[], subject: string): ExecutionModel | BehaviorError {
+  try {
+    const scope = new BehaviorScope(documents);
+    const entry = scope.find(subject);
+    if (!entry) return new BehaviorError(`the subject ${subject} is not declared in the model`, undefined, undefined);
+    const c = new Compiler(scope);
+    const behaviors = c.compileSubject(entry, subject);
+    return finish(c, subject, behaviors);
+  } catch (e) {
+    if (e instanceof BehaviorError) return e;
+    throw e;
+  }
+}

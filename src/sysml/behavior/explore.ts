@@ -1,0 +1,435 @@
+// The explorer: depth-first (or breadth-first, for shortest witnesses) search over the choices of a
+// run, with a visited set of canonical state encodings and partial-order reduction; seeded sampling
+// and single-schedule runs for the policies that do not range over schedules.
+//
+// Reduction: at a state with several enabled moves, when some token's only move is a *local* node
+// (ExecutionModel.local: it touches features no other node touches, sends nothing, creates and ends no
+// token) that writes nothing a checked condition reads, that move alone is explored — every order of
+// it against the other tokens' moves leads to the same states. The cycle proviso: when its successor
+// was already visited the state is expanded in full, so no move is postponed forever.
+import { Random } from '../semantics/random';
+import { BehaviorError } from './model';
+import type { BehaviorState, EndStatus, Move, Runtime } from './machine';
+
+export type Policy = { readonly kind: 'fifo' | 'lifo' | 'all' } | { readonly kind: 'seed'; readonly seed: number };
+
+/** Reads a policy as -schedule spells it. */
+export function parsePolicy(text: string): Policy | string {
+  if (text === 'fifo' || text === 'lifo' || text === 'all') return { kind: text };
+  const m = /^seed:(\d+)$/.exec(text);
+  if (m) return { kind: 'seed', seed: Number(m[1]) };
+  return `unknown schedule policy '${text}' (fifo, lifo, seed:<n>, all)`;
+}
+
+export interface Limits {
+  /** Longest schedule explored (0/undefined: open). */
+  readonly depth?: number;
+  /** Moves fired over the whole exploration. */
+  readonly steps?: number;
+  /** Executions (runs that end or are cut). */
+  readonly runs?: number;
+  /** MiB the visited set may take. */
+  readonly memoryMiB?: number;
+}
+
+/** With the memory bound open the visited set still stops here, so the process survives. */
+export const OPEN_MEMORY_MIB = 1024;
+/** Sampled runs when `runs` is open. */
+export const DEFAULT_SAMPLES = 100;
+/** Longest sampled / single run when `depth` is open. */
+export const DEFAULT_WALK_DEPTH = 100_000;
+
+export interface Progress {
+  readonly runs: number;
+  readonly depth: number;
+  readonly steps: number;
+  readonly states: number;
+  readonly text: string;
+}
+
+export interface ExploreHooks {
+  /** Polled between slices: true stops the search (reported as `stopped: 'cancelled'`). */
+  readonly cancelled?: () => boolean;
+  /** Called about every `progressMs` (default 200). */
+  readonly progress?: (p: Progress) => void;
+  /** Awaited about every `sliceMs` (default 5) so the caller's event loop gets its turn. */
+  readonly pause?: () => Promise<void> | void;
+  readonly progressMs?: number;
+  readonly sliceMs?: number;
+}
+
+export interface PathStep {
+  readonly move: Move;
+  readonly enabled: readonly Move[];
+}
+
+export interface Visitor {
+  /** A newly reached state (the initial one with an empty path); return true to stop the search. */
+  state?(s: BehaviorState, path: readonly PathStep[]): boolean | void;
+  /** A state in which the run ends; return true to stop the search. */
+  end?(s: BehaviorState, status: EndStatus, path: readonly PathStep[]): boolean | void;
+}
+
+export interface ExploreOptions {
+  readonly policy: Policy;
+  /** Range over every schedule (policy all, or `free` has `schedule`); otherwise one run (fifo/lifo) or samples (seed). */
+  readonly exhaustive: boolean;
+  readonly reduction?: boolean;
+  /** Feature indices a checked condition reads: moves writing them are never reduced away. */
+  readonly visible?: ReadonlySet<number>;
+  readonly limits?: Limits;
+  readonly hooks?: ExploreHooks;
+  /** Breadth-first (shortest paths first) instead of depth-first. */
+  readonly breadthFirst?: boolean;
+}
+
+export interface ExploreReport {
+  /** Distinct states visited. */
+  states: number;
+  steps: number;
+  runs: number;
+  maxDepth: number;
+  reached: { depth: boolean; steps: boolean; runs: boolean; memory: boolean };
+  stopped: 'cancelled' | 'visitor' | undefined;
+  /** Every choice within the bounds was explored (false for samples). */
+  exhaustive: boolean;
+  memoryBytes: number;
+  elapsedMs: number;
+}
+
+class Clock {
+  private lastProgress = Date.now();
+  private lastPause = Date.now();
+  constructor(private readonly hooks: ExploreHooks | undefined, private readonly report: ExploreReport, private readonly startedAt: number) {}
+
+  async tick(depth: number): Promise<boolean> {
+    const now = Date.now();
+    const h = this.hooks;
+    if (!h) return false;
+    if (h.progress && now - this.lastProgress >= (h.progressMs ?? 200)) {
+      this.lastProgress = now;
+      const secs = Math.max(0.001, (now - this.startedAt) / 1000);
+      const r = this.report;
+      h.progress({ runs: r.runs, depth, steps: r.steps, states: r.states, text: `${r.states} states, ${Math.round(r.states / secs)} states/s` });
+    }
+    if (h.pause && now - this.lastPause >= (h.sliceMs ?? 5)) {
+      await h.pause();
+      this.lastPause = Date.now();
+    }
+    return h.cancelled?.() === true;
+  }
+}
+
+/** Bytes a visited-set entry is estimated to take: the key's characters plus the set's own overhead. */
+function entryBytes(key: string): number {
+  return key.length + 56;
+}
+
+export async function explore(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor): Promise<ExploreReport> {
+  const started = Date.now();
+  const report: ExploreReport = {
+    states: 0, steps: 0, runs: 0, maxDepth: 0, reached: { depth: false, steps: false, runs: false, memory: false }, stopped: undefined,
+    exhaustive: options.exhaustive || options.policy.kind !== 'seed', memoryBytes: 0, elapsedMs: 0,
+  };
+  const clock = new Clock(options.hooks, report, started);
+  try {
+    if (options.exhaustive) await (options.breadthFirst ? bfs(rt, initial, options, visitor, report, clock) : dfs(rt, initial, options, visitor, report, clock));
+    else if (options.policy.kind === 'seed') await samples(rt, initial, options, visitor, report, clock, options.policy.seed);
+    else await single(rt, initial, options, visitor, report, clock);
+  } finally {
+    report.elapsedMs = Date.now() - started;
+  }
+  return report;
+}
+
+function limitOf(n: number | undefined): number {
+  return n && n > 0 ? n : Infinity;
+}
+
+function memoryLimit(options: ExploreOptions): number {
+  return (options.limits?.memoryMiB && options.limits.memoryMiB > 0 ? options.limits.memoryMiB : OPEN_MEMORY_MIB) * 1024 * 1024;
+}
+
+/** The moves to explore at a state: one local move when reduction allows it, else all. */
+function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], options: ExploreOptions, visited: { has(k: string): boolean }): Move[] {
+  if (options.reduction === false || enabled.length < 2) return [...enabled];
+  const m = rt.model;
+  const perToken = new Map<number, number>();
+  for (const e of enabled) perToken.set(e.token, (perToken.get(e.token) ?? 0) + 1);
+  for (const e of enabled) {
+    if (!m.local[e.node] || perToken.get(e.token) !== 1) continue;
+    if (options.visible && m.writes[e.node]!.some((f) => options.visible!.has(f))) continue;
+    const next = rt.fire(state, e);
+    if (visited.has(rt.encode(next))) continue;
+    return [e];
+  }
+  return [...enabled];
+}
+
+interface Frame {
+  readonly state: BehaviorState;
+  readonly enabled: readonly Move[];
+  readonly moves: readonly Move[];
+  next: number;
+}
+
+async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
+  const visited = new Set<string>();
+  const maxDepth = limitOf(options.limits?.depth);
+  const maxSteps = limitOf(options.limits?.steps);
+  const maxRuns = limitOf(options.limits?.runs);
+  const maxBytes = memoryLimit(options);
+  const path: PathStep[] = [];
+  const stack: Frame[] = [];
+
+  const enter = (s: BehaviorState, key: string): boolean => {
+    visited.add(key);
+    report.states++;
+    report.memoryBytes += entryBytes(key);
+    if (visitor.state?.(s, path)) {
+      report.stopped = 'visitor';
+      return false;
+    }
+    const enabled = rt.enabled(s);
+    if (enabled.length === 0) {
+      report.runs++;
+      if (visitor.end?.(s, rt.status(s)!, path)) {
+        report.stopped = 'visitor';
+        return false;
+      }
+      return true;
+    }
+    if (path.length >= maxDepth) {
+      report.reached.depth = true;
+      report.runs++;
+      return true;
+    }
+    stack.push({ state: s, enabled, moves: reduce(rt, s, enabled, options, visited), next: 0 });
+    return true;
+  };
+
+  if (!enter(initial, rt.encode(initial))) return;
+  let ticks = 0;
+  while (stack.length > 0) {
+    if (++ticks % 256 === 0 && (await clock.tick(path.length))) {
+      report.stopped = 'cancelled';
+      return;
+    }
+    const f = stack[stack.length - 1]!;
+    if (f.next >= f.moves.length) {
+      stack.pop();
+      path.pop();
+      continue;
+    }
+    const move = f.moves[f.next++]!;
+    if (report.steps >= maxSteps) {
+      report.reached.steps = true;
+      return;
+    }
+    if (report.runs >= maxRuns) {
+      report.reached.runs = true;
+      return;
+    }
+    report.steps++;
+    const next = rt.fire(f.state, move);
+    const key = rt.encode(next);
+    if (visited.has(key)) continue;
+    if (report.memoryBytes + entryBytes(key) > maxBytes) {
+      report.reached.memory = true;
+      return;
+    }
+    path.push({ move, enabled: f.enabled });
+    report.maxDepth = Math.max(report.maxDepth, path.length);
+    const before = stack.length;
+    if (!enter(next, key)) return;
+    if (stack.length === before) path.pop();
+  }
+}
+
+async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
+  const visited = new Set<string>();
+  const maxDepth = limitOf(options.limits?.depth);
+  const maxSteps = limitOf(options.limits?.steps);
+  const maxRuns = limitOf(options.limits?.runs);
+  const maxBytes = memoryLimit(options);
+  // Parent links: the path to a state is rebuilt when the visitor needs it.
+  const parent: number[] = [];
+  const via: (PathStep | undefined)[] = [];
+  const depthOf: number[] = [];
+  const pathTo = (i: number): PathStep[] => {
+    const out: PathStep[] = [];
+    for (let k = i; k > 0; k = parent[k]!) out.push(via[k]!);
+    return out.reverse();
+  };
+  let queue: { state: BehaviorState; index: number }[] = [];
+  const add = (s: BehaviorState, key: string, from: number, step: PathStep | undefined): boolean => {
+    const index = parent.length;
+    parent.push(from);
+    via.push(step);
+    depthOf.push(from < 0 ? 0 : depthOf[from]! + 1);
+    visited.add(key);
+    report.states++;
+    report.memoryBytes += entryBytes(key) + 48;
+    report.maxDepth = Math.max(report.maxDepth, depthOf[index]!);
+    if (visitor.state && visitor.state(s, pathTo(index))) {
+      report.stopped = 'visitor';
+      return false;
+    }
+    queue.push({ state: s, index });
+    return true;
+  };
+  if (!add(initial, rt.encode(initial), -1, undefined)) return;
+  let head = 0;
+  let ticks = 0;
+  while (head < queue.length) {
+    if (++ticks % 64 === 0 && (await clock.tick(report.maxDepth))) {
+      report.stopped = 'cancelled';
+      return;
+    }
+    const { state, index } = queue[head++]!;
+    if (head > 4096) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+    const enabled = rt.enabled(state);
+    if (enabled.length === 0) {
+      report.runs++;
+      if (visitor.end?.(state, rt.status(state)!, pathTo(index))) {
+        report.stopped = 'visitor';
+        return;
+      }
+      if (report.runs >= maxRuns) {
+        report.reached.runs = true;
+        return;
+      }
+      continue;
+    }
+    if (depthOf[index]! >= maxDepth) {
+      report.reached.depth = true;
+      continue;
+    }
+    for (const move of reduce(rt, state, enabled, options, visited)) {
+      if (report.steps >= maxSteps) {
+        report.reached.steps = true;
+        return;
+      }
+      report.steps++;
+      const next = rt.fire(state, move);
+      const key = rt.encode(next);
+      if (visited.has(key)) continue;
+      if (report.memoryBytes + entryBytes(key) > maxBytes) {
+        report.reached.memory = true;
+        return;
+      }
+      if (!add(next, key, index, { move, enabled })) return;
+    }
+  }
+}
+
+/** One run under fifo or lifo; a repeated state means the run cycles forever (all of it was seen). */
+async function single(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
+  const seen = new Set<string>();
+  const maxDepth = Math.min(limitOf(options.limits?.depth), limitOf(options.limits?.steps), DEFAULT_WALK_DEPTH);
+  const path: PathStep[] = [];
+  let s = initial;
+  seen.add(rt.encode(s));
+  report.states = 1;
+  if (visitor.state?.(s, path)) {
+    report.stopped = 'visitor';
+    return;
+  }
+  for (;;) {
+    const enabled = rt.enabled(s);
+    if (enabled.length === 0) {
+      report.runs = 1;
+      if (visitor.end?.(s, rt.status(s)!, path)) report.stopped = 'visitor';
+      return;
+    }
+    if (path.length >= maxDepth) {
+      report.runs = 1;
+      if (maxDepth === DEFAULT_WALK_DEPTH && !options.limits?.depth) report.reached.depth = true;
+      else report.reached[options.limits?.steps && options.limits.steps <= path.length ? 'steps' : 'depth'] = true;
+      return;
+    }
+    const move = options.policy.kind === 'lifo' ? enabled[enabled.length - 1]! : enabled[0]!;
+    s = rt.fire(s, move);
+    report.steps++;
+    path.push({ move, enabled });
+    report.maxDepth = path.length;
+    const key = rt.encode(s);
+    if (visitor.state?.(s, path)) {
+      report.stopped = 'visitor';
+      return;
+    }
+    if (seen.has(key)) {
+      report.runs = 1;
+      return;
+    }
+    seen.add(key);
+    report.states++;
+    if (path.length % 256 === 0 && (await clock.tick(path.length))) {
+      report.stopped = 'cancelled';
+      return;
+    }
+  }
+}
+
+/** Seeded random runs: evidence, not proof (`observed`). */
+async function samples(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock, seed: number): Promise<void> {
+  const random = new Random(seed);
+  const runs = options.limits?.runs && options.limits.runs > 0 ? options.limits.runs : DEFAULT_SAMPLES;
+  const maxDepth = Math.min(limitOf(options.limits?.depth), DEFAULT_WALK_DEPTH);
+  const maxSteps = limitOf(options.limits?.steps);
+  report.exhaustive = false;
+  if (visitor.state?.(initial, [])) {
+    report.stopped = 'visitor';
+    return;
+  }
+  for (let r = 0; r < runs; r++) {
+    const path: PathStep[] = [];
+    let s = initial;
+    for (;;) {
+      const enabled = rt.enabled(s);
+      if (enabled.length === 0) {
+        if (visitor.end?.(s, rt.status(s)!, path)) {
+          report.runs++;
+          report.stopped = 'visitor';
+          return;
+        }
+        break;
+      }
+      if (path.length >= maxDepth) {
+        report.reached.depth = true;
+        break;
+      }
+      if (report.steps >= maxSteps) {
+        report.reached.steps = true;
+        report.runs++;
+        return;
+      }
+      const move = enabled[Math.floor(random.next() * enabled.length)]!;
+      s = rt.fire(s, move);
+      report.steps++;
+      report.states++;
+      path.push({ move, enabled });
+      report.maxDepth = Math.max(report.maxDepth, path.length);
+      if (visitor.state?.(s, path)) {
+        report.runs++;
+        report.stopped = 'visitor';
+        return;
+      }
+      if (report.steps % 256 === 0 && (await clock.tick(path.length))) {
+        report.stopped = 'cancelled';
+        return;
+      }
+    }
+    report.runs++;
+  }
+}
+
+/** Schedule text of a path (see schedule.ts). */
+export function scheduleText(path: readonly PathStep[]): string {
+  return path.map((p, i) => `step ${i + 1}: ${p.move.label} first of ${p.enabled.map((m) => m.label).join(', ')}`).join('\n');
+}
+
+export { BehaviorError };

@@ -1,0 +1,585 @@
+// The runtime of an ExecutionModel: states, the canonically ordered enabled moves, firing a move, the
+// implicit clock, and a state's canonical encoding (the explorer's visited-set key).
+import type { Expression, QualifiedName, Reference, SourceRange } from '../ast';
+import { Evaluator, type CallArgument, type Environment } from '../semantics/evaluate';
+import { convertMagnitude, tryParseUnit } from '../semantics/units';
+import { enumLiteral, error, format, isError, itemsOf, type Outcome, type Scalar, type Value } from '../semantics/values';
+import { BehaviorError, type Effect, type ExecNode, type ExecutionModel, type Trigger } from './model';
+
+export interface Token {
+  readonly id: number;
+  readonly node: number;
+  /** When the token entered each state of its chain (outermost first), or arrived at its node. */
+  readonly since: readonly number[];
+}
+
+export interface BehaviorState {
+  readonly clock: number;
+  /** Sorted by id. */
+  readonly tokens: readonly Token[];
+  /** Feature values by feature index (undefined: no value). */
+  readonly values: readonly (Value | undefined)[];
+  /** Pending signals per receiver path, oldest first. */
+  readonly queues: ReadonlyMap<string, readonly string[]>;
+  readonly terminated: boolean;
+  readonly nextToken: number;
+}
+
+export interface Move {
+  readonly token: number;
+  readonly node: number;
+  /** decide: successor index; state: transition id; otherwise 0. */
+  readonly branch: number;
+  readonly label: string;
+}
+
+export type EndStatus = 'done' | 'terminated' | 'deadlock';
+
+export interface RuntimeOptions {
+  /** Seconds per clock tick; absent: a continuous clock. */
+  readonly clockStep?: number;
+  /** Signals the model never sends are accepted as environment events. */
+  readonly environmentSignals?: boolean;
+  readonly evaluator?: Evaluator;
+}
+
+const SECOND = tryParseUnit('s')!;
+
+function joinPath(p: string, n: string): string {
+  return p === '' ? n : `${p}.${n}`;
+}
+
+/** Names in an expression read against a state: features by path from the scope's prefixes. */
+class StateEnvironment implements Environment {
+  constructor(private readonly rt: Runtime, private readonly values: readonly (Value | undefined)[], private readonly scope: readonly string[]) {}
+
+  private read(key: string): Outcome | undefined {
+    const i = this.rt.model.featureIndex.get(key);
+    if (i !== undefined) return this.values[i] ?? error(`'${key}' has no value (give it one, bind it, or make it a free input)`);
+    const opaque = this.rt.model.opaque.get(key);
+    if (opaque) return error(opaque);
+    if (this.rt.model.instances.has(key)) return this.instance(key);
+    return undefined;
+  }
+
+  private instance(key: string): Scalar {
+    return { kind: 'instance', label: key || this.rt.model.subject, identity: `behavior:${key}`, member: (m: string) => this.read(joinPath(key, m)) };
+  }
+
+  lookup(name: QualifiedName): Outcome | undefined {
+    const segs = name.segments;
+    if (segs.length === 1) {
+      for (const p of this.scope) {
+        const v = this.read(joinPath(p, segs[0]!));
+        if (v !== undefined) return v;
+      }
+      return undefined;
+    }
+    const def = segs.at(-2)!;
+    const lits = this.rt.model.enums.get(def);
+    if (lits?.includes(segs.at(-1)!)) return enumLiteral(def, segs.at(-1)!);
+    return undefined;
+  }
+
+  invoke(_callee: Reference, _args: readonly CallArgument[], _evaluator: Evaluator, _at: SourceRange): Outcome | undefined {
+    return undefined;
+  }
+
+  classify(value: Scalar, type: QualifiedName): boolean | undefined {
+    if (value.kind === 'enum' && this.rt.model.enums.has(type.segments.at(-1)!)) return value.definition === type.segments.at(-1);
+    return undefined;
+  }
+}
+
+export class Runtime {
+  readonly evaluator: Evaluator;
+  constructor(readonly model: ExecutionModel, readonly options: RuntimeOptions = {}) {
+    this.evaluator = options.evaluator ?? new Evaluator({});
+  }
+
+  // ---- evaluation -------------------------------------------------------------------------------
+
+  evaluate(expr: Expression, values: readonly (Value | undefined)[], scope: readonly string[], where: ExecNode | { path: string }): Value {
+    const v = this.evaluator.evaluate(expr, new StateEnvironment(this, values, scope));
+    if (isError(v)) throw new BehaviorError(v.message, where.path, v.range ?? expr.range, v.code === 'budget' ? 'budget' : 'unsupported');
+    return v;
+  }
+
+  truth(expr: Expression, values: readonly (Value | undefined)[], scope: readonly string[], where: { path: string }): boolean {
+    const v = this.evaluate(expr, values, scope, where);
+    if (v.kind !== 'boolean') throw new BehaviorError(`a condition must be a Boolean, got ${format(v)}`, where.path, expr.range);
+    return v.value;
+  }
+
+  /** The feature index an assignment target names, resolved from the scope's prefixes. */
+  featureOf(target: readonly string[], scope: readonly string[], where: { path: string; range: SourceRange }): number {
+    const key = target.join('.');
+    for (const p of scope) {
+      const i = this.model.featureIndex.get(joinPath(p, key));
+      if (i !== undefined) return i;
+    }
+    throw new BehaviorError(`'${key}' is not a feature this behaviour can assign (declare it as an attribute)`, where.path, where.range);
+  }
+
+  seconds(expr: Expression, values: readonly (Value | undefined)[], scope: readonly string[], where: { path: string }): number {
+    const v = this.evaluate(expr, values, scope, where);
+    if (v.kind === 'integer') return Number(v.value);
+    if (v.kind === 'real') return v.value;
+    if (v.kind === 'quantity') {
+      const s = convertMagnitude(v.value, v.unit, SECOND, true);
+      if (s !== undefined) return s;
+    }
+    throw new BehaviorError(`'accept after' needs a duration, got ${format(v)}`, where.path, expr.range);
+  }
+
+  /** When a wait that ends at `t` comes due on this clock. */
+  due(t: number): number {
+    const step = this.options.clockStep;
+    if (!step) return t;
+    const k = Math.ceil(t / step - 1e-9);
+    return k * step;
+  }
+
+  // ---- initial state ------------------------------------------------------------------------------
+
+  /**
+   * The initial state: features from their initial values (the given ones override), one token per
+   * top-level behaviour, the clock at 0, settled (time advanced while nothing can move).
+   */
+  initial(given: ReadonlyMap<string, Value> = new Map()): BehaviorState {
+    const values: (Value | undefined)[] = new Array(this.model.features.length).fill(undefined);
+    this.model.features.forEach((f, i) => {
+      const g = given.get(f.key);
+      if (g !== undefined) values[i] = g;
+      else if (f.init) values[i] = this.evaluate(f.init, values, f.scope, f);
+    });
+    const s = new Mutable({ clock: 0, tokens: [], values, queues: new Map(), terminated: false, nextToken: 1 });
+    for (const b of this.model.behaviors) {
+      const id = s.nextToken++;
+      this.arrive(s, id, b, [], new Set());
+    }
+    return this.settle(s.freeze());
+  }
+
+  // ---- moves --------------------------------------------------------------------------------------
+
+  private label(token: number, name: string): string {
+    return `t${token}@${name}`;
+  }
+
+  /** The moves enabled in a (settled) state, in canonical order. */
+  enabled(state: BehaviorState): Move[] {
+    if (state.terminated) return [];
+    const out: { m: Move; order: number }[] = [];
+    const joinsSeen = new Set<number>();
+    for (const t of state.tokens) {
+      const n = this.model.nodes[t.node]!;
+      switch (n.kind) {
+        case 'join': {
+          if (joinsSeen.has(n.id)) break;
+          joinsSeen.add(n.id);
+          const waiting = state.tokens.filter((x) => x.node === n.id).length;
+          if (waiting >= this.inDegree(n.id)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          break;
+        }
+        case 'decide': {
+          let any = false;
+          n.succ.forEach((target, i) => {
+            if (i === n.elseIndex) return;
+            const g = n.guards[i];
+            if (g && !this.truth(g, state.values, n.scope, n)) return;
+            any = true;
+            out.push({ m: { token: t.id, node: n.id, branch: i, label: this.label(t.id, `${n.name}->${this.model.nodes[target]!.name}`) }, order: n.id + i / (n.succ.length + 1) });
+          });
+          if (!any && n.elseIndex >= 0) {
+            const target = n.succ[n.elseIndex]!;
+            out.push({ m: { token: t.id, node: n.id, branch: n.elseIndex, label: this.label(t.id, `${n.name}->${this.model.nodes[target]!.name}`) }, order: n.id });
+          }
+          break;
+        }
+        case 'accept':
+          if (this.triggerReady(state, t, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          break;
+        case 'state': {
+          const chain = this.stateChain(n.id);
+          chain.forEach((sid, depth) => {
+            for (const trId of this.model.nodes[sid]!.transitions) {
+              const tr = this.model.transitions[trId]!;
+              const since = t.since[depth] ?? t.since.at(-1) ?? 0;
+              if (tr.trigger && !this.triggerReady(state, t, tr.trigger, since, tr.scope, tr)) continue;
+              if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
+              out.push({ m: { token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) }, order: this.model.nodes.length + trId });
+            }
+          });
+          break;
+        }
+        default:
+          out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+      }
+    }
+    out.sort((a, b) => a.order - b.order || a.m.token - b.m.token);
+    return out.map((x) => x.m);
+  }
+
+  private inDegreeCache = new Map<number, number>();
+  private inDegree(id: number): number {
+    let d = this.inDegreeCache.get(id);
+    if (d === undefined) {
+      d = this.model.nodes.filter((n) => n.succ.includes(id)).length;
+      this.inDegreeCache.set(id, d);
+    }
+    return d;
+  }
+
+  /** The states from the machine's top down to `leaf`. */
+  stateChain(leaf: number): number[] {
+    const out: number[] = [];
+    for (let s = leaf; s >= 0; s = this.model.nodes[s]!.parentState) out.unshift(s);
+    return out;
+  }
+
+  private triggerReady(state: BehaviorState, t: Token, trigger: Trigger, since: number, scope: readonly string[], where: { path: string }): boolean {
+    switch (trigger.kind) {
+      case 'signal':
+        return (state.queues.get(trigger.receiver) ?? []).includes(trigger.signal) || this.environmentSignal(trigger.signal);
+      case 'when':
+        return this.truth(trigger.expr, state.values, scope, where);
+      case 'after':
+        void t;
+        return state.clock >= this.due(since + this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
+    }
+  }
+
+  private environmentSignal(signal: string): boolean {
+    return this.options.environmentSignals === true && !this.model.sentSignals.has(signal);
+  }
+
+  /** Fires a move; the result is settled (time advanced while nothing can move). */
+  fire(state: BehaviorState, move: Move): BehaviorState {
+    const s = new Mutable(state);
+    const tok = s.tokens.find((t) => t.id === move.token);
+    if (!tok) throw new BehaviorError(`no token t${move.token}`, undefined, undefined);
+    const n = this.model.nodes[move.node]!;
+    switch (n.kind) {
+      case 'action':
+      case 'send':
+        s.remove(tok.id);
+        this.runEffects(s, n.effects, n.scope, n);
+        this.go(s, tok.id, n.succ, n);
+        break;
+      case 'assign': {
+        s.remove(tok.id);
+        const i = this.featureOf(n.target!, n.scope, n);
+        s.values[i] = this.evaluate(n.expr!, s.values, n.scope, n);
+        this.go(s, tok.id, n.succ, n);
+        break;
+      }
+      case 'accept': {
+        s.remove(tok.id);
+        if (n.trigger!.kind === 'signal') s.consume(n.trigger!.receiver, n.trigger!.signal);
+        this.go(s, tok.id, n.succ, n);
+        break;
+      }
+      case 'join': {
+        const at = s.tokens.filter((t) => t.node === n.id).slice(0, this.inDegree(n.id));
+        for (const t of at) s.remove(t.id);
+        this.go(s, at[0]!.id, n.succ, n);
+        break;
+      }
+      case 'decide':
+        s.remove(tok.id);
+        this.go(s, tok.id, [n.succ[move.branch]!], n);
+        break;
+      case 'if': {
+        s.remove(tok.id);
+        const c = this.truth(n.expr!, s.values, n.scope, n);
+        const next = c ? n.thenNode : n.elseNode;
+        this.go(s, tok.id, next >= 0 ? [next] : n.succ, n);
+        break;
+      }
+      case 'loop': {
+        s.remove(tok.id);
+        const c = n.expr ? this.truth(n.expr, s.values, n.scope, n) : true;
+        this.go(s, tok.id, c ? [n.body] : n.succ, n);
+        break;
+      }
+      case 'until': {
+        s.remove(tok.id);
+        const c = this.truth(n.expr!, s.values, n.scope, n);
+        this.go(s, tok.id, c ? n.succ : [n.head], n);
+        break;
+      }
+      case 'for': {
+        s.remove(tok.id);
+        const fi = this.model.featureIndex;
+        const iKey = fi.get(`${n.name}#i`)!;
+        const sKey = fi.get(`${n.name}#s`)!;
+        const vKey = fi.get(n.forVar!)!;
+        let i = s.values[iKey];
+        if (i === undefined) {
+          s.values[sKey] = this.evaluate(n.expr!, s.values, n.scope, n);
+          i = { kind: 'integer', value: 0n };
+        }
+        const items = itemsOf(s.values[sKey]!);
+        const k = Number((i as { value: bigint }).value);
+        if (k < items.length) {
+          s.values[vKey] = items[k]!;
+          s.values[iKey] = { kind: 'integer', value: BigInt(k + 1) };
+          this.go(s, tok.id, [n.body], n);
+        } else {
+          s.values[iKey] = undefined;
+          s.values[sKey] = undefined;
+          s.values[vKey] = undefined;
+          this.go(s, tok.id, n.succ, n);
+        }
+        break;
+      }
+      case 'terminate':
+        s.tokens.length = 0;
+        s.terminated = true;
+        break;
+      case 'state':
+        this.fireTransition(s, tok, move.branch);
+        break;
+      default:
+        throw new BehaviorError(`node ${n.name} cannot fire`, n.path, n.range);
+    }
+    return this.settle(s.freeze());
+  }
+
+  private runEffects(s: Mutable, effects: readonly Effect[], _scope: readonly string[], where: { path: string }): void {
+    for (const e of effects) {
+      if (e.kind === 'assign') {
+        const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
+        s.values[i] = this.evaluate(e.expr, s.values, e.scope, where);
+      } else s.send(e.receiver, e.signal);
+    }
+  }
+
+  /** Sends token `id` (already removed) along `targets`: the first keeps the id, the others are new tokens. */
+  private go(s: Mutable, id: number, targets: readonly number[], from: ExecNode, depth = 0): void {
+    if (depth > 200) throw new BehaviorError('a cycle of control nodes with no action in it', from.path, from.range);
+    if (targets.length === 0) {
+      this.endIn(s, id, from.container, depth);
+      return;
+    }
+    targets.forEach((t, k) => {
+      const tid = k === 0 ? id : s.nextToken++;
+      this.arrive(s, tid, t, [], new Set(), depth + 1);
+    });
+  }
+
+  /** A token that ran out of successors inside container `c`: the composite continues when it was the last token inside. */
+  private endIn(s: Mutable, id: number, c: number, depth: number): void {
+    if (c < 0) return;
+    const cn = this.model.nodes[c]!;
+    if (cn.kind === 'state') return;
+    const inside = s.tokens.some((t) => this.model.nodes[t.node]!.ancestors.includes(c));
+    if (inside) return;
+    this.go(s, id, cn.succ, cn, depth + 1);
+  }
+
+  private arrive(s: Mutable, id: number, target: number, since: number[], _seen: Set<number>, depth = 0): void {
+    const n = this.model.nodes[target]!;
+    switch (n.kind) {
+      case 'merge':
+      case 'fork':
+      case 'start':
+        this.go(s, id, n.succ, n, depth + 1);
+        return;
+      case 'call': {
+        const start = this.model.nodes[n.bodyStart]!;
+        if (start.succ.length === 0) this.go(s, id, n.succ, n, depth + 1);
+        else this.go(s, id, start.succ, start, depth + 1);
+        return;
+      }
+      case 'done':
+        this.endIn(s, id, n.container, depth);
+        return;
+      case 'state':
+        this.enterState(s, id, n.id, since);
+        return;
+      default:
+        s.add({ id, node: n.id, since: [s.clock] });
+    }
+  }
+
+  /** Enters state `sid` (its entry/do effects), then its initial substate or its regions. */
+  private enterState(s: Mutable, id: number, sid: number, since: number[]): void {
+    const n = this.model.nodes[sid]!;
+    this.runEffects(s, n.effects, n.scope, n);
+    const chain = [...since, s.clock];
+    if (n.parallel && n.children.length > 0) {
+      n.children.forEach((c, k) => this.enterState(s, k === 0 ? id : s.nextToken++, c, chain));
+      return;
+    }
+    if (n.initial >= 0) {
+      this.enterState(s, id, n.initial, chain);
+      return;
+    }
+    s.add({ id, node: sid, since: chain });
+  }
+
+  private fireTransition(s: Mutable, tok: Token, trId: number): void {
+    const tr = this.model.transitions[trId]!;
+    const chain = this.stateChain(tok.node);
+    const srcDepth = chain.indexOf(tr.source);
+    const targetChain = tr.target >= 0 ? this.stateChain(tr.target) : [];
+    // The deepest state both keep (a self-transition leaves and re-enters its source).
+    let keep = 0;
+    while (keep < srcDepth && keep < targetChain.length - 1 && chain[keep] === targetChain[keep]) keep++;
+    const exitTop = chain[keep]!;
+    s.remove(tok.id);
+    if (tr.trigger?.kind === 'signal') s.consume(tr.trigger.receiver, tr.trigger.signal);
+    // Leaving a state ends the tokens of its other regions.
+    for (const other of [...s.tokens]) if (other.node === exitTop || this.model.nodes[other.node]!.ancestors.includes(exitTop)) s.remove(other.id);
+    for (let d = chain.length - 1; d >= keep; d--) {
+      const st = this.model.nodes[chain[d]!]!;
+      this.runEffects(s, st.exitEffects, st.scope, st);
+    }
+    this.runEffects(s, tr.effects, tr.scope, tr);
+    if (tr.target < 0) return;
+    const since = tok.since.slice(0, keep);
+    // Enter the states between the kept one and the target, then the target with its initial substates.
+    for (let d = keep; d < targetChain.length - 1; d++) {
+      const st = this.model.nodes[targetChain[d]!]!;
+      this.runEffects(s, st.effects, st.scope, st);
+      since.push(s.clock);
+    }
+    this.enterState(s, tok.id, tr.target, since);
+  }
+
+  // ---- time ---------------------------------------------------------------------------------------
+
+  /** Advances the clock to the earliest pending wait while no move is enabled. */
+  settle(state: BehaviorState): BehaviorState {
+    let st = state;
+    for (let guard = 0; guard < 10_000; guard++) {
+      if (st.terminated || this.enabled(st).length > 0) return st;
+      const next = this.nextDue(st);
+      if (next === undefined) return st;
+      st = { ...st, clock: next };
+    }
+    return st;
+  }
+
+  private nextDue(state: BehaviorState): number | undefined {
+    let best: number | undefined;
+    const consider = (since: number, trigger: Trigger | null, scope: readonly string[], where: { path: string }) => {
+      if (trigger?.kind !== 'after') return;
+      const due = this.due(since + this.seconds(trigger.expr, state.values, scope, where));
+      if (due > state.clock + 1e-9 && (best === undefined || due < best)) best = due;
+    };
+    for (const t of state.tokens) {
+      const n = this.model.nodes[t.node]!;
+      if (n.kind === 'accept') consider(t.since.at(-1) ?? 0, n.trigger, n.scope, n);
+      if (n.kind === 'state') {
+        this.stateChain(n.id).forEach((sid, depth) => {
+          for (const trId of this.model.nodes[sid]!.transitions) {
+            const tr = this.model.transitions[trId]!;
+            consider(t.since[depth] ?? 0, tr.trigger, tr.scope, tr);
+          }
+        });
+      }
+    }
+    return best;
+  }
+
+  /** How a state with no enabled move ended (undefined while a move is enabled). */
+  status(state: BehaviorState): EndStatus | undefined {
+    if (state.terminated) return 'terminated';
+    if (this.enabled(state).length > 0) return undefined;
+    return state.tokens.length === 0 ? 'done' : 'deadlock';
+  }
+
+  // ---- encoding -----------------------------------------------------------------------------------
+
+  /** Canonical text of a state: equal states (as the semantics sees them) have equal encodings. */
+  encode(state: BehaviorState): string {
+    // Time is kept relative: a token's age at each level, capped at the longest wait that counts from
+    // it (older is no different), so a cyclic timed behaviour has finitely many states.
+    let out = `${state.nextToken}|${state.terminated ? 'T' : ''}|`;
+    for (const t of state.tokens) out += `${t.id}@${t.node}:${this.ages(state, t)};`;
+    out += '|';
+    for (const v of state.values) out += v === undefined ? '_;' : `${format(v)};`;
+    if (state.queues.size > 0) {
+      out += '|';
+      for (const k of [...state.queues.keys()].sort()) out += `${k}=${state.queues.get(k)!.join(',')};`;
+    }
+    return out;
+  }
+
+  private ages(state: BehaviorState, t: Token): string {
+    const n = this.model.nodes[t.node]!;
+    const waits: { depth: number; trigger: Trigger | null; scope: readonly string[]; where: { path: string } }[] = [];
+    if (n.kind === 'accept') waits.push({ depth: t.since.length - 1, trigger: n.trigger, scope: n.scope, where: n });
+    if (n.kind === 'state') {
+      this.stateChain(n.id).forEach((sid, depth) => {
+        for (const trId of this.model.nodes[sid]!.transitions) {
+          const tr = this.model.transitions[trId]!;
+          waits.push({ depth, trigger: tr.trigger, scope: tr.scope, where: tr });
+        }
+      });
+    }
+    return t.since
+      .map((since, depth) => {
+        let cap = -1;
+        for (const w of waits) if (w.depth === depth && w.trigger?.kind === 'after') cap = Math.max(cap, this.due(since + this.seconds(w.trigger.expr, state.values, w.scope, w.where)) - since);
+        return cap < 0 ? '-' : String(Math.min(state.clock - since, cap));
+      })
+      .join(',');
+  }
+
+  /** Where each token is, for messages: `t1@a, t2@join1`. */
+  positions(state: BehaviorState): string {
+    return state.tokens.map((t) => `t${t.id}@${this.model.nodes[t.node]!.name}`).join(', ');
+  }
+}
+
+/** A state being built by a move. */
+class Mutable {
+  clock: number;
+  tokens: Token[];
+  values: (Value | undefined)[];
+  queues: Map<string, readonly string[]>;
+  terminated: boolean;
+  nextToken: number;
+
+  constructor(s: BehaviorState) {
+    this.clock = s.clock;
+    this.tokens = [...s.tokens];
+    this.values = [...s.values];
+    this.queues = new Map(s.queues);
+    this.terminated = s.terminated;
+    this.nextToken = s.nextToken;
+  }
+
+  remove(id: number): void {
+    const i = this.tokens.findIndex((t) => t.id === id);
+    if (i >= 0) this.tokens.splice(i, 1);
+  }
+
+  add(t: Token): void {
+    let i = this.tokens.length;
+    while (i > 0 && this.tokens[i - 1]!.id > t.id) i--;
+    this.tokens.splice(i, 0, t);
+  }
+
+  send(receiver: string, signal: string): void {
+    this.queues.set(receiver, [...(this.queues.get(receiver) ?? []), signal]);
+  }
+
+  consume(receiver: string, signal: string): void {
+    const q = this.queues.get(receiver);
+    if (!q) return;
+    const i = q.indexOf(signal);
+    if (i < 0) return;
+    const rest = [...q.slice(0, i), ...q.slice(i + 1)];
+    if (rest.length === 0) this.queues.delete(receiver);
+    else this.queues.set(receiver, rest);
+  }
+
+  freeze(): BehaviorState {
+    return { clock: this.clock, tokens: this.tokens, values: this.values, queues: this.queues, terminated: this.terminated, nextToken: this.nextToken };
+  }
+}

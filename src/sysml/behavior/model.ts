@@ -1,0 +1,142 @@
+// The execution model a behaviour subject compiles to: nodes tokens sit at, state-machine transitions,
+// the features whose values make up a state, and the facts the explorer's reduction needs (what each
+// node reads and writes). See docs/execution-semantics.md.
+import type { Expression, SourceRange } from '../ast';
+import type { Value } from '../semantics/values';
+
+export type NodeKind =
+  // resting positions (a token fires them in a move)
+  | 'action' | 'assign' | 'send' | 'accept' | 'join' | 'decide' | 'if' | 'loop' | 'until' | 'for' | 'terminate' | 'state'
+  // passed through on arrival (never a position)
+  | 'start' | 'merge' | 'fork' | 'call' | 'done';
+
+export type Effect =
+  | { readonly kind: 'assign'; readonly target: readonly string[]; readonly expr: Expression; readonly scope: readonly string[]; readonly range: SourceRange }
+  | { readonly kind: 'send'; readonly signal: string; readonly receiver: string; readonly range: SourceRange };
+
+export type Trigger =
+  | { readonly kind: 'signal'; readonly signal: string; readonly receiver: string }
+  | { readonly kind: 'after'; readonly expr: Expression }
+  | { readonly kind: 'when'; readonly expr: Expression };
+
+export interface ExecNode {
+  readonly id: number;
+  /** Name relative to the subject, as schedules spell it. */
+  name: string;
+  readonly kind: NodeKind;
+  succ: number[];
+  /** The call or state node whose body holds this node (-1: a top-level behaviour's own flow). */
+  readonly container: number;
+  /** Every call/state node that holds this node, innermost first. */
+  ancestors: number[];
+  /** Feature-path prefixes names resolve in, innermost first (`''` is the subject). */
+  readonly scope: readonly string[];
+  readonly range: SourceRange;
+  readonly path: string;
+  /** Atomic effects (an action's body, a state's entry/do). */
+  effects: Effect[];
+  /** assign value, if/while/until condition, accept when/after, for collection. */
+  expr: Expression | null;
+  /** assign: the feature path written (unresolved segments). */
+  target: readonly string[] | null;
+  /** decide: a guard per successor (null: none written); `elseIndex` the `else` branch. */
+  guards: (Expression | null)[];
+  elseIndex: number;
+  /** if: entry of the then/else bodies (call nodes), -1 when absent; loop/for: the body call. */
+  thenNode: number;
+  elseNode: number;
+  body: number;
+  /** until: the loop head to go back to. */
+  head: number;
+  /** accept */
+  trigger: Trigger | null;
+  /** for: feature keys of the variable and the hidden iteration state. */
+  forVar: string | null;
+  // states
+  parentState: number;
+  children: number[];
+  initial: number;
+  parallel: boolean;
+  exitEffects: Effect[];
+  transitions: number[];
+  /** call: where the body's flow starts (a start node). */
+  bodyStart: number;
+  /** receiver of signals accepted here: the performing/exhibiting part's path. */
+  receiver: string;
+}
+
+export interface ExecTransition {
+  readonly id: number;
+  name: string;
+  readonly source: number;
+  /** -1: `done` */
+  readonly target: number;
+  readonly trigger: Trigger | null;
+  readonly guard: Expression | null;
+  readonly effects: Effect[];
+  readonly scope: readonly string[];
+  readonly range: SourceRange;
+  readonly path: string;
+}
+
+export interface FeatureDecl {
+  readonly key: string;
+  readonly init: Expression | null;
+  readonly scope: readonly string[];
+  readonly range: SourceRange;
+  readonly path: string;
+  /** Declared type as written (`Boolean`, `Colour`). */
+  readonly type: string | null;
+  /** Finite domain when the type gives one (Boolean, an enumeration). */
+  readonly domain: readonly Value[] | null;
+  /** Iteration state the engine keeps (not reported). */
+  readonly hidden: boolean;
+}
+
+export interface ExecutionModel {
+  readonly subject: string;
+  readonly nodes: ExecNode[];
+  readonly transitions: ExecTransition[];
+  readonly features: FeatureDecl[];
+  readonly featureIndex: ReadonlyMap<string, number>;
+  /** Paths that hold features (parts, action usages): read as instances. */
+  readonly instances: ReadonlySet<string>;
+  /** Parameters of actions: named, but computed outside the model. */
+  readonly opaque: ReadonlyMap<string, string>;
+  /** The top-level behaviours a run starts (call or state nodes). */
+  readonly behaviors: number[];
+  /** Signals some `send` in the model produces; the others are environment events. */
+  readonly sentSignals: ReadonlySet<string>;
+  readonly enums: ReadonlyMap<string, readonly string[]>;
+  /** Per node (and per transition, at nodes.length + id): feature indices read / written (over-approximated). */
+  readonly reads: readonly (readonly number[])[];
+  readonly writes: readonly (readonly number[])[];
+  /** Nodes whose single move commutes with every other token's moves (see explore.ts). */
+  readonly local: readonly boolean[];
+}
+
+export function emptyNode(id: number, kind: NodeKind, name: string, container: number, scope: readonly string[], range: SourceRange, path: string): ExecNode {
+  return {
+    id, name, kind, succ: [], container, ancestors: [], scope, range, path, effects: [], expr: null, target: null,
+    guards: [], elseIndex: -1, thenNode: -1, elseNode: -1, body: -1, head: -1, trigger: null, forVar: null,
+    parentState: -1, children: [], initial: -1, parallel: false, exitEffects: [], transitions: [], bodyStart: -1, receiver: '',
+  };
+}
+
+/** A construct the semantics does not cover, or a model it cannot read, with its place. */
+export class BehaviorError extends Error {
+  override readonly name = 'BehaviorError';
+  constructor(
+    message: string,
+    readonly path: string | undefined,
+    readonly range: SourceRange | undefined,
+    readonly code: 'unsupported' | 'budget' = 'unsupported',
+  ) {
+    super(message);
+  }
+
+  /** `file:line:col: message` */
+  get text(): string {
+    return this.path && this.range ? `${this.path}:${this.range.line}:${this.range.column}: ${this.message}` : this.path ? `${this.path}: ${this.message}` : this.message;
+  }
+}

@@ -1,0 +1,432 @@
+// The behaviour questions — outcomes, holds, sensitive — as library functions returning objects of
+// the shape of the protocol's `result` (structurally: sysml/ does not import protocol/).
+import { parse } from '../parser';
+import type { Expression, Member } from '../ast';
+import { Evaluator } from '../semantics/evaluate';
+import { Random, type DrawPolicy } from '../semantics/random';
+import { tryParseUnit } from '../semantics/units';
+import { format, fromProtocolValue, int, isError, parseNotation, toProtocolValue, type Value } from '../semantics/values';
+import { compileBehavior } from './compile';
+import { explore, parsePolicy, scheduleText, type ExploreHooks, type ExploreReport, type Limits, type PathStep, type Policy } from './explore';
+import { Runtime, type BehaviorState, type EndStatus } from './machine';
+import { BehaviorError, type ExecutionModel } from './model';
+import { BehaviorScope, usageName, type BehaviorDocument } from './scope';
+
+export type BehaviorKind = 'outcomes' | 'holds' | 'sensitive';
+
+/** The question fields behaviour questions read (a subset of the protocol's `question`). */
+export interface BehaviorQuestion {
+  readonly kind: BehaviorKind;
+  readonly subject: string;
+  readonly schedule: string;
+  readonly free: readonly ('schedule' | 'inputs')[];
+  readonly clockStep?: number | undefined;
+  readonly modelSeed?: number | undefined;
+  readonly draws?: DrawPolicy | undefined;
+  readonly condition?: { readonly name: string; readonly text?: string | undefined } | undefined;
+  readonly conditions?: readonly { readonly name: string; readonly assertions: readonly { readonly name: string; readonly text?: string | undefined }[] }[] | undefined;
+  readonly bindings?: readonly ProtocolValue[] | undefined;
+  readonly inputs?: readonly { readonly name: string; readonly type?: string | undefined; readonly unit?: string | undefined; readonly domain?: string | undefined }[] | undefined;
+}
+
+export interface ProtocolValue {
+  name: string;
+  value: number | boolean | string;
+  unit?: string;
+}
+
+export interface WitnessObject {
+  schedules?: string[];
+  at?: number;
+  feature?: string;
+  inputs?: ProtocolValue[];
+}
+
+export interface BoundObject {
+  name: string;
+  limit: number;
+  reached?: boolean;
+}
+
+export interface BehaviorAnswer {
+  claim: 'none' | 'holds' | 'violated' | 'sensitive' | 'outcomes';
+  strength: 'observed' | 'witnessed' | 'bounded' | 'proved';
+  bounds?: BoundObject[];
+  witness?: WitnessObject;
+  executions?: WitnessObject[];
+  reason?: string;
+  values?: ProtocolValue[];
+  elapsed?: number;
+}
+
+export interface BehaviorRunOptions {
+  /** The bounds the run was given (limit 0 = open); each comes back with `reached`. */
+  readonly bounds?: readonly { readonly name: 'depth' | 'steps' | 'runs' | 'memory'; readonly limit: number }[];
+  readonly hooks?: ExploreHooks;
+  /** Partial-order reduction (default on). */
+  readonly reduction?: boolean;
+}
+
+/** Input combinations beyond this are refused (the question should bind some inputs). */
+export const MAX_INPUT_COMBINATIONS = 4096;
+/** Distinct outcomes reported at most. */
+export const MAX_OUTCOMES = 1000;
+
+/** A compiled subject ready to run: the model, its runtime, and the question's initial states. */
+export interface PreparedBehavior {
+  readonly model: ExecutionModel;
+  readonly runtime: Runtime;
+  readonly policy: Policy;
+  readonly exhaustive: boolean;
+  /** One entry per combination of free inputs (a single empty one when there are none). */
+  readonly assignments: ReadonlyMap<string, Value>[];
+  /** The feature keys that are free inputs. */
+  readonly freeKeys: readonly string[];
+}
+
+function drawsOf(q: BehaviorQuestion, policy: Policy): ConstructorParameters<typeof Evaluator>[0] {
+  if (q.draws) return { draws: { policy: q.draws } };
+  const seed = q.modelSeed ?? (policy.kind === 'seed' ? policy.seed : undefined);
+  return seed === undefined ? {} : { draws: { random: new Random(seed) } };
+}
+
+function domainOf(text: string, where: string): Value[] {
+  const range = /^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$/.exec(text);
+  if (range) {
+    const out: Value[] = [];
+    for (let i = BigInt(range[1]!); i <= BigInt(range[2]!); i++) out.push(int(i));
+    if (out.length > MAX_INPUT_COMBINATIONS) throw new BehaviorError(`input ${where}: domain ${text} has more than ${MAX_INPUT_COMBINATIONS} values`, undefined, undefined);
+    return out;
+  }
+  const inner = text.trim().replace(/^\{|\}$/g, '');
+  return inner.split(',').map((p) => {
+    const v = parseNotation(p.trim());
+    if (isError(v)) throw new BehaviorError(`input ${where}: ${v.message}`, undefined, undefined);
+    return v;
+  });
+}
+
+/** Compiles the subject and lays out the question's initial states. */
+export function prepareBehavior(documents: readonly BehaviorDocument[], q: BehaviorQuestion): PreparedBehavior | BehaviorError {
+  const policy = parsePolicy(q.schedule);
+  if (typeof policy === 'string') return new BehaviorError(policy, undefined, undefined);
+  const model = compileBehavior(documents, q.subject);
+  if (model instanceof BehaviorError) return model;
+  try {
+    const runtime = new Runtime(model, {
+      ...(q.clockStep ? { clockStep: q.clockStep } : {}),
+      environmentSignals: q.free.includes('inputs'),
+      evaluator: new Evaluator(drawsOf(q, policy)),
+    });
+    const keyOf = (name: string) => name.replace(/::/g, '.');
+    const given = new Map<string, Value>();
+    for (const b of q.bindings ?? []) {
+      const key = keyOf(b.name);
+      const i = model.featureIndex.get(key);
+      if (i === undefined) return new BehaviorError(`the binding ${b.name} names no feature of ${q.subject}`, undefined, undefined);
+      const v = fromProtocolValue(b, tryParseUnit, model.features[i]!.type ?? undefined);
+      if (isError(v)) return new BehaviorError(`binding ${b.name}: ${v.message}`, undefined, undefined);
+      given.set(key, v);
+    }
+    // Free inputs: features with no value whose domain is finite (declared, or given with the question).
+    const domains = new Map<string, Value[]>();
+    if (q.free.includes('inputs')) {
+      for (const f of model.features) if (!f.hidden && !f.init && !given.has(f.key) && f.domain) domains.set(f.key, [...f.domain]);
+      for (const inp of q.inputs ?? []) {
+        const key = keyOf(inp.name);
+        if (!model.featureIndex.has(key)) return new BehaviorError(`the input ${inp.name} names no feature of ${q.subject}`, undefined, undefined);
+        if (inp.domain) domains.set(key, domainOf(inp.domain, inp.name));
+      }
+    }
+    const freeKeys = [...domains.keys()];
+    let assignments: Map<string, Value>[] = [new Map(given)];
+    for (const k of freeKeys) {
+      const next: Map<string, Value>[] = [];
+      for (const a of assignments) for (const v of domains.get(k)!) next.push(new Map(a).set(k, v));
+      assignments = next;
+      if (assignments.length > MAX_INPUT_COMBINATIONS) {
+        return new BehaviorError(`the free inputs ${freeKeys.join(', ')} have more than ${MAX_INPUT_COMBINATIONS} combinations: bind some of them`, undefined, undefined);
+      }
+    }
+    const exhaustive = q.kind === 'sensitive' ? policy.kind !== 'seed' : policy.kind === 'all' || (q.free.includes('schedule') && policy.kind !== 'seed');
+    return { model, runtime, policy, exhaustive, assignments, freeKeys };
+  } catch (e) {
+    if (e instanceof BehaviorError) return e;
+    throw e;
+  }
+}
+
+function inputValues(p: PreparedBehavior, a: ReadonlyMap<string, Value>): ProtocolValue[] {
+  return p.freeKeys.map((k) => toProtocolValue(k, a.get(k)!) as ProtocolValue);
+}
+
+function boundsOf(options: BehaviorRunOptions, reports: readonly ExploreReport[]): BoundObject[] | undefined {
+  if (!options.bounds) return undefined;
+  return options.bounds.map((b) => {
+    const reached = reports.some((r) => r.reached[b.name]);
+    return reached ? { name: b.name, limit: b.limit, reached: true } : { name: b.name, limit: b.limit };
+  });
+}
+
+function limitsOf(options: BehaviorRunOptions): Limits {
+  const get = (n: string) => options.bounds?.find((b) => b.name === n)?.limit ?? 0;
+  return { depth: get('depth'), steps: get('steps'), runs: get('runs'), memoryMiB: get('memory') };
+}
+
+function anyReached(reports: readonly ExploreReport[]): boolean {
+  return reports.some((r) => Object.values(r.reached).some(Boolean));
+}
+
+/** proved when every exploration covered its choices within the bounds; bounded when a bound cut it; observed for samples. */
+function coverageStrength(reports: readonly ExploreReport[]): BehaviorAnswer['strength'] {
+  if (reports.some((r) => !r.exhaustive)) return 'observed';
+  return anyReached(reports) ? 'bounded' : 'proved';
+}
+
+function cancelled(reports: readonly ExploreReport[]): boolean {
+  return reports.some((r) => r.stopped === 'cancelled');
+}
+
+const CANCELLED = new BehaviorError('cancelled before the exploration finished', undefined, undefined, 'budget');
+
+function statsText(reports: readonly ExploreReport[]): string {
+  const states = reports.reduce((n, r) => n + r.states, 0);
+  const steps = reports.reduce((n, r) => n + r.steps, 0);
+  return `${states} states, ${steps} moves${reports.length > 1 ? ` over ${reports.length} input choices` : ''}`;
+}
+
+// ---- conditions -----------------------------------------------------------------------------------
+
+export interface CheckedCondition {
+  readonly name: string;
+  readonly text: string;
+  readonly expr: Expression;
+}
+
+function parseCondition(name: string, text: string): CheckedCondition {
+  const r = parse(`calc __condition { ${text} }`);
+  const first = r.document.members[0];
+  const body = first && (first.kind === 'Definition' || first.kind === 'Usage') ? (first.body ?? []) : [];
+  const result = body.find((m): m is Member & { kind: 'ResultExpression' } => m.kind === 'ResultExpression');
+  if (r.errors.length > 0 || !result) throw new BehaviorError(`condition ${name}: cannot read '${text}'${r.errors[0] ? `: ${r.errors[0].message}` : ''}`, undefined, undefined);
+  return { name, text, expr: result.expression };
+}
+
+/** The conditions of a holds question: given ones, or the subject's asserted constraints. */
+export function conditionsOf(documents: readonly BehaviorDocument[], q: BehaviorQuestion): CheckedCondition[] {
+  const given = [...(q.condition ? [q.condition] : []), ...(q.conditions ?? []).flatMap((c) => c.assertions)];
+  const scope = new BehaviorScope(documents);
+  const subject = scope.find(q.subject);
+  const constraintNamed = (name: string): CheckedCondition | undefined => {
+    for (const e of [subject, ...(subject ? scope.typesOf(subject) : [])]) {
+      const m = e?.members.find((x) => x.name === name && x.node.kind !== 'Package' && x.node.keyword === 'constraint');
+      const expr = m && m.node.kind !== 'Package' ? (m.node.body ?? []).filter((b) => b.kind === 'ResultExpression').at(-1) : undefined;
+      if (expr && expr.kind === 'ResultExpression') return { name, text: name, expr: expr.expression };
+    }
+    return undefined;
+  };
+  if (given.length > 0) {
+    return given.map((c) => {
+      if (c.text !== undefined && c.text.trim() !== '') return parseCondition(c.name, c.text);
+      const declared = constraintNamed(c.name);
+      if (!declared) throw new BehaviorError(`condition ${c.name} has no text and names no constraint of ${q.subject}`, undefined, undefined);
+      return declared;
+    });
+  }
+  const out: CheckedCondition[] = [];
+  if (subject && subject.node.kind !== 'Package') {
+    const members: Member[] = [...(subject.node.body ?? []), ...scope.typesOf(subject).flatMap((t) => (t.node.kind === 'Package' ? [] : (t.node.body ?? [])))];
+    for (const m of members) {
+      if (m.kind !== 'Usage' || m.keyword !== 'constraint' || m.role !== 'assert') continue;
+      const expr = (m.body ?? []).filter((b) => b.kind === 'ResultExpression').at(-1);
+      if (!expr || expr.kind !== 'ResultExpression') continue;
+      const name = usageName(m) ?? `assert at ${m.range.line}:${m.range.column}`;
+      out.push({ name, text: name, expr: m.isNegated ? { kind: 'Unary', operator: 'not', operand: expr.expression, range: expr.expression.range } : expr.expression });
+    }
+  }
+  if (out.length === 0) throw new BehaviorError(`no condition to check: give the question a condition, or assert a constraint in ${q.subject}`, undefined, undefined);
+  return out;
+}
+
+function mentionedNames(e: unknown, out: Set<string>): Set<string> {
+  if (typeof e !== 'object' || e === null) return out;
+  if (Array.isArray(e)) {
+    for (const x of e) mentionedNames(x, out);
+    return out;
+  }
+  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
+  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
+  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentionedNames(v, out);
+  return out;
+}
+
+// ---- the questions ----------------------------------------------------------------------------------
+
+export async function answerBehavior(documents: readonly BehaviorDocument[], q: BehaviorQuestion, options: BehaviorRunOptions = {}): Promise<BehaviorAnswer | BehaviorError> {
+  const started = Date.now();
+  const prepared = prepareBehavior(documents, q);
+  if (prepared instanceof BehaviorError) return prepared;
+  try {
+    const answer = q.kind === 'outcomes' ? await outcomes(prepared, options) : q.kind === 'holds' ? await holds(prepared, conditionsOf(documents, q), options) : await sensitive(prepared, options);
+    if (answer instanceof BehaviorError) return answer;
+    answer.elapsed = Date.now() - started;
+    return answer;
+  } catch (e) {
+    if (e instanceof BehaviorError) return e;
+    throw e;
+  }
+}
+
+interface Outcome {
+  readonly status: EndStatus;
+  readonly state: BehaviorState;
+  readonly path: readonly PathStep[];
+  readonly inputs: ReadonlyMap<string, Value>;
+}
+
+async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promise<BehaviorAnswer | BehaviorError> {
+  const found = new Map<string, Outcome>();
+  const reports: ExploreReport[] = [];
+  const rt = p.runtime;
+  const visible = p.model.features.map((f, i) => (f.hidden ? -1 : i)).filter((i) => i >= 0);
+  for (const a of p.assignments) {
+    const initial = rt.initial(a);
+    const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction }, {
+      end(s, status, path) {
+        const key = `${status}|${visible.map((i) => (s.values[i] === undefined ? '_' : format(s.values[i]!))).join(';')}`;
+        if (!found.has(key)) found.set(key, { status, state: s, path: [...path], inputs: a });
+        return found.size >= MAX_OUTCOMES;
+      },
+    });
+    reports.push(report);
+    if (cancelled(reports)) return CANCELLED;
+    if (report.stopped === 'visitor') break;
+  }
+  const bounds = boundsOf(options, reports);
+  const strength = coverageStrength(reports);
+  if (found.size === 0) {
+    return { claim: 'none', strength, ...(bounds ? { bounds } : {}), reason: `no run ends (${statsText(reports)}): every reachable state has a move or a pending wait` };
+  }
+  const values: ProtocolValue[] = [];
+  const executions: WitnessObject[] = [];
+  let k = 0;
+  for (const o of found.values()) {
+    k++;
+    values.push({ name: `end@${k}`, value: o.status });
+    for (const i of visible) {
+      const v = o.state.values[i];
+      if (v !== undefined) values.push(toProtocolValue(`${p.model.features[i]!.key}@${k}`, v) as ProtocolValue);
+    }
+    executions.push({ schedules: [scheduleText(o.path)], ...(p.freeKeys.length > 0 ? { inputs: inputValues(p, o.inputs) } : {}) });
+  }
+  const summary = [...found.values()].map((o, i) => `${i + 1}: ${o.status}${o.status === 'deadlock' ? ` (${rt.positions(o.state)})` : ''}`).join('; ');
+  return {
+    claim: 'outcomes',
+    strength: found.size >= MAX_OUTCOMES ? 'bounded' : strength,
+    ...(bounds ? { bounds } : {}),
+    executions,
+    values,
+    reason: `${found.size} outcome${found.size === 1 ? '' : 's'} (${statsText(reports)}): ${summary}`,
+  };
+}
+
+async function holds(p: PreparedBehavior, conditions: CheckedCondition[], options: BehaviorRunOptions): Promise<BehaviorAnswer | BehaviorError> {
+  const rt = p.runtime;
+  const names = new Set<string>();
+  for (const c of conditions) mentionedNames(c.expr, names);
+  const visible = new Set<number>();
+  p.model.features.forEach((f, i) => {
+    if (names.has(f.key.split('.').at(-1)!)) visible.add(i);
+  });
+  const reports: ExploreReport[] = [];
+  const failing = (s: BehaviorState): CheckedCondition | undefined => conditions.find((c) => !rt.truth(c.expr, s.values, [''], { path: p.model.subject }));
+  for (const a of p.assignments) {
+    let violation: { path: PathStep[]; condition: CheckedCondition } | undefined;
+    const initial = rt.initial(a);
+    const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, breadthFirst: true, visible, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction }, {
+      state(s, path) {
+        const c = failing(s);
+        if (c) violation = { path: [...path], condition: c };
+        return c !== undefined;
+      },
+    });
+    reports.push(report);
+    if (cancelled(reports)) return CANCELLED;
+    if (violation) {
+      const at = violation.path.length;
+      const bounds = boundsOf(options, reports);
+      return {
+        claim: 'violated',
+        strength: report.exhaustive ? 'proved' : 'witnessed',
+        ...(bounds ? { bounds } : {}),
+        witness: { schedules: [scheduleText(violation.path)], at, ...(p.freeKeys.length > 0 ? { inputs: inputValues(p, a) } : {}) },
+        reason: `${violation.condition.name} fails ${at === 0 ? 'in the initial state' : `after step ${at}`}: ${violation.condition.text}`,
+      };
+    }
+  }
+  const bounds = boundsOf(options, reports);
+  return {
+    claim: 'holds',
+    strength: coverageStrength(reports),
+    ...(bounds ? { bounds } : {}),
+    reason: `${conditions.map((c) => c.name).join(', ')} hold${conditions.length === 1 ? 's' : ''} after every move (${statsText(reports)})`,
+  };
+}
+
+async function sensitive(p: PreparedBehavior, options: BehaviorRunOptions): Promise<BehaviorAnswer | BehaviorError> {
+  const rt = p.runtime;
+  const reports: ExploreReport[] = [];
+  const visible = p.model.features.map((f, i) => (f.hidden ? -1 : i)).filter((i) => i >= 0);
+  let ends = 0;
+  for (const a of p.assignments) {
+    let first: { state: BehaviorState; path: PathStep[] } | undefined;
+    let found: { path: PathStep[]; feature: number } | undefined;
+    const initial = rt.initial(a);
+    const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction }, {
+      end(s, _status, path) {
+        ends++;
+        if (!first) {
+          first = { state: s, path: [...path] };
+          return false;
+        }
+        for (const i of visible) {
+          const x = first.state.values[i];
+          const y = s.values[i];
+          if ((x === undefined) !== (y === undefined) || (x && y && format(x) !== format(y))) {
+            found = { path: [...path], feature: i };
+            return true;
+          }
+        }
+        return false;
+      },
+    });
+    reports.push(report);
+    if (cancelled(reports)) return CANCELLED;
+    if (found && first) {
+      const bounds = boundsOf(options, reports);
+      const key = p.model.features[found.feature]!.key;
+      const show = (s: BehaviorState | undefined) => (s?.values[found!.feature] === undefined ? 'no value' : format(s.values[found!.feature]!));
+      const second = replayEnd(rt, a, found.path);
+      return {
+        claim: 'sensitive',
+        strength: report.exhaustive ? 'proved' : 'witnessed',
+        ...(bounds ? { bounds } : {}),
+        witness: { schedules: [scheduleText(first.path), scheduleText(found.path)], feature: key, ...(p.freeKeys.length > 0 ? { inputs: inputValues(p, a) } : {}) },
+        reason: `${key} ends as ${show(first.state)} under one schedule and ${show(second)} under another`,
+      };
+    }
+  }
+  const bounds = boundsOf(options, reports);
+  return {
+    claim: 'none',
+    strength: coverageStrength(reports),
+    ...(bounds ? { bounds } : {}),
+    reason: ends === 0 ? `no run ends (${statsText(reports)}), so no two end states to compare` : `every schedule ends with the same feature values (${statsText(reports)})`,
+  };
+}
+
+function replayEnd(rt: Runtime, a: ReadonlyMap<string, Value>, path: readonly PathStep[]): BehaviorState {
+  let s = rt.initial(a);
+  for (const step of path) s = rt.fire(s, step.move);
+  return s;
+}

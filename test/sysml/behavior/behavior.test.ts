@@ -1,0 +1,353 @@
+// Behaviour semantics on fixtures written for it (test/fixtures/models/behavior) and on the corpus.
+// Every expected answer is worked out by hand in the comment beside it, and every witness a question
+// returns is replayed through `replay` to the violation / divergence / outcome it claims.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from '../../../src/sysml';
+import {
+  answerBehavior, BehaviorError, compileBehavior, conditionsOf, explore, prepareBehavior, replay, Runtime, type BehaviorAnswer, type BehaviorDocument,
+  type BehaviorQuestion, type BehaviorState,
+} from '../../../src/sysml/behavior';
+import { format, fromProtocolValue, type Value } from '../../../src/sysml/semantics/values';
+import { tryParseUnit } from '../../../src/sysml/semantics/units';
+
+const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'models', 'behavior');
+const CORPUS = join(__dirname, '..', '..', '..', '..', 'shared', 'corpus', 'sysml-release-2026-04');
+
+function docs(...paths: string[]): BehaviorDocument[] {
+  return paths.map((p) => {
+    const full = p.startsWith('/') ? p : join(FIXTURES, p);
+    return { path: p.split('/').at(-1)!, document: parse(readFileSync(full, 'utf8')).document };
+  });
+}
+
+function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
+  return { kind, subject, schedule: 'all', free: ['schedule'], ...extra };
+}
+
+const OPEN = [
+  { name: 'depth', limit: 0 },
+  { name: 'steps', limit: 0 },
+  { name: 'runs', limit: 0 },
+  { name: 'memory', limit: 0 },
+] as const;
+
+/** Asks, replays every witness, and returns the answer. */
+async function ask(d: BehaviorDocument[], q: BehaviorQuestion, bounds: readonly { name: 'depth' | 'steps' | 'runs' | 'memory'; limit: number }[] = OPEN): Promise<BehaviorAnswer> {
+  const a = await answerBehavior(d, q, { bounds });
+  if (a instanceof BehaviorError) assert.fail(a.text);
+  checkWitnesses(d, q, a);
+  return a;
+}
+
+async function refusal(d: BehaviorDocument[], q: BehaviorQuestion): Promise<string> {
+  const a = await answerBehavior(d, q, { bounds: OPEN });
+  assert.ok(a instanceof BehaviorError, `expected a refusal, got ${JSON.stringify(a)}`);
+  return a.text;
+}
+
+function inputsOf(model: { featureIndex: ReadonlyMap<string, number>; features: readonly { type: string | null }[] }, given: readonly { name: string; value: number | boolean | string; unit?: string }[] = []): Map<string, Value> {
+  const m = new Map<string, Value>();
+  for (const v of given) {
+    const f = model.features[model.featureIndex.get(v.name)!];
+    const parsed = typeof v.value === 'string' && v.value.includes('::') ? ({ kind: 'enum', definition: v.value.split('::').at(-2)!, literal: v.value.split('::').at(-1)! } as Value) : fromProtocolValue(v, tryParseUnit, f?.type ?? undefined);
+    m.set(v.name, parsed as Value);
+  }
+  return m;
+}
+
+/** Replays each witness of an answer and checks it shows what the answer claims. */
+function checkWitnesses(d: BehaviorDocument[], q: BehaviorQuestion, a: BehaviorAnswer): void {
+  const p = prepareBehavior(d, q);
+  if (p instanceof BehaviorError) assert.fail(p.text);
+  const rt = p.runtime;
+  const given = (inputs: BehaviorAnswer['values']) => {
+    const m = inputsOf(p.model, inputs);
+    for (const b of q.bindings ?? []) m.set(b.name, fromProtocolValue(b, tryParseUnit) as Value);
+    return m;
+  };
+  const endOf = (schedule: string, inputs: BehaviorAnswer['values']): BehaviorState => {
+    const r = replay(rt, schedule, given(inputs));
+    if (!r.ok) assert.fail(`witness does not replay: ${r.error}\n${schedule}`);
+    return r.steps.at(-1)?.state ?? r.initial;
+  };
+  if (a.claim === 'violated') {
+    const w = a.witness!;
+    const r = replay(rt, w.schedules![0]!, given(w.inputs));
+    if (!r.ok) assert.fail(`witness does not replay: ${r.error}`);
+    assert.equal(r.steps.length, w.at, 'the witness ends at the failing move');
+    const states = [r.initial, ...r.steps.map((s) => s.state)];
+    const conditions = conditionsOf(d, q);
+    const ok = (s: BehaviorState) => conditions.every((c) => rt.truth(c.expr, s.values, [''], { path: q.subject }));
+    assert.equal(ok(states[w.at!]!), false, 'a condition fails at `at`');
+    for (const s of states.slice(0, w.at)) assert.equal(ok(s), true, 'every condition holds before `at`');
+  }
+  if (a.claim === 'sensitive') {
+    const w = a.witness!;
+    assert.equal(w.schedules!.length, 2);
+    const [x, y] = w.schedules!.map((s) => endOf(s, w.inputs));
+    const i = p.model.featureIndex.get(w.feature!)!;
+    assert.notEqual(format(x!.values[i]!), format(y!.values[i]!), `the two schedules end with different ${w.feature}`);
+    assert.equal(rt.status(x!) !== undefined && rt.status(y!) !== undefined, true, 'both schedules run to the end');
+  }
+  if (a.claim === 'outcomes') {
+    a.executions!.forEach((e, k) => {
+      const end = endOf(e.schedules![0]!, e.inputs);
+      const values = new Map(a.values!.map((v) => [v.name, v.value]));
+      assert.equal(rt.status(end), values.get(`end@${k + 1}`), `outcome ${k + 1} ends as claimed`);
+      p.model.features.forEach((f, i) => {
+        if (f.hidden || end.values[i] === undefined) return;
+        const claimed = values.get(`${f.key}@${k + 1}`);
+        const v = end.values[i]!;
+        const actual = v.kind === 'integer' ? Number(v.value) : v.kind === 'boolean' || v.kind === 'real' || v.kind === 'string' ? v.value : format(v);
+        assert.equal(actual, claimed, `${f.key}@${k + 1}`);
+      });
+    });
+  }
+}
+
+function outcomeValues(a: BehaviorAnswer, feature: string): unknown[] {
+  return a.values!.filter((v) => v.name.startsWith(`${feature}@`)).map((v) => v.value);
+}
+
+describe('behaviour semantics: fixtures', () => {
+  it('a race on a shared attribute has two outcomes and is sensitive to the schedule', async () => {
+    const d = docs('race.sysml');
+    // x = 1; inc then dbl: (1 + 1) * 2 = 4; dbl then inc: 1 * 2 + 1 = 3.
+    const o = await ask(d, question('outcomes', 'Race::Race'));
+    assert.equal(o.claim, 'outcomes');
+    assert.equal(o.strength, 'proved');
+    assert.deepEqual(outcomeValues(o, 'x'), [4, 3]);
+    assert.deepEqual(outcomeValues(o, 'end'), ['done', 'done']);
+    assert.equal(o.executions![0]!.schedules![0], 'step 1: t1@inc first of t1@inc, t2@dbl\nstep 2: t2@dbl first of t2@dbl\nstep 3: t1@j first of t1@j');
+    const s = await ask(d, question('sensitive', 'Race::Race'));
+    assert.equal(s.claim, 'sensitive');
+    assert.equal(s.witness!.feature, 'x');
+    // One schedule only: fifo takes inc first (x = 4), lifo dbl first (x = 3).
+    assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Race::Race', { schedule: 'fifo', free: [] })), 'x'), [4]);
+    assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Race::Race', { schedule: 'lifo', free: [] })), 'x'), [3]);
+  });
+
+  it('fork and join over independent branches end one way', async () => {
+    const d = docs('fork-join.sysml');
+    const o = await ask(d, question('outcomes', 'ForkJoin::Assemble'));
+    // a = 1, b = 2, total = a + b = 3 whatever the order.
+    assert.deepEqual(outcomeValues(o, 'total'), [3]);
+    const s = await ask(d, question('sensitive', 'ForkJoin::Assemble'));
+    assert.equal(s.claim, 'none');
+    assert.equal(s.strength, 'proved');
+  });
+
+  it('decide with guards: a free Boolean input picks the branch, overlapping guards leave a choice', async () => {
+    const d = docs('decide.sysml');
+    const o = await ask(d, question('outcomes', 'Decide::Dispatch', { free: ['schedule', 'inputs'] }));
+    // sensorOk = false → abort (mode 2); true → proceed (mode 1).
+    assert.deepEqual(outcomeValues(o, 'mode'), [2, 1]);
+    assert.deepEqual(o.executions!.map((e) => e.inputs), [[{ name: 'sensorOk', value: false }], [{ name: 'sensorOk', value: true }]]);
+    assert.match(o.executions![0]!.schedules![0]!, /^step 1: t1@decide1->abort first of t1@decide1->abort/);
+    // Without free inputs the guard reads a feature with no value.
+    assert.match(await refusal(d, question('outcomes', 'Decide::Dispatch')), /decide\.sysml:\d+:\d+: 'sensorOk' has no value/);
+    // level = 1 satisfies both guards: high (x = 1) or low (x = 2).
+    assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Decide::Overlap')), 'x'), [1, 2]);
+    assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Decide::Overlap', { schedule: 'fifo', free: [] })), 'x'), [1]);
+  });
+
+  it('timers on a continuous clock and with clockStep', async () => {
+    const d = docs('timers.sysml');
+    // Continuous: A is due at 2.5 s, B at 3 s, so log = 1 then 12.
+    const o = await ask(d, question('outcomes', 'Timers::TwoTimers'));
+    assert.deepEqual(outcomeValues(o, 'log'), [12]);
+    const p = prepareBehavior(d, question('outcomes', 'Timers::TwoTimers'));
+    if (p instanceof BehaviorError) assert.fail(p.text);
+    const r = replay(p.runtime, o.executions![0]!.schedules![0]!);
+    assert.ok(r.ok);
+    // After step 2 nothing can move until B is due: the clock is already at 3 s.
+    assert.deepEqual(r.steps.map((s) => s.state.clock), [2.5, 3, 3, 3, 3]);
+    // clockStep 2: both come due at the tick at 4 s; either may go first: 12 or 21.
+    const stepped = await ask(d, question('outcomes', 'Timers::TwoTimers', { clockStep: 2 }));
+    assert.deepEqual(outcomeValues(stepped, 'log'), [12, 21]);
+    const ps = prepareBehavior(d, question('outcomes', 'Timers::TwoTimers', { clockStep: 2 }));
+    if (ps instanceof BehaviorError) assert.fail(ps.text);
+    assert.equal(ps.runtime.initial().clock, 4);
+  });
+
+  it('a signal ping-pong between two state machines ends after three hits', async () => {
+    const d = docs('ping-pong.sysml');
+    const o = await ask(d, question('outcomes', 'PingPong::Table'));
+    // pong returns the ball while hits < 3; the fourth ball stays queued: deadlock with hits = 3.
+    assert.deepEqual(outcomeValues(o, 'end'), ['deadlock']);
+    assert.deepEqual(outcomeValues(o, 'hits'), [3]);
+    assert.match(o.reason!, /deadlock \(t1@ping\.pingStates\.waiting, t2@pong\.pongStates\.idle\)/);
+    const h = await ask(d, question('holds', 'PingPong::Table', { condition: { name: 'atMost3', text: 'hits <= 3' } }));
+    assert.equal(h.claim, 'holds');
+    assert.equal(h.strength, 'proved');
+    const v = await ask(d, question('holds', 'PingPong::Table', { condition: { name: 'atMost2', text: 'hits <= 2' } }));
+    assert.equal(v.claim, 'violated');
+    // The third hit: serve, hit 1 (step 2), …, hit 3 — nine moves at the least (breadth-first).
+    assert.equal(v.witness!.at, 9);
+    // A depth bound cuts the search short: bounded, and the bound says it was reached.
+    const b = await ask(d, question('holds', 'PingPong::Table', { condition: { name: 'atMost3', text: 'hits <= 3' } }), [{ name: 'depth', limit: 4 }]);
+    assert.equal(b.claim, 'holds');
+    assert.equal(b.strength, 'bounded');
+    assert.deepEqual(b.bounds, [{ name: 'depth', limit: 4, reached: true }]);
+  });
+
+  it('a traffic light with a safety constraint: timed lights overlap, interlocked ones never do', async () => {
+    const d = docs('traffic-light.sysml');
+    const v = await ask(d, question('holds', 'TrafficLight::TimedCrossing'));
+    // ns turns green at 1 s (step 1), ew at 2 s (step 2) while ns stays green until 4 s.
+    assert.equal(v.claim, 'violated');
+    assert.equal(v.witness!.at, 2);
+    assert.match(v.reason!, /^safety fails after step 2/);
+    const h = await ask(d, question('holds', 'TrafficLight::InterlockedCrossing'));
+    assert.equal(h.claim, 'holds');
+    assert.equal(h.strength, 'proved');
+    // With a seeded schedule the answer is evidence only.
+    const sampled = await ask(d, question('holds', 'TrafficLight::InterlockedCrossing', { schedule: 'seed:7' }), [{ name: 'runs', limit: 5 }, { name: 'depth', limit: 50 }]);
+    assert.equal(sampled.claim, 'holds');
+    assert.equal(sampled.strength, 'observed');
+  });
+
+  it('a deadlock is an outcome of its own; an environment signal resolves it', async () => {
+    const d = docs('deadlock.sysml');
+    const o = await ask(d, question('outcomes', 'Deadlock::Handshake'));
+    assert.deepEqual(outcomeValues(o, 'end'), ['deadlock']);
+    assert.match(o.reason!, /t1@j, t2@waitGo/);
+    const free = await ask(d, question('outcomes', 'Deadlock::Handshake', { free: ['schedule', 'inputs'] }));
+    assert.deepEqual(outcomeValues(free, 'end'), ['done']);
+  });
+});
+
+describe('behaviour semantics: replay', () => {
+  const d = docs('race.sysml');
+  const p = prepareBehavior(d, question('outcomes', 'Race::Race'));
+  if (p instanceof BehaviorError) throw new Error(p.text);
+
+  it('gives the state after every step', () => {
+    const r = replay(p.runtime, 'step 1: t2@dbl first of t1@inc, t2@dbl\nstep 2: t1@inc first of t1@inc');
+    assert.ok(r.ok);
+    const x = p.model.featureIndex.get('x')!;
+    assert.deepEqual(r.steps.map((s) => format(s.state.values[x]!)), ['2', '3']);
+    assert.equal(p.runtime.positions(r.steps[1]!.state), 't1@j, t2@j');
+  });
+
+  it('refuses a schedule that does not fit, naming the step', () => {
+    const wrongList = replay(p.runtime, 'step 1: t1@inc first of t1@inc');
+    assert.deepEqual(wrongList.ok ? undefined : wrongList.error, 'step 1: the schedule lists t1@inc as enabled, the model enables t1@inc, t2@dbl');
+    const notEnabled = replay(p.runtime, 'step 1: t3@inc first of t1@inc, t2@dbl');
+    assert.deepEqual(notEnabled.ok ? undefined : notEnabled.error, 'step 1: t3@inc is not enabled (enabled: t1@inc, t2@dbl)');
+    const badLine = replay(p.runtime, 'step 2: t1@inc first of t1@inc, t2@dbl');
+    assert.deepEqual(badLine.ok ? undefined : badLine.error, 'line 1: expected step 1, got step 2');
+  });
+});
+
+/** A fork of n branches, each assigning its own attribute. */
+function forkModel(n: number): BehaviorDocument[] {
+  const names = Array.from({ length: n }, (_, i) => `b${i + 1}`);
+  const text = `package F { action def Fan {
+    ${names.map((b) => `attribute ${b}x : ScalarValues::Integer := 0;`).join('\n')}
+    first start; then fork; ${names.map((b) => `then ${b};`).join(' ')}
+    ${names.map((b) => `action ${b} { assign ${b}x := 1; } then j;`).join('\n')}
+    join j; then done; } }`;
+  return [{ path: 'fan.sysml', document: parse(text).document }];
+}
+
+describe('behaviour semantics: explorer', () => {
+  it('partial-order reduction explores independent branches once, with the same outcomes', async () => {
+    const d = forkModel(6);
+    const p = prepareBehavior(d, question('outcomes', 'F::Fan'));
+    if (p instanceof BehaviorError) assert.fail(p.text);
+    const run = async (reduction: boolean) => {
+      const ends: string[] = [];
+      const r = await explore(p.runtime, p.runtime.initial(), { policy: { kind: 'all' }, exhaustive: true, reduction }, { end: (s) => void ends.push(p.runtime.encode(s)) });
+      return { states: r.states, ends: [...new Set(ends)] };
+    };
+    const full = await run(false);
+    const reduced = await run(true);
+    // Without reduction every subset of finished branches is a state: 2^6 + the end = 65 (plus the initial one counted in 2^6).
+    assert.equal(full.states, 2 ** 6 + 1);
+    // With it, one branch after another: 6 + 1 + 1.
+    assert.equal(reduced.states, 6 + 2);
+    assert.deepEqual(reduced.ends, full.ends);
+  });
+
+  it('stops on cancel and on the memory bound', async () => {
+    const d = forkModel(10);
+    const p = prepareBehavior(d, question('outcomes', 'F::Fan'));
+    if (p instanceof BehaviorError) assert.fail(p.text);
+    let polls = 0;
+    const cancelled = await explore(p.runtime, p.runtime.initial(), { policy: { kind: 'all' }, exhaustive: true, reduction: false, hooks: { cancelled: () => ++polls > 1, sliceMs: 0, pause: () => undefined } }, {});
+    assert.equal(cancelled.stopped, 'cancelled');
+    const a = await answerBehavior(d, question('outcomes', 'F::Fan'), { bounds: [{ name: 'memory', limit: 1 }], reduction: false, hooks: { cancelled: () => true, sliceMs: 0, pause: () => undefined } });
+    assert.ok(a instanceof BehaviorError && a.code === 'budget', 'a cancelled question is a budget error');
+  });
+
+  it('reports progress with states per second', async () => {
+    const d = forkModel(12);
+    const p = prepareBehavior(d, question('outcomes', 'F::Fan'));
+    if (p instanceof BehaviorError) assert.fail(p.text);
+    const texts: string[] = [];
+    await explore(p.runtime, p.runtime.initial(), { policy: { kind: 'all' }, exhaustive: true, reduction: false, hooks: { progress: (x) => void texts.push(x.text), progressMs: 0, sliceMs: 0, pause: () => undefined } }, {});
+    assert.ok(texts.length > 0);
+    assert.match(texts[0]!, /^\d+ states, \d+ states\/s$/);
+  });
+});
+
+describe('behaviour semantics: corpus', () => {
+  const training = (dir: string, file: string) => join(CORPUS, 'training', dir, file);
+
+  it('answers or refuses training/17. Control precisely', async () => {
+    const dir = '17. Control';
+    assert.match(await refusal(docs(training(dir, 'Camera.sysml')), question('outcomes', 'Camera::camera')), /^Camera\.sysml:8:7: Camera::camera performs and exhibits no behaviour$/);
+    assert.match(
+      await refusal(docs(training(dir, 'Control Structures Example.sysml')), question('outcomes', "'Control Structures Example'::ChargeBattery")),
+      /^Control Structures Example\.sysml:19:12: 'charging\.monitor\.charge' is a parameter computed outside the model$/,
+    );
+    assert.match(
+      await refusal(docs(training(dir, 'Decision Example.sysml')), question('outcomes', "'Decision Example'::ChargeBattery")),
+      /^Decision Example\.sysml:23:7: 'monitor\.batteryCharge' is a parameter computed outside the model$/,
+    );
+    // TurnOn, then the fork's three branches, then the join: one way to end.
+    const brake = await ask(docs(training(dir, 'Fork Join Example.sysml')), question('outcomes', "'Fork Join Example'::Brake"));
+    assert.deepEqual(outcomeValues(brake, 'end'), ['done']);
+    // The merge loops forever: no run ends.
+    const merge = await ask(docs(training(dir, 'Merge Example.sysml')), question('outcomes', "'Merge Example'::takePicture"));
+    assert.equal(merge.claim, 'none');
+    assert.equal(merge.strength, 'proved');
+  });
+
+  it('refuses training/18. Action Performance (a performed action with a multiplicity)', async () => {
+    const text = await refusal(docs(training('18. Action Performance', 'Action Performance Example.sysml')), question('outcomes', "'Action Performance Example'::camera"));
+    assert.equal(text, "Action Performance Example.sysml:10:27: 'takePhoto' is performed with a multiplicity: several instances of a behaviour are not supported");
+  });
+
+  it('answers or refuses training/25. Transitions precisely', async () => {
+    const dir = '25. Transitions';
+    assert.equal(
+      await refusal(docs(training(dir, 'Change and Time Triggers.sysml')), question('outcomes', "'Change and Time Triggers'::healthStates")),
+      "Change and Time Triggers.sysml:27:3: 'accept at' (an absolute time) is not supported; use 'accept after'",
+    );
+    assert.equal(await refusal(docs(training(dir, 'Local Clock Example.sysml')), question('outcomes', "'Local Clock Example'::Server")), 'Local Clock Example.sysml:18:21: accept … via a port is not supported');
+    // Nobody sends VehicleStartSignal: the machine rests in off.
+    const d = docs(training(dir, 'Transition Actions.sysml'));
+    const o = await ask(d, question('outcomes', "'Transition Actions'::vehicleStates"));
+    assert.match(o.reason!, /deadlock \(t1@vehicleStates\.off\)/);
+    // As environment events the signals drive it to the guard, which reads an input parameter.
+    assert.equal(
+      await refusal(d, question('outcomes', "'Transition Actions'::vehicleStates", { free: ['schedule', 'inputs'] })),
+      "Transition Actions.sysml:30:7: 'operatingVehicle' is a parameter computed outside the model",
+    );
+  });
+
+  it('examples/Simple Tests/StateTest.sysml: S is refused, the other machines rest in their states', async () => {
+    const d = docs(join(CORPUS, 'examples', 'Simple Tests', 'StateTest.sysml'));
+    assert.equal(await refusal(d, question('outcomes', 'StateTest::S')), 'StateTest.sysml:34:23: accept … via a port is not supported');
+    const parallel = await ask(d, question('outcomes', 'StateTest::s'));
+    // A parallel state: one token per region.
+    assert.match(parallel.reason!, /deadlock \(t1@s\.s1, t2@s\.s2\)/);
+    const m = compileBehavior(d, 'StateTest::s0');
+    assert.ok(!(m instanceof BehaviorError));
+    assert.equal(new Runtime(m).enabled(new Runtime(m).initial()).length, 0);
+  });
+});
