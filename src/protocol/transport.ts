@@ -149,11 +149,17 @@ export class NdjsonReader extends AbstractMessageReader implements MessageReader
 export class NdjsonWriter extends AbstractMessageWriter implements MessageWriter {
   private drain: Promise<void> | undefined;
   private ended = false;
+  private corked = false;
 
+  /**
+   * @param backlog Says whether more messages are about to be written (the engine's unanswered
+   *   requests); while it does, lines are held and leave together, in one system call.
+   */
   constructor(
     private readonly writable: Writable,
     private readonly encode: (message: Message) => Message = (m) => m,
     private readonly trace?: (line: string) => void,
+    private readonly backlog?: () => boolean,
   ) {
     super();
     writable.on('error', (error) => this.fireError(error));
@@ -166,6 +172,7 @@ export class NdjsonWriter extends AbstractMessageWriter implements MessageWriter
     }
     const line = JSON.stringify(this.encode(message));
     this.trace?.(line);
+    this.hold();
     const flushed = this.writable.write(line + '\n');
     if (!flushed) {
       this.drain ??= new Promise<void>((resolve) => {
@@ -182,11 +189,31 @@ export class NdjsonWriter extends AbstractMessageWriter implements MessageWriter
     }
   }
 
+  /** Lines written in the same tick (or during a backlog) leave together. */
+  private hold(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.writable.cork();
+    if (this.backlog?.()) setImmediate(this.release);
+    else process.nextTick(this.release);
+  }
+
+  private readonly release = (): void => {
+    if (!this.corked) return;
+    if (this.backlog?.() && this.writable.writableLength < 256 * 1024 && !this.ended) {
+      setImmediate(this.release);
+      return;
+    }
+    this.corked = false;
+    this.writable.uncork();
+  };
+
   /** Writes a line directly (used for messages vscode-jsonrpc does not produce itself). */
   writeRaw(value: unknown): void {
     if (this.ended || this.writable.destroyed || !this.writable.writable) return;
     const line = JSON.stringify(value);
     this.trace?.(line);
+    this.hold();
     this.writable.write(line + '\n');
   }
 
@@ -247,6 +274,7 @@ export interface RequestHandle<M extends Method> {
 interface PendingRequest {
   method: Method;
   onProgress?: (params: ProgressParams) => void;
+  resolve?: (result: unknown) => void;
   reject?: (error: EngineRequestError) => void;
 }
 
@@ -342,6 +370,11 @@ export class EngineConnection {
       let settled = false;
       const entry: PendingRequest = {
         method,
+        resolve: (value) => {
+          if (settled) return;
+          settled = true;
+          resolve(value as ResultOf<M>);
+        },
         reject: (error) => {
           if (settled) return;
           settled = true;
@@ -438,9 +471,13 @@ export class EngineConnection {
         }
         return undefined;
       case 'response': {
-        // Accepted: from here vscode-jsonrpc settles the request. It only keeps numeric error codes, so
-        // the protocol's word travels in `data`.
+        // Settled here, synchronously for every line of a chunk, so the requests that follow leave
+        // together; vscode-jsonrpc still gets the response to clear its own entry (it keeps only numeric
+        // error codes, so the protocol's word travels in `data`).
+        const entry = this.pending.get(verdict.id);
         this.pending.delete(verdict.id);
+        if ('error' in verdict) entry?.reject?.(new EngineRequestError('error', verdict.error.message, verdict.error.code));
+        else entry?.resolve?.(verdict.result);
         const id = verdict.id - 1;
         if ('error' in verdict) {
           return { jsonrpc: '2.0', id, error: { code: CODE_CARRIER, message: verdict.error.message, data: { protocolCode: verdict.error.code } } } as Message;
@@ -634,7 +671,9 @@ export function serveEngine(handlers: EngineHandlers, options: EngineServerOptio
   const cancelledEarly = new Set<number>();
   const tokenIds = new WeakMap<CancellationToken, number>();
 
-  const writer = new NdjsonWriter(output, (message) => {
+  const writer = new NdjsonWriter(
+    output,
+    (message) => {
     // vscode-jsonrpc answers unknown methods and thrown handlers with numeric codes; the protocol's codes are words.
     const response = message as { error?: { code: unknown; message: string; data?: unknown } };
     if (response.error) {
@@ -642,7 +681,10 @@ export function serveEngine(handlers: EngineHandlers, options: EngineServerOptio
       return { ...message, error: { code, message: response.error.message } } as unknown as Message;
     }
     return message;
-  });
+    },
+    undefined,
+    () => queued.size > 0,
+  );
 
   const reader = new NdjsonReader(
     input,
