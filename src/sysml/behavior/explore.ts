@@ -132,6 +132,10 @@ export async function explore(rt: Runtime, initial: BehaviorState, options: Expl
     exhaustive: options.exhaustive || options.policy.kind !== 'seed', memoryBytes: 0, elapsedMs: 0,
   };
   const clock = new Clock(options.hooks, report, started);
+  if (options.hooks?.cancelled?.()) {
+    report.stopped = 'cancelled';
+    return report;
+  }
   try {
     if (options.exhaustive) await (options.breadthFirst ? bfs(rt, initial, options, visitor, report, clock) : dfs(rt, initial, options, visitor, report, clock));
     else if (options.policy.kind === 'seed') await samples(rt, initial, options, visitor, report, clock, options.policy.seed);
