@@ -3,12 +3,11 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { configuredEngines, type ConfiguredEngine } from './engineSettings';
-import { createLanguageClient } from './languageServer';
 import { RunsTree } from './runsView';
 
 /** What the extension exports to other extensions and to its own in-editor tests. */
 export interface AssayApi {
-  /** Milliseconds from the start of loading dist/extension.js to the end of activate(). */
+  /** Milliseconds spent evaluating dist/extension.js plus running activate() (the language server starts after). */
   activationMs: number;
   /** Settles when the language server has answered `initialize` (rejects if it cannot start). */
   languageServerReady: Promise<void>;
@@ -22,7 +21,12 @@ const notYet =
   'is not available in this build yet: the question flow arrives with the engine host wiring. ' +
   'Meanwhile ask from a terminal with `npm run ask -- <kind> <subject> --model <file.sysml>`.';
 
+// The bundle's own evaluation ends here; VS Code may then wait (preparing the extension context)
+// before calling activate(), which is its time, not ours.
+const bundleEvaluatedMs = performance.now() - bundleLoadStartedAt;
+
 export function activate(context: vscode.ExtensionContext): AssayApi {
+  const activateStartedAt = performance.now();
   const output = vscode.window.createOutputChannel('Assay', { log: true });
   context.subscriptions.push(output);
   const version = String(context.extension.packageJSON.version ?? '');
@@ -57,32 +61,39 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
     resolveReady = resolve;
     rejectReady = reject;
   });
-  // Start the server without awaiting it: activation must not wait for a second process.
+  // Load the language client (most of this bundle) and start the server after activation returns:
+  // commands, views and settings are usable at once, and activation does not wait for a second process.
   const startedAt = performance.now();
-  client = createLanguageClient(context, output);
-  client.start().then(
-    () => {
-      output.info(`Language server ready in ${(performance.now() - startedAt).toFixed(0)} ms.`);
-      resolveReady();
-    },
-    (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      output.error(`Language server failed to start: ${message}`);
-      void vscode.window.showErrorMessage(`Assay: the language server failed to start (${message}).`, 'Show Output')
-        .then((choice) => choice && output.show(true));
-      rejectReady(error);
-    },
-  );
+  import('./languageServer')
+    .then(({ createLanguageClient }) => {
+      client = createLanguageClient(context, output);
+      return client.start();
+    })
+    .then(
+      () => {
+        output.info(`Language server ready in ${(performance.now() - startedAt).toFixed(0)} ms.`);
+        resolveReady();
+      },
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        output.error(`Language server failed to start: ${message}`);
+        void vscode.window.showErrorMessage(`Assay: the language server failed to start (${message}).`, 'Show Output')
+          .then((choice) => choice && output.show(true));
+        rejectReady(error);
+      },
+    );
   // Nobody may be awaiting this promise; an unobserved rejection must not become an unhandled one.
   languageServerReady.catch(() => undefined);
 
-  const activationMs = performance.now() - bundleLoadStartedAt;
-  output.info(`Assay ${version} activated in ${activationMs.toFixed(1)} ms.`);
+  const activateMs = performance.now() - activateStartedAt;
+  const activationMs = bundleEvaluatedMs + activateMs;
+  output.info(`Assay ${version} activated in ${activationMs.toFixed(1)} ms ` +
+    `(bundle evaluation ${bundleEvaluatedMs.toFixed(1)} ms, activate() ${activateMs.toFixed(1)} ms).`);
   return { activationMs, languageServerReady };
 }
 
-function showEngines(output: vscode.LogOutputChannel, bundledEngine: string): ConfiguredEngine[] {
-  const engines = configuredEngines(bundledEngine, existsSync(bundledEngine));
+async function showEngines(output: vscode.LogOutputChannel, bundledEngine: string): Promise<ConfiguredEngine[]> {
+  const engines = await configuredEngines(bundledEngine, existsSync(bundledEngine));
   output.info(`Engines (${engines.length}):`);
   for (const engine of engines) {
     output.info(`  ${engine.name} [${engine.origin}] ${engine.command}${engine.ignoredBecause ? ` — ${engine.ignoredBecause}` : ''}`);

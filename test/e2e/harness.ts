@@ -138,6 +138,21 @@ export function packageExtension(outDir: string): PackagedExtension {
   return { vsix, files, bytes: statSync(vsix).size };
 }
 
+let packagedOnce: PackagedExtension | undefined;
+
+/** One VSIX per test process, shared by every test file (packaging takes ~10 s). Removed on exit. */
+export function packagedExtension(): PackagedExtension {
+  if (!packagedOnce) {
+    const dir = mkdtempSync(join(tmpdir(), 'assay-vsix-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const started = Date.now();
+    packagedOnce = packageExtension(dir);
+    recordFigure('vsix size', Math.round(packagedOnce.bytes / 1024), 'KiB');
+    recordFigure('vsix packaging time', Date.now() - started, 'ms');
+  }
+  return packagedOnce;
+}
+
 export function vsixFiles(vsix: string): string[] {
   const listing = spawnSync('unzip', ['-Z1', vsix], { encoding: 'utf8' });
   if (listing.status !== 0) throw new Error(`cannot list ${vsix}: ${listing.stderr}`);
