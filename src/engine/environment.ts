@@ -65,15 +65,15 @@ export class ModelValues {
     const cached = this.cache.get(path);
     if (cached?.state === 'done') return cached.value!;
     if (cached?.state === 'running') return error(`'${path}' depends on itself`, rangeOf(feature));
-    this.cache.set(path, { state: 'running' });
-    let value: Outcome;
+    const entry: { state: 'running' | 'done'; value?: Outcome } = { state: 'running' };
+    this.cache.set(path, entry);
     try {
-      value = this.computeFeature(owner, feature, path);
+      entry.value = this.computeFeature(owner, feature, path);
+      entry.state = 'done';
+      return entry.value;
     } finally {
-      this.cache.delete(path);
+      if (entry.state !== 'done') this.cache.delete(path);
     }
-    this.cache.set(path, { state: 'done', value });
-    return value;
   }
 
   private computeFeature(owner: InstanceContext, feature: ModelElement, path: string): Outcome {

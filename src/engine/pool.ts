@@ -161,6 +161,54 @@ function workerScript(file: string): { script: string; eval: boolean } {
   return { script: `require(${JSON.stringify(loader)}); require(${JSON.stringify(file)});`, eval: true };
 }
 
+// Idle workers, warm (code compiled, model parsed) for the next table, by script and heap limit.
+const idle = new Map<string, Worker[]>();
+/** Idle workers kept at most, per kind. */
+const MAX_IDLE = 8;
+
+function takeWorker(script: string, isEval: boolean, share: number | undefined): Worker {
+  const key = `${share ?? 0}|${script}`;
+  const warm = idle.get(key)?.pop();
+  if (warm) {
+    warm.ref();
+    return warm;
+  }
+  const w = new Worker(script, {
+    eval: isEval,
+    workerData: { role: WORKER_ROLE },
+    ...(share ? { resourceLimits: { maxOldGenerationSizeMb: share } } : {}),
+    stdout: false,
+    stderr: false,
+  });
+  // An idle worker that dies is forgotten; one never keeps the process alive while idle (unref below).
+  w.on('exit', () => {
+    const list = idle.get(key);
+    const at = list?.indexOf(w) ?? -1;
+    if (list && at >= 0) list.splice(at, 1);
+  });
+  w.on('error', () => undefined);
+  return w;
+}
+
+function returnWorker(w: Worker, script: string, share: number | undefined): void {
+  const key = `${share ?? 0}|${script}`;
+  const list = idle.get(key) ?? [];
+  idle.set(key, list);
+  if (list.length >= MAX_IDLE) {
+    void w.terminate();
+    return;
+  }
+  w.unref();
+  list.push(w);
+}
+
+/** Stops every idle worker (tests, and a process that wants to exit promptly). */
+export async function stopIdleWorkers(): Promise<void> {
+  const all = [...idle.values()].flat();
+  idle.clear();
+  await Promise.all(all.map((w) => w.terminate()));
+}
+
 function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
   const count = run.count;
   const chunk = Math.max(1, run.chunkSize ?? Math.min(512, Math.ceil(count / (jobs * 8))));
@@ -169,6 +217,7 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
   let next = 0;
   let done = 0;
   const workers: Worker[] = [];
+  const detachers: (() => void)[] = [];
   const { script, eval: isEval } = workerScript(options.workerFile ?? __filename);
   // Each worker's old generation gets a share of the budget, so one runaway row cannot take the process down.
   const share = options.memoryMiB ? Math.max(32, Math.floor(options.memoryMiB / jobs)) : undefined;
@@ -186,7 +235,11 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
       settled = true;
       if (memoryTimer) clearInterval(memoryTimer);
       run.signal?.removeEventListener('abort', onAbort);
-      for (const w of workers) void w.terminate();
+      for (const detach of detachers) detach();
+      // Workers that finished their rows stay warm for the next table; any other ending stops them
+      // (the only way to stop a row in the middle, and a clean slate after an error).
+      if (!(outcome instanceof TaskError) && outcome.status === 'done') for (const w of workers) returnWorker(w, script, share);
+      else for (const w of workers) void w.terminate();
       if (outcome instanceof TaskError) reject(outcome);
       else resolve(outcome);
     };
@@ -209,15 +262,9 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
     };
 
     for (let j = 0; j < jobs; j++) {
-      const w = new Worker(script, {
-        eval: isEval,
-        workerData: { role: WORKER_ROLE },
-        ...(share ? { resourceLimits: { maxOldGenerationSizeMb: share } } : {}),
-        stdout: false,
-        stderr: false,
-      });
+      const w = takeWorker(script, isEval, share);
       workers.push(w);
-      w.on('message', (m: FromWorker) => {
+      const onMessage = (m: FromWorker) => {
         if (settled) return;
         if (m.type === 'ready') return give(w);
         if (m.type === 'error') return finish(new TaskError(m.message, m.name, m.row, m.details));
@@ -227,16 +274,24 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
         run.onProgress?.(done);
         if (done >= count) return finish({ status: 'done', rows: results });
         give(w);
-      });
-      w.on('error', (e: Error & { code?: string }) => {
+      };
+      const onError = (e: Error & { code?: string }) => {
         if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
           finish({ status: 'memory', rows: prefix(), reason: `memory budget of ${options.memoryMiB} MiB reached (a worker ran out of its ${share} MiB share)` });
         } else {
           finish(new TaskError(e.message, e.constructor.name, -1));
         }
-      });
-      w.on('exit', (code) => {
+      };
+      const onExit = (code: number) => {
         if (!settled) finish(new TaskError(`a worker thread stopped unexpectedly (exit code ${code})`, 'Error', -1));
+      };
+      w.on('message', onMessage);
+      w.on('error', onError);
+      w.on('exit', onExit);
+      detachers.push(() => {
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.off('exit', onExit);
       });
       w.postMessage({ type: 'prepare', task: run.task, spec: run.spec } satisfies ToWorker);
     }
