@@ -165,13 +165,16 @@ export class Host {
     for (const engine of this.engines) this.slots.set(engine, new Slot());
   }
 
-  onEvent(listener: Listener<RunEvent>): void {
+  /** Subscribes to run events; returns the unsubscribe function. */
+  onEvent(listener: Listener<RunEvent>): () => void {
     this.eventListeners.push(listener);
+    return () => remove(this.eventListeners, listener);
   }
 
   /** Engine diagnostics that fail nothing by themselves (protocol faults, ignored progress). */
-  onLog(listener: Listener<{ engine: string; text: string }>): void {
+  onLog(listener: Listener<{ engine: string; text: string }>): () => void {
     this.logListeners.push(listener);
+    return () => remove(this.logListeners, listener);
   }
 
   engine(name: string): EngineProcess | undefined {
@@ -451,6 +454,11 @@ function fitProblem(
     return `reads ${declared.model.join(', ')}; this host serves ${served.join(' and ')}${declared.model.includes('rdf') ? ' and never rdf' : ''}`;
   }
   return undefined;
+}
+
+function remove<T>(list: T[], item: T): void {
+  const at = list.indexOf(item);
+  if (at >= 0) list.splice(at, 1);
 }
 
 function messageOf(error: unknown): string {
