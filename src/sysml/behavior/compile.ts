@@ -145,7 +145,7 @@ class Compiler {
     this.collectFeatures(own, ctx);
     for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
     if (keyword === 'action') return [this.callFor(node, entry, own, '', ctx).id];
-    if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true)];
+    if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
     if (keyword === 'part' || keyword === 'item' || keyword === 'occurrence') {
       const behaviors: number[] = [];
       this.performed(own, ctx, behaviors, 0);
@@ -507,7 +507,7 @@ class Compiler {
       this.instances.add(prefix);
       this.collectFeatures(m.bodyAction.body ?? [], inner);
     }
-    const body = this.bodyCall(m.bodyAction, head.name, inner);
+    const body = this.bodyCall(m.bodyAction, m.bodyAction.name ? head.name : `${head.name}.body`, inner);
     head.body = body.id;
     if (m.until) {
       const u = this.node('until', `${head.name}.until`, { ...ctx, names: '' }, m.until.range);
@@ -539,10 +539,9 @@ class Compiler {
   // ---- states -----------------------------------------------------------------------------------
 
   /** A state (machine) node with its substates, entry/do/exit effects and transitions. */
-  compileState(node: Usage | Definition, entry: ScopeEntry | undefined, parent: number, ctx: Ctx, top: boolean, label?: string): number {
+  compileState(node: Usage | Definition, entry: ScopeEntry | undefined, parent: number, ctx: Ctx, top: boolean, label?: string, isSubject = false): number {
     const name = label ?? (node.kind === 'Usage' ? usageName(node) : node.name) ?? 'state';
-    const s = this.node('state', top ? name : name, ctx, node.nameRange ?? node.range);
-    if (top && ctx.names === '' && label === undefined) s.name = name;
+    const s = this.node('state', name, ctx, node.nameRange ?? node.range);
     s.parentState = parent;
     s.parallel = node.isParallel;
     let body: readonly Member[] = node.body ?? [];
@@ -550,7 +549,8 @@ class Compiler {
       const t = this.scope.typesOf(entry).find((x) => x.node.kind !== 'Package' && x.node.keyword === 'state');
       if (t && t.node.kind !== 'Package' && !ctx.inlining.has(t.node)) body = [...body, ...(t.node.body ?? [])];
     }
-    const inner: Ctx = { ...ctx, container: s.id, names: top ? `${ctx.names}${name}.` : `${s.name}.`, lexical: entry ?? ctx.lexical };
+    // The subject's own states are named relative to it (`running.a`); an exhibited machine keeps its name (`ping.lights.red`).
+    const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical };
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
     const children = new Map<string, number>();
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange }[] = [];

@@ -431,12 +431,25 @@ export class Runtime {
     const exitTop = chain[keep]!;
     s.remove(tok.id);
     if (tr.trigger?.kind === 'signal') s.consume(tr.trigger.receiver, tr.trigger.signal);
-    // Leaving a state ends the tokens of its other regions.
-    for (const other of [...s.tokens]) if (other.node === exitTop || this.model.nodes[other.node]!.ancestors.includes(exitTop)) s.remove(other.id);
-    for (let d = chain.length - 1; d >= keep; d--) {
-      const st = this.model.nodes[chain[d]!]!;
-      this.runEffects(s, st.exitEffects, st.scope, st);
+    // Leaving a state ends the tokens of its other regions, running their exit actions (innermost
+    // first, each state once), then the firing token's, then the state's own.
+    const exited = new Set<number>([exitTop]);
+    const exitUpTo = (leafChain: readonly number[]) => {
+      for (let d = leafChain.length - 1; d >= 0 && leafChain[d] !== exitTop; d--) {
+        if (exited.has(leafChain[d]!)) continue;
+        exited.add(leafChain[d]!);
+        const st = this.model.nodes[leafChain[d]!]!;
+        this.runEffects(s, st.exitEffects, st.scope, st);
+      }
+    };
+    for (const other of [...s.tokens]) {
+      if (other.node !== exitTop && !this.model.nodes[other.node]!.ancestors.includes(exitTop)) continue;
+      s.remove(other.id);
+      exitUpTo(this.stateChain(other.node));
     }
+    exitUpTo(chain);
+    const top = this.model.nodes[exitTop]!;
+    this.runEffects(s, top.exitEffects, top.scope, top);
     this.runEffects(s, tr.effects, tr.scope, tr);
     if (tr.target < 0) return;
     const since = tok.since.slice(0, keep);
