@@ -74,6 +74,22 @@ describe('reference engine process: runs', function () {
     assert.match(r.error!.message, /^deadline reached/);
   });
 
+  it('respects the memory budget: the rows done as a bounded table, or error budget with none done', async () => {
+    const sweep = question('sweep', 'Long::y', { sweep: { ranges: [{ parameter: 'x', type: 'Real', from: 0, to: 99999, step: 1 }] } });
+    // 1 MiB is below what any Node process uses: the first check stops the table.
+    const inline = await engine.request(1, 'run', runParams(sweep, modelOf('long.sysml'), { memory: 1, jobs: 1 }, [{ name: 'memory', limit: 1 }]));
+    if (inline.result) {
+      assert.equal(inline.result.strength, 'bounded');
+      assert.deepEqual(inline.result.bounds, [{ name: 'memory', limit: 1, reached: true }]);
+      assert.match(String(inline.result.reason), /^memory budget of 1 MiB reached \(the engine uses \d+ MiB\): \d+ of 100000 rows$/);
+    } else {
+      assert.equal(inline.error?.code, 'budget');
+      assert.match(inline.error!.message, /^memory budget of 1 MiB reached/);
+    }
+    const workers = await engine.request(2, 'run', runParams(sweep, modelOf('long.sysml'), { memory: 1, jobs: 2 }));
+    assert.equal(workers.error?.code ?? workers.result?.strength, workers.error ? 'budget' : 'bounded');
+  });
+
   it('answers a bug with internal and keeps serving', async () => {
     const r = await engine.request(1, 'run', runParams(question('evaluate', 'VehicleModel::Vehicle::heavy'), modelOf('vehicle.sysml')));
     assert.equal(r.error?.code, 'internal');
