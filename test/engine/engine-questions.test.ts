@@ -65,6 +65,20 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.deepEqual(((r.values as { name: string }[]).slice(0, 3)).map((x) => x.name), ['v@1', 'Kinetic@1', 'v@2']);
     });
 
+    it("reads a range without a unit in the quantity kind's unit, and refuses one of another dimension", async () => {
+      const r = await result('compute', 'VehicleModel::Kinetic', {
+        bindings: [q('m', 1000, 'kg')],
+        sweep: { ranges: [{ parameter: 'v', type: 'SpeedValue', from: 10, to: 10, step: 1 }] },
+      });
+      assert.deepEqual(valuesOf(r)['v@1'], '10 [m/s]');
+      assert.deepEqual(valuesOf(r)['Kinetic@1'], '50000 [J]');
+      const wrong = await run('compute', 'VehicleModel::Kinetic', {
+        bindings: [q('m', 1000, 'kg')],
+        sweep: { ranges: [{ parameter: 'v', type: 'SpeedValue', from: 1, to: 2, step: 1, unit: 'kg' }] },
+      });
+      assert.deepEqual(wrong.error, { code: 'unsupported', message: 'range v: [kg] is not a SpeedValue (use a unit like [m/s])' });
+    });
+
     it('30 Calculations: Acceleration, Velocity and Position', async () => {
       const model = corpus('30. Calculations/Calculation Definitions.sysml');
       // tp / (tm * v) = 50000 W / (1000 kg * 25 m/s) = 2 m/s^2

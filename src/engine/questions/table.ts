@@ -5,7 +5,7 @@
 // same for any number of worker threads, and the same seed gives the same table.
 import { Random, type Draws } from '../../sysml/semantics/random';
 import { SUMMARY_STATISTICS, summarizeValues } from '../../sysml/semantics/stats';
-import { tryParseUnit, type Unit } from '../../sysml/semantics/units';
+import { quantityKindUnit, sameDimension, tryParseUnit, type Unit } from '../../sysml/semantics/units';
 import { describeKind, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError } from '../errors';
@@ -13,7 +13,7 @@ import { declarationKind, type ModelElement } from '../model';
 import { runPool, type TaskRegistry } from '../pool';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
-import { failure, Model, Session } from '../session';
+import { failure, Model, Session, typeName } from '../session';
 import { unsupportedConstruct } from './coverage';
 import { CountingRandom, evaluable, evaluateSubject, presentable, seededRandom } from './evaluate';
 
@@ -97,8 +97,15 @@ export class TablePlan {
   private axis(r: Range): Axis {
     const found = this.session.featurePath(r.parameter);
     if (!found) throw new UnsupportedError(`the range ${r.parameter} names no feature of ${this.session.question.subject}`);
-    const unit = r.unit ? tryParseUnit(r.unit) : undefined;
-    if (r.unit && !unit) throw new UnsupportedError(`range ${r.parameter}: unknown unit '${r.unit}'`);
+    const written = r.unit ? tryParseUnit(r.unit) : undefined;
+    if (r.unit && !written) throw new UnsupportedError(`range ${r.parameter}: unknown unit '${r.unit}'`);
+    // A range over a quantity without a unit is in the quantity kind's coherent unit (m/s for a SpeedValue).
+    const featureType = typeName(found.feature);
+    const kind = quantityKindUnit(r.type) ?? (featureType ? quantityKindUnit(featureType) : undefined);
+    const unit = written ?? kind;
+    if (kind && unit && !sameDimension(kind.dimension, unit.dimension)) {
+      throw new UnsupportedError(`range ${r.parameter}: [${unit.name}] is not a ${(featureType ?? r.type).split('::').at(-1)} (use a unit like [${kind.name}])`);
+    }
     const type = r.type.split('::').at(-1);
     if (type === 'Boolean' || type === 'String') throw new UnsupportedError(`range ${r.parameter}: a ${type} range is not supported (numbers and quantities only)`);
     const integral = /^(Integer|Natural|Positive)$/.test(type ?? '');
