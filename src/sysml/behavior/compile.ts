@@ -708,37 +708,71 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   }
   // A node is local when its move touches no feature another node writes (or reads, for what it
   // writes), sends nothing, creates no token and never ends a composite's flow on arrival.
-  const readers = new Map<number, number>();
-  const writers = new Map<number, number>();
-  reads.forEach((rs) => rs.forEach((f) => readers.set(f, (readers.get(f) ?? 0) + 1)));
-  writes.forEach((ws) => ws.forEach((f) => writers.set(f, (writers.get(f) ?? 0) + 1)));
-  const quietArrival = (targets: readonly number[], seen: Set<number>): boolean => {
-    if (targets.length > 1) return false;
-    for (const t of targets) {
-      if (seen.has(t)) continue;
-      seen.add(t);
-      const n = nodes[t]!;
-      if (n.kind === 'fork' || n.kind === 'state') return false;
-      if (n.kind === 'merge' && !quietArrival(n.succ, seen)) return false;
-      if (n.kind === 'done' && n.container >= 0) return false;
-      if (n.kind === 'call') {
-        const start = nodes[n.bodyStart];
-        if (!start || !quietArrival(start.succ, seen)) return false;
-        if (start.succ.length === 0 && !quietArrival(n.succ, seen)) return false;
-      }
+  //
+  // Nodes of one sequential thread never hold tokens at the same time, so they do not conflict: a
+  // thread is the outermost chain of calls, each entered from one place, whose flows never fork.
+  const indegree = new Map<number, number>();
+  for (const n of nodes) for (const t of [...n.succ, n.thenNode, n.elseNode, n.body, n.head]) if (t >= 0) indegree.set(t, (indegree.get(t) ?? 0) + 1);
+  const sequential = new Map<number, boolean>();
+  const isSequential = (c: number): boolean => {
+    let v = sequential.get(c);
+    if (v === undefined) {
+      const call = nodes[c]!;
+      v = call.kind === 'call' && (indegree.get(c) ?? 0) <= 1 && (nodes[call.bodyStart]?.succ.length ?? 0) <= 1 &&
+        nodes.every((n) => n.container !== c || (n.kind !== 'fork' && n.kind !== 'join' && (n.kind === 'decide' || n.succ.length <= 1)));
+      sequential.set(c, v);
     }
-    if (targets.length === 0) return false;
+    return v;
+  };
+  const threadOf = nodes.map((n) => {
+    let root = -1;
+    for (const a of n.ancestors) {
+      if (!isSequential(a)) break;
+      root = a;
+    }
+    return root;
+  });
+  const sameThread = (i: number, j: number) => i < nodes.length && j < nodes.length && threadOf[i]! >= 0 && threadOf[i] === threadOf[j];
+  const conflicts = (i: number, f: number, kind: 'read' | 'write'): boolean => {
+    for (let j = 0; j < reads.length; j++) {
+      if (j === i || sameThread(i, j)) continue;
+      if (writes[j]!.includes(f) || (kind === 'write' && reads[j]!.includes(f))) return true;
+    }
+    return false;
+  };
+  // Arrival is quiet when it creates no token and ends no composite whose other tokens matter.
+  const quietEnd = (c: number, seen: Set<number>): boolean => {
+    if (c < 0) return true;
+    if (!isSequential(c)) return false;
+    const call = nodes[c]!;
+    return call.succ.length > 0 ? quietArrival(call.succ, c, seen) : quietEnd(call.container, seen);
+  };
+  const quietArrival = (targets: readonly number[], from: number, seen: Set<number>): boolean => {
+    if (targets.length > 1) return false;
+    if (targets.length === 0) return quietEnd(from, seen);
+    const t = targets[0]!;
+    if (seen.has(t)) return true;
+    seen.add(t);
+    const n = nodes[t]!;
+    if (n.kind === 'fork' || n.kind === 'state') return false;
+    if (n.kind === 'merge' || n.kind === 'start') return quietArrival(n.succ, n.container, seen);
+    if (n.kind === 'done') return quietEnd(n.container, seen);
+    if (n.kind === 'call') {
+      const start = nodes[n.bodyStart];
+      if (!start) return false;
+      return start.succ.length === 0 ? quietArrival(n.succ, n.container, seen) : quietArrival(start.succ, n.id, seen);
+    }
     return true;
   };
   const local = nodes.map((n, i) => {
     if (!['action', 'assign', 'if', 'loop', 'until', 'for'].includes(n.kind)) return false;
     if (n.effects.some((e) => e.kind === 'send')) return false;
-    if (writes[i]!.some((f) => (readers.get(f) ?? 0) + (writers.get(f) ?? 0) > (reads[i]!.includes(f) ? 2 : 1))) return false;
-    if (reads[i]!.some((f) => (writers.get(f) ?? 0) > (writes[i]!.includes(f) ? 1 : 0))) return false;
+    if (writes[i]!.some((f) => conflicts(i, f, 'write'))) return false;
+    if (reads[i]!.some((f) => conflicts(i, f, 'read'))) return false;
     const branches = n.kind === 'if' ? [[n.thenNode], [n.elseNode >= 0 ? n.elseNode : -1]] : n.kind === 'loop' || n.kind === 'for' ? [[n.body], n.succ] : n.kind === 'until' ? [[n.head], n.succ] : [n.succ];
     for (const b of branches) {
       const targets = b[0] === -1 ? n.succ : b;
-      if (!quietArrival(targets, new Set())) return false;
+      if (!quietArrival(targets, n.container, new Set())) return false;
     }
     return true;
   });

@@ -310,6 +310,31 @@ describe('behaviour semantics: explorer', () => {
     assert.deepEqual(reduced.ends, full.ends);
   });
 
+  it('reduction keeps every end state and every violation of every fixture', async () => {
+    const subjects: [string, string, Partial<BehaviorQuestion>][] = [
+      ['race.sysml', 'Race::Race', {}], ['fork-join.sysml', 'ForkJoin::Assemble', {}], ['decide.sysml', 'Decide::Overlap', {}],
+      ['timers.sysml', 'Timers::TwoTimers', { clockStep: 2 }], ['ping-pong.sysml', 'PingPong::Table', {}], ['deadlock.sysml', 'Deadlock::Handshake', { free: ['schedule', 'inputs'] }],
+      ['control.sysml', 'Control::Counting', {}], ['control.sysml', 'Control::Pipeline', {}], ['control.sysml', 'Control::Relay', {}], ['control.sysml', 'Control::Machine', {}],
+    ];
+    for (const [file, subject, extra] of subjects) {
+      const p = prepareBehavior(docs(file), question('outcomes', subject, extra));
+      if (p instanceof BehaviorError) assert.fail(p.text);
+      const ends = async (reduction: boolean) => {
+        const out = new Set<string>();
+        await explore(p.runtime, p.runtime.initial(), { policy: { kind: 'all' }, exhaustive: true, reduction }, { end: (s) => void out.add(p.runtime.encode(s)) });
+        return [...out].sort();
+      };
+      assert.deepEqual(await ends(true), await ends(false), subject);
+    }
+    for (const [subject, condition] of [['PingPong::Table', 'hits <= 2'], ['Race::Race', 'x != 3']] as const) {
+      const file = subject.startsWith('Ping') ? 'ping-pong.sysml' : 'race.sysml';
+      for (const reduction of [true, false]) {
+        const a = await answerBehavior(docs(file), question('holds', subject, { condition: { name: 'c', text: condition } }), { reduction });
+        assert.ok(!(a instanceof BehaviorError) && a.claim === 'violated', `${subject} ${condition} reduction ${reduction}`);
+      }
+    }
+  });
+
   it('stops on cancel and on the memory bound', async () => {
     const d = forkModel(10);
     const p = prepareBehavior(d, question('outcomes', 'F::Fan'));
