@@ -241,6 +241,21 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.ok(Math.abs(w.x_f! - (w.x_i! + vAvg * w.dt!)) < 1e-9);
     });
 
+    it('32 Requirements: a requirement with its assumptions, and contradictory assumptions', async () => {
+      const model = corpus('32. Requirements/Requirement Definitions.sysml', '32. Requirements/Requirement Usages.sysml');
+      const r = await result('satisfiable', "'Requirement Usages'::fullVehicleMassLimit", {}, model);
+      assert.equal(r.claim, 'satisfiable');
+      const w = Object.fromEntries((r.witness as { inputs: { name: string; value: number }[] }).inputs.map((i) => [i.name, i.value]));
+      // replay: fuelMass > 0, fuelMass == fuelFullMass, dryMass + fuelMass <= 2000 kg (names relative to the subject)
+      assert.ok(w['vehicle.fuelMass']! > 0);
+      assert.equal(w['vehicle.fuelMass'], w['vehicle.fuelFullMass']);
+      assert.ok(w['vehicle.dryMass']! + w['vehicle.fuelMass']! <= 2000);
+      // the empty-tank requirement assumes fuelMass == 0 kg, its definition fuelMass > 0 kg: nothing satisfies both
+      const empty = await result('satisfiable', "'Requirement Usages'::emptyVehicleMassLimit", {}, model);
+      assert.equal(empty.claim, 'unsatisfiable');
+      assert.equal(empty.strength, 'proved');
+    });
+
     it('reports a dimension mismatch in a condition with its column', async () => {
       const r = await run('satisfiable', 'Design::Drone', {
         conditions: [{ name: 'c', features: [{ name: 'payload', unit: 'kg' }], assertions: [{ name: 'wrong', text: 'payload > 3 [m]' }] }],

@@ -261,13 +261,18 @@ function problemOf(set: SolvableSet, timeoutMs: number): Problem {
   return { variables, assertions: set.assertions, ...(set.objective ? { objective: set.objective } : {}), timeoutMs };
 }
 
-function inputsOf(set: SolvableSet, model: Map<string, SolverValue> | undefined, prefix: string): { inputs: Input[]; witness: ProtocolValue[] } {
+/** A feature path as the question would name it: relative to the subject when it is inside the subject. */
+function relativeTo(subjectPath: string, path: string): string {
+  return subjectPath !== '' && path.startsWith(`${subjectPath}.`) ? path.slice(subjectPath.length + 1) : path;
+}
+
+function inputsOf(set: SolvableSet, model: Map<string, SolverValue> | undefined, prefix: string, subjectPath: string): { inputs: Input[]; witness: ProtocolValue[] } {
   const inputs: Input[] = [];
   const witness: ProtocolValue[] = [];
   for (const v of set.symbolizer.variables.values()) {
     const sv = model?.get(v.name);
     const described = sv ? describeOutcomeValue(sv, v) : undefined;
-    const name = `${prefix}${v.name}`;
+    const name = `${prefix}${relativeTo(subjectPath, v.name)}`;
     inputs.push({
       name,
       ...(v.type ? { type: v.type } : {}),
@@ -278,7 +283,7 @@ function inputsOf(set: SolvableSet, model: Map<string, SolverValue> | undefined,
     });
     if (described) witness.push({ ...described.protocol, name });
   }
-  for (const p of set.pinned) inputs.push({ name: `${prefix}${p.path}`, ...(p.type ? { type: p.type } : {}), free: false, value: p.text });
+  for (const p of set.pinned) inputs.push({ name: `${prefix}${relativeTo(subjectPath, p.path)}`, ...(p.type ? { type: p.type } : {}), free: false, value: p.text });
   return { inputs, witness };
 }
 
@@ -287,6 +292,7 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
   const question = new SatisfiableQuestion(model, params, run.signal);
   const sets = question.sets();
   const prefixed = sets.length > 1;
+  const subjectPath = question.session.subjectContext.path;
   const inputs: Input[] = [];
   const witness: ProtocolValue[] = [];
   let unbounded: string | undefined;
@@ -315,7 +321,7 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
         claim: 'unsatisfiable',
         strength: 'proved',
         reason: `${set.name}: ${conflict}`,
-        inputs: inputsOf(set, undefined, prefix).inputs,
+        inputs: inputsOf(set, undefined, prefix, subjectPath).inputs,
         elapsed: run.elapsed(),
       };
     }
@@ -324,11 +330,11 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
         claim: 'none',
         strength: 'not covered',
         reason: `z3 could not decide ${set.name}: ${outcome.reason}${outcome.nonlinear ? ' (the constraints are non-linear)' : ''}`,
-        inputs: inputsOf(set, undefined, prefix).inputs,
+        inputs: inputsOf(set, undefined, prefix, subjectPath).inputs,
         elapsed: run.elapsed(),
       };
     }
-    const parts = inputsOf(set, outcome.model, prefix);
+    const parts = inputsOf(set, outcome.model, prefix, subjectPath);
     inputs.push(...parts.inputs);
     witness.push(...parts.witness);
     if (outcome.status === 'unbounded') unbounded = `${set.name}: ${outcome.reason}`;
