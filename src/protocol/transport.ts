@@ -26,10 +26,11 @@
  *   error `internal` naming what was wrong, and logged on stderr.
  *
  * Host side: `connectToEngine(engineStdout, engineStdin)` gives an `EngineConnection` whose `request`
- * sends describe/covers/run with wire ids ≥ 1 (vscode-jsonrpc counts from 0; ids are offset by one in
- * the writer, the reader and the cancel sender), routes `progress` to the request it names, and cancels
- * with the protocol's `cancel` notification. An invalid engine message fails only the request it names;
- * one that names no pending request faults the whole connection (`onFault`).
+ * sends describe/covers/run with ids from 1, routes `progress` to the request it names, and cancels with
+ * the protocol's `cancel` notification (never `$/cancelRequest`). An invalid engine message fails only
+ * the request it names; one that names no pending request faults the whole connection (`onFault`).
+ * The engine side runs on a vscode-jsonrpc MessageConnection; the host side uses vscode-jsonrpc's
+ * reader/writer interfaces and matches responses itself (see EngineConnection for why).
  */
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -42,7 +43,6 @@ import {
   type DataCallback,
   type Disposable,
   type Message,
-  type MessageConnection,
   type MessageReader,
   type MessageWriter,
   type RequestMessage,
@@ -274,24 +274,26 @@ export interface RequestHandle<M extends Method> {
 interface PendingRequest {
   method: Method;
   onProgress?: (params: ProgressParams) => void;
-  resolve?: (result: unknown) => void;
-  reject?: (error: EngineRequestError) => void;
+  resolve: (result: unknown) => void;
+  reject: (error: EngineRequestError) => void;
 }
-
-/** Marks an error response the reader made up for an invalid engine answer. */
-const VIOLATION_MARK = 'assay.violation';
 
 type Listener<T> = (value: T) => void;
 
-/** The host's end of one engine's stdio. */
+/**
+ * The host's end of one engine's stdio, on vscode-jsonrpc's MessageReader/MessageWriter interfaces.
+ * The host matches responses to requests itself rather than through a vscode-jsonrpc MessageConnection:
+ * the connection dispatches one queued message per event-loop turn, and under pipelined load its queue
+ * fell behind and held every answered response (measured: most host CPU went to garbage collection).
+ * Ids are chosen here, from 1, so no offset is needed; cancel is the protocol's `cancel` notification.
+ */
 export class EngineConnection {
-  private readonly connection: MessageConnection;
   private readonly reader: NdjsonReader;
   private readonly writer: NdjsonWriter;
+  private readonly listening: Disposable;
   private readonly pending = new Map<number, PendingRequest>();
   /** Wire id of the next request; every id below it has been sent. */
   private nextWireId = 1;
-  private lastSentWireId = 0;
   private faultReason: string | undefined;
   private closedReason: string | undefined;
   private readonly faultListeners: Listener<ProtocolViolation>[] = [];
@@ -304,7 +306,8 @@ export class EngineConnection {
       engineStdout,
       (line) => {
         trace?.('receive', line);
-        return this.decode(line);
+        this.decode(line);
+        return undefined;
       },
       {
         overlong: (bytes, head) =>
@@ -313,35 +316,12 @@ export class EngineConnection {
       },
       this.maxLineBytes,
     );
-    this.writer = new NdjsonWriter(
-      engineStdin,
-      (message) => {
-        // vscode-jsonrpc numbers requests from 0; the protocol wants ids ≥ 1.
-        const request = message as RequestMessage;
-        if (typeof request.method === 'string' && typeof request.id === 'number') return { ...request, id: request.id + 1 };
-        return message;
-      },
-      trace && ((line) => trace('send', line)),
-    );
-    this.connection = createMessageConnection(this.reader, this.writer, silentLogger, {
-      cancellationStrategy: {
-        receiver: { createCancellationTokenSource: () => new CancellationTokenSource() },
-        sender: {
-          enableCancellation: (request: RequestMessage) => {
-            this.lastSentWireId = (request.id as number) + 1;
-          },
-          sendCancellation: (connection: MessageConnection, id: number | string) =>
-            connection.sendNotification('cancel', { id: (id as number) + 1 }),
-          cleanup: () => {},
-        },
-      },
-    });
-    this.connection.onClose(() => this.closed('the engine closed its output'));
-    this.connection.onError(([error]) => {
-      // A write error (EPIPE) means the engine is gone; the close handler reports it.
-      this.warn(`stream error: ${error.message}`);
-    });
-    this.connection.listen();
+    this.writer = new NdjsonWriter(engineStdin, undefined, trace && ((line) => trace('send', line)));
+    this.reader.onClose(() => this.closed('the engine closed its output'));
+    // A write error (EPIPE) means the engine is gone; the close of its output reports it.
+    this.reader.onError((error) => this.warn(`read error: ${error.message}`));
+    this.writer.onError(([error]) => this.warn(`write error: ${error.message}`));
+    this.listening = this.reader.listen(() => {});
   }
 
   private get maxLineBytes(): number {
@@ -354,7 +334,6 @@ export class EngineConnection {
     params: ParamsOf<M>,
     onProgress?: (params: ProgressParams) => void,
   ): RequestHandle<M> {
-    const cancelSource = new CancellationTokenSource();
     let id = 0;
     const result = new Promise<ResultOf<M>>((resolve, reject) => {
       const checked = PARAMS_SCHEMA[method].safeParse(params);
@@ -367,43 +346,17 @@ export class EngineConnection {
         reject(new EngineRequestError(this.faultReason ? 'fault' : 'closed', unavailable));
         return;
       }
-      let settled = false;
+      id = this.nextWireId++;
       const entry: PendingRequest = {
         method,
-        resolve: (value) => {
-          if (settled) return;
-          settled = true;
-          resolve(value as ResultOf<M>);
-        },
-        reject: (error) => {
-          if (settled) return;
-          settled = true;
-          reject(error);
-        },
+        resolve: (value) => resolve(value as ResultOf<M>),
+        reject,
       };
       if (onProgress) entry.onProgress = onProgress;
-      let sent: Promise<unknown>;
-      try {
-        sent = this.connection.sendRequest(method, checked.data, cancelSource.token);
-      } catch (error) {
-        reject(new EngineRequestError('write', `cannot send ${method}: ${messageOf(error)}`));
-        return;
-      }
-      id = this.lastSentWireId;
-      this.nextWireId = id + 1;
       this.pending.set(id, entry);
-      sent.then(
-        (value) => {
-          if (settled) return;
-          settled = true;
-          this.pending.delete(id);
-          resolve(value as ResultOf<M>);
-        },
-        (error: unknown) => {
-          this.pending.delete(id);
-          entry.reject!(toRequestError(method, error));
-        },
-      );
+      this.writer.write({ jsonrpc: '2.0', id, method, params: checked.data } as RequestMessage).catch((error: unknown) => {
+        if (this.pending.delete(id)) reject(new EngineRequestError('write', `cannot send ${method}: ${messageOf(error)}`));
+      });
     });
     let cancelled = false;
     return {
@@ -412,9 +365,9 @@ export class EngineConnection {
       },
       result,
       cancel: () => {
-        if (cancelled || id === 0) return;
+        if (cancelled || id === 0 || !this.pending.has(id)) return;
         cancelled = true;
-        cancelSource.cancel();
+        this.writer.write({ jsonrpc: '2.0', method: 'cancel', params: { id } } as Message).catch(() => {});
       },
     };
   }
@@ -446,53 +399,42 @@ export class EngineConnection {
   dispose(): void {
     this.closed('the connection was closed by the host');
     this.writer.end();
-    this.connection.dispose();
+    this.listening.dispose();
   }
 
   // -- inbound ---------------------------------------------------------------------------------------
 
-  private decode(line: string): Message | undefined {
-    if (this.faultReason !== undefined) return undefined;
+  private decode(line: string): void {
+    if (this.faultReason !== undefined) return;
     const verdict = classifyEngineLine(line, (id) => this.pending.get(id)?.method, this.nextWireId);
     switch (verdict.kind) {
       case 'fault':
         this.faultWith(verdict.violation);
-        return undefined;
-      case 'invalid':
-        return this.failRequest(verdict.id, verdict.violation);
+        return;
+      case 'invalid': {
+        const entry = this.pending.get(verdict.id);
+        this.pending.delete(verdict.id);
+        entry?.reject(new EngineRequestError('violation', `${verdict.violation.reason}; line: ${verdict.violation.line}`));
+        return;
+      }
       case 'unknown progress':
         this.warn(`ignored progress for id ${verdict.params.id}, which no running request has: ${excerpt(line)}`);
-        return undefined;
+        return;
       case 'progress':
         try {
           this.pending.get(verdict.params.id)?.onProgress?.(verdict.params);
         } catch (error) {
           this.warn(`a progress listener failed: ${messageOf(error)}`);
         }
-        return undefined;
+        return;
       case 'response': {
-        // Settled here, synchronously for every line of a chunk, so the requests that follow leave
-        // together; vscode-jsonrpc still gets the response to clear its own entry (it keeps only numeric
-        // error codes, so the protocol's word travels in `data`).
         const entry = this.pending.get(verdict.id);
         this.pending.delete(verdict.id);
-        if ('error' in verdict) entry?.reject?.(new EngineRequestError('error', verdict.error.message, verdict.error.code));
-        else entry?.resolve?.(verdict.result);
-        const id = verdict.id - 1;
-        if ('error' in verdict) {
-          return { jsonrpc: '2.0', id, error: { code: CODE_CARRIER, message: verdict.error.message, data: { protocolCode: verdict.error.code } } } as Message;
-        }
-        return { jsonrpc: '2.0', id, result: verdict.result } as Message;
+        if ('error' in verdict) entry?.reject(new EngineRequestError('error', verdict.error.message, verdict.error.code));
+        else entry?.resolve(verdict.result);
+        return;
       }
     }
-  }
-
-  /** Fails one request; returns the made-up error response that clears vscode-jsonrpc's entry. */
-  private failRequest(wireId: number, violation: ProtocolViolation): Message {
-    const entry = this.pending.get(wireId);
-    this.pending.delete(wireId);
-    entry?.reject?.(new EngineRequestError('violation', `${violation.reason}; line: ${violation.line}`));
-    return { jsonrpc: '2.0', id: wireId - 1, error: { code: -32603, message: violation.reason, data: VIOLATION_MARK } } as Message;
   }
 
   private faultWith(violation: ProtocolViolation): void {
@@ -513,7 +455,7 @@ export class EngineConnection {
   private rejectAll(error: EngineRequestError): void {
     const entries = [...this.pending.values()];
     this.pending.clear();
-    for (const entry of entries) entry.reject?.(error);
+    for (const entry of entries) entry.reject(error);
   }
 
   private warn(text: string): void {
@@ -583,19 +525,6 @@ export function classifyEngineLine(line: string, methodOf: (id: number) => Metho
 
 export function connectToEngine(engineStdout: Readable, engineStdin: Writable, options?: EngineConnectionOptions): EngineConnection {
   return new EngineConnection(engineStdout, engineStdin, options);
-}
-
-function toRequestError(method: Method, error: unknown): EngineRequestError {
-  if (error instanceof EngineRequestError) return error;
-  if (error instanceof ResponseError) {
-    if (error.data === VIOLATION_MARK) return new EngineRequestError('violation', error.message);
-    const code = protocolCodeOf(error.data);
-    if (code !== undefined) {
-      return new EngineRequestError('error', error.message, code);
-    }
-    return new EngineRequestError('write', `${method} failed: ${error.message}`);
-  }
-  return new EngineRequestError('write', `${method} failed: ${messageOf(error)}`);
 }
 
 /** vscode-jsonrpc replaces non-numeric error codes, so protocol error words ride in `data`. */
