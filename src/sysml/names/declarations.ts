@@ -175,8 +175,13 @@ export function declareDocument(uri: string, members: readonly Member[], layer: 
 class DeclarationBuilder {
   constructor(private readonly out: DocumentDeclarations, private readonly layer: Layer) {}
 
+  /** Name given to the next unnamed declaration made (a transition's `accepter` and `effect`). */
+  private implicitName: string | null = null;
+
   private make(node: Member | BodyExpression, parent: Owner, name: string | null, shortName: string | null,
     kind: string, isDefinition: boolean, visibility: Visibility | null, nameRange: SourceRange | null): Declaration {
+    if (name === null && shortName === null && this.implicitName !== null) name = this.implicitName;
+    this.implicitName = null;
     const decl = new Declaration(this.layer, name, shortName, kind, isDefinition, node, parent, this.out.uri,
       visibility ?? 'public', node.range, nameRange);
     parent.addMember(decl);
@@ -226,7 +231,7 @@ class DeclarationBuilder {
       case 'Import':
         owner.imports.push({
           owner, target: m.target, targetPath: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
-          isAll: m.isImportAll, isPublic: m.visibility !== 'private', filters: m.filters, node: m,
+          isAll: m.isImportAll || m.keyword === 'expose', isPublic: m.visibility !== 'private', filters: m.filters, node: m,
         });
         for (const f of m.filters) this.expressions(f, owner);
         return;
@@ -236,7 +241,7 @@ class DeclarationBuilder {
       case 'Definition': {
         const d = this.make(m, owner, m.name, m.shortName, definitionKind(m), true, m.visibility, m.nameRange);
         for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
-        this.implicit(d, m.relations.some((r) => r.relation === 'specialization' || r.relation === 'conjugation'));
+        this.implicit(d, false);
         this.metadata(d, m.prefixMetadata, m.body);
         if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
         this.body(m.body, d);
@@ -257,6 +262,8 @@ class DeclarationBuilder {
         const d = this.make(m, owner, m.name, m.shortName, 'transition', false, m.visibility, m.nameRange);
         this.feature(d, m);
         if (m.trigger) {
+          // The trigger and the effect redefine TransitionAction's `accepter` and `effect`.
+          this.implicitName = 'accepter';
           const t = this.accept(m.trigger, d);
           // The accepted payload is visible to the guard and the effect.
           if (m.trigger.payload) {
@@ -266,7 +273,7 @@ class DeclarationBuilder {
           void t;
         }
         this.expressions(m.guard, d);
-        if (m.effect) this.member(m.effect, d);
+        if (m.effect) { this.implicitName = 'effect'; this.member(m.effect, d); this.implicitName = null; }
         this.body(m.body, d);
         return;
       }
@@ -364,6 +371,14 @@ class DeclarationBuilder {
     const d = this.make(m, owner, effectiveName(m), m.shortName, m.keyword, false, m.visibility, m.nameRange);
     this.feature(d, m);
     this.metadata(d, m.prefixMetadata, m.body);
+    // Named connector ends (`connect (e1 ::> a.b, e2 ::> c)`) are features of the connector.
+    for (const end of m.ends ?? []) {
+      if (end.name === null) continue;
+      const e = new Declaration(this.layer, end.name, null, 'end', false, null, d, this.out.uri, 'public', end.range, end.range);
+      e.supertypeRefs.push({ relation: 'reference', ref: end.target });
+      d.addMember(e);
+      this.out.all.push(e);
+    }
     if (m.payload) this.usage(m.payload, d);
     if (m.crossFeature) this.usage(m.crossFeature, d);
     this.expressions(m.satisfiedBy, d);
@@ -374,11 +389,13 @@ class DeclarationBuilder {
   private feature(d: Declaration, m: { relations: readonly { relation: RelationKind; target: Reference }[];
     multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }): void {
     for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
-    this.implicit(d, m.relations.some((r) => r.relation === 'typing' || r.relation === 'conjugation'));
+    this.implicit(d, false);
     if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
     if (m.value) this.expressions(m.value.expression, d);
   }
 
+  /** The library base of the kind is always a supertype (redundant when an explicit supertype
+   * already specializes it, needed when that one is e.g. a KerML struct). */
   private implicit(d: Declaration, typed: boolean): void {
     if (typed) return;
     const base = implicitBase(d.kind);

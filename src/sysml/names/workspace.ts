@@ -50,6 +50,11 @@ function isInside(scope: Declaration | null, ns: Declaration): boolean {
 }
 
 const EMPTY: Declaration[] = [];
+const PROVISIONAL = new WeakSet<Declaration[][]>();
+function provisional(entry: Declaration[][]): Declaration[][] {
+  PROVISIONAL.add(entry);
+  return entry;
+}
 
 export class Workspace {
   private readonly libraryDocs = new Map<string, DocumentEntry>();
@@ -162,6 +167,24 @@ export class Workspace {
 
   // -------------------------------------------------------------------------------------------
   // Lookup
+  //
+  // Lookups are memoized per declaration. A lookup that meets itself (a type that specializes
+  // itself, a member looked up while its owner's members are being listed) sees an empty
+  // provisional answer. Import cycles (an import target found through an import whose own target
+  // is being resolved) are where that answer would stick wrongly: answers computed while one was
+  // met are used but not memoized. Such cycles are rare, so this costs little.
+
+  private cycleHits = 0;
+
+  private guarded(entry: Declaration[][], isImport = false): Declaration[][] {
+    if (isImport && PROVISIONAL.has(entry)) this.cycleHits++;
+    return entry;
+  }
+
+  private settle(cache: Map<string, Declaration[][]>, key: string, result: Declaration[][], hits: number): void {
+    if (this.cycleHits === hits) cache.set(key, result);
+    else cache.delete(key);
+  }
 
   private generationOf(layer: Layer): number {
     return layer === 'user' ? this.userGeneration : layer === 'library' ? this.libraryGeneration : 0;
@@ -193,16 +216,17 @@ export class Workspace {
     this.fresh(ns);
     const key = (withPrivate ? '1' : '0') + name;
     const cached = ns.tierCache.get(key);
-    if (cached) return cached;
+    if (cached) return this.guarded(cached);
+    const hits = this.cycleHits;
     const [owned, inherited] = this.ownTiers(ns, name, withPrivate);
-    ns.tierCache.set(key, [owned!, inherited!, EMPTY]); // cycle guard
+    ns.tierCache.set(key, provisional([owned!, inherited!, EMPTY])); // cycle guard
     const imported: Declaration[] = [];
     for (const imp of ns.imports) {
       if (!withPrivate && !imp.isPublic) continue;
       imported.push(...this.importedNamed(imp, name));
     }
     const result = [owned!, inherited!, unique(imported)];
-    ns.tierCache.set(key, result);
+    this.settle(ns.tierCache, key, result, hits);
     return result;
   }
 
@@ -212,8 +236,9 @@ export class Workspace {
     this.fresh(ns);
     const key = (withPrivate ? 'o1' : 'o0') + name;
     const cached = ns.tierCache.get(key);
-    if (cached) return cached;
-    ns.tierCache.set(key, [EMPTY, EMPTY]); // cycle guard
+    if (cached) return this.guarded(cached);
+    const hits = this.cycleHits;
+    ns.tierCache.set(key, provisional([EMPTY, EMPTY])); // cycle guard
     const owned: Declaration[] = [];
     for (const m of ns.byName.get(name) ?? EMPTY) {
       if (!withPrivate && m.visibility === 'private') continue;
@@ -225,7 +250,7 @@ export class Workspace {
       for (const tier of this.tiers(s, name, false)) for (const d of tier) if (d.visibility !== 'private') inherited.push(d);
     }
     const result = [owned, unique(inherited)];
-    ns.tierCache.set(key, result);
+    this.settle(ns.tierCache, key, result, hits);
     return result;
   }
 
@@ -273,6 +298,12 @@ export class Workspace {
         if (relation === 'disjoining' || relation === 'featuring' || relation === 'inverting' || relation === 'crossing') continue;
         if (!scope) continue;
         for (const t of this.resolveReference(ref, scope, d)) if (t !== d) out.push(t);
+      }
+      // A parameter declared again by name in a usage or specialization redefines the inherited one.
+      const node = d.node;
+      if (scope && d.name !== null && node && (node.kind === 'Usage') && node.direction !== null
+        && !node.relations.some((r) => r.relation === 'redefinition')) {
+        for (const t of this.ownTiers(scope, d.name, true)[1]!) if (t !== d) out.push(t);
       }
       for (const path of d.fixedSupertypes) {
         for (const t of this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer)) if (t !== d) out.push(t);
@@ -340,18 +371,30 @@ export class Workspace {
     this.fresh(owner);
     const key = guardKey + imp.target.range.start;
     const cached = owner.tierCache.get(key);
-    if (cached) return cached[0]!;
-    owner.tierCache.set(key, [EMPTY]);
+    if (cached) return this.guarded(cached, true)[0]!;
+    const hits = this.cycleHits;
+    owner.tierCache.set(key, provisional([EMPTY]));
     // The first name is looked up in the owner without its imports, then outward as usual.
     const segments = imp.target.segments;
     let targets: Declaration[] = EMPTY;
     if (imp.target.isGlobal) targets = this.global(segments[0]!, owner.layer);
     else {
       for (const tier of this.ownTiers(owner, segments[0]!, true)) if (tier.length > 0) { targets = tier; break; }
+      if (targets.length === 0) {
+        // An earlier import of the same namespace may supply it (`import RiskMetadata::*;
+        // import RiskLevelEnum::*;`). Only earlier ones: so import targets never depend on each other
+        // in a cycle, and no half-built lookup of the owner is cached.
+        const viaSiblings: Declaration[] = [];
+        for (const other of owner.imports) {
+          if (other === imp) break;
+          viaSiblings.push(...this.importedNamed(other, segments[0]!));
+        }
+        targets = unique(viaSiblings);
+      }
       if (targets.length === 0) targets = owner.parent ? this.lexical(segments[0]!, owner.parent, null) : this.global(segments[0]!, owner.layer);
     }
     for (let i = 1; i < segments.length && targets.length > 0; i++) targets = this.membersNamed(targets, segments[i]!, owner);
-    owner.tierCache.set(key, [targets]);
+    this.settle(owner.tierCache, key, [targets], hits);
     return targets;
   }
 
@@ -360,7 +403,10 @@ export class Workspace {
     if (targets.length === 0) return EMPTY;
     const out: Declaration[] = [];
     if (!imp.isNamespace) {
-      for (const t of targets) if (t.name === name || t.shortName === name) out.push(t);
+      // A membership import brings the target in under the name it was imported by (an alias's name).
+      const importedName = imp.target ? imp.target.segments[imp.target.segments.length - 1] : imp.targetPath![imp.targetPath!.length - 1];
+      if (importedName === name) out.push(...targets);
+      else for (const t of targets) if (t.shortName === name || t.name === name) out.push(t);
       if (imp.isRecursive) for (const t of targets) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
     } else {
       for (const t of targets) {
@@ -510,7 +556,11 @@ class ReferenceWalker {
 
   /** Relations of a feature or definition, resolved from its owner (never to itself). */
   private relations(d: Declaration, owner: Declaration, relations: readonly { target: Reference }[]): void {
-    for (const r of relations) this.ref(r.target, owner, d);
+    for (const r of relations) {
+      // `part p :> p;` names itself when nothing else is called p.
+      const targets = this.ws.resolveReference(r.target, owner, d);
+      this.record(r.target, targets.length > 0 ? targets : this.ws.resolveReference(r.target, owner, null));
+    }
   }
 
   private prefix(prefix: readonly QualifiedName[], owner: Declaration): void {
@@ -723,10 +773,11 @@ class ReferenceWalker {
         this.expression(e.target, scope);
         this.body(e.body, scope);
         return EMPTY;
-      case 'Index':
-        this.expression(e.target, scope);
+      case 'Index': {
+        const targets = this.expression(e.target, scope);
         this.expression(e.index, scope);
-        return EMPTY;
+        return targets;
+      }
       case 'Quantity':
         this.expression(e.value, scope);
         this.expression(e.unit, scope);
@@ -758,7 +809,25 @@ class ReferenceWalker {
 
   private membersOf(targets: Declaration[], name: string, scope: Declaration): Declaration[] {
     const out: Declaration[] = [];
-    for (const t of targets) out.push(...this.ws.memberNamed(t, name, scope));
+    for (const t of targets) {
+      const found = this.ws.memberNamed(t, name, scope);
+      if (found.length > 0) out.push(...found);
+      else for (const v of this.valueTypes(t)) out.push(...this.ws.memberNamed(v, name, scope));
+    }
     return unique(out);
+  }
+
+  private valueDepth = 0;
+
+  /** What the value of a feature declared without a type denotes (`attribute f = a.b;` is used
+   * as a b): its members are reached through that. */
+  private valueTypes(d: Declaration): Declaration[] {
+    const node = d.node;
+    if (!node || node.kind !== 'Usage' || !node.value || this.valueDepth > 8) return EMPTY;
+    if (node.relations.some((r) => r.relation === 'typing')) return EMPTY;
+    const scope = d;
+    const silent = new ReferenceWalker(this.ws, this.decls);
+    silent.valueDepth = this.valueDepth + 1;
+    return silent.expression(node.value.expression, scope);
   }
 }
