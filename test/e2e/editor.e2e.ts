@@ -18,7 +18,11 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
   let session: Session | undefined;
 
   before(async function () {
-    session = await Session.start({ vsix: packagedExtension().vsix });
+    // A user-level engine entry without a command: Show Engines must name it and say what is wrong.
+    session = await Session.start({
+      vsix: packagedExtension().vsix,
+      userSettings: { 'assay.engines': [{ name: 'half-configured', args: ['--serve'] }] },
+    });
   });
 
   after(async function () {
@@ -101,7 +105,7 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     await screenshot(page, 'runs-view-welcome');
   });
 
-  it('Show Engines lists the bundled engine and the workspace entry', async function () {
+  it('Show Engines lists the bundled engine, the workspace entry, and names a bad user entry', async function () {
     const page = session!.page;
     await runCommand(page, 'Assay: Show Engines');
     const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
@@ -111,6 +115,9 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     assert.ok(labels.some((label) => label.includes('assay-reference')), `no bundled engine row in ${JSON.stringify(labels)}`);
     assert.ok(labels.some((label) => label.includes('workspace-engine') && label.includes('workspace settings')),
       `no workspace entry row in ${JSON.stringify(labels)}`);
+    const bad = labels.find((label) => label.includes('half-configured'));
+    assert.ok(bad, `no row for the user entry in ${JSON.stringify(labels)}`);
+    assert.match(bad, /ignored: assay\.engines\[0\] \(user settings\) has no "command"/);
     await page.keyboard.press('Escape');
   });
 
