@@ -107,6 +107,8 @@ export function rootIndex(chain: readonly ModelElement[]): number {
 export interface SessionOptions {
   draws?: Draws;
   signal?: AbortSignal;
+  /** Epoch milliseconds at which evaluation stops (the budget's deadline). */
+  deadline?: number;
   maxSteps?: number;
 }
 
@@ -143,7 +145,12 @@ export class Session {
     const evalOptions: EvaluationOptions = {
       draws: options.draws ?? drawsOf(question),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
-      ...(options.signal ? { interrupt: () => (options.signal!.aborted ? 'cancelled' : undefined) } : {}),
+      // A long synchronous evaluation cannot see a cancel (its event never runs), but it can see the clock.
+      interrupt: () => {
+        if (options.signal?.aborted) return 'cancelled';
+        if (options.deadline !== undefined && Date.now() >= options.deadline) return 'deadline reached during evaluation';
+        return undefined;
+      },
     };
     this.evaluator = new Evaluator(evalOptions);
     const bindings = new Map<string, Value>(resolved?.bindings ?? []);

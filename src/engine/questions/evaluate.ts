@@ -165,6 +165,7 @@ export const evaluateQuestion: QuestionHandler = {
     const random = params.question.draws ? undefined : seededRandom(params.question);
     const session = new Session(model, params.question, {
       signal: run.signal,
+      ...(params.budget.deadline ? { deadline: Date.parse(params.budget.deadline) } : {}),
       ...(random ? { draws: { random } } : {}),
       ...(run.limit('steps') ? { maxSteps: run.limit('steps') } : {}),
     });

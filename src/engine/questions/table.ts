@@ -299,7 +299,11 @@ export const computeQuestion: QuestionHandler = {
     // No ranges: the calc's value for the bound inputs.
     const model = new Model(params.model.sources!);
     const random = params.question.draws ? undefined : seededRandom(params.question);
-    const session = new Session(model, params.question, { signal: run.signal, ...(random ? { draws: { random } } : {}) });
+    const session = new Session(model, params.question, {
+      signal: run.signal,
+      ...(params.budget.deadline ? { deadline: Date.parse(params.budget.deadline) } : {}),
+      ...(random ? { draws: { random } } : {}),
+    });
     const r = evaluateSubject(session);
     return {
       claim: 'value',
