@@ -51,6 +51,48 @@ describe('Assay extension in the extension host', () => {
     await api.languageServerReady;
   });
 
+  it('outlines a model through the language server', async () => {
+    await (await activated()).languageServerReady;
+    const uri = workspaceFile('vehicle.sysml');
+    await vscode.workspace.openTextDocument(uri);
+    let symbols: vscode.DocumentSymbol[] = [];
+    for (let attempt = 0; attempt < 50 && symbols.length === 0; attempt++) {
+      symbols = (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri)) ?? [];
+      if (symbols.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(symbols.map((s) => s.name), ['VehicleModel']);
+    const vehicle = symbols[0]!.children.find((s) => s.name === 'Vehicle');
+    assert.ok(vehicle, 'no Vehicle in the outline');
+    assert.equal(vehicle.kind, vscode.SymbolKind.Class);
+    assert.deepEqual(vehicle.children.map((s) => s.name), ['maxSpeed', 'max load', 'wheels', 'door']);
+  });
+
+  it('reports syntax errors of an open model as diagnostics, and clears them after an edit', async () => {
+    await (await activated()).languageServerReady;
+    const document = await vscode.workspace.openTextDocument(workspaceFile('broken.sysml'));
+    const waitFor = async (predicate: (d: readonly vscode.Diagnostic[]) => boolean) => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const diagnostics = vscode.languages.getDiagnostics(document.uri);
+        if (predicate(diagnostics)) return diagnostics;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`diagnostics never matched: ${JSON.stringify(vscode.languages.getDiagnostics(document.uri).map((d) => d.message))}`);
+    };
+    const errors = await waitFor((d) => d.length > 0);
+    assert.ok(errors.some((d) => d.source === 'sysml' && d.severity === vscode.DiagnosticSeverity.Error && /expected ';'/.test(d.message)));
+    const edit = new vscode.WorkspaceEdit();
+    const text = document.getText();
+    const broken = text.indexOf('part engine : Engine\n        attribute = ;');
+    assert.ok(broken >= 0, 'fixture changed');
+    edit.replace(document.uri, new vscode.Range(document.positionAt(broken), document.positionAt(broken + 'part engine : Engine\n        attribute = ;'.length)),
+      'part engine : Engine;\n        attribute torque = 1;');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor((d) => d.length === 0);
+    // Leave the buffer as the file is (nothing was saved).
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
   it('registers every Assay command', async () => {
     await activated();
     const registered = new Set(await vscode.commands.getCommands(true));
