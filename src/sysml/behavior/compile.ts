@@ -5,7 +5,7 @@ import type {
   AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, QualifiedName, SendAction, SourceRange, Succession,
   Transition, Usage,
 } from '../ast';
-import { bool, enumLiteral, type Value } from '../semantics/values';
+import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
 import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
@@ -65,8 +65,9 @@ class Compiler {
     return `${kind}${k}`;
   }
 
-  node(kind: NodeKind, name: string | null, ctx: Ctx, range: SourceRange): ExecNode {
-    const base = name !== null ? ctx.names + name : kind === 'start' || kind === 'done' || kind === 'call' ? ctx.names + kind : ctx.names + this.autoName(kind);
+  /** `composed`: the name is already a node path (`if1.then`), not a declared name to quote. */
+  node(kind: NodeKind, name: string | null, ctx: Ctx, range: SourceRange, composed = false): ExecNode {
+    const base = name !== null ? ctx.names + (composed ? name : q(name)) : kind === 'start' || kind === 'done' || kind === 'call' ? ctx.names + kind : ctx.names + this.autoName(kind);
     const n = emptyNode(this.nodes.length, kind, kind === 'call' || kind === 'start' || kind === 'done' ? base : this.uniqueName(base), ctx.container, ctx.scope, range, ctx.path);
     n.receiver = ctx.receiver;
     this.nodes.push(n);
@@ -113,7 +114,7 @@ class Compiler {
         this.instances.add(key);
         this.parts.add(key);
         const entry = this.scope.entryOf(m);
-        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key}.` };
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
         this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
       }
     }
@@ -190,7 +191,7 @@ class Compiler {
       } else if ((m.keyword === 'part' || m.keyword === 'item') && name && m.role === null && depth < 8) {
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
-        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key}.` };
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
         this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1);
       }
     }
@@ -218,7 +219,7 @@ class Compiler {
       ...ctx,
       prefix,
       scope: name === '' ? ctx.scope : [prefix, ...ctx.scope],
-      names: name === '' ? ctx.names : `${ctx.names}${name}.`,
+      names: name === '' ? ctx.names : `${ctx.names}${q(name)}.`,
       lexical: entry ?? ctx.lexical,
     };
     if (name !== '') {
@@ -247,7 +248,7 @@ class Compiler {
       const start = this.node('start', null, inner, u.range);
       call.bodyStart = start.id;
       if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
-        const a = this.node('action', `${label}`, { ...inner, names: '' }, u.range);
+        const a = this.node('action', label, { ...inner, names: '' }, u.range, true);
         a.effects = this.effectsOf(body, inner);
         start.succ = [a.id];
       }
@@ -379,6 +380,7 @@ class Compiler {
         }
         case 'TerminateAction': {
           const n = this.node('terminate', m.name, ctx, m.range);
+          if (m.name) named.set(m.name, n.id);
           if (m.target) this.fail('terminate of another occurrence is not supported (terminate; ends the run)', ctx.path, m.target.range);
           return n.id;
         }
@@ -449,7 +451,6 @@ class Compiler {
       if (e.isElse) src.elseIndex = src.succ.length;
       src.succ.push(to);
       src.guards.push(e.guard);
-      if (e.guard && src.kind !== 'decide') this.fail('a guarded succession must follow a decide node', ctx.path, e.guard.range);
       incoming.add(to);
       if (from === start.id) explicitStart = true;
     }
@@ -510,7 +511,7 @@ class Compiler {
     const body = this.bodyCall(m.bodyAction, m.bodyAction.name ? head.name : `${head.name}.body`, inner);
     head.body = body.id;
     if (m.until) {
-      const u = this.node('until', `${head.name}.until`, { ...ctx, names: '' }, m.until.range);
+      const u = this.node('until', `${head.name}.until`, { ...ctx, names: '' }, m.until.range, true);
       u.expr = m.until;
       u.head = head.id;
       this.inlineBodies.add(u.id);
@@ -553,7 +554,7 @@ class Compiler {
     const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical };
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
     const children = new Map<string, number>();
-    const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange }[] = [];
+    const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number }[] = [];
     let prev: number | 'entry' | null = null;
     for (const m of body) {
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
@@ -562,13 +563,11 @@ class Compiler {
         children.set(usageName(m) ?? this.nodes[c]!.name, c);
         prev = c;
       } else if (m.kind === 'StateSubaction') {
-        if (m.which === 'entry' && m.action === null) {
-          prev = 'entry';
-          continue;
-        }
         const effects = m.action ? this.subactionEffects(m.action, inner) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
+        // `entry; then S;` and `entry action a; then S;` name the initial state.
+        if (m.which === 'entry') prev = 'entry';
       } else if (m.kind === 'Transition') {
         const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
         pending.push({ t: m, source: src, range: m.range });
@@ -576,6 +575,17 @@ class Compiler {
         const src = m.source ? referenceText(m.source.target) : prev;
         if (m.form === 'first' && !m.target) {
           if (src === 'start') prev = 'entry';
+          continue;
+        }
+        if (m.targetMember) {
+          // `then state S { … }`: the target declared in place.
+          const tm = m.targetMember;
+          if (tm.kind !== 'Usage' || tm.keyword !== 'state') this.fail('the target of a succession in a state must be a state', ctx.path, tm.range);
+          const c = this.compileState(tm, this.scope.entryOf(tm), s.id, inner, false);
+          s.children.push(c);
+          children.set(usageName(tm) ?? this.nodes[c]!.name, c);
+          pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, target: c });
+          prev = c;
           continue;
         }
         pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range });
@@ -595,8 +605,8 @@ class Compiler {
     for (const p of pending) {
       const t = p.t;
       const targetRef = t.kind === 'Transition' ? t.target : (t.target?.target ?? null);
-      if (!targetRef) this.fail('a transition needs a target state (then S)', ctx.path, t.range);
-      const target = find(referenceText(targetRef).replace(/::/g, '.'), targetRef.range);
+      if (!targetRef && p.target === undefined) this.fail('a transition needs a target state (then S)', ctx.path, t.range);
+      const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range);
       if (p.source === 'entry') {
         s.initial = target;
         continue;
@@ -611,7 +621,7 @@ class Compiler {
         name: t.name ?? `${this.nodes[source]!.name}->${target < 0 ? 'done' : relativeName(this.nodes[source]!.name, this.nodes[target]!.name)}`,
         source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: ctx.path,
       };
-      if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([t.name]).join('.')}`;
+      if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([q(t.name)]).join('.')}`;
       tr.name = this.uniqueName(tr.name);
       this.transitions.push(tr);
       this.nodes[source]!.transitions.push(tr.id);

@@ -359,6 +359,13 @@ export class Runtime {
   /** Sends token `id` (already removed) along `targets`: the first keeps the id, the others are new tokens. */
   private go(s: Mutable, id: number, targets: readonly number[], from: ExecNode, depth = 0): void {
     if (depth > 200) throw new BehaviorError('a cycle of control nodes with no action in it', from.path, from.range);
+    // Guarded successions from an action (`first a if g then b;`): only those whose guard holds.
+    if (targets === from.succ && from.kind !== 'decide' && from.guards.some((g) => g !== null)) {
+      targets = from.succ.filter((_, i) => {
+        const g = from.guards[i];
+        return !g || this.truth(g, s.values, from.scope, from);
+      });
+    }
     if (targets.length === 0) {
       this.endIn(s, id, from.container, depth);
       return;

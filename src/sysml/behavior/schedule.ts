@@ -15,7 +15,26 @@ export interface ScheduleStep {
   readonly enabled: readonly string[];
 }
 
-const LINE = /^step (\d+): (\S+) first of (.*)$/;
+const LINE = /^step (\d+): (.*)$/;
+
+/** Splits `text` at each `sep` outside 'quoted names'. */
+function splitOutsideQuotes(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && quoted) i++;
+    else if (c === "'") quoted = !quoted;
+    else if (!quoted && text.startsWith(sep, i)) {
+      out.push(text.slice(from, i));
+      from = i + sep.length;
+      i += sep.length - 1;
+    }
+  }
+  out.push(text.slice(from));
+  return out;
+}
 
 /** Parses schedule text; an error names the line. */
 export function parseSchedule(text: string): ScheduleStep[] | string {
@@ -23,9 +42,10 @@ export function parseSchedule(text: string): ScheduleStep[] | string {
   const steps: ScheduleStep[] = [];
   for (const [i, line] of lines.entries()) {
     const m = LINE.exec(line);
-    if (!m) return `line ${i + 1}: expected 'step N: <token>@<node> first of <token>@<node>, ...', got '${line}'`;
+    const parts = m ? splitOutsideQuotes(m[2]!, ' first of ') : [];
+    if (!m || parts.length !== 2 || parts[0]!.trim() === '') return `line ${i + 1}: expected 'step N: <token>@<node> first of <token>@<node>, ...', got '${line}'`;
     if (Number(m[1]) !== i + 1) return `line ${i + 1}: expected step ${i + 1}, got step ${m[1]}`;
-    steps.push({ chosen: m[2]!, enabled: m[3]!.split(',').map((s) => s.trim()).filter((s) => s !== '') });
+    steps.push({ chosen: parts[0]!.trim(), enabled: splitOutsideQuotes(parts[1]!, ',').map((s) => s.trim()).filter((s) => s !== '') });
   }
   return steps;
 }

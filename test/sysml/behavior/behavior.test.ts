@@ -3,7 +3,9 @@
 // returns is replayed through `replay` to the violation / divergence / outcome it claims.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Member } from '../../../src/sysml/ast';
 import { parse } from '../../../src/sysml';
 import {
   answerBehavior, BehaviorError, compileBehavior, conditionsOf, explore, prepareBehavior, replay, Runtime, type BehaviorAnswer, type BehaviorDocument,
@@ -412,5 +414,46 @@ describe('behaviour semantics: corpus', () => {
     const m = compileBehavior(d, 'StateTest::s0');
     assert.ok(!(m instanceof BehaviorError));
     assert.equal(new Runtime(m).enabled(new Runtime(m).initial()).length, 0);
+  });
+
+  it('answers or refuses, with a file:line:col, every action and state of the corpus examples and training', async function () {
+    this.timeout(120000);
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith('.sysml')) files.push(p);
+      }
+    };
+    walk(join(CORPUS, 'training'));
+    walk(join(CORPUS, 'examples'));
+    let answered = 0;
+    let refused = 0;
+    for (const f of files) {
+      const [doc] = docs(f);
+      const subjects: string[] = [];
+      const visit = (members: readonly Member[] | null, prefix: string) => {
+        for (const m of members ?? []) {
+          if (m.kind === 'Package') visit(m.members, `${prefix}'${m.name}'::`);
+          if ((m.kind === 'Definition' || m.kind === 'Usage') && m.name && (m.keyword === 'action' || m.keyword === 'state')) subjects.push(`${prefix}'${m.name}'`);
+        }
+      };
+      visit(doc!.document.members, '');
+      for (const subject of subjects) {
+        const q = question('outcomes', subject, { free: ['schedule', 'inputs'] });
+        const a = await answerBehavior([doc!], q, { bounds: [{ name: 'steps', limit: 20000 }, { name: 'depth', limit: 200 }] });
+        if (a instanceof BehaviorError) {
+          refused++;
+          assert.match(a.text, /\.sysml:\d+:\d+: \S/, `${subject}: a refusal names its place`);
+        } else {
+          answered++;
+          checkWitnesses([doc!], q, a);
+        }
+      }
+    }
+    // Measured when written: 125 answered, 18 refused, out of 143 actions and states.
+    assert.ok(answered >= 120, `answered ${answered}`);
+    assert.equal(answered + refused, 143);
   });
 });
