@@ -159,6 +159,15 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.equal(v['min(noisy)'], Math.min(...xs));
     });
 
+    for (const jobs of [1, 2]) {
+      it(`answers a row that cannot be evaluated with unsupported, naming the row (jobs=${jobs})`, async () => {
+        const ranges = [{ parameter: 'engine.mass', type: 'MassValue', from: 100, to: 6400, step: 50, unit: 'kg' }]; // 127 rows: enough for two workers
+        const r = await run('sweep', 'VehicleModel::Vehicle::loaded', { sweep: { ranges } }, undefined, { jobs });
+        assert.equal(r.error?.code, 'unsupported');
+        assert.match(r.error!.message, /^row \d+ \(engine\.mass = \d+ \[kg\]\): vehicle\.sysml:16:13: 'fuelMass' has no value/);
+      });
+    }
+
     it('stops at the runs bound with a bounded table', async () => {
       const r = await result('sweep', 'Long::y', { sweep: { ranges: [{ parameter: 'x', type: 'Real', from: 0, to: 99, step: 1 }] } }, modelOf('long.sysml'), { runs: 10 }, [{ name: 'runs', limit: 10 }]);
       assert.equal(r.strength, 'bounded');

@@ -10,7 +10,7 @@ import { describeKind, int, isError, quantity, real, toProtocolValue, type Value
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError } from '../errors';
 import { declarationKind, type ModelElement } from '../model';
-import { runPool, type TaskRegistry } from '../pool';
+import { runPool, TaskError, type TaskRegistry } from '../pool';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../session';
@@ -244,7 +244,15 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
       signal: run.signal,
       onProgress: (done) => run.progress({ runs: done, text: `${done} of ${count} rows` }),
     },
-  );
+  ).catch((e: unknown) => {
+    // A row's error crossed a thread boundary (or the inline pool) as a TaskError: give it back its kind.
+    if (e instanceof TaskError) {
+      if (e.errorName === 'UnsupportedError') throw new UnsupportedError(e.message);
+      if (e.errorName === 'BudgetError') throw new BudgetError(e.message);
+      throw new Error(`${e.errorName}: ${e.message}${e.row >= 0 ? ` (row ${e.row + 1})` : ''}`);
+    }
+    throw e;
+  });
   if (outcome.status === 'cancelled') throw new BudgetError(`cancelled by the host after ${outcome.rows.length} of ${count} rows`);
   const bounds: Bound[] = run.bounds.map((b) => ({ ...b }));
   const reach = (name: 'runs' | 'memory') => {
