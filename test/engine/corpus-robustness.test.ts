@@ -35,9 +35,10 @@ describe('engine on the corpus examples: no internal errors', function () {
     assert.ok(subjects.length > 100);
     const tally = new Map<string, number>();
     const internal: string[] = [];
-    for (const kind of ['evaluate', 'compute', 'satisfiable'] as const) {
+    for (const kind of ['evaluate', 'compute', 'satisfiable', 'sweep'] as const) {
       for (const subject of subjects) {
-        const params = { question: { kind, subject, schedule: 'fifo', free: [] }, model: { sources }, bounds: [], budget: { deadline: new Date(Date.now() + 3000).toISOString() } } as RunParams;
+        const question = { kind, subject, schedule: 'fifo', free: [], ...(kind === 'sweep' ? { sweep: { ranges: [], runs: 2, seed: 1 } } : {}) };
+        const params = { question, model: { sources }, bounds: [], budget: { deadline: new Date(Date.now() + 3000).toISOString() } } as RunParams;
         let outcome: string;
         try {
           const c = coversQuestion(ENGINE_QUESTIONS, params);
