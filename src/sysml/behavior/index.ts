@@ -2,7 +2,7 @@
 // behaviour questions, replay witness schedules. See docs/execution-semantics.md.
 export { compileBehavior } from './compile';
 export { BehaviorError, type ExecutionModel, type ExecNode, type ExecTransition, type FeatureDecl } from './model';
-export { Runtime, type BehaviorState, type Move, type Token, type EndStatus, type RuntimeOptions } from './machine';
+export { Runtime, type BehaviorState, type Move, type Token, type EndStatus, type RuntimeOptions, type StateView } from './machine';
 export { parseSchedule, replay, stepLine, type ReplayResult, type ReplayStep, type ScheduleStep } from './schedule';
 export { explore, parsePolicy, scheduleText, type ExploreHooks, type ExploreOptions, type ExploreReport, type Limits, type Policy, type Progress } from './explore';
 export {

@@ -35,6 +35,15 @@ export interface Move {
 
 export type EndStatus = 'done' | 'terminated' | 'deadlock';
 
+export interface StateView {
+  readonly clock: number;
+  readonly status: EndStatus | 'running';
+  readonly tokens: readonly { readonly token: string; readonly node: string }[];
+  /** Feature values in notation (`no value` when unset). */
+  readonly values: readonly { readonly name: string; readonly value: string }[];
+  readonly pending: readonly { readonly receiver: string; readonly signals: readonly string[] }[];
+}
+
 export interface RuntimeOptions {
   /** Seconds per clock tick; absent: a continuous clock. */
   readonly clockStep?: number;
@@ -167,8 +176,20 @@ export class Runtime {
     return `t${token}@${name}`;
   }
 
+  // States are immutable: what is enabled in one is computed once (settle asks first, the explorer next).
+  private readonly enabledCache = new WeakMap<BehaviorState, Move[]>();
+
   /** The moves enabled in a (settled) state, in canonical order. */
   enabled(state: BehaviorState): Move[] {
+    let moves = this.enabledCache.get(state);
+    if (!moves) {
+      moves = this.computeEnabled(state);
+      this.enabledCache.set(state, moves);
+    }
+    return [...moves];
+  }
+
+  private computeEnabled(state: BehaviorState): Move[] {
     if (state.terminated) return [];
     const out: { m: Move; order: number }[] = [];
     const joinsSeen = new Set<number>();
@@ -548,6 +569,17 @@ export class Runtime {
         return cap < 0 ? '-' : String(Math.min(state.clock - since, cap));
       })
       .join(',');
+  }
+
+  /** A state as the witness panel shows it: clock, token positions, feature values, pending signals. */
+  view(state: BehaviorState): StateView {
+    return {
+      clock: state.clock,
+      status: this.status(state) ?? 'running',
+      tokens: state.tokens.map((t) => ({ token: `t${t.id}`, node: this.model.nodes[t.node]!.name })),
+      values: this.model.features.flatMap((f, i) => (f.hidden ? [] : [{ name: f.key, value: state.values[i] === undefined ? 'no value' : format(state.values[i]!) }])),
+      pending: [...state.queues].map(([receiver, signals]) => ({ receiver: receiver || this.model.subject, signals: [...signals] })),
+    };
   }
 
   /** Where each token is, for messages: `t1@a, t2@join1`. */

@@ -270,6 +270,9 @@ describe('behaviour semantics: replay', () => {
     const x = p.model.featureIndex.get('x')!;
     assert.deepEqual(r.steps.map((s) => format(s.state.values[x]!)), ['2', '3']);
     assert.equal(p.runtime.positions(r.steps[1]!.state), 't1@j, t2@j');
+    assert.deepEqual(p.runtime.view(r.steps[1]!.state), {
+      clock: 0, status: 'running', tokens: [{ token: 't1', node: 'j' }, { token: 't2', node: 'j' }], values: [{ name: 'x', value: '3' }], pending: [],
+    });
   });
 
   it('refuses a schedule that does not fit, naming the step', () => {
@@ -346,6 +349,12 @@ describe('behaviour semantics: explorer', () => {
     assert.equal(cancelled.stopped, 'cancelled');
     const a = await answerBehavior(d, question('outcomes', 'F::Fan'), { bounds: [{ name: 'memory', limit: 1 }], reduction: false, hooks: { cancelled: () => true, sliceMs: 0, pause: () => undefined } });
     assert.ok(a instanceof BehaviorError && a.code === 'budget', 'a cancelled question is a budget error');
+    // 2^14 states of about 100 bytes each do not fit in 1 MiB: the answer is bounded and says so.
+    const big = forkModel(14);
+    const m = await answerBehavior(big, question('outcomes', 'F::Fan'), { bounds: [{ name: 'memory', limit: 1 }], reduction: false });
+    assert.ok(!(m instanceof BehaviorError));
+    assert.equal(m.strength, 'bounded');
+    assert.deepEqual(m.bounds, [{ name: 'memory', limit: 1, reached: true }]);
   });
 
   it('reports progress with states per second', async () => {
