@@ -72,6 +72,19 @@ describe('engine worker pool', function () {
     });
   }
 
+  it('runs again after a cancelled and a failed run (workers are reused only after a clean finish)', async () => {
+    const ac = new AbortController();
+    const cancelled = runPool(pool(2), { task: 'seeded', spec: { seed: 1, spinMs: 5 }, count: 1000, chunkSize: 2, signal: ac.signal });
+    setTimeout(() => ac.abort(), 200);
+    assert.equal((await cancelled).status, 'cancelled');
+    await assert.rejects(runPool(pool(2), { task: 'failAt', spec: { at: 3 }, count: 100 }), TaskError);
+    for (let k = 0; k < 3; k++) {
+      const out = await runPool<{ seed: number }, Row>(pool(2), { task: 'seeded', spec: { seed: 8 }, count: 300 });
+      assert.equal(out.status, 'done');
+      out.rows.forEach((r, i) => assert.equal(r.row, i + 1));
+    }
+  });
+
   it('refuses an unknown task', async () => {
     await assert.rejects(runPool(pool(2), { task: 'nope', spec: {}, count: 1 }), /unknown task nope/);
   });
