@@ -3,7 +3,9 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parse, type ParseResult } from '../sysml';
+import { declarationsOf, hoverAt, matchesQuery } from './navigation';
 import { foldingRangesOf, symbolsOf } from './outline';
+import { WorkspaceModels } from './workspaceModels';
 
 // The Assay language server: started by the extension over Node IPC (or `--stdio` by other clients).
 const connection = createConnection(ProposedFeatures.all);
@@ -49,14 +51,23 @@ function scheduleDiagnostics(document: TextDocument, delayMs: number): void {
   }, delayMs));
 }
 
-connection.onInitialize(() => ({
-  capabilities: {
-    textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-    documentSymbolProvider: { label: 'SysML' },
-    foldingRangeProvider: true,
-  },
-  serverInfo: { name: 'assay-language-server' },
-}));
+let models = new WorkspaceModels([]);
+
+connection.onInitialize((params) => {
+  const roots = (params.workspaceFolders ?? []).map((folder) => folder.uri);
+  if (roots.length === 0 && params.rootUri) roots.push(params.rootUri);
+  models = new WorkspaceModels(roots);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      documentSymbolProvider: { label: 'SysML' },
+      foldingRangeProvider: true,
+      hoverProvider: true,
+      workspaceSymbolProvider: true,
+    },
+    serverInfo: { name: 'assay-language-server' },
+  };
+});
 
 documents.onDidOpen(({ document }) => scheduleDiagnostics(document, 0));
 documents.onDidChangeContent(({ document }) => scheduleDiagnostics(document, diagnosticsDelayMs));
@@ -75,6 +86,30 @@ connection.onDocumentSymbol(({ textDocument }) => {
 connection.onFoldingRanges(({ textDocument }) => {
   const document = documents.get(textDocument.uri);
   return document ? foldingRangesOf(document, parseOf(document).document.members) : [];
+});
+
+connection.onHover(({ textDocument, position }) => {
+  const document = documents.get(textDocument.uri);
+  if (!document) return null;
+  return hoverAt(document, parseOf(document).document.members, document.offsetAt(position), languageOf(document));
+});
+
+/** At most this many workspace symbols per answer; VS Code filters further as the user types. */
+const workspaceSymbolLimit = 2000;
+
+connection.onWorkspaceSymbol(({ query }) => {
+  const results = [];
+  // Open documents with their unsaved text first, then the model files on disk.
+  for (const document of documents.all()) {
+    const symbols = symbolsOf(document, parseOf(document).document.members, languageOf(document));
+    results.push(...declarationsOf(document.uri, symbols).filter((s) => matchesQuery(s.name, query)));
+  }
+  const open = new Set(documents.all().map((document) => document.uri));
+  for (const file of models.files(open)) {
+    if (results.length >= workspaceSymbolLimit) break;
+    results.push(...file.declarations.filter((s) => matchesQuery(s.name, query)));
+  }
+  return results.slice(0, workspaceSymbolLimit);
 });
 
 documents.listen(connection);

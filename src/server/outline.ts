@@ -82,7 +82,7 @@ function usageDetail(usage: Usage): string {
 }
 
 /** The symbol of one member, or null for members the outline leaves out (imports, comments, unnamed leaves). */
-function symbolOf(text: TextDocument, member: Member, language: 'sysml' | 'kerml'): DocumentSymbol | null {
+export function symbolOf(text: TextDocument, member: Member, language: 'sysml' | 'kerml'): DocumentSymbol | null {
   let name: string | null = null;
   let kind: SymbolKind = SymbolKind.Field;
   let detail = '';
@@ -196,7 +196,7 @@ export function foldingRangesOf(text: TextDocument, members: Member[]): FoldingR
   return ranges;
 }
 
-function childMembers(member: Member): Member[][] {
+export function childMembers(member: Member): Member[][] {
   switch (member.kind) {
     case 'Package':
       return member.members ? [member.members] : [];

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
 const root = join(__dirname, '..', '..');
@@ -15,6 +16,8 @@ interface DocumentSymbol { name: string; detail?: string; kind: number; range: R
 interface Diagnostic { range: Range; message: string; severity?: number; source?: string }
 interface PublishDiagnostics { uri: string; version?: number; diagnostics: Diagnostic[] }
 interface FoldingRange { startLine: number; endLine: number; kind?: string }
+interface Hover { contents: { kind: string; value: string } }
+interface SymbolInformation { name: string; kind: number; containerName?: string; location: { uri: string; range: Range } }
 
 describe('language server (dist/server.js over stdio)', function () {
   let child: ChildProcess;
@@ -31,7 +34,8 @@ describe('language server (dist/server.js over stdio)', function () {
     });
     connection.listen();
     const init = await connection.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', {
-      processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: null,
+      processId: process.pid, rootUri: null, capabilities: {},
+      workspaceFolders: [{ uri: pathToFileURL(workspace).href, name: 'workspace' }],
     });
     assert.ok(init.capabilities.documentSymbolProvider, 'server does not offer document symbols');
     assert.ok(init.capabilities.foldingRangeProvider, 'server does not offer folding ranges');
@@ -126,5 +130,30 @@ describe('language server (dist/server.js over stdio)', function () {
     assert.ok(spans.includes('0-38'), `package body not folded: ${spans}`);
     assert.ok(spans.includes('12-16'), `part def Vehicle body not folded: ${spans}`);
     assert.ok(spans.includes('36-38:region'), `region markers not folded: ${spans}`);
+  });
+
+  it('hovers a declared name with its kind, qualified name and documentation', async function () {
+    const uri = 'file:///work/vehicle.sysml';
+    const onVehicle = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 12, character: 15 } });
+    assert.ok(onVehicle, 'no hover on Vehicle');
+    assert.match(onVehicle.contents.value, /part def VehicleModel::Vehicle/);
+    const onPackage = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 10 } });
+    assert.match(onPackage!.contents.value, /package VehicleModel[\s\S]*A small vehicle with a door controller/);
+    const onQuoted = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 14, character: 20 } });
+    assert.match(onQuoted!.contents.value, /VehicleModel::Vehicle::'max load'/);
+    const onKeyword = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 12, character: 5 } });
+    assert.equal(onKeyword, null);
+  });
+
+  it('finds declarations of files no editor has open as workspace symbols', async function () {
+    const symbols = await connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'circ' });
+    // An earlier test opened a copy as file:///work/basics.kerml; the file on disk is not open.
+    const circle = symbols.find((s) => s.name === 'Circle' && s.location.uri.endsWith('/test/e2e/workspace/basics.kerml'));
+    assert.ok(circle, `no Circle from the file on disk in ${JSON.stringify(symbols)}`);
+    assert.equal(circle.containerName, 'Basics');
+    assert.equal(circle.location.range.start.line, 4);
+    const doors = (await connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'door' })).map((s) => `${s.containerName}::${s.name}`);
+    assert.ok(doors.includes('VehicleModel::Door') && doors.includes('VehicleModel::Door::doorStates'), JSON.stringify(doors));
+    assert.ok(!doors.some((name) => /Circle|Wheel/.test(name)), JSON.stringify(doors));
   });
 });

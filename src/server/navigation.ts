@@ -1,0 +1,77 @@
+// Hover and workspace symbols from the syntax tree alone (no name resolution): what a declaration is,
+// its qualified name and its documentation, and every named declaration of the workspace's models.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { type DocumentSymbol, type Hover, type SymbolInformation } from 'vscode-languageserver/node';
+import type { Member } from '../sysml';
+import { childMembers, symbolOf } from './outline';
+
+function quoted(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The `doc` comments written first in a member's body document that member. */
+function documentationOf(member: Member): string | null {
+  const body = childMembers(member)[0] ?? [];
+  const docs = body.filter((m): m is Extract<Member, { kind: 'Documentation' }> => m.kind === 'Documentation').map((m) => m.text.trim());
+  return docs.length ? docs.join('\n\n') : null;
+}
+
+/** Hover over a declared name: its kind, qualified name and documentation. */
+export function hoverAt(text: TextDocument, members: Member[], offset: number, language: 'sysml' | 'kerml'): Hover | null {
+  const path: string[] = [];
+  let found: { member: Member; symbol: DocumentSymbol } | null = null;
+  const visit = (list: Member[]): boolean => {
+    for (const member of list) {
+      if (offset < member.range.start || offset > member.range.end) continue;
+      const symbol = symbolOf(text, member, language);
+      const named = symbol && 'nameRange' in member && member.nameRange;
+      if (symbol && named) path.push(symbol.name);
+      if (named && offset >= member.nameRange!.start && offset <= member.nameRange!.end) {
+        found = { member, symbol: symbol! };
+        return true;
+      }
+      for (const inner of childMembers(member)) if (visit(inner)) return true;
+      if (symbol && named) path.pop();
+    }
+    return false;
+  };
+  visit(members);
+  if (!found) return null;
+  const { member, symbol } = found as { member: Member; symbol: DocumentSymbol };
+  const qualified = path.map(quoted).join('::');
+  const lines = ['```' + language, `${symbol.detail ?? ''} ${qualified}`.trim(), '```'];
+  const doc = documentationOf(member);
+  if (doc) lines.push('', doc);
+  return {
+    contents: { kind: 'markdown', value: lines.join('\n') },
+    range: { start: text.positionAt(member.range.start), end: text.positionAt(member.range.end) },
+  };
+}
+
+/** Every named declaration of one document, flat, with its container's qualified name. */
+export function declarationsOf(uri: string, symbols: DocumentSymbol[], container = ''): SymbolInformation[] {
+  const out: SymbolInformation[] = [];
+  for (const symbol of symbols) {
+    const name = symbol.name.startsWith('(') ? null : symbol.name;
+    if (name) {
+      out.push({ name, kind: symbol.kind, location: { uri, range: symbol.selectionRange }, ...(container ? { containerName: container } : {}) });
+    }
+    const inner = name ? (container ? `${container}::${quoted(name)}` : quoted(name)) : container;
+    out.push(...declarationsOf(uri, symbol.children ?? [], inner));
+  }
+  return out;
+}
+
+/** Case-insensitive subsequence match, as VS Code's own symbol filter does. */
+export function matchesQuery(name: string, query: string): boolean {
+  if (query === '') return true;
+  const haystack = name.toLowerCase();
+  let at = 0;
+  for (const c of query.toLowerCase()) {
+    at = haystack.indexOf(c, at);
+    if (at < 0) return false;
+    at++;
+  }
+  return true;
+}
+
