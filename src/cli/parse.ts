@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, languageOfPath } from '../sysml';
+import { resolveDocuments, type NamedDocument } from '../sysml/names';
 
 export interface CommandOutput {
   out(text: string): void;
@@ -24,7 +25,7 @@ export interface ParseDiagnostic {
   readonly column: number;
   readonly endLine: number;
   readonly endColumn: number;
-  readonly kind: 'syntax' | 'file';
+  readonly kind: 'syntax' | 'name' | 'file';
   readonly message: string;
 }
 
@@ -34,8 +35,9 @@ export interface ParseReport {
   readonly lines: number;
   readonly syntaxErrors: number;
   readonly unresolvedReferences: number;
-  /** Name resolution is not wired into this command yet, so references are not checked. */
-  readonly names: 'not resolved';
+  /** What references were resolved against: the `--library` documents, or the built-in table of
+   * standard library names. */
+  readonly names: 'library' | 'built-in';
   readonly seconds: number;
   readonly diagnostics: ParseDiagnostic[];
 }
@@ -132,38 +134,59 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
   const diagnostics: ParseDiagnostic[] = [];
   let lines = 0;
   let syntaxErrors = 0;
-  for (const file of [...libraryFiles, ...files]) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      diagnostics.push({ file, line: 1, column: 1, endLine: 1, endColumn: 1, kind: 'file', message: `cannot read: ${(error as Error).message}` });
-      continue;
+  const parsed = (list: string[]): NamedDocument[] => {
+    const out: NamedDocument[] = [];
+    for (const file of list) {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (error) {
+        diagnostics.push({ file, line: 1, column: 1, endLine: 1, endColumn: 1, kind: 'file', message: `cannot read: ${(error as Error).message}` });
+        continue;
+      }
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      const result = parse(text, { language: languageOfPath(file) });
+      lines += result.lineCount;
+      syntaxErrors += result.errors.length;
+      for (const e of result.errors) {
+        diagnostics.push({
+          file, line: e.range.line, column: e.range.column, endLine: e.range.endLine, endColumn: e.range.endColumn,
+          kind: 'syntax', message: e.message,
+        });
+      }
+      out.push({ uri: file, document: result.document });
     }
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    const result = parse(text, { language: languageOfPath(file) });
-    lines += result.lineCount;
-    syntaxErrors += result.errors.length;
-    for (const e of result.errors) {
+    return out;
+  };
+  const library = parsed(libraryFiles);
+  const models = parsed(files);
+  const resolved = resolveDocuments(models, { library });
+  let unresolvedReferences = 0;
+  for (const [file, list] of resolved.diagnostics) {
+    unresolvedReferences += list.length;
+    for (const d of list) {
       diagnostics.push({
-        file, line: e.range.line, column: e.range.column, endLine: e.range.endLine, endColumn: e.range.endColumn,
-        kind: 'syntax', message: e.message,
+        file, line: d.range.line, column: d.range.column, endLine: d.range.endLine, endColumn: d.range.endColumn,
+        kind: 'name', message: d.message,
       });
     }
   }
+  // Per file in the order given, by position within a file.
+  const order = new Map([...libraryFiles, ...files].map((f, i) => [f, i]));
+  diagnostics.sort((a, b) => (order.get(a.file)! - order.get(b.file)!) || a.line - b.line || a.column - b.column);
   const seconds = (performance.now() - started) / 1000;
   const report: ParseReport = {
-    files: files.length, libraryFiles: libraryFiles.length, lines, syntaxErrors, unresolvedReferences: 0,
-    names: 'not resolved', seconds: Math.round(seconds * 1000) / 1000, diagnostics,
+    files: files.length, libraryFiles: libraryFiles.length, lines, syntaxErrors, unresolvedReferences,
+    names: library.length > 0 ? 'library' : 'built-in', seconds: Math.round(seconds * 1000) / 1000, diagnostics,
   };
   if (args.json) {
     io.out(JSON.stringify(report) + '\n');
   } else {
     let text = '';
     for (const d of diagnostics) text += `${d.file}:${d.line}:${d.column}: ${d.message}\n`;
-    const library = libraryFiles.length > 0 ? ` (+${libraryFiles.length} library)` : '';
-    text += `${files.length} files${library}, ${lines} lines, ${syntaxErrors} syntax errors, ` +
-      `0 unresolved references (names not resolved), ${seconds.toFixed(2)} s\n`;
+    const libraryNote = libraryFiles.length > 0 ? ` (+${libraryFiles.length} library)` : '';
+    text += `${files.length} files${libraryNote}, ${lines} lines, ${syntaxErrors} syntax errors, ` +
+      `${unresolvedReferences} unresolved references, ${seconds.toFixed(2)} s\n`;
     io.out(text);
   }
   return diagnostics.length === 0 ? 0 : 1;

@@ -18,14 +18,16 @@ describe('assay parse', () => {
   const kerml = join(dir, 'models', 'nested', 'k.kerml');
   mkdirSync(join(dir, 'models', 'nested'), { recursive: true });
   writeFileSync(good, 'package P {\n  part def V;\n}\n');
-  writeFileSync(bad, 'package Q {\n  attribute x : Real\n  attribute y = ;\n}\n');
+  writeFileSync(bad, 'package Q {\n  attribute x : Real\n  attribute y = ;\n  attribute def Real;\n}\n');
+  const unresolved = join(dir, 'unresolved.sysml');
+  writeFileSync(unresolved, 'package U {\n  part def Car;\n  part car : Car;\n  part truck : Lorry;\n}\n');
   writeFileSync(kerml, 'classifier C { feature f : C; }\n');
   writeFileSync(join(dir, 'models', 'notes.txt'), 'not a model');
 
   it('prints nothing but the summary and exits 0 for clean files', async () => {
     const r = await run([good]);
     assert.equal(r.code, 0);
-    assert.match(r.out, /^1 files, 3 lines, 0 syntax errors, 0 unresolved references \(names not resolved\), \d+\.\d\d s\n$/);
+    assert.match(r.out, /^1 files, 3 lines, 0 syntax errors, 0 unresolved references, \d+\.\d\d s\n$/);
   });
 
   it('walks folders for .sysml and .kerml files and prints every diagnostic as file:line:col', async () => {
@@ -36,7 +38,7 @@ describe('assay parse', () => {
       `${bad}:2:21: expected ';' after attribute usage, found 'attribute'`,
       `${bad}:3:17: expected an expression, found ';'`,
     ]);
-    assert.match(lines.at(-1)!, /^2 files, 5 lines, 2 syntax errors, 0 unresolved references/);
+    assert.match(lines.at(-1)!, /^2 files, 6 lines, 2 syntax errors, 0 unresolved references/);
   });
 
   it('writes one JSON object with --json', async () => {
@@ -44,18 +46,28 @@ describe('assay parse', () => {
     assert.equal(r.code, 1);
     const report = JSON.parse(r.out) as ParseReport;
     assert.equal(report.files, 3);
-    assert.equal(report.lines, 8);
+    assert.equal(report.lines, 9);
     assert.equal(report.syntaxErrors, 2);
     assert.equal(report.unresolvedReferences, 0);
-    assert.equal(report.names, 'not resolved');
+    assert.equal(report.names, 'built-in');
     assert.deepEqual(report.diagnostics.map((d) => [d.line, d.column, d.kind]), [[2, 21, 'syntax'], [3, 17, 'syntax']]);
+  });
+
+  it('reports references that resolve to nothing, with their place', async () => {
+    const r = await run(['--json', unresolved]);
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.out) as ParseReport;
+    assert.equal(report.syntaxErrors, 0);
+    assert.equal(report.unresolvedReferences, 1);
+    assert.deepEqual(report.diagnostics.map((d) => [d.file, d.line, d.column, d.kind]), [[unresolved, 4, 16, 'name']]);
+    assert.match(report.diagnostics[0]!.message, /Lorry/);
   });
 
   it('parses the --library folder too', async () => {
     const r = await run(['--json', good, '--library', join(dir, 'models', 'nested')]);
     const report = JSON.parse(r.out) as ParseReport;
     assert.equal(r.code, 0);
-    assert.deepEqual([report.files, report.libraryFiles, report.lines], [1, 1, 4]);
+    assert.deepEqual([report.files, report.libraryFiles, report.lines, report.names], [1, 1, 4, 'library']);
   });
 
   it('exits 2 on usage errors', async () => {
