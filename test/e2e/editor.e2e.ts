@@ -166,4 +166,26 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     await screenshot(page, 'problems-after-fix');
     assert.ok(after.some((text) => /broken\.sysml/.test(text)), 'the other file\'s problems disappeared too');
   });
+
+  it('hovers a declaration with its kind and qualified name, and finds declarations of closed files', async function () {
+    const page = session!.page;
+    await openFile(page, 'vehicle.sysml');
+    const name = page.locator('.monaco-editor .view-lines .view-line span span', { hasText: /^Vehicle$/ }).first();
+    await name.hover();
+    const hover = page.locator('.monaco-hover', { hasText: 'part def VehicleModel::Vehicle' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'hover-declaration');
+    await page.keyboard.press('Escape');
+    // Go to Symbol in Workspace: basics.kerml has not been opened in this session.
+    await page.keyboard.press('Control+T');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill('#Circle');
+    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'Circle' }).first();
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'workspace-symbols');
+    assert.match(await row.innerText(), /Basics/);
+    await row.click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'basics.kerml' }).waitFor({ timeout: 15_000 });
+  });
 });
