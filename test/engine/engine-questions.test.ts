@@ -222,6 +222,17 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.deepEqual(pinned, { name: 'batteryMass', type: 'MassValue', free: false, value: '1 [kg]' });
     });
 
+    it("adds the question's condition and inputs to the subject's own constraints", async () => {
+      // 6 motors at most: 90 N lifts 90 / 19.62 = 4.587 kg, minus 1.2 kg frame and 0.5 kg least battery: 2.887 kg
+      const r = await result('satisfiable', 'Design::Drone', { condition: { name: 'maximize', text: 'payload' }, inputs: [{ name: 'motors', type: 'Integer', domain: '4, 6' }] }, design());
+      const w = Object.fromEntries((r.witness as { inputs: { name: string; value: number }[] }).inputs.map((i) => [i.name, i.value]));
+      assert.equal(w.motors, 6);
+      assert.ok(Math.abs(w.payload! - (90 / 19.62 - 1.7)) < 1e-9);
+      const none = await result('satisfiable', 'Design::Drone', { condition: { name: 'too heavy', text: 'payload >= 5 [kg]' } }, design());
+      assert.equal(none.claim, 'unsatisfiable');
+      assert.match(String(none.reason), /liftMargin/);
+    });
+
     it('says when an objective has no optimum', async () => {
       const r = await result('satisfiable', 'Design::Drone', {
         conditions: [{ name: 'open', features: [{ name: 'payload', unit: 'kg' }], assertions: [{ name: 'maximize', text: 'payload' }] }],

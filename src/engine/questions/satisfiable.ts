@@ -225,13 +225,30 @@ class SatisfiableQuestion {
     return e.node.kind === 'Usage' && e.node.isNegated ? { op: 'not', arg: term } : term;
   }
 
-  /** No condition sets: the subject's own constraints (asserted ones for a part; the body of a constraint or requirement). */
+  /**
+   * No condition sets: the subject's own constraints (asserted ones for a part; the body of a
+   * constraint or requirement), over the question's `inputs`, and the question's `condition` when it
+   * has one (an assertion, or the objective when named minimize/maximize).
+   */
   private fromSubject(): SolvableSet {
     const subject = this.session.subject;
-    const symbolizer = this.symbolizer(this.session.question.inputs ?? [], new Map());
+    const question = this.session.question;
+    const symbolizer = this.symbolizer(question.inputs ?? [], new Map());
     const kind = declarationKind(subject);
     const ctx = this.session.subjectContext;
     const assertions: Assertion[] = [];
+    let objective: SolvableSet['objective'];
+    const condition = question.condition;
+    if (condition) {
+      const what = `condition ${condition.name}`;
+      if (condition.text) {
+        const s = symbolizer.expression(this.conditionExpression(condition.text, what), symbolizer.environment(ctx, subject));
+        if (condition.name === 'minimize' || condition.name === 'maximize') {
+          if (s.kind !== 'num') throw new UnsupportedError(`${what}: the objective must be a number`);
+          objective = { direction: condition.name, term: s.term };
+        } else assertions.push({ name: condition.name, term: symbolizer.asBool(s, undefined, what) });
+      } else assertions.push({ name: condition.name, term: this.namedConstraint(symbolizer, condition.name) });
+    }
     if (kind === 'constraint' || kind === 'requirement' || kind === 'concern') {
       assertions.push({ name: subject.name ?? subject.qualifiedName, term: this.constraintTerm(symbolizer, subject, ctx) });
     } else {
@@ -242,9 +259,9 @@ class SatisfiableQuestion {
         const name = c.name ?? `constraint at ${place(c.path, range)}`;
         assertions.push({ name, term: this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c)) });
       }
-      if (assertions.length === 0) throw new UnsupportedError(`${this.session.question.subject} has no constraints to satisfy; give condition sets`);
+      if (assertions.length === 0) throw new UnsupportedError(`${question.subject} has no constraints to satisfy; give a condition or condition sets`);
     }
-    return { name: subject.name ?? 'subject', symbolizer, assertions, pinned: [] };
+    return { name: subject.name ?? 'subject', symbolizer, assertions, ...(objective ? { objective } : {}), pinned: [] };
   }
 }
 
