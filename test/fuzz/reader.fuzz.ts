@@ -91,41 +91,56 @@ function nextLine(): string {
   return JSON.stringify(pick(seeds)) + JSON.stringify(pick(seeds)); // two objects on one line
 }
 
-// ---- 1. the classifier on every line --------------------------------------------------------------
+// ---- 1 and 2. every line through the host's framing (random chunk boundaries) and classifier --------
 
 const methods: Record<number, Method> = { 1: 'describe', 2: 'covers', 3: 'run' };
 const methodOf = (id: number) => methods[id];
-const verdicts = new Map<EngineLineVerdict['kind'], number>();
-const started = Date.now();
-const framed: string[] = [];
+const verdicts = new Map<EngineLineVerdict['kind'] | 'overlong', number>();
+const count = (kind: EngineLineVerdict['kind'] | 'overlong') => verdicts.set(kind, (verdicts.get(kind) ?? 0) + 1);
 let framedCount = 0;
-for (let i = 0; i < total; i++) {
-  const line = nextLine().replace(/\n/g, ' ');
-  try {
-    const verdict = classifyEngineLine(line, methodOf, 5);
-    verdicts.set(verdict.kind, (verdicts.get(verdict.kind) ?? 0) + 1);
-  } catch (error) {
-    failures++;
-    if (failures < 5) console.error(`classifier threw on ${JSON.stringify(line.slice(0, 200))}:`, error);
+const splitter = new LineSplitter(
+  {
+    line: (line) => {
+      framedCount++;
+      try {
+        count(classifyEngineLine(line, methodOf, 5).kind);
+      } catch (error) {
+        failures++;
+        if (failures < 5) console.error(`classifier threw on ${JSON.stringify(line.slice(0, 200))}:`, error);
+      }
+    },
+    overlong: () => {
+      framedCount++;
+      count('overlong');
+    },
+  },
+  150_000,
+);
+const started = Date.now();
+let pendingText: string[] = [];
+let pendingLength = 0;
+const flush = () => {
+  const bytes = Buffer.from(pendingText.join(''));
+  for (let at = 0; at < bytes.length; ) {
+    const size = 1 + int(rand() < 0.1 ? 100_000 : 2000);
+    splitter.push(bytes.subarray(at, at + size)); // cuts through lines and through UTF-8 sequences
+    at += size;
   }
-  // ---- 2. framing: every 50th line also goes through the splitter in random chunks -------------
-  if (i % 50 === 0) framed.push(line);
+  pendingText = [];
+  pendingLength = 0;
+};
+for (let i = 0; i < total; i++) {
+  const line = nextLine().replace(/\n/g, ' ') + (rand() < 0.01 ? '\r\n' : '\n');
+  pendingText.push(line);
+  pendingLength += line.length;
+  if (pendingLength > 1_000_000) flush();
 }
-
-const classifiedIn = Date.now() - started;
-const splitterLines: string[] = [];
-const splitter = new LineSplitter({ line: (l) => splitterLines.push(l), overlong: () => splitterLines.push('<overlong>') }, 100_000);
-const bytes = Buffer.from(framed.join('\n') + '\n');
-for (let at = 0; at < bytes.length; ) {
-  const size = 1 + int(rand() < 0.1 ? 100_000 : 300);
-  splitter.push(bytes.subarray(at, at + size));
-  at += size;
-}
-framedCount = splitterLines.length;
-if (framedCount !== framed.length) {
+flush();
+if (framedCount !== total) {
   failures++;
-  console.error(`the splitter produced ${framedCount} lines from ${framed.length}`);
+  console.error(`the framing produced ${framedCount} lines from ${total}`);
 }
+const classifiedIn = Date.now() - started;
 
 // ---- 3. whole host connections fed mutated output in random chunks --------------------------------
 
@@ -173,7 +188,7 @@ async function sessions(): Promise<number> {
 void sessions().then((fed) => {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const kinds = [...verdicts].map(([k, n]) => `${k} ${n}`).join(', ');
-  console.log(`reader fuzz (seed ${seed}): ${total} lines classified in ${(classifiedIn / 1000).toFixed(1)} s (${kinds}); ${framedCount} lines framed from random chunks; ${fed} lines through 500 host connections; ${seconds} s`);
+  console.log(`reader fuzz (seed ${seed}): ${framedCount} of ${total} lines framed from random chunks and classified in ${(classifiedIn / 1000).toFixed(1)} s (${kinds}); ${fed} more lines through 500 live host connections; ${seconds} s in all`);
   if (failures > 0) {
     console.error(`${failures} failures`);
     process.exitCode = 1;
