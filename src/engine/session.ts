@@ -5,7 +5,7 @@ import { languageOfPath, parse } from '../sysml';
 import { Evaluator, type EvaluationOptions } from '../sysml/semantics/evaluate';
 import { Random, type Draws } from '../sysml/semantics/random';
 import { quantityKindUnit, sameDimension, tryParseUnit } from '../sysml/semantics/units';
-import { fromProtocolValue, isError, type Outcome, type Value } from '../sysml/semantics/values';
+import { enumLiteral, fromProtocolValue, isError, parseNotation, type Outcome, type Value } from '../sysml/semantics/values';
 import type { Question, Sources, Value as ProtocolValue } from '../protocol';
 import { ModelValues, type InstanceContext } from './environment';
 import { BudgetError, UnsupportedError, place } from './errors';
@@ -208,6 +208,18 @@ export class Session {
   /** A protocol value as a model value, typed by the feature it binds. */
   bindingValue(b: Pick<ProtocolValue, 'value' | 'unit'>, feature: ModelElement | undefined, name = ''): Value {
     const type = feature ? typeName(feature) : undefined;
+    const enumeration = feature && typeof b.value === 'string' ? this.enumerationOf(feature) : undefined;
+    if (enumeration && typeof b.value === 'string') {
+      // `Colour::green` or `green` for an enumeration-typed feature.
+      const literal = b.value.split('::').at(-1)!.replace(/^'|'$/g, '');
+      const known = enumeration.members.some((m) => m.name === literal || m.shortName === literal);
+      if (!known) throw new UnsupportedError(`binding ${name || feature?.name || ''}: ${b.value} is not a literal of ${enumeration.name}`);
+      return enumLiteral(enumeration.name ?? enumeration.qualifiedName, literal);
+    }
+    if (typeof b.value === 'string' && b.value.trim().startsWith('(') && !(type && /(^|::)String$/.test(type))) {
+      const v = parseNotation(b.value);
+      if (!isError(v)) return v;
+    }
     const v = fromProtocolValue(b, tryParseUnit, type);
     const label = name || feature?.name || '';
     if (isError(v)) throw new UnsupportedError(`binding ${label}: ${v.message}`);
@@ -217,6 +229,14 @@ export class Session {
       throw new UnsupportedError(`binding ${label}: ${got} is not a ${type!.split('::').at(-1)} (give it in a unit like [${kind.name}])`);
     }
     return v;
+  }
+
+  /** The enumeration definition a feature is typed by, if it is one. */
+  private enumerationOf(feature: ModelElement): ModelElement | undefined {
+    for (const t of this.model.index.typesOf(feature)) {
+      if (t.node.kind === 'Definition' && t.node.keyword === 'enum') return t;
+    }
+    return undefined;
   }
 
   /** Evaluates an expression written in `lexical` on the subject's instance. */

@@ -71,6 +71,15 @@ describe('reference engine process: evaluate', function () {
     assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::totalMass', { bindings: [kg('engine.mass', 200)] })), { totalMass: '1800 [kg]' });
   });
 
+  it('reads enumeration literals and sequences in bindings', async () => {
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::colour', { bindings: [{ name: 'colour', value: 'Colour::green' }] })), { colour: 'Colour::green' });
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::colour', { bindings: [{ name: 'colour', value: 'blue' }] })), { colour: 'Colour::blue' });
+    const wrong = await ask('VehicleModel::Vehicle::colour', { bindings: [{ name: 'colour', value: 'purple' }] });
+    assert.deepEqual(wrong.error, { code: 'unsupported', message: 'binding colour: purple is not a literal of Colour' });
+    // fastest = max(speeds) with speeds bound to (1, 5, 3)
+    assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::fastest', { bindings: [{ name: 'speeds', value: '(1, 5, 3)' }] })), { fastest: 5 });
+  });
+
   it('evaluates a constraint to true or false, naming the failing conjunct', async () => {
     // fuelMass 60 kg: loaded = 1780 + 60 = 1840 <= 1850 → true
     assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::massLimit', { bindings: [kg('fuelMass', 60)] })), { massLimit: true });
