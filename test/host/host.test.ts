@@ -131,6 +131,25 @@ describe('host: routing and runs', function () {
     });
   });
 
+  it('a lowering that fails is the graphs engine\'s reason', async () => {
+    const h = make([good('graphs', { describe: { model: ['graphs:1'] } }, { model: ['graphs:1'] })], {
+      modelIndex: { subjectKindOf: () => undefined, lowerToGraphs: () => ({ error: 'demo.sysml:1:9: S performs an unknown action' }) },
+    });
+    assert.deepEqual(await h.ask({ question, documents }).settled, {
+      status: 'not covered',
+      reasons: [{ engine: 'graphs', reason: 'reads graphs:1, but lowering Demo::S failed: demo.sysml:1:9: S performs an unknown action' }],
+    });
+  });
+
+  it('shutdown during a run cancels it and stops the engine', async () => {
+    const h = make([fixtureEntry('ignores-cancel.js', pids, { name: 'deaf' })]);
+    const run = h.ask({ question, documents });
+    await new Promise<void>((resolve) => h.onEvent((e) => e.type === 'started' && resolve()));
+    await h.shutdown();
+    const outcome = await run.settled;
+    assert.equal(outcome.status, 'cancelled', JSON.stringify(outcome));
+  });
+
   it('not covered lists every engine with its reason; a covering engine later in the list answers', async () => {
     const h = make([good('a', { covers: { covers: false, reason: 'no state machines' } }), good('b', { covers: { covers: false } })]);
     assert.deepEqual(await h.ask({ question, documents }).settled, {
