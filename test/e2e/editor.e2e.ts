@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import {
   openFile, packagedExtension, paletteRows, readOutline, readProblems, recordFigure, runCommand, screenshot, Session, tokenColours,
-  waitForOutputText,
+  waitForNotification, waitForOutputText, waitForStatusItem,
 } from './harness';
 
 const commandTitles = [
@@ -88,6 +88,7 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
       name: { text: 'wheels', whole: false },
     }, (colours) => colours.part !== colours.name);
     await screenshot(page, 'sysml-syntax-colours');
+    await waitForStatusItem(page, /^SysML$/);
     assert.notEqual(c.part, c.name, 'keyword `part` coloured like a plain name');
     assert.equal(c.part, c.def, 'both declaration keywords share one colour');
     assert.notEqual(c.number, c.name, 'number coloured like a plain name');
@@ -187,5 +188,18 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     assert.match(await row.innerText(), /Basics/);
     await row.click();
     await page.locator('.tabs-container .tab.active', { hasText: 'basics.kerml' }).waitFor({ timeout: 15_000 });
+  });
+
+  it('opens .kerml files in the KerML language mode', async function () {
+    const page = session!.page;
+    await openFile(page, 'basics.kerml');
+    await waitForStatusItem(page, /^KerML$/);
+  });
+
+  it('answers Cancel Run with a notification when nothing runs', async function () {
+    const page = session!.page;
+    await runCommand(page, 'Assay: Cancel Run');
+    await waitForNotification(page, 'Assay: no run is in progress.');
+    await screenshot(page, 'cancel-without-run');
   });
 });
