@@ -161,7 +161,7 @@ class Compiler {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
       const name = usageName(m);
-      if ((m.role === 'perform' || m.role === 'exhibit') || (m.keyword === 'state' && m.role === null) || (m.keyword === 'action' && m.role === null && m.body !== null && depth === 0 && false)) {
+      if (m.role === 'perform' || m.role === 'exhibit' || (m.keyword === 'state' && m.role === null)) {
         const ref = m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
         if (ref && ref.kind === 'FeatureChain') continue; // delegation of a step of a behaviour performed above
         if (m.multiplicity) this.fail(`'${name ?? referenceText(ref!)}' is performed with a multiplicity: several instances of a behaviour are not supported`, ctx.path, m.multiplicity.range);
@@ -336,18 +336,27 @@ class Compiler {
           }
           if (m.keyword === 'action' || (m.role === 'perform' && m.keyword !== 'state')) {
             const entry = this.scope.entryOf(m);
-            const ref = m.relations.find((r) => r.relation === 'reference' || r.relation === 'typing')?.target;
             let target: Usage | Definition = m;
             let targetEntry = entry;
-            if ((m.body ?? []).length === 0 && ref && ref.kind === 'QualifiedName') {
-              const t = this.scope.resolveReference(entry ?? ctx.lexical, ref);
-              if (t && t.node.kind !== 'Package') {
-                if (ctx.inlining.has(t.node)) this.fail(`'${referenceText(ref)}' performs itself (recursive behaviour is not supported)`, ctx.path, ref.range);
+            let refName: string | null = null;
+            if ((m.body ?? []).length === 0) {
+              // `perform a;` / `action x : A;` / `perform action x references a;`: the flow of what it names.
+              for (const r of m.relations) {
+                if (r.relation !== 'reference' && r.relation !== 'typing') continue;
+                if (r.target.kind !== 'QualifiedName') this.fail('performing a feature chain inside an action flow is not supported', ctx.path, r.target.range);
+                refName ??= lastSegment(r.target);
+                const t = this.scope.resolveReference(entry ?? ctx.lexical, r.target);
+                if (!t || t.node.kind === 'Package') {
+                  if (m.role === 'perform' && r.relation === 'reference' && !m.relations.some((x) => x.relation === 'typing')) this.fail(`cannot find '${referenceText(r.target)}' (performed here)`, ctx.path, r.target.range);
+                  continue;
+                }
+                if (ctx.inlining.has(t.node)) this.fail(`'${referenceText(r.target)}' performs itself (recursive behaviour is not supported)`, ctx.path, r.target.range);
                 target = t.node;
                 targetEntry = t;
+                break;
               }
             }
-            const label = name ?? this.autoName('action');
+            const label = name ?? refName ?? this.autoName('action');
             const members2 = this.membersWithTypes(target, targetEntry);
             const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, members2, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
             named.set(label, n.id);

@@ -244,6 +244,17 @@ describe('behaviour semantics: structured control, composites, signals, states',
     assert.deepEqual([outcomeValues(o, 's1.k'), outcomeValues(o, 's2.k'), outcomeValues(o, 'total')], [[2], [2], [4]]);
   });
 
+  it('perform inlines the performed behaviour, in a flow and from a part', async () => {
+    const p = docs('perform.sysml');
+    // fill (a Fill) adds 5 to its own level; then ok := fill.level == 5.
+    const main = await ask(p, question('outcomes', 'Perform::Main'));
+    assert.deepEqual([outcomeValues(main, 'ok'), outcomeValues(main, 'fill.level')], [[true], [5]]);
+    assert.equal(main.executions![0]!.schedules![0], 'step 1: t1@fill.assign1 first of t1@fill.assign1\nstep 2: t1@assign2 first of t1@assign2');
+    // The part performs Main as run: the same, one level down.
+    const tank = await ask(p, question('outcomes', 'Perform::Tank'));
+    assert.deepEqual([outcomeValues(tank, 'run.ok'), outcomeValues(tank, 'run.fill.level')], [[true], [5]]);
+  });
+
   it('send and accept between performed actions, then terminate', async () => {
     const o = await ask(d, question('outcomes', 'Control::Relay'));
     assert.deepEqual(outcomeValues(o, 'end'), ['terminated']);
