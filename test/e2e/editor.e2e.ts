@@ -200,6 +200,7 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     const page = session!.page;
     await runCommand(page, 'Assay: Cancel Run');
     await waitForNotification(page, 'Assay: no run is in progress.');
+    await page.waitForTimeout(500); // let the toast finish sliding in before the screenshot
     await screenshot(page, 'cancel-without-run');
   });
 });
