@@ -79,6 +79,12 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.deepEqual(wrong.error, { code: 'unsupported', message: 'range v: [kg] is not a SpeedValue (use a unit like [m/s])' });
     });
 
+    it('computes an analysis over its subject, given by bindings of the subject\'s features', async () => {
+      // 4 motors * 150 W = 600 W; 360 kJ / 600 W = 600 s
+      const r = await result('compute', 'Design::HoverTime', { bindings: [{ name: 'drone.motors', value: 4 }, q('batteryEnergy', 360, 'kJ')] }, modelOf('design.sysml'));
+      assert.deepEqual(valuesOf(r), { HoverTime: '600 [s]' });
+    });
+
     it('30 Calculations: Acceleration, Velocity and Position', async () => {
       const model = corpus('30. Calculations/Calculation Definitions.sysml');
       // tp / (tm * v) = 50000 W / (1000 kg * 25 m/s) = 2 m/s^2

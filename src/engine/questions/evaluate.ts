@@ -56,17 +56,26 @@ function resultMember(session: Session, e: ModelElement): Member[] {
   return r.slice(-1);
 }
 
-/** Arguments for a calc's `in` parameters that the question binds. */
+/**
+ * Arguments for a calc's parameters (`in`, and an analysis's or requirement's `subject`): the values the
+ * question binds, and for a structured parameter without a value, the instance whose features the
+ * bindings give (`car.mass`).
+ */
 export function boundArguments(session: Session, e: ModelElement): CallArgument[] {
   const args: CallArgument[] = [];
   for (const m of session.values.bodyMembers(e)) {
-    if (m.kind !== 'Usage' || (m.direction !== 'in' && m.direction !== 'inout') || m.role === 'return') continue;
-    const f = session.values.feature(e, m.name ?? '') ?? session.values.index.elementOf(m);
+    if (m.kind !== 'Usage' || m.role === 'return') continue;
+    if (m.direction !== 'in' && m.direction !== 'inout' && m.role !== 'subject') continue;
+    const f = session.values.index.elementOf(m);
     const name = f?.name;
-    if (!name) continue;
+    if (!f || !name) continue;
     const path = session.subjectContext.path === '' ? name : `${session.subjectContext.path}.${name}`;
     const bound = session.values.bindings.get(path);
     if (bound !== undefined) args.push({ name, value: bound });
+    else if (m.value === null) {
+      const v = session.values.featureValue(session.subjectContext, f);
+      if (v.kind === 'instance') args.push({ name, value: v });
+    }
   }
   return args;
 }
