@@ -277,7 +277,11 @@ export class EngineProcess {
         });
       }),
     };
-    child.stdin.on('error', () => {}); // EPIPE when the engine is gone: the exit handler reports it
+    // EPIPE and late process errors when the engine is gone: the exit handler reports them, and an
+    // 'error' event without a listener would bring the host down.
+    child.on('error', () => {});
+    child.stdin.on('error', () => {});
+    child.stderr.on('error', () => {});
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => this.stderr.add(text));
     connection.onFault((violation) => {
