@@ -147,7 +147,8 @@ export class TablePlan {
       random = this.rowRandom(i);
       for (const a of this.axes) {
         const u = random.next();
-        const x = a.integral ? Math.floor(a.from + u * (Math.floor(a.to) - Math.ceil(a.from) + 1)) : a.from + u * (a.to - a.from);
+        const lo = Math.ceil(a.from);
+        const x = a.integral ? lo + Math.floor(u * (Math.floor(a.to) - lo + 1)) : a.from + u * (a.to - a.from);
         point.set(a.path, this.valueOf(a, x));
       }
       draws = q.draws ? { policy: q.draws } : { random };
