@@ -102,13 +102,78 @@ const SYSML_WORDS = (
 /** Every keyword of either language, in one numbering. */
 export const KEYWORDS: readonly string[] = [...new Set([...SYSML_WORDS, ...KERML_WORDS])].sort();
 
-function keywordMap(words: string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const w of words) m.set(w, KW_BASE + KEYWORDS.indexOf(w));
-  return m;
+function keywordList(words: string[]): Array<[string, number]> {
+  return words.map((w) => [w, KW_BASE + KEYWORDS.indexOf(w)]);
 }
-const SYSML_KEYWORDS = keywordMap(SYSML_WORDS);
-const KERML_KEYWORDS = keywordMap(KERML_WORDS);
+const SYSML_KEYWORDS = keywordList(SYSML_WORDS);
+const KERML_KEYWORDS = keywordList(KERML_WORDS);
+
+function wordHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** Open-addressing table of the words of one text: keywords (seeded) and names (interned as met),
+ * probed with the hash computed while scanning, so a word is sliced out of the text only the first
+ * time it occurs. Values: a keyword's token kind, or -(1 + index in `names`) for a name. */
+class WordTable {
+  private mask: number;
+  private hashes: Int32Array;
+  private values: Int32Array;
+  private texts: string[];
+  private size = 0;
+  readonly names: string[] = [];
+
+  constructor(keywords: Array<[string, number]>) {
+    const cap = 1024;
+    this.mask = cap - 1;
+    this.hashes = new Int32Array(cap);
+    this.values = new Int32Array(cap);
+    this.texts = new Array<string>(cap).fill('');
+    for (const [w, kind] of keywords) this.insert(wordHash(w), w, kind);
+  }
+
+  private insert(h: number, text: string, value: number): void {
+    if ((this.size + 1) * 2 > this.mask) this.grow();
+    let i = h & this.mask;
+    while (this.values[i] !== 0) i = (i + 1) & this.mask;
+    this.hashes[i] = h;
+    this.values[i] = value;
+    this.texts[i] = text;
+    this.size++;
+  }
+
+  private grow(): void {
+    const { hashes, values, texts } = this;
+    const cap = (this.mask + 1) * 2;
+    this.mask = cap - 1;
+    this.hashes = new Int32Array(cap);
+    this.values = new Int32Array(cap);
+    this.texts = new Array<string>(cap).fill('');
+    this.size = 0;
+    for (let i = 0; i < values.length; i++) if (values[i] !== 0) this.insert(hashes[i]!, texts[i]!, values[i]!);
+  }
+
+  /** The value of the word `source[start, end)` with hash `h`, adding it as a name when new. */
+  lookup(source: string, start: number, end: number, h: number): number {
+    const len = end - start;
+    let i = h & this.mask;
+    for (;;) {
+      const v = this.values[i]!;
+      if (v === 0) break;
+      if (this.hashes[i] === h) {
+        const t = this.texts[i]!;
+        if (t.length === len && source.startsWith(t, start)) return v;
+      }
+      i = (i + 1) & this.mask;
+    }
+    const text = source.slice(start, end);
+    const value = -this.names.push(text);
+    this.insert(h, text, value);
+    return value;
+  }
+}
 
 /** Token kind of each keyword: `K.part`, `K.def` … (a keyword reserved only in the other language
  * still has a kind; the lexer produces it only for the language that reserves it). */
@@ -167,7 +232,7 @@ function isUnicodeLetter(c: number): boolean {
 
 export function tokenize(source: string, language: Language): TokenStream {
   const n = source.length;
-  const keywords = language === 'kerml' ? KERML_KEYWORDS : SYSML_KEYWORDS;
+  const words = new WordTable(language === 'kerml' ? KERML_KEYWORDS : SYSML_KEYWORDS);
   // Rough capacity: one token per 4 characters, grown on demand.
   let cap = Math.max(64, (n >> 2) + 16);
   let kinds = new Uint16Array(cap);
@@ -180,8 +245,6 @@ export function tokenize(source: string, language: Language): TokenStream {
   const comments: CommentToken[] = [];
   const errors: SyntaxDiagnostic[] = [];
   /** Name text of basic-name tokens, by token index (other tokens leave holes). */
-  const names: string[] = [];
-  const nameIndex = new Map<string, number>();
 
   let line = 1;
   let lineStart = 0; // offset of the first character of the current line
@@ -238,22 +301,21 @@ export function tokenize(source: string, language: Language): TokenStream {
     const startLine = line;
     const startCol = i - lineStart + 1;
     if (isIdentStart(c)) {
+      let h = c;
       i++;
-      while (i < n && isIdentPart(source.charCodeAt(i))) i++;
-      const word = source.slice(start, i);
-      const kw = keywords.get(word);
-      if (kw !== undefined) {
-        push(kw, start, i, startLine, startCol);
+      for (; i < n; i++) {
+        const d = source.charCodeAt(i);
+        if (!isIdentPart(d)) break;
+        h = (Math.imul(h, 31) + d) | 0;
+      }
+      const v = words.lookup(source, start, i, h);
+      if (v > 0) {
+        push(v, start, i, startLine, startCol);
         continue;
       }
-      // One string per distinct name, shared by every occurrence (names repeat a lot in a model).
-      let id = nameIndex.get(word);
-      if (id === undefined) {
-        id = names.push(word);
-        nameIndex.set(word, id);
-      }
+      // A name: one string per distinct name, shared by every occurrence.
       push(IDENT, start, i, startLine, startCol);
-      nameIds[count - 1] = id;
+      nameIds[count - 1] = -v;
       continue;
     }
     if (c >= 48 && c <= 57) {
@@ -398,7 +460,7 @@ export function tokenize(source: string, language: Language): TokenStream {
   }
   push(EOF, n, n, line, n - lineStart + 1);
   return {
-    source, language, count, kinds, starts, ends, lines, columns, comments, errors, nameIds, names,
+    source, language, count, kinds, starts, ends, lines, columns, comments, errors, nameIds, names: words.names,
     // A final line terminator ends the last line rather than starting an empty one (as `wc -l`).
     lineCount: n === 0 ? 0 : lineStart === n ? line - 1 : line,
   };
