@@ -112,6 +112,7 @@ export class TablePlan {
     const from = numberOf(r.from, `range ${r.parameter}: from`);
     const to = numberOf(r.to, `range ${r.parameter}: to`);
     if (to < from) throw new UnsupportedError(`range ${r.parameter}: from ${from} is above to ${to}`);
+    if (integral && Math.ceil(from) > Math.floor(to)) throw new UnsupportedError(`range ${r.parameter}: no Integer lies between ${from} and ${to}`);
     const axis: Axis = { parameter: r.parameter, path: found.path, integral, unit, from, to };
     if (this.session.question.sweep?.sampled) return axis;
     let step = r.step === undefined ? (integral ? 1 : undefined) : numberOf(r.step, `range ${r.parameter}: step`);
