@@ -176,17 +176,13 @@ export class Runtime {
     return `t${token}@${name}`;
   }
 
-  // States are immutable: what is enabled in one is computed once (settle asks first, the explorer next).
-  private readonly enabledCache = new WeakMap<BehaviorState, Move[]>();
-
-  /** The moves enabled in a (settled) state, in canonical order. */
-  enabled(state: BehaviorState): Move[] {
-    let moves = this.enabledCache.get(state);
-    if (!moves) {
-      moves = this.computeEnabled(state);
-      this.enabledCache.set(state, moves);
-    }
-    return [...moves];
+  /**
+   * The moves enabled in a (settled) state, in canonical order. States are immutable, so the list is
+   * computed once and kept on the state (settle asks first, the explorer next); do not modify it.
+   */
+  enabled(state: BehaviorState): readonly Move[] {
+    const cached = state as { enabledMoves?: readonly Move[] };
+    return (cached.enabledMoves ??= this.computeEnabled(state));
   }
 
   private computeEnabled(state: BehaviorState): Move[] {
@@ -499,7 +495,8 @@ export class Runtime {
       if (st.terminated || this.enabled(st).length > 0) return st;
       const next = this.nextDue(st);
       if (next === undefined) return st;
-      st = { ...st, clock: next };
+      // A new state object: what was enabled before the clock moved is not what is enabled now.
+      st = { ...st, clock: next, enabledMoves: undefined } as BehaviorState;
     }
     return st;
   }
@@ -593,17 +590,27 @@ class Mutable {
   clock: number;
   tokens: Token[];
   values: (Value | undefined)[];
-  queues: Map<string, readonly string[]>;
+  queues: ReadonlyMap<string, readonly string[]>;
   terminated: boolean;
   nextToken: number;
+  /** Queues are copied on the first change only (most moves send nothing). */
+  private ownQueues = false;
 
   constructor(s: BehaviorState) {
     this.clock = s.clock;
     this.tokens = [...s.tokens];
     this.values = [...s.values];
-    this.queues = new Map(s.queues);
+    this.queues = s.queues;
     this.terminated = s.terminated;
     this.nextToken = s.nextToken;
+  }
+
+  private writableQueues(): Map<string, readonly string[]> {
+    if (!this.ownQueues) {
+      this.queues = new Map(this.queues);
+      this.ownQueues = true;
+    }
+    return this.queues as Map<string, readonly string[]>;
   }
 
   remove(id: number): void {
@@ -618,7 +625,7 @@ class Mutable {
   }
 
   send(receiver: string, signal: string): void {
-    this.queues.set(receiver, [...(this.queues.get(receiver) ?? []), signal]);
+    this.writableQueues().set(receiver, [...(this.queues.get(receiver) ?? []), signal]);
   }
 
   consume(receiver: string, signal: string): void {
@@ -627,11 +634,11 @@ class Mutable {
     const i = q.indexOf(signal);
     if (i < 0) return;
     const rest = [...q.slice(0, i), ...q.slice(i + 1)];
-    if (rest.length === 0) this.queues.delete(receiver);
-    else this.queues.set(receiver, rest);
+    if (rest.length === 0) this.writableQueues().delete(receiver);
+    else this.writableQueues().set(receiver, rest);
   }
 
   freeze(): BehaviorState {
-    return { clock: this.clock, tokens: this.tokens, values: this.values, queues: this.queues, terminated: this.terminated, nextToken: this.nextToken };
+    return { clock: this.clock, tokens: this.tokens, values: this.values, queues: this.queues, terminated: this.terminated, nextToken: this.nextToken, enabledMoves: undefined } as BehaviorState;
   }
 }
