@@ -539,3 +539,13 @@ describe('sysml tree walk', () => {
     assert.deepEqual(childrenOf(doc.members[0]!).map((n) => n.kind), ['Definition', 'Usage']);
   });
 });
+
+describe('sysml tree walk on long chains', () => {
+  it('walks a 100 000-term operator chain without overflowing the stack', () => {
+    const result = parse(`attribute a = ${Array.from({ length: 100_000 }, () => '1').join(' + ')};`);
+    assert.equal(result.errors.length, 0);
+    let literals = 0;
+    walk(result.document, (n) => { if (n.kind === 'Literal') literals++; });
+    assert.equal(literals, 100_000);
+  });
+});
