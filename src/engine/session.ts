@@ -164,7 +164,7 @@ export class Session {
         bindings.set(path, this.bindingValue(b, feature, b.name));
       }
     }
-    this.resolved = { chain, bindings: new Map(bindings) };
+    this.resolved = resolved ?? { chain, bindings: new Map(bindings) };
     for (const [k, v] of extraBindings) bindings.set(k, v);
   }
 

@@ -318,12 +318,17 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
     const remaining = run.remainingMs();
     const timeoutMs = Math.min(DEFAULT_SOLVER_TIMEOUT_MS, remaining === undefined ? DEFAULT_SOLVER_TIMEOUT_MS : remaining - 200);
     run.progress({ steps: i, text: `solving ${set.name}` });
+    // A long solve says it is still at work (z3 reports nothing while it searches).
+    const started = Date.now();
+    const heartbeat = setInterval(() => run.progress({ steps: i, text: `solving ${set.name}: ${Math.round((Date.now() - started) / 1000)} s` }), 1000);
     let outcome: Outcome;
     try {
       outcome = await solve(problemOf(set, Math.max(1, timeoutMs)), run.signal);
     } catch (e) {
       if (e instanceof ProblemError) throw new UnsupportedError(`condition set ${set.name}: ${e.message}`);
       throw e;
+    } finally {
+      clearInterval(heartbeat);
     }
     const prefix = prefixed ? `${set.name}:` : '';
     if (outcome.status === 'cancelled') throw new BudgetError(run.stopReason === 'deadline' ? 'deadline reached while solving' : 'cancelled by the host while solving');
