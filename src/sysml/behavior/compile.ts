@@ -463,7 +463,10 @@ class Compiler {
       incoming.add(to);
       if (from === start.id) explicitStart = true;
     }
-    for (const [callId, fromId] of inherit) this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
+    for (const [callId, fromId] of inherit) {
+      this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
+      this.nodes[callId]!.inheritsSucc = true;
+    }
     if (!explicitStart) {
       // Actions with no incoming succession start when the behaviour starts.
       for (const n of this.nodes) {

@@ -242,7 +242,8 @@ export class Runtime {
   private inDegree(id: number): number {
     let d = this.inDegreeCache.get(id);
     if (d === undefined) {
-      d = this.model.nodes.filter((n) => n.succ.includes(id)).length;
+      // Edges into the join; an if's bodies continue along the if's own edge, so they do not count.
+      d = this.model.nodes.filter((n) => !n.inheritsSucc && n.succ.includes(id)).length;
       this.inDegreeCache.set(id, d);
     }
     return d;

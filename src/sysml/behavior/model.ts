@@ -59,6 +59,8 @@ export interface ExecNode {
   parallel: boolean;
   exitEffects: Effect[];
   transitions: number[];
+  /** The successors are those of the construct it ends (an if's bodies, a loop's until): not edges of its own. */
+  inheritsSucc: boolean;
   /** call: where the body's flow starts (a start node). */
   bodyStart: number;
   /** receiver of signals accepted here: the performing/exhibiting part's path. */
@@ -119,7 +121,7 @@ export function emptyNode(id: number, kind: NodeKind, name: string, container: n
   return {
     id, name, kind, succ: [], container, ancestors: [], scope, range, path, effects: [], expr: null, target: null,
     guards: [], elseIndex: -1, thenNode: -1, elseNode: -1, body: -1, head: -1, trigger: null, forVar: null,
-    parentState: -1, children: [], initial: -1, parallel: false, exitEffects: [], transitions: [], bodyStart: -1, receiver: '',
+    parentState: -1, children: [], initial: -1, parallel: false, exitEffects: [], transitions: [], inheritsSucc: false, bodyStart: -1, receiver: '',
   };
 }
 

@@ -233,6 +233,12 @@ describe('behaviour semantics: structured control, composites, signals, states',
     assert.match(o.executions![0]!.schedules![0]!, /step 18: t1@if1\.then first of t1@if1\.then$/);
   });
 
+  it('a join after an if waits for the if once, not for each of its branches', async () => {
+    const o = await ask(d, question('outcomes', 'Control::JoinAfterIf'));
+    // x = 1 > 0: y = 1, then both branches reach the join and the run is done.
+    assert.deepEqual([outcomeValues(o, 'end'), outcomeValues(o, 'y')], [['done'], [1]]);
+  });
+
   it('loop … until', async () => {
     // The body runs before the until test: tries = 1 (1 >= 2 false), tries = 2 (true).
     assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Control::Retry')), 'tries'), [2]);
@@ -330,7 +336,7 @@ describe('behaviour semantics: explorer', () => {
     const subjects: [string, string, Partial<BehaviorQuestion>][] = [
       ['race.sysml', 'Race::Race', {}], ['fork-join.sysml', 'ForkJoin::Assemble', {}], ['decide.sysml', 'Decide::Overlap', {}],
       ['timers.sysml', 'Timers::TwoTimers', { clockStep: 2 }], ['ping-pong.sysml', 'PingPong::Table', {}], ['deadlock.sysml', 'Deadlock::Handshake', { free: ['schedule', 'inputs'] }],
-      ['control.sysml', 'Control::Counting', {}], ['control.sysml', 'Control::Pipeline', {}], ['control.sysml', 'Control::Relay', {}], ['control.sysml', 'Control::Machine', {}],
+      ['control.sysml', 'Control::Counting', {}], ['control.sysml', 'Control::JoinAfterIf', {}], ['control.sysml', 'Control::Retry', {}], ['control.sysml', 'Control::Pipeline', {}], ['control.sysml', 'Control::Relay', {}], ['control.sysml', 'Control::Machine', {}],
     ];
     for (const [file, subject, extra] of subjects) {
       const p = prepareBehavior(docs(file), question('outcomes', subject, extra));
