@@ -53,6 +53,7 @@ export class Declaration {
   supertypeCache: Declaration[] | null = null;
   computingSupertypes = false;
   recursiveCache: Map<string, Declaration[]> | null = null;
+  valueTypeCache: Declaration[] | null = null;
 
   constructor(
     readonly layer: Layer,

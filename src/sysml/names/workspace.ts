@@ -50,6 +50,7 @@ function isInside(scope: Declaration | null, ns: Declaration): boolean {
 }
 
 const EMPTY: Declaration[] = [];
+const IMPORT_KEY = '\u0000import';
 const PROVISIONAL = new WeakSet<Declaration[][]>();
 function provisional(entry: Declaration[][]): Declaration[][] {
   PROVISIONAL.add(entry);
@@ -182,12 +183,19 @@ export class Workspace {
   }
 
   private settle(cache: Map<string, Declaration[][]>, key: string, result: Declaration[][], hits: number): void {
-    if (this.cycleHits === hits) cache.set(key, result);
+    // Only the import whose own target met the cycle is left unmemoized; everything above it keeps
+    // its answer (recomputing those made mutually importing packages exponential).
+    if (this.cycleHits === hits || !key.startsWith(IMPORT_KEY)) cache.set(key, result);
     else cache.delete(key);
   }
 
   private generationOf(layer: Layer): number {
     return layer === 'user' ? this.userGeneration : layer === 'library' ? this.libraryGeneration : 0;
+  }
+
+  /** Drops a declaration's memoized lookups if its layer changed since they were made. */
+  refresh(d: Declaration): void {
+    this.fresh(d);
   }
 
   private fresh(d: Declaration): void {
@@ -197,6 +205,7 @@ export class Workspace {
       d.tierCache.clear();
       d.supertypeCache = null;
       d.recursiveCache = null;
+      d.valueTypeCache = null;
     }
   }
 
@@ -364,7 +373,7 @@ export class Workspace {
   private importTargets(imp: ImportSpec): Declaration[] {
     if (imp.targetPath) return this.resolvePath(imp.targetPath, imp.owner.layer);
     if (!imp.target) return EMPTY;
-    const guardKey = '\u0000import';
+    const guardKey = IMPORT_KEY;
     // Resolve the target without this namespace's imports in play for the first segment
     // (an import never imports through itself).
     const owner = imp.owner;
@@ -823,11 +832,14 @@ class ReferenceWalker {
    * as a b): its members are reached through that. */
   private valueTypes(d: Declaration): Declaration[] {
     const node = d.node;
-    if (!node || node.kind !== 'Usage' || !node.value || this.valueDepth > 8) return EMPTY;
+    if (!node || node.kind !== 'Usage' || !node.value || this.valueDepth > 4) return EMPTY;
     if (node.relations.some((r) => r.relation === 'typing')) return EMPTY;
-    const scope = d;
+    this.ws.refresh(d);
+    if (d.valueTypeCache) return d.valueTypeCache;
+    d.valueTypeCache = EMPTY; // cycle guard
     const silent = new ReferenceWalker(this.ws, this.decls);
     silent.valueDepth = this.valueDepth + 1;
-    return silent.expression(node.value.expression, scope);
+    d.valueTypeCache = silent.expression(node.value.expression, d);
+    return d.valueTypeCache;
   }
 }
