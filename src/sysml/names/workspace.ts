@@ -667,9 +667,10 @@ class ReferenceWalker {
       case 'SendAction': {
         const d = this.decl(m, owner);
         this.feature(d, owner, m);
-        this.optional(m.payload, owner);
-        this.optional(m.via, owner);
-        this.optional(m.to, owner);
+        // Arguments of a send are owned by it: its own parameters (`send x { in x; }`) come first.
+        this.optional(m.payload, d);
+        this.optional(m.via, d);
+        this.optional(m.to, d);
         this.members(m.body, d);
         return;
       }
