@@ -543,16 +543,6 @@ export async function readOutline(page: Page, atLeast = 1, timeoutMs = 20_000): 
   }
 }
 
-/** Expands every node of the Outline view (so nested declarations show) and returns the rows. */
-export async function expandOutline(page: Page): Promise<string[]> {
-  const pane = page.locator('.outline-pane');
-  await pane.hover();
-  const expandAll = page.locator('.pane-header[aria-label*="Outline"] .action-label[aria-label*="Expand"], .outline-pane ~ * .codicon-expand-all').first();
-  if (await expandAll.isVisible().catch(() => false)) await expandAll.click();
-  await sleep(300);
-  return (await page.locator('.outline-pane .monaco-list-row .label-name').allTextContents()).map((label) => label.trim());
-}
-
 /** Rows of the Problems panel as shown (file rows, and message rows with source and `[Ln 6, Col 29]`), once `predicate` holds. */
 export async function readProblems(page: Page, predicate: (rows: string[]) => boolean, timeoutMs = 20_000): Promise<string[]> {
   await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)').catch(async () => {
