@@ -9,3 +9,5 @@ export {
   answerBehavior, conditionsOf, prepareBehavior, type BehaviorAnswer, type BehaviorKind, type BehaviorQuestion, type BehaviorRunOptions, type PreparedBehavior,
 } from './questions';
 export type { BehaviorDocument } from './scope';
+export { recheckAnswer, replayWitness, witnessInputs, type Recheck } from './witness';
+export type { ProtocolValue, WitnessObject, BoundObject } from './questions';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Member } from '../../../src/sysml/ast';
 import { parse } from '../../../src/sysml';
 import {
-  answerBehavior, BehaviorError, compileBehavior, conditionsOf, explore, prepareBehavior, replay, Runtime, type BehaviorAnswer, type BehaviorDocument,
+  answerBehavior, BehaviorError, compileBehavior, conditionsOf, explore, prepareBehavior, recheckAnswer, replay, Runtime, type BehaviorAnswer, type BehaviorDocument,
   type BehaviorQuestion, type BehaviorState,
 } from '../../../src/sysml/behavior';
 import { format, fromProtocolValue, type Value } from '../../../src/sysml/semantics/values';
@@ -40,6 +40,7 @@ async function ask(d: BehaviorDocument[], q: BehaviorQuestion, bounds: readonly 
   const a = await answerBehavior(d, q, { bounds });
   if (a instanceof BehaviorError) assert.fail(a.text);
   checkWitnesses(d, q, a);
+  assert.deepEqual(recheckAnswer(d, q, a), { ok: true });
   return a;
 }
 
@@ -273,6 +274,36 @@ describe('behaviour semantics: structured control, composites, signals, states',
     // entry b: log = 1; at 2 s running -> stopped exits b (+10) and enters stopped (+100): 111.
     assert.deepEqual(outcomeValues(o, 'log'), [111]);
     assert.match(o.executions![0]!.schedules![0]!, /^step 1: t1@running\.a\.a1->a2 first of t1@running\.a\.a1->a2\nstep 2: t1@running->stopped first of t1@running->stopped, t2@running->stopped$/);
+  });
+});
+
+describe('behaviour semantics: re-checking witnesses as the host does', () => {
+  it('accepts the witnesses the questions return and rejects altered ones, saying why', async () => {
+    const t = docs('traffic-light.sysml');
+    const hq = question('holds', 'TrafficLight::TimedCrossing');
+    const v = await ask(t, hq);
+    assert.deepEqual(recheckAnswer(t, hq, { ...v, witness: { ...v.witness, at: 1 } }), { ok: false, reason: 'the witness has 2 steps but says the violation is at step 1' });
+    const oneStep = v.witness!.schedules![0]!.split('\n')[0]!;
+    assert.deepEqual(recheckAnswer(t, hq, { claim: 'violated', witness: { schedules: [oneStep], at: 1 } }), { ok: false, reason: 'every condition holds after step 1' });
+    const r = docs('race.sysml');
+    const sq = question('sensitive', 'Race::Race');
+    const s = await ask(r, sq);
+    const same = { claim: 'sensitive' as const, witness: { ...s.witness, schedules: [s.witness!.schedules![0]!, s.witness!.schedules![0]!] } };
+    assert.deepEqual(recheckAnswer(r, sq, same), { ok: false, reason: 'both schedules end with x = 4' });
+    const oq = question('outcomes', 'Race::Race');
+    const o = await ask(r, oq);
+    const wrong = { ...o, values: o.values!.map((x) => (x.name === 'x@1' ? { ...x, value: 5 } : x)) };
+    assert.deepEqual(recheckAnswer(r, oq, wrong), { ok: false, reason: 'outcome 1: x ends as 4, not 5' });
+    const broken = { ...o, executions: [{ schedules: ['step 1: t9@inc first of t1@inc, t2@dbl'] }] };
+    assert.deepEqual(recheckAnswer(r, oq, broken), { ok: false, reason: 'outcome 1: the witness does not replay: step 1: t9@inc is not enabled (enabled: t1@inc, t2@dbl)' });
+  });
+
+  it('replays witnesses with enumeration and Boolean inputs', async () => {
+    const d = docs('decide.sysml');
+    // gear is free over the enumeration: park → stay (moving false), drive → go (moving true).
+    const o = await ask(d, question('outcomes', 'Decide::Shift', { free: ['schedule', 'inputs'] }));
+    assert.deepEqual(o.executions!.map((e) => e.inputs), [[{ name: 'gear', value: 'Gear::park' }], [{ name: 'gear', value: 'Gear::drive' }]]);
+    assert.deepEqual(outcomeValues(o, 'moving'), [false, true]);
   });
 });
 
