@@ -280,7 +280,12 @@ export function tokenize(source: string, language: Language): TokenStream {
     while (i < n) {
       const c = source.charCodeAt(i);
       if (c === quote) { i++; return true; }
-      if (c === 92 /* \ */) { i += 2; continue; }
+      if (c === 92 /* \ */) {
+        const e = i + 1 < n ? source.charCodeAt(i + 1) : 0;
+        if (e === 10 || e === 13) { i++; return false; } // a line terminator is never escaped
+        i += 2;
+        continue;
+      }
       if (c === 10 || c === 13) return false; // a name or string does not span lines
       i++;
     }
@@ -290,7 +295,7 @@ export function tokenize(source: string, language: Language): TokenStream {
   while (i < n) {
     const c = source.charCodeAt(i);
     // White space and line terminators.
-    if (c === 32 || c === 9 || c === 12) { i++; continue; }
+    if (c === 32 || c === 9 || c === 12 || c === 0xfeff /* byte-order mark */) { i++; continue; }
     if (c === 10) { i++; line++; lineStart = i; continue; }
     if (c === 13) {
       i++;

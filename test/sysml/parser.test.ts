@@ -549,3 +549,18 @@ describe('sysml tree walk on long chains', () => {
     assert.equal(literals, 100_000);
   });
 });
+
+describe('sysml lexer edge cases', () => {
+  it('keeps line numbers right after a backslash at the end of an unterminated string', () => {
+    const result = parse('attribute s = "abc\\\nattribute t = 1 +;\n');
+    const messages = result.errors.map((e) => `${e.range.line}:${e.range.column}: ${e.message}`);
+    assert.ok(messages.includes('1:15: unterminated string: expected \'"\''), messages.join('\n'));
+    assert.ok(messages.some((m) => m.startsWith('2:')), messages.join('\n'));
+  });
+
+  it('ignores a byte-order mark and reads CRLF line ends', () => {
+    const result = parse('\ufeffpart a;\r\npart b : ;\r\n');
+    assert.deepEqual(result.errors.map((e) => `${e.range.line}:${e.range.column}: ${e.message}`), ["2:10: expected a name after ':', found ';'"]);
+    assert.equal(result.lineCount, 2);
+  });
+});
