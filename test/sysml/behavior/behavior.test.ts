@@ -156,6 +156,18 @@ describe('behaviour semantics: fixtures', () => {
     assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Decide::Overlap', { schedule: 'fifo', free: [] })), 'x'), [1]);
   });
 
+  it('an Integer input free over a range given with the question', async () => {
+    const d = docs('decide.sysml');
+    const inputs = [{ name: 'level', domain: '0..3' }];
+    const o = await ask(d, question('outcomes', 'Decide::Threshold', { free: ['schedule', 'inputs'], inputs }));
+    // level 0, 1 → high false; 2, 3 → high true (level is a feature, so four end states).
+    assert.deepEqual(outcomeValues(o, 'high'), [false, false, true, true]);
+    assert.equal((await ask(d, question('holds', 'Decide::Threshold', { free: ['schedule', 'inputs'], inputs, condition: { name: 'c', text: 'not high or level >= 2' } }))).claim, 'holds');
+    const v = await ask(d, question('holds', 'Decide::Threshold', { free: ['schedule', 'inputs'], inputs, condition: { name: 'low', text: 'not high' } }));
+    // The first input that breaks it is level = 2, after the if's body runs (step 2).
+    assert.deepEqual([v.claim, v.witness!.inputs, v.witness!.at], ['violated', [{ name: 'level', value: 2 }], 2]);
+  });
+
   it('timers on a continuous clock and with clockStep', async () => {
     const d = docs('timers.sysml');
     // Continuous: A is due at 2.5 s, B at 3 s, so log = 1 then 12.
