@@ -13,7 +13,7 @@ import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, same
 import { describeKind, format, isError, itemsOf, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from './environment';
 import { UnsupportedError, place } from './errors';
-import { rangeOf, type ModelElement } from './model';
+import { rangeOf, type ModelElement, type ModelIndex } from './model';
 import type { Sort, Term } from './solver';
 
 export type Sym =
@@ -24,6 +24,8 @@ export type Sym =
   | { kind: 'unit'; unit: Unit }
   /** A value the solver does not reason about (a string, an enum literal): compared concretely. */
   | { kind: 'const'; value: Scalar }
+  /** A free enumeration-typed feature: an Integer variable indexing `literals`. */
+  | { kind: 'enum'; term: Term; definition: string; literals: string[] }
   | { kind: 'instance'; ctx: InstanceContext };
 
 /** A solver variable standing for one free feature. */
@@ -41,6 +43,19 @@ export interface FreeVariable {
   values?: string[];
   /** Declared by the question (true) or found free in the model (false). */
   declared: boolean;
+  /** For an enumeration-typed feature: its definition's name and literals (the variable is their index). */
+  enumeration?: { definition: string; literals: string[] };
+}
+
+/** The enumeration an element is typed by, as a free variable's sort and domain. */
+export function enumerationVariable(index: ModelIndex, typed: ModelElement): Pick<FreeVariable, 'sort' | 'unit' | 'lower' | 'upper' | 'enumeration'> | undefined {
+  for (const t of index.typesOf(typed)) {
+    if (t.node.kind !== 'Definition' || t.node.keyword !== 'enum') continue;
+    const literals = t.members.filter((m) => m.node.kind === 'Usage' && m.name).map((m) => m.name!);
+    if (literals.length === 0) return undefined;
+    return { sort: 'Int', unit: undefined, lower: '0', upper: String(literals.length - 1), enumeration: { definition: t.name ?? t.qualifiedName, literals } };
+  }
+  return undefined;
 }
 
 // ---- exact numerals ---------------------------------------------------------------------------------
@@ -191,6 +206,13 @@ export class Symbolizer {
       if (this.values.namedResult(feature) !== undefined) return { kind: 'instance', ctx };
       return this.invokeElement(feature, [], ctx, rangeOf(feature));
     }
+    // An enumeration-typed feature (whose "features" are the literals) is a value, not an instance.
+    const enumeration = enumerationVariable(this.values.index, feature);
+    if (enumeration) {
+      const v: FreeVariable = { name: path, ...enumeration, type: enumeration.enumeration!.definition, domain: undefined, declared: false };
+      this.variables.set(path, v);
+      return this.variableSym(v);
+    }
     const features = this.values.index.featuresOf(feature);
     if (features.length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref')) {
       return { kind: 'instance', ctx };
@@ -204,7 +226,7 @@ export class Symbolizer {
   private implicitVariable(feature: ModelElement, path: string): FreeVariable {
     const typeRef = feature.node.kind === 'Package' ? undefined : feature.node.relations.find((r) => r.relation === 'typing')?.target;
     const type = typeRef ? (typeRef.kind === 'QualifiedName' ? typeRef.segments.join('::') : undefined) : undefined;
-    const t = describeType(type, undefined);
+    const t = describeType(type, undefined) ?? enumerationVariable(this.values.index, feature);
     if (!t) {
       this.fail(rangeOf(feature), feature.path, `'${path}' has no value and its type ${type ?? '(none)'} is not one the solver can choose a value of (Boolean, Integer, Real or a quantity)`);
     }
@@ -214,6 +236,7 @@ export class Symbolizer {
   variableSym(v: FreeVariable): Sym {
     const term: Term = { op: 'var', name: v.name };
     if (v.sort === 'Bool') return { kind: 'bool', term };
+    if (v.enumeration) return { kind: 'enum', term, definition: v.enumeration.definition, literals: v.enumeration.literals };
     if (!v.unit) return { kind: 'num', term, dim: DIMENSIONLESS, integral: v.sort === 'Int' };
     let t = scale(term, v.unit.num, v.unit.den);
     if (v.unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(v.unit.offset))] };
@@ -613,6 +636,7 @@ export class Symbolizer {
   }
 
   private equality(left: Sym, right: Sym, at: SourceRange, path: string): Term {
+    if (left.kind === 'enum' || right.kind === 'enum') return this.enumEquality(left, right, at, path);
     if (left.kind === 'bool' || right.kind === 'bool') return { op: 'eq', left: this.asBool(left, at, path), right: this.asBool(right, at, path) };
     if (left.kind === 'const' || right.kind === 'const') {
       const a = this.constantValue(left);
@@ -629,6 +653,23 @@ export class Symbolizer {
     }
     const [l, r] = this.commensurate(left, right, '==', at, path);
     return { op: 'eq', left: l.term, right: r.term };
+  }
+
+  /** `colour == Colour::red`: the variable equals the literal's index; two enumeration variables, each other. */
+  private enumEquality(left: Sym, right: Sym, at: SourceRange, path: string): Term {
+    const single = (x: Sym) => (x.kind === 'seq' && x.items.length === 1 ? x.items[0]! : x);
+    const a = single(left);
+    const b = single(right);
+    if (a.kind === 'enum' && b.kind === 'enum') {
+      return a.definition === b.definition ? { op: 'eq', left: a.term, right: b.term } : { op: 'bool', value: false };
+    }
+    const variable = (a.kind === 'enum' ? a : b) as Extract<Sym, { kind: 'enum' }>;
+    const other = a.kind === 'enum' ? b : a;
+    if (other.kind !== 'const' || other.value.kind !== 'enum') this.fail(at, path, `cannot compare a ${variable.definition} with ${symKind(other)}`);
+    const literal = other.value as Extract<Scalar, { kind: 'enum' }>;
+    const index = variable.literals.indexOf(literal.literal);
+    if (literal.definition !== variable.definition || index < 0) return { op: 'bool', value: false };
+    return { op: 'eq', left: variable.term, right: num(String(index)) };
   }
 
   private commensurate(left: Sym, right: Sym, op: string, at: SourceRange, path: string): [Extract<Sym, { kind: 'num' }>, Extract<Sym, { kind: 'num' }>] {
@@ -657,6 +698,8 @@ function symKind(s: Sym): string {
       return `the unit [${s.unit.name}]`;
     case 'const':
       return format(s.value);
+    case 'enum':
+      return `a ${s.definition}`;
     case 'instance':
       return s.ctx.path || (s.ctx.element.name ?? 'an instance');
   }

@@ -71,6 +71,11 @@ describe('reference engine process: evaluate', function () {
     assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::totalMass', { bindings: [kg('engine.mass', 200)] })), { totalMass: '1800 [kg]' });
   });
 
+  it('keeps a unit as the model wrote it (km/h), converting only arithmetic leftovers', async () => {
+    const r = await value('Design::Scooter::topSpeed', { bindings: [{ name: 'mode', value: 'normal' }] }, modelOf('design.sysml'));
+    assert.deepEqual(valuesOf(r), { topSpeed: '25 [km/h]' });
+  });
+
   it('reads enumeration literals and sequences in bindings', async () => {
     assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::colour', { bindings: [{ name: 'colour', value: 'Colour::green' }] })), { colour: 'Colour::green' });
     assert.deepEqual(valuesOf(await value('VehicleModel::Vehicle::colour', { bindings: [{ name: 'colour', value: 'blue' }] })), { colour: 'Colour::blue' });

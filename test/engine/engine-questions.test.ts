@@ -239,6 +239,18 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.match(String(none.reason), /liftMargin/);
     });
 
+    it('chooses enumeration literals for enumeration-typed features', async () => {
+      // eco is too slow (20 < 24 km/h), sport too short (18 < 25 km): only normal satisfies both
+      const r = await result('satisfiable', 'Design::Scooter', {}, design());
+      assert.equal(r.claim, 'satisfiable');
+      assert.deepEqual((r.witness as { inputs: unknown[] }).inputs, [{ name: 'mode', value: 'Mode::normal' }]);
+      const without = await result('satisfiable', 'Design::Scooter', {
+        conditions: [{ name: 'no normal', features: [{ name: 'mode', domain: 'eco, sport' }], assertions: [{ name: 'fast' }, { name: 'far' }] }],
+      }, design());
+      assert.equal(without.claim, 'unsatisfiable');
+      assert.equal(without.reason, 'no normal: fast, far cannot hold together');
+    });
+
     it('says when an objective has no optimum', async () => {
       const r = await result('satisfiable', 'Design::Drone', {
         conditions: [{ name: 'open', features: [{ name: 'payload', unit: 'kg' }], assertions: [{ name: 'maximize', text: 'payload' }] }],

@@ -1,7 +1,7 @@
 // `evaluate`: the value of an attribute or calc usage, or the verdict of a constraint or requirement.
 import type { Member, Usage } from '../../sysml/ast';
 import { convertQuantity } from '../../sysml/semantics/operators';
-import { quantityKindUnit, sameDimension } from '../../sysml/semantics/units';
+import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
 import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
 import { Random } from '../../sysml/semantics/random';
 import { isError, toProtocolValue, type Outcome, type Value } from '../../sysml/semantics/values';
@@ -146,11 +146,23 @@ function declaredType(session: Session, e: ModelElement): string | undefined {
  * unit of its declared quantity kind (`J` for an EnergyValue); units a modeler wrote stay as written.
  */
 export function presentable(v: Value, type: string | undefined): Value {
-  if (v.kind !== 'quantity' || v.unit.terms.length <= 1 || !type) return v;
+  if (v.kind !== 'quantity' || !type || !isLeftover(v.unit)) return v;
   const kind = quantityKindUnit(type);
   if (!kind || !sameDimension(kind.dimension, v.unit.dimension)) return v;
   const converted = convertQuantity(v, kind);
   return isError(converted) ? v : (converted as Value);
+}
+
+/**
+ * Whether a unit is what arithmetic left behind rather than what a modeler writes: three or more
+ * factors (`kg*km^2/h^2`), or several factors that cancel down to one base quantity (`kJ/W` is a time).
+ * `km/h`, `m/s^2`, `N*m`, `kW*h` are kept.
+ */
+function isLeftover(unit: Unit): boolean {
+  if (unit.terms.length >= 3) return true;
+  if (unit.terms.length < 2) return false;
+  const axes = unit.dimension.slice(0, 7).filter((x) => x !== 0).length;
+  return axes === 1;
 }
 
 export function protocolValues(name: string, v: Value): ProtocolValue[] {

@@ -13,7 +13,7 @@ import { DEFAULT_SOLVER_TIMEOUT_MS } from '../run';
 import type { QuestionHandler } from '../server';
 import { Model, Session, typeName } from '../session';
 import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
-import { describeType, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
+import { describeType, enumerationVariable, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
 
 const WRAPPER_PREFIX = 'calc __assay_condition__ {\n';
@@ -46,6 +46,11 @@ function parseDomain(domain: string, variable: FreeVariable): Pick<FreeVariable,
   const text = domain.trim();
   const num = (s: string): string => {
     const t = s.trim();
+    if (variable.enumeration) {
+      const at = variable.enumeration.literals.indexOf(t.split('::').at(-1)!);
+      if (at < 0) throw new UnsupportedError(`domain of ${variable.name}: ${t} is not a literal of ${variable.enumeration.definition}`);
+      return String(at);
+    }
     if (variable.sort === 'Bool') {
       if (t !== 'true' && t !== 'false') throw new UnsupportedError(`domain of ${variable.name}: ${t} is not true or false`);
       return t;
@@ -75,6 +80,10 @@ function parseDomain(domain: string, variable: FreeVariable): Pick<FreeVariable,
 }
 
 function describeOutcomeValue(v: SolverValue, variable: FreeVariable): { protocol: ProtocolValue; notation: string } {
+  if (variable.enumeration && v.sort === 'Int') {
+    const literal = `${variable.enumeration.definition}::${variable.enumeration.literals[Number(v.value)] ?? '?'}`;
+    return { protocol: { name: variable.name, value: literal }, notation: literal };
+  }
   let value: Value;
   if (v.sort === 'Bool') value = { kind: 'boolean', value: v.value };
   else if (v.sort === 'Int') value = variable.unit ? quantity(Number(v.value), variable.unit) : int(v.value);
@@ -110,7 +119,7 @@ class SatisfiableQuestion {
     for (const f of features) {
       const found = this.session.featurePath(f.name);
       const type = f.type ?? (found ? typeName(found.feature) : undefined);
-      const t = describeType(type, f.unit, tryParseUnit);
+      const t = describeType(type, f.unit, tryParseUnit) ?? (found ? enumerationVariable(this.model.index, found.feature) : undefined);
       if (!t) {
         throw new UnsupportedError(
           f.unit && !tryParseUnit(f.unit) ? `feature ${f.name}: unknown unit '${f.unit}'` : `feature ${f.name}: the solver chooses Booleans, Integers, Reals and quantities, not ${type}`,
