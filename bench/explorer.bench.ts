@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     if (r.stopped === 'cancelled') latencies.push(Date.now() - cancelledAt);
   }
-  console.log(`cancel answered after ${latencies.map((l) => `${l} ms`).join(', ')} (5 runs)`);
+  console.log(latencies.length > 0 ? `cancel answered after ${latencies.map((l) => `${l} ms`).join(', ')} (${latencies.length} runs)` : 'cancel: every exploration ended before its cancel (raise EXPLORER_BENCH_K)');
 }
 
 void main();

@@ -728,11 +728,10 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     reads.push(featuresNamed(r));
     writes.push(featuresNamed(w));
   }
-  // A node is local when its move touches no feature another node writes (or reads, for what it
-  // writes), sends nothing, creates no token and never ends a composite's flow on arrival.
-  //
-  // Nodes of one sequential thread never hold tokens at the same time, so they do not conflict: a
-  // thread is the outermost chain of calls, each entered from one place, whose flows never fork.
+  // A node is local when its move touches no feature that a node able to run in parallel with it
+  // writes (or reads, for what it writes), sends nothing, creates no token and never ends a composite
+  // whose other tokens matter on arrival. A sequential call (entered from one place, never forking)
+  // holds at most one token, so ending its flow is local.
   const indegree = new Map<number, number>();
   for (const n of nodes) for (const t of [...n.succ, n.thenNode, n.elseNode, n.body, n.head]) if (t >= 0) indegree.set(t, (indegree.get(t) ?? 0) + 1);
   const sequential = new Map<number, boolean>();
@@ -746,18 +745,41 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     }
     return v;
   };
-  const threadOf = nodes.map((n) => {
-    let root = -1;
-    for (const a of n.ancestors) {
-      if (!isSequential(a)) break;
-      root = a;
+  // May-happen-in-parallel by regions: the nodes reachable from each successor of a node that starts
+  // several tokens (a fork, a start or action with several successors) and from each top-level
+  // behaviour. Two nodes in different regions of one such node may hold tokens at the same time; a
+  // node in two regions of one may run twice at once. States and transitions run alongside anything.
+  const regions: Map<number, Set<string>> = new Map(nodes.map((n) => [n.id, new Set<string>()]));
+  const descendants = (c: number) => nodes.filter((n) => n.ancestors.includes(c)).map((n) => n.id);
+  const reach = (from: number, tag: string) => {
+    const stack = [from];
+    const seen = new Set<number>();
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (id < 0 || seen.has(id)) continue;
+      seen.add(id);
+      regions.get(id)!.add(tag);
+      const n = nodes[id]!;
+      stack.push(...n.succ, n.thenNode, n.elseNode, n.body, n.head);
+      if (n.kind === 'call' || n.kind === 'state') stack.push(...descendants(id));
+      // Leaving a composite continues after it.
+      if (n.succ.length === 0 && n.container >= 0) stack.push(...nodes[n.container]!.succ);
     }
-    return root;
-  });
-  const sameThread = (i: number, j: number) => i < nodes.length && j < nodes.length && threadOf[i]! >= 0 && threadOf[i] === threadOf[j];
+  };
+  for (const n of nodes) {
+    if (n.kind === 'decide' || n.succ.length < 2) continue;
+    n.succ.forEach((t, i) => reach(t, `${n.id}:${i}`));
+  }
+  behaviors.forEach((b, i) => reach(b, `top:${i}`));
+  const forkOf = (tag: string) => tag.slice(0, tag.indexOf(':'));
+  const parallel = (i: number, j: number): boolean => {
+    if (i >= nodes.length || j >= nodes.length || nodes[i]!.kind === 'state' || nodes[j]!.kind === 'state') return true;
+    for (const a of regions.get(i)!) for (const b of regions.get(j)!) if (a !== b && forkOf(a) === forkOf(b)) return true;
+    return false;
+  };
   const conflicts = (i: number, f: number, kind: 'read' | 'write'): boolean => {
     for (let j = 0; j < reads.length; j++) {
-      if (j === i || sameThread(i, j)) continue;
+      if (!parallel(i, j) || (j === i && kind === 'read')) continue;
       if (writes[j]!.includes(f) || (kind === 'write' && reads[j]!.includes(f))) return true;
     }
     return false;
