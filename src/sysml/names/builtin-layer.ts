@@ -1,14 +1,17 @@
 // The built-in layer: declarations of the standard library known without its documents, read from
-// the generated table of ./builtin-table.ts (names, kinds, supertypes and public imports only).
+// the generated table of ./builtin-table.ts (names, kinds, supertypes, public imports and alias
+// targets only; never the library's text).
 //
-// Table format, one declaration per line: `<depth spaces><kind>\t<name>\t<short name>\t<supertypes>\t<imports>\t<alias target>`
-// where kind is prefixed with `def ` for definitions, supertypes are `;`-separated global qualified
-// names, imports are `;`-separated `*Q` (namespace), `**Q` (recursive namespace), `=Q` (membership)
-// or `=*Q` (recursive membership), and every qualified name is written with `::`.
+// Table format, one declaration per line, fields separated by tabs:
+//   <depth spaces><kind> <name> <short name> <supertypes> <imports> <alias target>
+// kind is prefixed with `def ` for definitions. Other declarations are referred to by their line
+// number in base 36: supertypes as a `,`-separated list, imports as `,`-separated entries prefixed
+// `*` (namespace), `**` (recursive namespace), `=` (membership) or `=*` (recursive membership).
+// The implicit base of each kind (and `Base::things` for features) is not listed: the reader adds
+// it, as the builder of declarations does for documents.
 
-import { Declaration, type ImportSpec, push } from './declarations';
+import { Declaration, type ImportSpec, implicitBase, push } from './declarations';
 import { BUILTIN_LIBRARY_VERSION, BUILTIN_TABLE } from './builtin-table';
-import { parseQualifiedName } from './qualified';
 
 export { BUILTIN_LIBRARY_VERSION };
 
@@ -20,13 +23,11 @@ export function builtinRoots(): Map<string, Declaration[]> {
   return roots;
 }
 
-function path(text: string): string[] {
-  return parseQualifiedName(text) ?? [text];
-}
-
 export function readTable(table: string): Map<string, Declaration[]> {
   const out = new Map<string, Declaration[]>();
   const stack: Declaration[] = [];
+  const all: Declaration[] = [];
+  const links: [Declaration, string, string, string][] = [];
   for (const line of table.split('\n')) {
     if (line.trim() === '') continue;
     const depth = line.length - line.trimStart().length;
@@ -37,9 +38,8 @@ export function readTable(table: string): Map<string, Declaration[]> {
     const parent = depth > 0 ? stack[depth - 1]! : null;
     const d = new Declaration('builtin', name === '' ? null : name, short === '' ? null : short, kind, isDefinition,
       null, parent, null, 'public', null, null);
-    for (const s of supers.split(';')) if (s !== '') d.fixedSupertypes.push(path(s));
-    for (const i of imports.split(';')) if (i !== '') d.imports.push(importOf(d, i));
-    if (alias !== '') d.aliasPath = path(alias);
+    all.push(d);
+    links.push([d, supers, imports, alias]);
     if (parent) parent.addMember(d);
     else {
       if (d.name !== null) push(out, d.name, d);
@@ -47,13 +47,24 @@ export function readTable(table: string): Map<string, Declaration[]> {
     }
     stack.push(d);
   }
+  const at = (ref: string): Declaration | undefined => all[parseInt(ref, 36)];
+  for (const [d, supers, imports, alias] of links) {
+    for (const s of supers.split(',')) { const t = s === '' ? undefined : at(s); if (t) d.directSupertypes.push(t); }
+    const base = implicitBase(d.kind);
+    if (base) d.fixedSupertypes.push(base);
+    if (!d.isDefinition && d.kind !== 'package' && d.kind !== 'alias') d.fixedSupertypes.push(['Base', 'things']);
+    for (const i of imports.split(',')) if (i !== '') { const spec = importOf(d, i, at); if (spec) d.imports.push(spec); }
+    if (alias !== '') d.aliasTarget = at(alias) ?? null;
+  }
   return out;
 }
 
-function importOf(owner: Declaration, text: string): ImportSpec {
-  const base = { owner, target: null, isAll: false, isPublic: true, filters: [], node: null };
-  if (text.startsWith('**')) return { ...base, targetPath: path(text.slice(2)), isNamespace: true, isRecursive: true };
-  if (text.startsWith('*')) return { ...base, targetPath: path(text.slice(1)), isNamespace: true, isRecursive: false };
-  if (text.startsWith('=*')) return { ...base, targetPath: path(text.slice(2)), isNamespace: false, isRecursive: true };
-  return { ...base, targetPath: path(text.slice(1)), isNamespace: false, isRecursive: false };
+function importOf(owner: Declaration, text: string, at: (ref: string) => Declaration | undefined): ImportSpec | null {
+  const m = /^(\*\*|\*|=\*|=)(.*)$/.exec(text);
+  const target = m ? at(m[2]!) : undefined;
+  if (!m || !target) return null;
+  return {
+    owner, target: null, targetDecls: [target], isNamespace: m[1]!.startsWith('*'), isRecursive: m[1] === '**' || m[1] === '=*',
+    isAll: false, isPublic: true, filters: [], node: null,
+  };
 }

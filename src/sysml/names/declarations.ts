@@ -15,7 +15,8 @@ export type Layer = 'builtin' | 'library' | 'user';
 export interface ImportSpec {
   readonly owner: Declaration;
   readonly target: QualifiedName | null;
-  readonly targetPath: readonly string[] | null;
+  /** Targets known directly (built-in table). */
+  readonly targetDecls: readonly Declaration[] | null;
   readonly isNamespace: boolean;
   readonly isRecursive: boolean;
   readonly isAll: boolean;
@@ -42,8 +43,10 @@ export class Declaration {
   readonly supertypeRefs: SupertypeRef[] = [];
   /** Global qualified names of supertypes known without resolution (built-ins, implicit bases). */
   readonly fixedSupertypes: string[][] = [];
-  /** Built-in alias target (global qualified name). */
-  aliasPath: string[] | null = null;
+  /** Supertypes known directly (built-in table). */
+  readonly directSupertypes: Declaration[] = [];
+  /** Built-in alias target. */
+  aliasTarget: Declaration | null = null;
   /** Metadata annotating this element (`#M`, `@M;`, `metadata m : M;`) as references. */
   readonly metadataRefs: QualifiedName[] = [];
 
@@ -231,7 +234,7 @@ class DeclarationBuilder {
       }
       case 'Import':
         owner.imports.push({
-          owner, target: m.target, targetPath: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
+          owner, target: m.target, targetDecls: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
           isAll: m.isImportAll || m.keyword === 'expose', isPublic: m.visibility !== 'private', filters: m.filters, node: m,
         });
         for (const f of m.filters) this.expressions(f, owner);

@@ -277,7 +277,7 @@ export class Workspace {
   }
 
   private aliasTargets(alias: Declaration): Declaration[] {
-    if (alias.aliasPath) return this.resolvePath(alias.aliasPath, alias.layer);
+    if (alias.aliasTarget) return [alias.aliasTarget];
     const node = alias.node;
     if (!node || node.kind !== 'Alias' || !alias.parent) return EMPTY;
     return this.resolveQualified(node.target, alias.parent, alias).filter((d) => d !== alias);
@@ -314,6 +314,7 @@ export class Workspace {
         && !node.relations.some((r) => r.relation === 'redefinition')) {
         for (const t of this.ownTiers(scope, d.name, true)[1]!) if (t !== d) out.push(t);
       }
+      out.push(...d.directSupertypes);
       for (const path of d.fixedSupertypes) {
         for (const t of this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer)) if (t !== d) out.push(t);
       }
@@ -322,6 +323,11 @@ export class Workspace {
     }
     d.supertypeCache = unique(out);
     return d.supertypeCache;
+  }
+
+  /** The supertypes a declaration has implicitly (the library base of its kind, `Base::things`). */
+  implicitSupertypes(d: Declaration): Declaration[] {
+    return d.fixedSupertypes.flatMap((p) => this.resolvePath(p, d.layer));
   }
 
   /** Name looked up lexically from `scope` outward, then globally. `exclude` is the element whose
@@ -371,7 +377,7 @@ export class Workspace {
   // Imports
 
   private importTargets(imp: ImportSpec): Declaration[] {
-    if (imp.targetPath) return this.resolvePath(imp.targetPath, imp.owner.layer);
+    if (imp.targetDecls) return [...imp.targetDecls];
     if (!imp.target) return EMPTY;
     const guardKey = IMPORT_KEY;
     // Resolve the target without this namespace's imports in play for the first segment
@@ -413,7 +419,7 @@ export class Workspace {
     const out: Declaration[] = [];
     if (!imp.isNamespace) {
       // A membership import brings the target in under the name it was imported by (an alias's name).
-      const importedName = imp.target ? imp.target.segments[imp.target.segments.length - 1] : imp.targetPath![imp.targetPath!.length - 1];
+      const importedName = imp.target ? imp.target.segments[imp.target.segments.length - 1] : targets[0]!.name;
       if (importedName === name) out.push(...targets);
       else for (const t of targets) if (t.shortName === name || t.name === name) out.push(t);
       if (imp.isRecursive) for (const t of targets) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
