@@ -352,6 +352,21 @@ async function holds(p: PreparedBehavior, conditions: CheckedCondition[], option
     });
     reports.push(report);
     if (cancelled(reports)) return CANCELLED;
+    if (violation && report.exhaustive && options.reduction !== false && violation.path.length > 1) {
+      // Reduction may postpone the moves that lead to a violation soonest: look for a shorter schedule
+      // without it, no deeper than the one found (kept when that search hits a bound).
+      let shorter: typeof violation = undefined;
+      const limits = { ...limitsOf(options), depth: violation.path.length - 1 };
+      const again = await explore(rt, initial, { policy: p.policy, exhaustive: true, breadthFirst: true, visible, limits, hooks: options.hooks, reduction: false }, {
+        state(s, path) {
+          const c = failing(s);
+          if (c) shorter = { path: [...path], condition: c };
+          return c !== undefined;
+        },
+      });
+      if (again.stopped === 'cancelled') return CANCELLED;
+      if (shorter) violation = shorter;
+    }
     if (violation) {
       const at = violation.path.length;
       const bounds = boundsOf(options, reports);

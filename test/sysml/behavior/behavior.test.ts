@@ -455,6 +455,18 @@ describe('behaviour semantics: explorer', () => {
     assert.ok(states[0] < states[1] * 0.7, `states with / without reduction: ${states.join(' / ')}`);
   });
 
+  it('prefers the shortest violation even where reduction would postpone it', async () => {
+    const text = `package R { action def M { attribute s1 : ScalarValues::Integer := 0; attribute o0 : ScalarValues::Integer := 0;
+      first start; then fork; then a; then b;
+      action a { assign o0 := o0 + 3; } then j;
+      action b { assign s1 := 1; } then j;
+      join j; then done; } }`;
+    const d: BehaviorDocument[] = [{ path: 'r.sysml', document: parse(text).document }];
+    // b is local (s1 is read by no condition) and goes first under reduction; a alone breaks o0 <= 2.
+    const v = await ask(d, question('holds', 'R::M', { condition: { name: 'c', text: 'o0 <= 2' } }));
+    assert.deepEqual([v.witness!.at, v.witness!.schedules], [1, ['step 1: t1@a first of t1@a, t2@b']]);
+  });
+
   it('stops on cancel and on the memory bound', async () => {
     const d = forkModel(10);
     const p = prepareBehavior(d, question('outcomes', 'F::Fan'));
