@@ -355,7 +355,7 @@ async function holds(p: PreparedBehavior, conditions: CheckedCondition[], option
     if (violation && report.exhaustive && options.reduction !== false && violation.path.length > 1) {
       // Reduction may postpone the moves that lead to a violation soonest: look for a shorter schedule
       // without it, no deeper than the one found (kept when that search hits a bound).
-      let shorter: typeof violation = undefined;
+      let shorter: { path: PathStep[]; condition: CheckedCondition } | undefined;
       const limits = { ...limitsOf(options), depth: violation.path.length - 1 };
       const again = await explore(rt, initial, { policy: p.policy, exhaustive: true, breadthFirst: true, visible, limits, hooks: options.hooks, reduction: false }, {
         state(s, path) {
@@ -365,7 +365,8 @@ async function holds(p: PreparedBehavior, conditions: CheckedCondition[], option
         },
       });
       if (again.stopped === 'cancelled') return CANCELLED;
-      if (shorter) violation = shorter;
+      const found = shorter as { path: PathStep[]; condition: CheckedCondition } | undefined;
+      if (found) violation = found;
     }
     if (violation) {
       const at = violation.path.length;
