@@ -568,6 +568,7 @@ class Compiler {
     const children = new Map<string, number>();
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number }[] = [];
     let prev: number | 'entry' | null = null;
+    const entryNames = new Set<string>();
     for (const m of body) {
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
         const c = this.compileState(m, this.scope.entryOf(m), s.id, inner, false);
@@ -578,8 +579,9 @@ class Compiler {
         const effects = m.action ? this.subactionEffects(m.action, inner) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
-        // `entry; then S;` and `entry action a; then S;` name the initial state.
+        // `entry; then S;` and `entry action a; then S;` name the initial state (so does `transition a then S;`).
         if (m.which === 'entry') prev = 'entry';
+        if (m.which === 'entry' && m.action?.kind === 'Usage' && m.action.name) entryNames.add(m.action.name);
       } else if (m.kind === 'Transition') {
         const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
         pending.push({ t: m, source: src, range: m.range });
@@ -619,7 +621,7 @@ class Compiler {
       const targetRef = t.kind === 'Transition' ? t.target : (t.target?.target ?? null);
       if (!targetRef && p.target === undefined) this.fail('a transition needs a target state (then S)', ctx.path, t.range);
       const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range);
-      if (p.source === 'entry') {
+      if (p.source === 'entry' || (typeof p.source === 'string' && entryNames.has(p.source))) {
         s.initial = target;
         continue;
       }

@@ -281,6 +281,12 @@ describe('behaviour semantics: structured control, composites, signals, states',
     assert.equal(o.executions![0]!.schedules![0]!.split('\n')[1], 'step 2: t2@receiver.receiving.p first of t2@receiver.receiving.p');
   });
 
+  it('a transition from the entry action names the initial state', async () => {
+    const o = await ask(d, question('outcomes', 'Control::Lamp'));
+    // dark, then the untriggered dark_to_lit: the lamp rests in lit with on = true.
+    assert.deepEqual([outcomeValues(o, 'on'), o.executions![0]!.schedules![0]], [[true], 'step 1: t1@dark_to_lit first of t1@dark_to_lit']);
+  });
+
   it('parallel regions, timed transitions, and exit actions of every region left', async () => {
     const o = await ask(d, question('outcomes', 'Control::Machine'));
     // entry b: log = 1; at 2 s running -> stopped exits b (+10) and enters stopped (+100): 111.
