@@ -263,8 +263,10 @@ class Lowering {
         if (s.target) to = useEnd(this.endName(scope, s.target.target));
         else if (s.targetMember) to = emit(s.targetMember);
         if (from !== null && to !== null) edges.push({ from, to, ...(guard !== undefined ? { guard } : {}) });
+        // `then x;` comes from the member declared before it: `first a;` and an action declared in
+        // a `then` count, a succession to a node declared elsewhere does not (`fork; then a; then b;`).
         if (s.form === 'first' && s.target === null && s.targetMember === null && from !== null) previous = from;
-        else if (to !== null && s.form !== 'guarded' && s.form !== 'else') previous = to;
+        else if (s.targetMember && to !== null) previous = to;
         continue;
       }
       const name = emit(m);
