@@ -1,5 +1,6 @@
 // What a question's code sees of its run: the cancel signal (host cancel or deadline), the budget, and a
 // throttled progress reporter.
+import { availableParallelism } from 'node:os';
 import type { Bound, Budget } from '../protocol';
 
 /** Progress notifications at most this often; the last count is always sent when a run ends. */
@@ -59,8 +60,9 @@ export class RunContext {
     return limits.length === 0 ? 0 : Math.min(...limits);
   }
 
-  /** Worker threads the run may use (at least 1). */
+  /** Worker threads the run may use: the budget's `jobs`, one when absent, every CPU when 0 (open). */
   get jobs(): number {
+    if (this.budget.jobs === 0) return Math.max(1, availableParallelism());
     return Math.max(1, this.budget.jobs ?? 1);
   }
 
