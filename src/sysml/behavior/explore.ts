@@ -36,8 +36,10 @@ export interface Limits {
 export const OPEN_MEMORY_MIB = 1024;
 /** Sampled runs when `runs` is open. */
 export const DEFAULT_SAMPLES = 100;
-/** Longest sampled / single run when `depth` is open. */
+/** Longest single run when `depth` is open (a cycle ends it sooner: a repeated state). */
 export const DEFAULT_WALK_DEPTH = 100_000;
+/** Longest sampled run when `depth` is open. */
+export const DEFAULT_SAMPLE_DEPTH = 10_000;
 
 export interface Progress {
   readonly runs: number;
@@ -382,7 +384,7 @@ async function single(rt: Runtime, initial: BehaviorState, options: ExploreOptio
 async function samples(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock, seed: number): Promise<void> {
   const random = new Random(seed);
   const runs = options.limits?.runs && options.limits.runs > 0 ? options.limits.runs : DEFAULT_SAMPLES;
-  const maxDepth = Math.min(limitOf(options.limits?.depth), DEFAULT_WALK_DEPTH);
+  const maxDepth = Math.min(limitOf(options.limits?.depth), DEFAULT_SAMPLE_DEPTH);
   const maxSteps = limitOf(options.limits?.steps);
   report.exhaustive = false;
   if (visitor.state?.(initial, [])) {
