@@ -202,13 +202,6 @@ function returnWorker(w: Worker, script: string, share: number | undefined): voi
   list.push(w);
 }
 
-/** Stops every idle worker (tests, and a process that wants to exit promptly). */
-export async function stopIdleWorkers(): Promise<void> {
-  const all = [...idle.values()].flat();
-  idle.clear();
-  await Promise.all(all.map((w) => w.terminate()));
-}
-
 function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
   const count = run.count;
   const chunk = Math.max(1, run.chunkSize ?? Math.min(512, Math.ceil(count / (jobs * 8))));

@@ -102,15 +102,3 @@ export class RunContext {
 export function yieldNow(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
-
-/** A loop helper: yields when more than `sliceMs` went by since the last yield. */
-export class Slicer {
-  private last = Date.now();
-  constructor(private readonly sliceMs = 5) {}
-  async maybeYield(): Promise<boolean> {
-    if (Date.now() - this.last < this.sliceMs) return false;
-    await yieldNow();
-    this.last = Date.now();
-    return true;
-  }
-}

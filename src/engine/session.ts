@@ -9,7 +9,7 @@ import { enumLiteral, fromProtocolValue, isError, parseNotation, type Outcome, t
 import type { Question, Sources, Value as ProtocolValue } from '../protocol';
 import { ModelValues, type InstanceContext } from './environment';
 import { BudgetError, UnsupportedError, place } from './errors';
-import { declarationKind, ModelIndex, splitQualifiedName, type ModelElement, type ParsedDocument } from './model';
+import { ModelIndex, splitQualifiedName, type ModelElement, type ParsedDocument } from './model';
 
 interface CachedParse {
   text: string;
@@ -113,11 +113,11 @@ export interface SessionOptions {
 }
 
 /** How the question's draws resolve: a policy, or a generator seeded by modelSeed (or a `seed:<n>` schedule). */
-export function drawsOf(question: Question, rowSeed?: number): Draws {
+export function drawsOf(question: Question): Draws {
   if (question.draws) return { policy: question.draws };
   const seed = question.modelSeed ?? /^seed:(\d+)$/.exec(question.schedule)?.[1];
-  if (seed === undefined && rowSeed === undefined) return {};
-  return { random: new Random(rowSeed ?? BigInt(seed!)) };
+  if (seed === undefined) return {};
+  return { random: new Random(BigInt(seed)) };
 }
 
 export class Session {
@@ -242,10 +242,6 @@ export class Session {
   /** Evaluates an expression written in `lexical` on the subject's instance. */
   evaluateExpression(expr: Expression, lexical: ModelElement = this.subject): Outcome {
     return this.evaluator.evaluate(expr, this.values.environment(this.subjectContext, lexical));
-  }
-
-  kind(): string {
-    return declarationKind(this.subject);
   }
 }
 

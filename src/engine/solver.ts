@@ -95,11 +95,6 @@ export function loadZ3(): Promise<{ api: Z3; ctx: Ctx }> {
   return z3Loading;
 }
 
-/** Whether z3 has been loaded in this process (start-up cost is paid once). */
-export function z3Loaded(): boolean {
-  return z3Loading !== undefined;
-}
-
 /** Stops z3's worker threads so the process can exit. */
 export async function unloadZ3(): Promise<void> {
   if (!z3Loading) return;
