@@ -315,6 +315,10 @@ export class Workspace {
         for (const t of this.ownTiers(scope, d.name, true)[1]!) if (t !== d) out.push(t);
       }
       out.push(...d.directSupertypes);
+      // A user keyword `#kw x` declared by semantic metadata (`:>> baseType = f meta SysML::…`)
+      // makes x specialize f.
+      const written = d.node && (d.node.kind === 'Usage' || d.node.kind === 'Definition') ? d.node.prefixMetadata : [];
+      if (scope) for (const ref of written) for (const meta of this.resolveQualified(ref, scope, d)) out.push(...this.semanticBase(meta));
       for (const path of d.fixedSupertypes) {
         for (const t of this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer)) if (t !== d) out.push(t);
       }
@@ -323,6 +327,29 @@ export class Workspace {
     }
     d.supertypeCache = unique(out);
     return d.supertypeCache;
+  }
+
+  /** The `baseType` a semantic metadata definition gives the elements it is applied to. */
+  private semanticBase(meta: Declaration): Declaration[] {
+    const out: Declaration[] = [];
+    for (const m of meta.members) {
+      const n = m.node;
+      if (m.name !== 'baseType' || !n || n.kind !== 'Usage' || !n.value) continue;
+      const e = n.value.expression;
+      if (e.kind === 'Classification' && e.operator === 'meta' && e.operand) out.push(...this.expressionTargets(e.operand, m));
+    }
+    return out;
+  }
+
+  /** What a name or a chain of names in an expression denotes (other expressions: nothing). */
+  expressionTargets(e: Expression, scope: Declaration): Declaration[] {
+    if (e.kind === 'Name') return this.resolveQualified(e.name, scope, null);
+    if (e.kind === 'MemberAccess') {
+      let current = this.expressionTargets(e.target, scope);
+      for (const s of e.member.segments) current = current.length > 0 ? this.membersNamed(current, s, scope) : EMPTY;
+      return current;
+    }
+    return EMPTY;
   }
 
   /** The supertypes a declaration has implicitly (the library base of its kind, `Base::things`). */

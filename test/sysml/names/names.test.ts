@@ -141,6 +141,17 @@ describe('sysml names: resolution rules', () => {
     assert.deepEqual(ws.diagnostics('b.sysml'), []);
   });
 
+  it('a user keyword declared by semantic metadata makes its usages specialize the base type', () => {
+    const text = `package P {
+      metadata def <kw> KeywordMeta :> Metaobjects::SemanticMetadata { :>> baseType = bases meta SysML::PartUsage; }
+      part def Base { attribute z; }
+      part bases : Base[*];
+      #kw part x { attribute y = z; }
+      part plain { attribute y = z; }
+    }`;
+    assert.deepEqual(unresolved(text).map((s) => s.split(' ')[0]), ['6:34']);
+  });
+
   it('cyclic specializations and imports end with an answer', () => {
     const text = 'package P { import Q::*; part p1 :> p2; part p2 :> p3; part p3 :> p1; part p4 :> p4; attribute x = p1.zz; } package Q { import P::*; }';
     assert.deepEqual(unresolved(text).map((s) => s.split(' ').slice(1).join(' ')), ["unresolved reference 'zz'"]);
