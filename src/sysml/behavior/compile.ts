@@ -165,14 +165,11 @@ class Compiler {
         const ref = m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
         if (ref && ref.kind === 'FeatureChain') continue; // delegation of a step of a behaviour performed above
         if (m.multiplicity) this.fail(`'${name ?? referenceText(ref!)}' is performed with a multiplicity: several instances of a behaviour are not supported`, ctx.path, m.multiplicity.range);
+        // `perform a;`, `perform action x references a;`, `exhibit s;`: the behaviour named, unless the
+        // usage has a body of its own.
         let target: Usage | Definition = m;
         let entry = this.scope.entryOf(m);
-        if (ref && (m.body === null || m.body.length === 0) && m.name === null) {
-          const t = this.scope.resolveReference(ctx.lexical, ref);
-          if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
-          target = t.node;
-          entry = t;
-        } else if (ref) {
+        if (ref) {
           const t = this.scope.resolveReference(ctx.lexical, ref);
           if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
           if ((m.body ?? []).length === 0) {
@@ -181,9 +178,9 @@ class Compiler {
           }
         }
         const label = name ?? (ref ? lastSegment(ref) : null) ?? 'behavior';
-        const isState = (m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state');
-        const inner: Ctx = { ...ctx, names: ctx.names, inlining: new Set([...ctx.inlining, target]) };
-        if (isState) out.push(this.compileState(target, entry, -1, { ...inner, names: ctx.names }, true, label));
+        const isState = m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state';
+        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]) };
+        if (isState) out.push(this.compileState(target, entry, -1, inner, true, label));
         else {
           const members = this.membersWithTypes(target, entry);
           out.push(this.callFor(target, entry, members, label, inner).id);
@@ -319,7 +316,8 @@ class Compiler {
     call.bodyStart = start.id;
     const named = new Map<string, number>([['start', start.id]]);
     let done: ExecNode | undefined;
-    const edges: { from: number; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange }[] = [];
+    /** `from` is a node, or a name resolved once the whole body is declared. */
+    const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange }[] = [];
     const inherit: [number, number][] = [];
     let prev: number | undefined;
     let explicitStart = false;
@@ -433,7 +431,7 @@ class Compiler {
           const name = fromId.segments.join('::');
           if (name === 'start') explicitStart = true;
         }
-        edges.push({ from: typeof fromId === 'number' ? fromId : -1, to, guard: s.guard, isElse: s.form === 'else', range: s.range, ...(typeof fromId === 'number' ? {} : { fromName: fromId }) } as never);
+        edges.push({ from: fromId, to, guard: s.guard, isElse: s.form === 'else', range: s.range });
         if (s.targetMember) prev = to as number;
         else if (s.form === 'first' || s.form === 'succession') prev = undefined;
         continue;
@@ -453,8 +451,8 @@ class Compiler {
       return id;
     };
     const incoming = new Set<number>();
-    for (const e of edges as ({ fromName?: QualifiedName } & (typeof edges)[number])[]) {
-      const from = e.fromName ? resolveName(e.fromName, e.range) : e.from;
+    for (const e of edges) {
+      const from = typeof e.from === 'number' ? e.from : resolveName(e.from, e.range);
       const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range);
       const src = this.nodes[from]!;
       if (e.isElse) src.elseIndex = src.succ.length;
