@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     console.log(`expression x * x + 1 in a sweep (jobs=1, table included): ${Math.round((rows / ms) * 1000)} evaluations/s`);
 
     // Cancel latency: from writing `cancel` to reading the answer.
-    const longSweep = question('sweep', 'Long::y', { sweep: { ranges: [{ parameter: 'x', type: 'Real', from: 0, to: 999999, step: 1 }] } });
+    const longSweep = question('sweep', 'Long::y', { sweep: { ranges: [{ parameter: 'x', type: 'Real', from: 0, to: 499999, step: 1 }] } });
     for (const jobs of [1, 2]) {
       const latencies: number[] = [];
       for (let k = 0; k < 5; k++) {

@@ -174,6 +174,14 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       });
     }
 
+    it('refuses a table too large for one answer', async () => {
+      const r = await run('sweep', 'Long::y', { sweep: { ranges: [{ parameter: 'x', type: 'Real', from: 0, to: 500000, step: 1 }] } }, modelOf('long.sysml'));
+      assert.deepEqual(r.error, {
+        code: 'unsupported',
+        message: 'the table would have 500001 rows of 2 columns; this engine answers at most 1000000 cells (narrow the ranges or use a larger step)',
+      });
+    });
+
     it('stops at the runs bound with a bounded table', async () => {
       const r = await result('sweep', 'Long::y', { sweep: { ranges: [{ parameter: 'x', type: 'Real', from: 0, to: 99, step: 1 }] } }, modelOf('long.sysml'), { runs: 10 }, [{ name: 'runs', limit: 10 }]);
       assert.equal(r.strength, 'bounded');

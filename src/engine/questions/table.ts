@@ -17,8 +17,11 @@ import { failure, Model, Session, typeName } from '../session';
 import { unsupportedConstruct } from './coverage';
 import { CountingRandom, evaluable, evaluateSubject, presentable, seededRandom } from './evaluate';
 
-/** More rows than this is refused up front rather than run out of memory. */
-export const MAX_TABLE_ROWS = 1_000_000;
+/**
+ * More cells than this is refused up front: the answer is one protocol line, and a host reads lines of
+ * at most 64 MiB (a cell is some 40 bytes of JSON).
+ */
+export const MAX_TABLE_CELLS = 1_000_000;
 
 interface Axis {
   parameter: string;
@@ -89,7 +92,9 @@ export class TablePlan {
     const points = this.sampled ? Math.max(0, sweep?.samples ?? 0) : this.axes.reduce((n, a) => n * a.count!, 1);
     if (this.sampled && !(sweep?.samples && sweep.samples > 0)) throw new UnsupportedError('a sampled sweep needs samples > 0');
     const rows = points * (this.sampled ? 1 : this.runs);
-    if (rows > MAX_TABLE_ROWS) throw new UnsupportedError(`the sweep has ${rows} rows; this engine tabulates at most ${MAX_TABLE_ROWS}`);
+    if (rows * this.columns.length > MAX_TABLE_CELLS) {
+      throw new UnsupportedError(`the table would have ${rows} rows of ${this.columns.length} columns; this engine answers at most ${MAX_TABLE_CELLS} cells (narrow the ranges or use a larger step)`);
+    }
     this.rows = rows;
     this.random = this.sampled || (sweep?.runs ?? 0) > 0;
   }
@@ -120,7 +125,7 @@ export class TablePlan {
     if (!(step > 0)) throw new UnsupportedError(`range ${r.parameter}: step must be positive, got ${step}`);
     if (integral && !Number.isInteger(step)) step = Math.max(1, Math.round(step));
     const count = Math.floor((to - from) / step + 1e-9) + 1;
-    if (count > MAX_TABLE_ROWS) throw new UnsupportedError(`range ${r.parameter} has ${count} points; at most ${MAX_TABLE_ROWS}`);
+    if (count > MAX_TABLE_CELLS) throw new UnsupportedError(`range ${r.parameter} has ${count} points; at most ${MAX_TABLE_CELLS}`);
     axis.step = step;
     axis.count = count;
     return axis;
