@@ -165,7 +165,7 @@ export class Runtime {
     const s = new Mutable({ clock: 0, tokens: [], values, queues: new Map(), terminated: false, nextToken: 1 });
     for (const b of this.model.behaviors) {
       const id = s.nextToken++;
-      this.arrive(s, id, b, [], new Set());
+      this.arrive(s, id, b);
     }
     return this.settle(s.freeze());
   }
@@ -215,7 +215,7 @@ export class Runtime {
           break;
         }
         case 'accept':
-          if (this.triggerReady(state, t, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
           break;
         case 'state': {
           const chain = this.stateChain(n.id);
@@ -223,7 +223,7 @@ export class Runtime {
             for (const trId of this.model.nodes[sid]!.transitions) {
               const tr = this.model.transitions[trId]!;
               const since = t.since[depth] ?? t.since.at(-1) ?? 0;
-              if (tr.trigger && !this.triggerReady(state, t, tr.trigger, since, tr.scope, tr)) continue;
+              if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
               out.push({ m: { token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) }, order: this.model.nodes.length + trId });
             }
@@ -256,14 +256,13 @@ export class Runtime {
     return out;
   }
 
-  private triggerReady(state: BehaviorState, t: Token, trigger: Trigger, since: number, scope: readonly string[], where: { path: string }): boolean {
+  private triggerReady(state: BehaviorState, trigger: Trigger, since: number, scope: readonly string[], where: { path: string }): boolean {
     switch (trigger.kind) {
       case 'signal':
         return (state.queues.get(trigger.receiver) ?? []).includes(trigger.signal) || this.environmentSignal(trigger.signal);
       case 'when':
         return this.truth(trigger.expr, state.values, scope, where);
       case 'after':
-        void t;
         return state.clock >= this.due(since + this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
     }
   }
@@ -282,7 +281,7 @@ export class Runtime {
       case 'action':
       case 'send':
         s.remove(tok.id);
-        this.runEffects(s, n.effects, n.scope, n);
+        this.runEffects(s, n.effects, n);
         this.go(s, tok.id, n.succ, n);
         break;
       case 'assign': {
@@ -365,7 +364,7 @@ export class Runtime {
     return this.settle(s.freeze());
   }
 
-  private runEffects(s: Mutable, effects: readonly Effect[], _scope: readonly string[], where: { path: string }): void {
+  private runEffects(s: Mutable, effects: readonly Effect[], where: { path: string }): void {
     for (const e of effects) {
       if (e.kind === 'assign') {
         const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
@@ -390,7 +389,7 @@ export class Runtime {
     }
     targets.forEach((t, k) => {
       const tid = k === 0 ? id : s.nextToken++;
-      this.arrive(s, tid, t, [], new Set(), depth + 1);
+      this.arrive(s, tid, t, depth + 1);
     });
   }
 
@@ -404,7 +403,7 @@ export class Runtime {
     this.go(s, id, cn.succ, cn, depth + 1);
   }
 
-  private arrive(s: Mutable, id: number, target: number, since: number[], _seen: Set<number>, depth = 0): void {
+  private arrive(s: Mutable, id: number, target: number, depth = 0): void {
     const n = this.model.nodes[target]!;
     switch (n.kind) {
       case 'merge':
@@ -422,7 +421,7 @@ export class Runtime {
         this.endIn(s, id, n.container, depth);
         return;
       case 'state':
-        this.enterState(s, id, n.id, since);
+        this.enterState(s, id, n.id, []);
         return;
       default:
         s.add({ id, node: n.id, since: [s.clock] });
@@ -432,7 +431,7 @@ export class Runtime {
   /** Enters state `sid` (its entry/do effects), then its initial substate or its regions. */
   private enterState(s: Mutable, id: number, sid: number, since: number[]): void {
     const n = this.model.nodes[sid]!;
-    this.runEffects(s, n.effects, n.scope, n);
+    this.runEffects(s, n.effects, n);
     const chain = [...since, s.clock];
     if (n.parallel && n.children.length > 0) {
       n.children.forEach((c, k) => this.enterState(s, k === 0 ? id : s.nextToken++, c, chain));
@@ -464,7 +463,7 @@ export class Runtime {
         if (exited.has(leafChain[d]!)) continue;
         exited.add(leafChain[d]!);
         const st = this.model.nodes[leafChain[d]!]!;
-        this.runEffects(s, st.exitEffects, st.scope, st);
+        this.runEffects(s, st.exitEffects, st);
       }
     };
     for (const other of [...s.tokens]) {
@@ -474,14 +473,14 @@ export class Runtime {
     }
     exitUpTo(chain);
     const top = this.model.nodes[exitTop]!;
-    this.runEffects(s, top.exitEffects, top.scope, top);
-    this.runEffects(s, tr.effects, tr.scope, tr);
+    this.runEffects(s, top.exitEffects, top);
+    this.runEffects(s, tr.effects, tr);
     if (tr.target < 0) return;
     const since = tok.since.slice(0, keep);
     // Enter the states between the kept one and the target, then the target with its initial substates.
     for (let d = keep; d < targetChain.length - 1; d++) {
       const st = this.model.nodes[targetChain[d]!]!;
-      this.runEffects(s, st.effects, st.scope, st);
+      this.runEffects(s, st.effects, st);
       since.push(s.clock);
     }
     this.enterState(s, tok.id, tr.target, since);
