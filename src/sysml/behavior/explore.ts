@@ -172,6 +172,11 @@ function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], opt
   return [...enabled];
 }
 
+/** The order choices are tried in: lifo tries the last enabled move first, so its run comes first. */
+function ordered(moves: Move[], options: ExploreOptions): Move[] {
+  return options.policy.kind === 'lifo' ? moves.reverse() : moves;
+}
+
 interface Frame {
   readonly state: BehaviorState;
   readonly enabled: readonly Move[];
@@ -210,7 +215,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.runs++;
       return true;
     }
-    stack.push({ state: s, enabled, moves: reduce(rt, s, enabled, options, visited), next: 0 });
+    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited), options), next: 0 });
     return true;
   };
 
@@ -314,7 +319,7 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.reached.depth = true;
       continue;
     }
-    for (const move of reduce(rt, state, enabled, options, visited)) {
+    for (const move of ordered(reduce(rt, state, enabled, options, visited), options)) {
       if (report.steps >= maxSteps) {
         report.reached.steps = true;
         return;

@@ -130,6 +130,8 @@ describe('behaviour semantics: fixtures', () => {
     // One schedule only: fifo takes inc first (x = 4), lifo dbl first (x = 3).
     assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Race::Race', { schedule: 'fifo', free: [] })), 'x'), [4]);
     assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Race::Race', { schedule: 'lifo', free: [] })), 'x'), [3]);
+    // Over every schedule, the policy's own run is found (and numbered) first.
+    assert.deepEqual(outcomeValues(await ask(d, question('outcomes', 'Race::Race', { schedule: 'lifo' })), 'x'), [3, 4]);
   });
 
   it('fork and join over independent branches end one way', async () => {
