@@ -114,7 +114,9 @@ export function effectiveName(node: Usage): string | null {
   if (node.shortName !== null) return null;
   const redefined = node.relations.find((r) => r.relation === 'redefinition');
   if (redefined) return lastName(redefined.target);
-  if (node.role !== null && node.role !== 'subject' && node.role !== 'objective' && node.role !== 'return') {
+  // The result parameter of a calc or function (`return : T;`) redefines `result`.
+  if (node.role === 'return') return 'result';
+  if (node.role !== null && node.role !== 'subject' && node.role !== 'objective') {
     const referenced = node.relations.find((r) => r.relation === 'reference');
     if (referenced) return lastName(referenced.target);
   }
@@ -245,7 +247,7 @@ class DeclarationBuilder {
       case 'Definition': {
         const d = this.make(m, owner, m.name, m.shortName, definitionKind(m), true, m.visibility, m.nameRange);
         for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
-        this.implicit(d, false);
+        this.implicit(d, false, m);
         this.metadata(d, m.prefixMetadata, m.body);
         if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
         this.body(m.body, d);
@@ -373,7 +375,7 @@ class DeclarationBuilder {
 
   private usage(m: Usage, owner: Owner): void {
     const d = this.make(m, owner, effectiveName(m), m.shortName, m.keyword, false, m.visibility, m.nameRange);
-    this.feature(d, m);
+    this.feature(d, m, m);
     this.metadata(d, m.prefixMetadata, m.body);
     // Named connector ends (`connect (e1 ::> a.b, e2 ::> c)`) are features of the connector.
     for (const end of m.ends ?? []) {
@@ -391,18 +393,24 @@ class DeclarationBuilder {
 
   /** Relations, implicit base, multiplicity and value of a feature-like member. */
   private feature(d: Declaration, m: { relations: readonly { relation: RelationKind; target: Reference }[];
-    multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }): void {
+    multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }, usage?: Usage): void {
     for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
-    this.implicit(d, false);
+    this.implicit(d, false, usage);
     if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
     if (m.value) this.expressions(m.value.expression, d);
   }
 
   /** The library base of the kind is always a supertype (redundant when an explicit supertype
    * already specializes it, needed when that one is e.g. a KerML struct). */
-  private implicit(d: Declaration, typed: boolean): void {
+  private implicit(d: Declaration, typed: boolean, node?: Definition | Usage): void {
     if (typed) return;
-    const base = implicitBase(d.kind);
+    let base = implicitBase(d.kind);
+    // A connection or interface with exactly two ends is binary (it has `source` and `target`).
+    if (node && (d.kind === 'connection' || d.kind === 'interface' || d.kind === 'connect')) {
+      const ends = (node.kind === 'Usage' ? node.ends?.length ?? 0 : 0)
+        + (node.body ?? []).filter((m) => m.kind === 'Usage' && m.isEnd).length;
+      if (ends === 2) base = d.kind === 'interface' ? ['Interfaces', 'BinaryInterface'] : ['Connections', 'BinaryConnection'];
+    }
     if (base) d.fixedSupertypes.push(base);
     // Every feature is one of `things`, which is where `that` comes from.
     if (!d.isDefinition && d.kind !== 'ref' && d.kind !== 'feature') d.fixedSupertypes.push(['Base', 'things']);

@@ -662,7 +662,7 @@ class ReferenceWalker {
         if (m.ends) for (const e of m.ends) this.ref(e.target, owner, d);
         if (m.payload) this.member(m.payload, d);
         if (m.crossFeature) this.member(m.crossFeature, d);
-        this.optional(m.satisfiedBy, owner);
+        this.optional(m.satisfiedBy, d);
         for (const a of m.about) this.ref(a, owner, null);
         this.members(m.body, d);
         return;
