@@ -125,7 +125,7 @@ class Lowering {
     const uri = this.uriOfBody(decl, node.body);
     const scope: Body = { prefix: '', uri, decl: node.body ? decl : (this.typeWithBody(decl) ?? decl), counters: new Map(), local: new Map() };
     if (isState) this.stateBody(body ?? [], scope, 0);
-    else this.actionBody(body ?? [], scope, 0);
+    else this.actionBody(body ?? [], scope, ACTION_KEYWORDS.has(decl.kind) ? 0 : 1);
   }
 
   // ------------------------------------------------------------------------------------------

@@ -110,6 +110,17 @@ describe('sysml lower: graphs:1', () => {
     ]);
   });
 
+  it('lowers the behaviours a part performs and exhibits', () => {
+    const text = `package P {
+      action def Drive { first start then go; action go; }
+      state def Modes { entry; then idle; state idle; }
+      part car { attribute speed; perform action drive : Drive; exhibit state modes : Modes; }
+    }`;
+    const g = lower(text, 'P::car');
+    assert.deepEqual(summary(g.actions), ['drive action', 'drive.start start -> drive.go', 'drive.go action']);
+    assert.deepEqual(summary(g.states), ['modes state', 'modes.entry entry -> modes.idle', 'modes.idle state', 'modes.transition#1 transition']);
+  });
+
   it('answers an error value for a subject that is not declared once', () => {
     const ws = new Workspace();
     ws.update('m.sysml', parse('package P { action a; action a; }').document);
