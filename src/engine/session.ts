@@ -32,7 +32,10 @@ function parsed(path: string, text: string): CachedParse {
   return entry;
 }
 
-let indexCache: { key: CachedParse[]; index: ModelIndex } | undefined;
+// The name index of a set of documents, for the last few sets (a host alternating between models
+// keeps each one's index and its cached lookups).
+const INDEX_CACHE: { key: CachedParse[]; index: ModelIndex }[] = [];
+const INDEX_CACHE_LIMIT = 8;
 
 /** The parsed model of a `sources` form. */
 export class Model {
@@ -42,11 +45,15 @@ export class Model {
   constructor(sources: Sources) {
     const docs = sources.documents.map((d) => parsed(d.path, d.text));
     for (const d of docs) this.byPath.set(d.parsed.path, d);
-    if (indexCache && indexCache.key.length === docs.length && indexCache.key.every((d, i) => d === docs[i])) {
-      this.index = indexCache.index;
+    const at = INDEX_CACHE.findIndex((c) => c.key.length === docs.length && c.key.every((d, i) => d === docs[i]));
+    if (at >= 0) {
+      const [hit] = INDEX_CACHE.splice(at, 1);
+      INDEX_CACHE.unshift(hit!);
+      this.index = hit!.index;
     } else {
       this.index = new ModelIndex(docs.map((d) => d.parsed));
-      indexCache = { key: docs, index: this.index };
+      INDEX_CACHE.unshift({ key: docs, index: this.index });
+      if (INDEX_CACHE.length > INDEX_CACHE_LIMIT) INDEX_CACHE.pop();
     }
   }
 
