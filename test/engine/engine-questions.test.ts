@@ -287,6 +287,16 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.ok(Math.abs(w.x_f! - (w.x_i! + vAvg * w.dt!)) < 1e-9);
     });
 
+    it("31 Constraints: a part's asserted constraint with a bound feature, listed as not free", async () => {
+      const model = corpus('31. Constraints/Constraint Assertions-1.sysml');
+      const r = await result('satisfiable', "'Constraint Assertions-1'::Vehicle", { bindings: [q('chassisMass', 1000, 'kg')] }, model);
+      assert.equal(r.claim, 'satisfiable');
+      const w = Object.fromEntries((r.witness as { inputs: { name: string; value: number }[] }).inputs.map((i) => [i.name, i.value]));
+      assert.deepEqual(Object.keys(w).sort(), ['engine.mass', 'transmission.mass']);
+      assert.ok(1000 + w['engine.mass']! + w['transmission.mass']! <= 2500); // sum(partMasses) <= massLimit
+      assert.deepEqual((r.inputs as { name: string }[]).find((i) => i.name === 'chassisMass'), { name: 'chassisMass', free: false, value: '1000 [kg]' });
+    });
+
     it('32 Requirements: a requirement with its assumptions, and contradictory assumptions', async () => {
       const model = corpus('32. Requirements/Requirement Definitions.sysml', '32. Requirements/Requirement Usages.sysml');
       const r = await result('satisfiable', "'Requirement Usages'::fullVehicleMassLimit", {}, model);

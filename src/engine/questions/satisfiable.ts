@@ -292,7 +292,13 @@ function relativeTo(subjectPath: string, path: string): string {
   return subjectPath !== '' && path.startsWith(`${subjectPath}.`) ? path.slice(subjectPath.length + 1) : path;
 }
 
-function inputsOf(set: SolvableSet, model: Map<string, SolverValue> | undefined, prefix: string, subjectPath: string): { inputs: Input[]; witness: ProtocolValue[] } {
+function inputsOf(
+  set: SolvableSet,
+  model: Map<string, SolverValue> | undefined,
+  prefix: string,
+  subjectPath: string,
+  bindings: readonly ProtocolValue[],
+): { inputs: Input[]; witness: ProtocolValue[] } {
   const inputs: Input[] = [];
   const witness: ProtocolValue[] = [];
   for (const v of set.symbolizer.variables.values()) {
@@ -310,6 +316,8 @@ function inputsOf(set: SolvableSet, model: Map<string, SolverValue> | undefined,
     if (described) witness.push({ ...described.protocol, name });
   }
   for (const p of set.pinned) inputs.push({ name: `${prefix}${relativeTo(subjectPath, p.path)}`, ...(p.type ? { type: p.type } : {}), free: false, value: p.text });
+  // The question's own bindings hold the features they name for every set: inputs too, not free.
+  for (const b of bindings) inputs.push({ name: `${prefix}${b.name}`, free: false, value: b.unit ? `${b.value} [${b.unit}]` : typeof b.value === 'string' ? b.value : String(b.value) });
   return { inputs, witness };
 }
 
@@ -352,7 +360,7 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
         claim: 'unsatisfiable',
         strength: 'proved',
         reason: `${set.name}: ${conflict}`,
-        inputs: inputsOf(set, undefined, prefix, subjectPath).inputs,
+        inputs: inputsOf(set, undefined, prefix, subjectPath, params.question.bindings ?? []).inputs,
         elapsed: run.elapsed(),
       };
     }
@@ -361,11 +369,11 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
         claim: 'none',
         strength: 'not covered',
         reason: `z3 could not decide ${set.name}: ${outcome.reason}${outcome.nonlinear ? ' (the constraints are non-linear)' : ''}`,
-        inputs: inputsOf(set, undefined, prefix, subjectPath).inputs,
+        inputs: inputsOf(set, undefined, prefix, subjectPath, params.question.bindings ?? []).inputs,
         elapsed: run.elapsed(),
       };
     }
-    const parts = inputsOf(set, outcome.model, prefix, subjectPath);
+    const parts = inputsOf(set, outcome.model, prefix, subjectPath, params.question.bindings ?? []);
     inputs.push(...parts.inputs);
     witness.push(...parts.witness);
     if (outcome.status === 'unbounded') unbounded = `${set.name}: ${outcome.reason}`;
