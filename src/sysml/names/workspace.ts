@@ -828,10 +828,11 @@ class ReferenceWalker {
       case 'Sequence':
         for (const i of e.items) this.expression(i, scope);
         return EMPTY;
-      case 'Invocation':
-        this.ref(e.callee, scope, null);
+      case 'Invocation': {
+        const callees = this.ref(e.callee, scope, null);
         for (const a of e.args) this.expression(a.value, scope);
-        return EMPTY;
+        return this.resultOf(callees, scope);
+      }
       case 'ArrowInvocation':
         this.expression(e.target, scope);
         this.ref(e.callee, scope, null);
@@ -848,6 +849,18 @@ class ReferenceWalker {
         this.ref(e.target, scope, null);
         return EMPTY;
     }
+  }
+
+  /** What an invocation's value is: a calculation's `result`, or an instance of an invoked type. */
+  private resultOf(callees: Declaration[], scope: Declaration): Declaration[] {
+    const out: Declaration[] = [];
+    for (const c of callees) {
+      if (['attribute', 'part', 'item', 'occurrence', 'datatype', 'struct', 'class', 'enum'].includes(c.kind)) { out.push(c); continue; }
+      // The return parameter, however it is named (`return r : T;` redefines `result`).
+      const own = c.members.find((m) => m.node?.kind === 'Usage' && m.node.role === 'return');
+      out.push(...(own ? [own] : this.ws.memberNamed(c, 'result', scope)));
+    }
+    return unique(out);
   }
 
   private membersOf(targets: Declaration[], name: string, scope: Declaration): Declaration[] {

@@ -122,6 +122,19 @@ describe('sysml names: resolution rules', () => {
     assert.deepEqual(targetOf(text, 'pressure;', 2), ['P::Wheel::pressure']);
   });
 
+  it('members of an invocation result are looked up in the calculation result or the invoked type', () => {
+    const text = `package P {
+      attribute def Pair { attribute a; attribute b; }
+      calc def MakePair { in x; return p : Pair; }
+      calc def Other { in x; return : Pair; }
+      attribute ok1 = MakePair(1).a;
+      attribute ok2 = Other(1).b;
+      attribute ok3 = Pair(1, 2).a;
+      attribute bad = MakePair(1).c;
+    }`;
+    assert.deepEqual(unresolved(text).map((s) => s.split(' ').slice(1).join(' ')), ["unresolved reference 'c'"]);
+  });
+
   it('succession and transition ends resolve in the enclosing behaviour', () => {
     const text = `package P {
       action def Run { action a; action b; first a then b; }
