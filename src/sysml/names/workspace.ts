@@ -6,7 +6,7 @@
 // change to a user document rebuilds that document's declarations and bumps the user generation,
 // which invalidates only user-layer caches (they are rebuilt lazily on the next question).
 
-import type { BodyExpression, Document, Expression, Member, QualifiedName, Reference, SourceRange } from '../ast';
+import type { Argument, BodyExpression, Document, Expression, Member, QualifiedName, Reference, SourceRange } from '../ast';
 import {
   Declaration, type DocumentDeclarations, type ImportSpec, type Layer, declareDocument, push,
 } from './declarations';
@@ -830,6 +830,7 @@ class ReferenceWalker {
         return EMPTY;
       case 'Invocation': {
         const callees = this.ref(e.callee, scope, null);
+        this.namedArguments(e.args, callees, scope);
         for (const a of e.args) this.expression(a.value, scope);
         return this.resultOf(callees, scope);
       }
@@ -840,6 +841,7 @@ class ReferenceWalker {
         return EMPTY;
       case 'Constructor': {
         const types = this.ref(e.type, scope, null);
+        this.namedArguments(e.args, types, scope);
         for (const a of e.args) this.expression(a.value, scope);
         return types;
       }
@@ -848,6 +850,21 @@ class ReferenceWalker {
       case 'MetadataAccess':
         this.ref(e.target, scope, null);
         return EMPTY;
+    }
+  }
+
+  /** `f(x = 1)`, `new T(x = 1)`: a named argument names a feature (parameter) of what is invoked. */
+  private namedArguments(args: readonly Argument[], callees: Declaration[], scope: Declaration): void {
+    if (callees.length === 0) return;
+    for (const a of args) {
+      if (a.name === null) continue;
+      const targets = this.membersOf(callees, a.name, scope);
+      // The name is written first in the argument, on one line.
+      const r = a.range;
+      const width = Math.max(1, Math.min(a.name.length, r.end - r.start));
+      const range: SourceRange = { start: r.start, end: r.start + width, line: r.line, column: r.column, endLine: r.line, endColumn: r.column + width };
+      this.references.push({ range, text: a.name, targets });
+      if (targets.length === 0) this.diagnostics.push({ message: `unresolved reference '${a.name}'`, range });
     }
   }
 

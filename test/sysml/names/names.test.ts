@@ -131,8 +131,12 @@ describe('sysml names: resolution rules', () => {
       attribute ok2 = Other(1).b;
       attribute ok3 = Pair(1, 2).a;
       attribute bad = MakePair(1).c;
+      attribute named = MakePair(x = 1);
+      attribute badNamed = new Pair(a = 1, z = 2);
     }`;
-    assert.deepEqual(unresolved(text).map((s) => s.split(' ').slice(1).join(' ')), ["unresolved reference 'c'"]);
+    assert.deepEqual(unresolved(text).map((s) => s.split(' ').slice(1).join(' ')), ["unresolved reference 'c'", "unresolved reference 'z'"]);
+    const z = unresolved(text)[1]!.split(' ')[0];
+    assert.equal(z, `10:${text.split('\n')[9]!.indexOf('z = 2') + 1}`);
   });
 
   it('succession and transition ends resolve in the enclosing behaviour', () => {
