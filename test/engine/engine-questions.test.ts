@@ -242,6 +242,11 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       const w = Object.fromEntries((r.witness as { inputs: { name: string; value: number }[] }).inputs.map((i) => [i.name, i.value]));
       assert.equal(w.motors, 6);
       assert.ok(Math.abs(w.payload! - (90 / 19.62 - 1.7)) < 1e-9);
+      // the optimum itself, in SI units
+      const optimum = (r.values as { name: string; value: number; unit: string }[])[0]!;
+      assert.equal(optimum.name, 'maximize(payload)');
+      assert.equal(optimum.unit, 'kg');
+      assert.ok(Math.abs(optimum.value - (90 / 19.62 - 1.7)) < 1e-9);
       const none = await result('satisfiable', 'Design::Drone', { condition: { name: 'too heavy', text: 'payload >= 5 [kg]' } }, design());
       assert.equal(none.claim, 'unsatisfiable');
       assert.match(String(none.reason), /liftMargin/);

@@ -3,7 +3,7 @@
 // pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
 import { parse } from '../../sysml';
 import type { Expression, SourceRange, Usage } from '../../sysml/ast';
-import { tryParseUnit } from '../../sysml/semantics/units';
+import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
 import type { ConditionSet, CoversParams, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError, place } from '../errors';
@@ -37,7 +37,8 @@ interface SolvableSet {
   name: string;
   symbolizer: Symbolizer;
   assertions: Assertion[];
-  objective?: { direction: 'minimize' | 'maximize'; term: Term };
+  /** `label` is the objective as the question wrote it; `dim` its dimension (the term is in SI units). */
+  objective?: { direction: 'minimize' | 'maximize'; term: Term; dim: Dimension; label: string };
   pinned: { name: string; path: string; text: string; type?: string }[];
 }
 
@@ -183,7 +184,7 @@ class SatisfiableQuestion {
       if ((a.name === 'minimize' || a.name === 'maximize') && a.text) {
         const s = symbolizer.expression(this.conditionExpression(a.text, what), env);
         if (s.kind !== 'num') throw new UnsupportedError(`${what}: the objective must be a number`);
-        objective = { direction: a.name, term: s.term };
+        objective = { direction: a.name, term: s.term, dim: s.dim, label: `${a.name}(${a.text})` };
         continue;
       }
       let term: Term;
@@ -254,7 +255,7 @@ class SatisfiableQuestion {
         const s = symbolizer.expression(this.conditionExpression(condition.text, what), symbolizer.environment(ctx, subject));
         if (condition.name === 'minimize' || condition.name === 'maximize') {
           if (s.kind !== 'num') throw new UnsupportedError(`${what}: the objective must be a number`);
-          objective = { direction: condition.name, term: s.term };
+          objective = { direction: condition.name, term: s.term, dim: s.dim, label: `${condition.name}(${condition.text})` };
         } else assertions.push({ name: condition.name, term: symbolizer.asBool(s, undefined, what) });
       } else assertions.push({ name: condition.name, term: this.namedConstraint(symbolizer, condition.name) });
     }
@@ -284,7 +285,8 @@ function problemOf(set: SolvableSet, timeoutMs: number): Problem {
     ...((v as { upperStrict?: boolean }).upperStrict ? { upperStrict: true } : {}),
     ...(v.values ? { domain: v.values } : {}),
   }));
-  return { variables, assertions: set.assertions, ...(set.objective ? { objective: set.objective } : {}), timeoutMs };
+  const objective = set.objective ? { direction: set.objective.direction, term: set.objective.term } : undefined;
+  return { variables, assertions: set.assertions, ...(objective ? { objective } : {}), timeoutMs };
 }
 
 /** A feature path as the question would name it: relative to the subject when it is inside the subject. */
@@ -330,6 +332,7 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
   const inputs: Input[] = [];
   const witness: ProtocolValue[] = [];
   let unbounded: string | undefined;
+  const optima: ProtocolValue[] = [];
   for (const [i, set] of sets.entries()) {
     // Leave the solver time to answer `unknown (timeout)` before the deadline stops the run.
     const remaining = run.remainingMs();
@@ -376,6 +379,12 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
     const parts = inputsOf(set, outcome.model, prefix, subjectPath, params.question.bindings ?? []);
     inputs.push(...parts.inputs);
     witness.push(...parts.witness);
+    if (outcome.status === 'sat' && outcome.optimum && set.objective && outcome.optimum.sort !== 'Bool') {
+      // The optimum, in the coherent SI unit of the objective's dimension: `maximize(payload)` = 3.9 [kg].
+      const value = outcome.optimum.sort === 'Int' ? Number(outcome.optimum.value) : outcome.optimum.approx;
+      const unit = isDimensionless(set.objective.dim) ? undefined : coherentUnit(set.objective.dim).name;
+      optima.push({ name: `${prefix}${set.objective.label}`, value, ...(unit ? { unit } : {}) });
+    }
     if (outcome.status === 'unbounded') unbounded = `${set.name}: ${outcome.reason}`;
   }
   return {
@@ -383,6 +392,7 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
     strength: 'proved',
     witness: { inputs: witness },
     inputs,
+    ...(optima.length > 0 ? { values: optima } : {}),
     ...(unbounded ? { reason: unbounded } : {}),
     elapsed: run.elapsed(),
   };
