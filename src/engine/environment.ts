@@ -23,6 +23,8 @@ export function joinPath(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;
 }
 
+const BODY_MEMBERS = new WeakMap<ModelElement, Member[]>();
+
 /** Shared by every environment of one evaluation: the model, the bindings and the remembered values. */
 export class ModelValues {
   private readonly cache = new Map<string, { state: 'running' | 'done'; value?: Outcome }>();
@@ -139,6 +141,15 @@ export class ModelValues {
    * the inherited ones it does not redefine, and the result expression of the nearest body that has one.
    */
   bodyMembers(element: ModelElement): Member[] {
+    // The index never changes, so neither does an element's body: computed once (every table row asks).
+    const cached = BODY_MEMBERS.get(element);
+    if (cached) return cached;
+    const members = this.computeBodyMembers(element);
+    BODY_MEMBERS.set(element, members);
+    return members;
+  }
+
+  private computeBodyMembers(element: ModelElement): Member[] {
     const features = this.index.featuresOf(element).map((f) => f.node as Member);
     const own = element.node.kind === 'Package' ? element.node.members ?? [] : element.node.body ?? [];
     const extra = own.filter((m) => m.kind !== 'Usage' && m.kind !== 'Definition' && m.kind !== 'Package');
