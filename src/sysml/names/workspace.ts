@@ -6,7 +6,7 @@
 // change to a user document rebuilds that document's declarations and bumps the user generation,
 // which invalidates only user-layer caches (they are rebuilt lazily on the next question).
 
-import type { Argument, BodyExpression, Document, Expression, Member, QualifiedName, Reference, SourceRange } from '../ast';
+import type { Argument, BodyExpression, Document, RelationKind, Expression, Member, QualifiedName, Reference, SourceRange } from '../ast';
 import {
   Declaration, type DocumentDeclarations, type ImportSpec, type Layer, declareDocument, push,
 } from './declarations';
@@ -306,7 +306,7 @@ export class Workspace {
       for (const { relation, ref } of d.supertypeRefs) {
         if (relation === 'disjoining' || relation === 'featuring' || relation === 'inverting' || relation === 'crossing') continue;
         if (!scope) continue;
-        for (const t of this.resolveReference(ref, scope, d)) if (t !== d) out.push(t);
+        for (const t of this.resolveReference(ref, relationScope(d, relation, scope), d)) if (t !== d) out.push(t);
       }
       // A parameter declared again by name in a usage or specialization redefines the inherited one.
       const node = d.node;
@@ -549,6 +549,19 @@ export class Workspace {
   }
 }
 
+const CONNECTOR_KINDS = new Set(['connector', 'connection', 'connect', 'interface', 'allocation', 'allocate', 'flow',
+  'succession flow', 'message', 'binding', 'bind', 'succession']);
+
+/** Where a relation of `d` is looked up: its owner, except that an end of a connector usage
+ * references a feature of the connector's context (`end feature e references source;` inside a
+ * connector means the context's `source`, not the connector's own inherited end). */
+function relationScope(d: Declaration, relation: RelationKind, owner: Declaration): Declaration {
+  const node = d.node;
+  if (relation === 'reference' && node && node.kind === 'Usage' && node.isEnd && !owner.isDefinition
+    && CONNECTOR_KINDS.has(owner.kind) && owner.parent) return owner.parent;
+  return owner;
+}
+
 function rootOf(d: Declaration): Declaration | null {
   let s: Declaration = d;
   while (s.parent) s = s.parent;
@@ -597,11 +610,12 @@ class ReferenceWalker {
   }
 
   /** Relations of a feature or definition, resolved from its owner (never to itself). */
-  private relations(d: Declaration, owner: Declaration, relations: readonly { target: Reference }[]): void {
+  private relations(d: Declaration, owner: Declaration, relations: readonly { relation: RelationKind; target: Reference }[]): void {
     for (const r of relations) {
       // `part p :> p;` names itself when nothing else is called p.
-      const targets = this.ws.resolveReference(r.target, owner, d);
-      this.record(r.target, targets.length > 0 ? targets : this.ws.resolveReference(r.target, owner, null));
+      const scope = relationScope(d, r.relation, owner);
+      const targets = this.ws.resolveReference(r.target, scope, d);
+      this.record(r.target, targets.length > 0 ? targets : this.ws.resolveReference(r.target, scope, null));
     }
   }
 
@@ -758,7 +772,7 @@ class ReferenceWalker {
     }
   }
 
-  private feature(d: Declaration, owner: Declaration, m: { relations: readonly { target: Reference }[];
+  private feature(d: Declaration, owner: Declaration, m: { relations: readonly { relation: RelationKind; target: Reference }[];
     multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }): void {
     this.relations(d, owner, m.relations);
     if (m.multiplicity) { this.optional(m.multiplicity.lower, owner); this.expression(m.multiplicity.upper, owner); }
