@@ -282,12 +282,11 @@ class Lowering {
     }
   }
 
+  /** The node made for a member in the first pass (unnamed ones carry their member, hidden). */
   private nodeFor(m: Member, nodes: Map<string, GraphNode>, scope: Body): GraphNode | null {
-    const d = this.index.declarationOfNode(scope.uri, m);
     const written = 'name' in m && typeof m.name === 'string' ? m.name : null;
     if (written !== null) return nodes.get(scope.prefix + written) ?? null;
     for (const n of nodes.values()) if ((n as { node?: unknown }).node === m) return n;
-    void d;
     return null;
   }
 

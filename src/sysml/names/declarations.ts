@@ -245,7 +245,7 @@ class DeclarationBuilder {
         this.make(m, owner, m.name, m.shortName, 'alias', false, m.visibility, m.nameRange);
         return;
       case 'Definition': {
-        const d = this.make(m, owner, m.name, m.shortName, definitionKind(m), true, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, m.keyword, true, m.visibility, m.nameRange);
         for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
         this.implicit(d, false, m);
         this.metadata(d, m.prefixMetadata, m.body);
@@ -270,13 +270,12 @@ class DeclarationBuilder {
         if (m.trigger) {
           // The trigger and the effect redefine TransitionAction's `accepter` and `effect`.
           this.implicitName = 'accepter';
-          const t = this.accept(m.trigger, d);
+          this.accept(m.trigger, d);
           // The accepted payload is visible to the guard and the effect.
           if (m.trigger.payload) {
             const p = this.out.ofNode.get(m.trigger.payload);
             if (p && p.name !== null) push(d.byName, p.name, p);
           }
-          void t;
         }
         this.expressions(m.guard, d);
         if (m.effect) { this.implicitName = 'effect'; this.member(m.effect, d); this.implicitName = null; }
@@ -415,10 +414,6 @@ class DeclarationBuilder {
     // Every feature is one of `things`, which is where `that` comes from.
     if (!d.isDefinition && d.kind !== 'ref' && d.kind !== 'feature') d.fixedSupertypes.push(['Base', 'things']);
   }
-}
-
-function definitionKind(m: Definition): string {
-  return m.keyword;
 }
 
 /** Calls `f` on every expression body directly inside `e` (not inside nested bodies). */
