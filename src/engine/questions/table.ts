@@ -212,11 +212,54 @@ function planFor(spec: TableSpec, signal?: AbortSignal): TablePlan {
   return new TablePlan(session);
 }
 
+/**
+ * A cell as it crosses from a worker: a Real as a number, an Integer as a bigint, a Boolean as itself, a
+ * quantity as [magnitude, unit name]; anything else as its Value. Plain data copies between threads far
+ * faster than Value objects carrying Unit objects, and the main thread (which decodes) stays free.
+ */
+export type EncodedCell = number | bigint | boolean | [number, string] | Value;
+
+const UNIT_READS_BACK = new Map<string, Unit | null>();
+
+/** The unit a name reads back as, when it is the same unit (cached per name). */
+function unitByName(name: string, like?: Unit): Unit | undefined {
+  let u = UNIT_READS_BACK.get(name);
+  if (u === undefined) {
+    const parsed = tryParseUnit(name);
+    u = parsed && (!like || (sameDimension(parsed.dimension, like.dimension) && parsed.num === like.num && parsed.den === like.den && parsed.offset === like.offset)) ? parsed : null;
+    UNIT_READS_BACK.set(name, u);
+  }
+  return u ?? undefined;
+}
+
+export function encodeCell(v: Value): EncodedCell {
+  switch (v.kind) {
+    case 'real':
+      return v.value;
+    case 'integer':
+      return v.value;
+    case 'boolean':
+      return v.value;
+    case 'quantity':
+      return unitByName(v.unit.name, v.unit) ? [v.value, v.unit.name] : v;
+    default:
+      return v;
+  }
+}
+
+export function decodeCell(c: EncodedCell): Value {
+  if (typeof c === 'number') return real(c);
+  if (typeof c === 'bigint') return int(c);
+  if (typeof c === 'boolean') return { kind: 'boolean', value: c };
+  if (Array.isArray(c)) return quantity(c[0], unitByName(c[1])!);
+  return c;
+}
+
 /** Worker tasks: the rows of a table (each worker parses the model once and plans the table itself). */
 export const TABLE_TASKS: TaskRegistry = {
   tableRows: (spec: TableSpec) => {
     const plan = planFor(spec);
-    return (i) => plan.row(i);
+    return (i) => plan.row(i).map(encodeCell);
   },
 };
 
@@ -242,7 +285,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
   const count = runsLimit > 0 ? Math.min(plan.rows, runsLimit) : plan.rows;
   // Worker threads pay ~0.1 s to start and parse the model: only worth it for tables of some size.
   const jobs = Math.min(run.jobs, Math.max(1, Math.floor(count / 32)));
-  const outcome = await runPool<TableSpec, Row>(
+  const outcome = await runPool<TableSpec, EncodedCell[]>(
     { jobs, memoryMiB: run.limit('memory'), tasks: TABLE_TASKS },
     {
       task: 'tableRows',
@@ -282,7 +325,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
   return {
     claim: 'table',
     strength,
-    values: tableValues(plan.columns, outcome.rows),
+    values: tableValues(plan.columns, outcome.rows.map((row) => row.map(decodeCell))),
     ...(bounds.length > 0 ? { bounds } : {}),
     ...(reason ? { reason } : {}),
     elapsed: run.elapsed(),
