@@ -19,6 +19,13 @@ export interface ResolveResult {
   readonly index: Workspace;
 }
 
+/** `question.subjectKind`: the kind of the subject when the model declares it exactly once,
+ * else undefined (the field is then left out). */
+export function subjectKindOf(index: Workspace, subject: string): string | undefined {
+  const found = index.declarationsOf(subject);
+  return found.length === 1 ? found[0]!.kind : undefined;
+}
+
 /** Resolves the names of `docs` against each other and against the library (its documents when
  * given, else the built-in table). */
 export function resolveDocuments(docs: readonly NamedDocument[], options: { library?: readonly NamedDocument[] } = {}): ResolveResult {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parse } from '../../../src/sysml';
-import { resolveDocuments, Workspace, type NamedDocument } from '../../../src/sysml/names';
+import { resolveDocuments, subjectKindOf, Workspace, type NamedDocument } from '../../../src/sysml/names';
 
 const doc = (uri: string, text: string): NamedDocument => ({ uri, document: parse(text).document });
 
@@ -191,6 +191,12 @@ describe('sysml names: declarationsOf', () => {
     assert.deepEqual(index.declarationsOf('Demo::Modes').map((d) => d.kind), ['state']);
     assert.deepEqual(index.declarationsOf('Demo::Range').map((d) => d.kind), ['calc']);
     assert.deepEqual(index.declarationsOf('Demo::car').map((d) => [d.kind, d.isDefinition]), [['part', false]]);
+  });
+
+  it('gives the subject kind only for a subject declared exactly once', () => {
+    assert.equal(subjectKindOf(index, 'Demo::Modes'), 'state');
+    assert.equal(subjectKindOf(index, 'Demo::twice'), undefined);
+    assert.equal(subjectKindOf(index, 'Demo::Nope'), undefined);
   });
 
   it('finds inherited features through the usage and counts duplicates', () => {
