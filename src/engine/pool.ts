@@ -113,7 +113,10 @@ export function runPool<S, R>(options: PoolOptions, run: PoolRun<S>): Promise<Po
   const prepare = options.tasks[run.task] as TaskPreparer<S, R> | undefined;
   if (!prepare) return Promise.reject(new Error(`unknown task ${run.task}`));
   const jobs = Math.max(1, Math.min(Math.floor(options.jobs) || 1, run.count));
-  if (jobs <= 1) return runInline(prepare, options, run);
+  if (jobs <= 1) {
+    if (options.memoryMiB) dropIdle();
+    return runInline(prepare, options, run);
+  }
   return runWorkers<S, R>(jobs, options, run);
 }
 
@@ -190,6 +193,15 @@ function takeWorker(script: string, isEval: boolean, share: number | undefined):
   return w;
 }
 
+/** Stops idle workers other than those of `keep`: a run with a memory budget does not pay for them. */
+function dropIdle(keep?: string): void {
+  for (const [key, list] of idle) {
+    if (key === keep) continue;
+    for (const w of list) void w.terminate();
+    idle.delete(key);
+  }
+}
+
 function returnWorker(w: Worker, script: string, share: number | undefined): void {
   const key = `${share ?? 0}|${script}`;
   const list = idle.get(key) ?? [];
@@ -214,6 +226,7 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
   const { script, eval: isEval } = workerScript(options.workerFile ?? __filename);
   // Each worker's old generation gets a share of the budget, so one runaway row cannot take the process down.
   const share = options.memoryMiB ? Math.max(32, Math.floor(options.memoryMiB / jobs)) : undefined;
+  if (options.memoryMiB) dropIdle(`${share ?? 0}|${script}`);
 
   return new Promise<PoolOutcome<R>>((resolve, reject) => {
     let settled = false;
