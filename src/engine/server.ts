@@ -47,16 +47,10 @@ export function describeEngine(params: DescribeParams): Description {
   };
 }
 
-const LATER_KINDS: Record<string, string> = {
-  outcomes: 'outcomes questions are not answered by this engine yet',
-  holds: 'holds questions are not answered by this engine yet',
-  sensitive: 'sensitive questions are not answered by this engine yet',
-};
-
 function handlerFor(questions: QuestionHandlers, kind: string): QuestionHandler | string {
   const h = questions[kind as keyof QuestionHandlers];
   if (h) return h;
-  return LATER_KINDS[kind] ?? `${kind} questions are not answered by this engine`;
+  return `${kind} questions are not answered by this engine`;
 }
 
 export function coversQuestion(questions: QuestionHandlers, params: CoversParams): CoversResult {

@@ -6,8 +6,7 @@ export const REFERENCE_ENGINE_NAME = 'assay-reference';
 export const REFERENCE_ENGINE = {
   name: REFERENCE_ENGINE_NAME,
   protocol: 1,
-  // Grows as question kinds land (issue 5 adds outcomes, holds, sensitive).
-  answers: ['evaluate', 'compute', 'satisfiable', 'sweep'],
+  answers: ['evaluate', 'outcomes', 'holds', 'sensitive', 'satisfiable', 'sweep', 'compute'],
   subjects: ['action', 'analysis', 'attribute', 'calc', 'constraint', 'item', 'occurrence', 'part', 'requirement', 'state', 'verification'],
   bounds: ['depth', 'steps', 'runs', 'memory'],
   model: ['sources'],

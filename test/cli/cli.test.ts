@@ -52,7 +52,8 @@ describe('cli: assay as a child process', function () {
     dir = mkdtempSync(join(tmpdir(), 'assay-cli-'));
     pids = new PidTracker();
     model = join(dir, 'demo.sysml');
-    writeFileSync(model, 'package Demo { state def S; }\n');
+    // S has no behaviour the host could replay, so these output tests see the engine's witness as given.
+    writeFileSync(model, 'package Demo { part def S; }\n');
   });
   afterEach(async () => {
     await pids.assertNoneRunning();
@@ -86,6 +87,18 @@ describe('cli: assay as a child process', function () {
     assert.match(run.stdout, /engine: {3}fx/);
     assert.match(run.stdout, /strength: proved\n/);
     assert.match(run.stdout, /witness:\n {6}step 1: t1@go first of t1@go, t2@stop\n {6}step 2: t2@stop first of t2@stop\n {4}violated at move 2/);
+  });
+
+  it('a witness that does not replay on the model stands as not covered, with the reason; exit 3', async () => {
+    const traffic = join(ROOT, 'test', 'fixtures', 'models', 'behavior', 'traffic-light.sysml');
+    const witness = { schedules: ['step 1: t1@go first of t1@go'], at: 1 };
+    const engines = manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness } })]);
+    const run = await runCli(['holds', 'TrafficLight::TimedCrossing', '--model', traffic, '--engines', engines, '--json']);
+    assert.equal(run.code, 3, run.stderr);
+    const out = oneJson(run) as { result: { claim: string }; standing: { strength: string; reasons: string[] } };
+    assert.equal(out.result.claim, 'violated');
+    assert.equal(out.standing.strength, 'not covered');
+    assert.match(out.standing.reasons.join('\n'), /does not reproduce the claim: the witness does not replay: step 1: the schedule lists t1@go as enabled, the model enables t1@ns\.nsLight\.red->green/);
   });
 
   it('text output: a table of values and the strength the engine claimed when it does not stand', async () => {

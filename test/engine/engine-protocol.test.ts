@@ -21,7 +21,7 @@ describe('reference engine process: protocol', function () {
       name: 'assay-reference',
       version: packageVersion,
       protocol: 1,
-      answers: ['evaluate', 'compute', 'satisfiable', 'sweep'],
+      answers: ['evaluate', 'outcomes', 'holds', 'sensitive', 'satisfiable', 'sweep', 'compute'],
       subjects: ['action', 'analysis', 'attribute', 'calc', 'constraint', 'item', 'occurrence', 'part', 'requirement', 'state', 'verification'],
       bounds: ['depth', 'steps', 'runs', 'memory'],
       model: ['sources'],
@@ -36,15 +36,18 @@ describe('reference engine process: protocol', function () {
     assert.match(r.error!.message, /protocol 1/);
   });
 
-  it('says it does not cover behaviour questions yet, with the reason', async () => {
+  it('covers behaviour questions about a declared behaviour, and says why not for an undeclared subject', async () => {
+    const text = 'package P { action def A { attribute x : ScalarValues::Integer := 0; first start; then done; } }';
     for (const [id, kind] of [[2, 'outcomes'], [3, 'holds'], [4, 'sensitive']] as const) {
-      const r = await engine.request(id, 'covers', { question: question(kind, 'P::a'), model: modelText('m.sysml', 'package P;') });
-      assert.equal(r.result?.covers, false);
-      assert.match(String(r.result?.reason), new RegExp(`${kind} questions are not answered`));
+      const yes = await engine.request(id, 'covers', { question: question(kind, 'P::A'), model: modelText('m.sysml', text) });
+      assert.equal(yes.result?.covers, true, JSON.stringify(yes));
+      const no = await engine.request(id + 100, 'covers', { question: question(kind, 'P::nothing'), model: modelText('m.sysml', text) });
+      assert.equal(no.result?.covers, false);
+      assert.match(String(no.result?.reason), /P::nothing/);
     }
   });
 
-  it('answers a run of an unanswered kind with error unsupported', async () => {
+  it('answers a run about an undeclared subject with error unsupported', async () => {
     const r = await engine.request(5, 'run', runParams(question('holds', 'P::a'), modelText('m.sysml', 'package P;')));
     assert.equal(r.error?.code, 'unsupported');
   });

@@ -3,6 +3,7 @@ import type { TaskRegistry } from '../pool';
 import type { QuestionHandlers } from '../server';
 import { evaluateQuestion } from './evaluate';
 import { satisfiableQuestion } from './satisfiable';
+import { BEHAVIOR_QUESTIONS } from '../behavior-questions';
 import { computeQuestion, sweepQuestion, TABLE_TASKS } from './table';
 
 export const ENGINE_QUESTIONS: QuestionHandlers = {
@@ -10,6 +11,7 @@ export const ENGINE_QUESTIONS: QuestionHandlers = {
   compute: computeQuestion,
   sweep: sweepQuestion,
   satisfiable: satisfiableQuestion,
+  ...BEHAVIOR_QUESTIONS,
 };
 
 export const ENGINE_TASKS: TaskRegistry = { ...TABLE_TASKS };
