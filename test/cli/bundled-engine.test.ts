@@ -1,0 +1,65 @@
+// The CLI host asking the bundled reference engine (a real dist/engine.js process) behaviour questions
+// about fixture models, with hand-checked answers, and the host's standing after its own replay.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const MODELS = join(ROOT, 'test', 'fixtures', 'models', 'behavior');
+
+interface Answer {
+  question: { kind: string; subject: string };
+  engine: string;
+  result: { claim: string; strength: string; witness?: { schedules?: string[]; at?: number; feature?: string }; values?: { name: string; value: unknown }[]; executions?: unknown[] };
+  standing: { strength: string; reasons: string[] };
+}
+
+function ask(...args: string[]): { code: number | null; answer: Answer } {
+  const run = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}\n${run.stderr}`);
+  return { code: run.status, answer: JSON.parse(lines[0]!) as Answer };
+}
+
+describe('cli: behaviour questions answered by the bundled engine', () => {
+  before(() => {
+    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
+      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+      assert.equal(built.status, 0, 'npm run build failed');
+    }
+  });
+
+  it('holds: the timed crossing turns both lights green at step 2, and the witness stands after replay', () => {
+    const { code, answer } = ask('holds', 'TrafficLight::TimedCrossing', '--model', join(MODELS, 'traffic-light.sysml'), '-schedule', 'all');
+    assert.equal(code, 0);
+    assert.equal(answer.engine, 'assay-reference');
+    assert.equal(answer.result.claim, 'violated');
+    assert.equal(answer.result.witness?.at, 2);
+    const steps = answer.result.witness?.schedules?.[0]?.split('\n') ?? [];
+    assert.equal(steps.length, 2);
+    assert.match(steps[0]!, /^step 1: t1@ns\.nsLight\.red->green first of /);
+    assert.match(steps[1]!, /^step 2: t2@ew\.ewLight\.red->green first of /);
+    assert.deepEqual(answer.standing, { strength: 'proved', reasons: [] });
+  });
+
+  it('outcomes: the race ends with x = 4 or x = 3, one replayable execution each', () => {
+    const { code, answer } = ask('outcomes', 'Race::Race', '--model', join(MODELS, 'race.sysml'), '-schedule', 'all');
+    assert.equal(code, 0);
+    assert.equal(answer.result.claim, 'outcomes');
+    const ends = (answer.result.values ?? []).filter((v) => /^x@\d+$/.test(v.name)).map((v) => v.value).sort();
+    assert.deepEqual(ends, [3, 4]);
+    assert.equal(answer.result.executions?.length, 2);
+    assert.equal(answer.standing.strength, answer.result.strength);
+  });
+
+  it('sensitive: two schedules of the race that end different on x', () => {
+    const { code, answer } = ask('sensitive', 'Race::Race', '--model', join(MODELS, 'race.sysml'), '-schedule', 'all');
+    assert.equal(code, 0);
+    assert.equal(answer.result.claim, 'sensitive');
+    assert.equal(answer.result.witness?.feature, 'x');
+    assert.equal(answer.result.witness?.schedules?.length, 2);
+    assert.deepEqual(answer.standing.reasons, []);
+  });
+});
