@@ -7,6 +7,7 @@ import { version } from '../../package.json';
 import {
   EngineError,
   REFERENCE_ENGINE,
+  referenceEngineDescription,
   serveEngine,
   type CoversParams,
   type CoversResult,
@@ -34,17 +35,7 @@ export function describeEngine(params: DescribeParams): Description {
   if (!params.protocols.includes(REFERENCE_ENGINE.protocol)) {
     throw new EngineError('unsupported', `this engine speaks protocol ${REFERENCE_ENGINE.protocol}; the host offered ${params.protocols.join(', ')}`);
   }
-  return {
-    name: REFERENCE_ENGINE.name,
-    version,
-    protocol: REFERENCE_ENGINE.protocol,
-    answers: [...REFERENCE_ENGINE.answers],
-    subjects: [...REFERENCE_ENGINE.subjects],
-    bounds: [...REFERENCE_ENGINE.bounds],
-    model: [...REFERENCE_ENGINE.model],
-    authority: REFERENCE_ENGINE.authority,
-    concurrent: REFERENCE_ENGINE.concurrent,
-  };
+  return referenceEngineDescription(version);
 }
 
 function handlerFor(questions: QuestionHandlers, kind: string): QuestionHandler | string {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
-  BoundName, Description, ModelForm, QuestionKind, REFERENCE_ENGINE, Strength, WitnessKind,
+  BoundName, Description, ModelForm, QuestionKind, Strength, WitnessKind, referenceEngineDescription,
 } from '../protocol';
 import packageJson from '../../package.json';
 
@@ -97,17 +97,9 @@ export function formatManifestProblem(problem: ManifestProblem, source = 'manife
  */
 export function referenceEngineEntry(distDir: string): EngineEntry {
   return {
-    name: REFERENCE_ENGINE.name,
+    ...referenceEngineDescription(packageJson.version),
     command: process.execPath,
     args: [join(distDir, 'engine.js')],
-    version: packageJson.version,
-    protocol: REFERENCE_ENGINE.protocol,
-    answers: [...REFERENCE_ENGINE.answers],
-    subjects: [...REFERENCE_ENGINE.subjects],
-    bounds: [...REFERENCE_ENGINE.bounds],
-    model: [...REFERENCE_ENGINE.model],
-    authority: REFERENCE_ENGINE.authority,
-    concurrent: REFERENCE_ENGINE.concurrent,
     builtIn: true,
   };
 }

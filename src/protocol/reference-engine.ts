@@ -14,5 +14,20 @@ export const REFERENCE_ENGINE = {
   concurrent: true,
 } as const;
 
+/** The description the bundled engine gives of itself (and the host's built-in entry declares). */
+export function referenceEngineDescription(version: string) {
+  return {
+    name: REFERENCE_ENGINE.name,
+    version,
+    protocol: REFERENCE_ENGINE.protocol,
+    answers: [...REFERENCE_ENGINE.answers],
+    subjects: [...REFERENCE_ENGINE.subjects],
+    bounds: [...REFERENCE_ENGINE.bounds],
+    model: [...REFERENCE_ENGINE.model],
+    authority: REFERENCE_ENGINE.authority,
+    concurrent: REFERENCE_ENGINE.concurrent,
+  };
+}
+
 /** The standard-library version the host embeds and sends as `sources.library`. */
 export const EMBEDDED_LIBRARY_VERSION = '2026-04';

@@ -182,14 +182,7 @@ export function coversEvaluate(params: CoversParams): CoversResult {
 export const evaluateQuestion: QuestionHandler = {
   covers: coversEvaluate,
   async run(params: RunParams, run: RunContext): Promise<RunResult> {
-    const model = new Model(params.model.sources!);
-    const random = params.question.draws ? undefined : seededRandom(params.question);
-    const session = new Session(model, params.question, {
-      signal: run.signal,
-      ...(params.budget.deadline ? { deadline: Date.parse(params.budget.deadline) } : {}),
-      ...(random ? { draws: { random } } : {}),
-      ...(run.limit('steps') ? { maxSteps: run.limit('steps') } : {}),
-    });
+    const { session, random } = runSession(params, run, { stepLimit: true });
     const r = evaluateSubject(session);
     const name = session.subject.name ?? 'value';
     return {
@@ -203,6 +196,19 @@ export const evaluateQuestion: QuestionHandler = {
     };
   },
 };
+
+/** The evaluation session of one run: its model, draws (policy or seed), cancel signal, deadline and,
+ * when asked, the `steps` bound as a step limit. */
+export function runSession(params: RunParams, run: RunContext, options: { stepLimit?: boolean } = {}): { session: Session; random: CountingRandom | undefined } {
+  const random = params.question.draws ? undefined : seededRandom(params.question);
+  const session = new Session(new Model(params.model.sources!), params.question, {
+    signal: run.signal,
+    ...(params.budget.deadline ? { deadline: Date.parse(params.budget.deadline) } : {}),
+    ...(random ? { draws: { random } } : {}),
+    ...(options.stepLimit && run.limit('steps') ? { maxSteps: run.limit('steps') } : {}),
+  });
+  return { session, random };
+}
 
 /** The generator for modelled draws: from modelSeed, else a `seed:<n>` schedule; none when neither is given. */
 export function seededRandom(q: RunParams['question']): CountingRandom | undefined {

@@ -15,7 +15,7 @@ import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../session';
 import { unsupportedConstruct } from './coverage';
-import { CountingRandom, evaluable, evaluateSubject, presentable, seededRandom } from './evaluate';
+import { CountingRandom, evaluable, evaluateSubject, presentable, runSession, seededRandom } from './evaluate';
 
 /**
  * More cells than this is refused up front: the answer is one protocol line, and a host reads lines of
@@ -355,13 +355,7 @@ export const computeQuestion: QuestionHandler = {
   async run(params, run) {
     if (params.question.sweep && params.question.sweep.ranges.length > 0) return runTable(params, run, 'compute');
     // No ranges: the calc's value for the bound inputs.
-    const model = new Model(params.model.sources!);
-    const random = params.question.draws ? undefined : seededRandom(params.question);
-    const session = new Session(model, params.question, {
-      signal: run.signal,
-      ...(params.budget.deadline ? { deadline: Date.parse(params.budget.deadline) } : {}),
-      ...(random ? { draws: { random } } : {}),
-    });
+    const { session, random } = runSession(params, run);
     const r = evaluateSubject(session);
     return {
       claim: 'value',
