@@ -1,7 +1,7 @@
 // Builds one CommonJS bundle per program into dist/. Silent on success so that
 // `npm run ask -- … --json` prints exactly one JSON object.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,6 +35,28 @@ try {
     logLevel: 'warning',
     banner: { js: '"use strict";' },
   });
-} catch {
-  process.exitCode = 1; // esbuild already printed the errors to stderr
+  // The witness and result panels run in a webview: a browser bundle, with the chart library inside.
+  if (existsSync(join(root, 'src/webview/main.ts'))) {
+    await build({
+      absWorkingDir: root,
+      entryPoints: { webview: 'src/webview/main.ts' },
+      outdir: 'dist',
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      sourcemap: production ? false : 'inline',
+      minify: production,
+      logLevel: 'warning',
+    });
+  }
+  // Codicons for the webviews: node_modules is not shipped in the VSIX, so the font travels in dist/.
+  mkdirSync(join(root, 'dist/codicons'), { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) {
+    copyFileSync(join(root, 'node_modules/@vscode/codicons/dist', file), join(root, 'dist/codicons', file));
+  }
+} catch (error) {
+  // esbuild has already printed its own errors to stderr; anything else (a missing file to copy) has not.
+  if (!(error && Array.isArray(error.errors))) console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
 }

@@ -3,7 +3,10 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { configuredEngines, type ConfiguredEngine } from './engineSettings';
+import { RunHistory } from './runRecord';
 import { RunsTree } from './runsView';
+import { registerTaskCommands } from './tasks';
+import { registerWitnessPanels } from './witnessPanel';
 
 /** What the extension exports to other extensions and to its own in-editor tests. */
 export interface AssayApi {
@@ -30,6 +33,11 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   const output = vscode.window.createOutputChannel('Assay', { log: true });
   context.subscriptions.push(output);
   const version = String(context.extension.packageJSON.version ?? '');
+
+  const history = new RunHistory();
+  context.subscriptions.push(history);
+  registerWitnessPanels(context, output, history);
+  registerTaskCommands(context, output);
 
   const runs = new RunsTree();
   context.subscriptions.push(runs, vscode.window.createTreeView('assay.runs', { treeDataProvider: runs }));
