@@ -6,7 +6,7 @@ import {
   Host, formatManifestProblem, parseManifest, referenceEngineEntry,
   type EngineEntry, type ManifestProblem, type ModelIndex, type RunOutcome, type WitnessChecker,
 } from '../host';
-import type { SourceDocument } from '../protocol';
+import type { Question, SourceDocument } from '../protocol';
 import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from './ask-args';
 import { formatEngineChecks, formatOutcome } from './format';
 
@@ -178,7 +178,9 @@ async function ask(args: AskArgs, entries: EngineEntry[], documents: SourceDocum
     }
   });
   let progressShown = false;
+  let questionSent = args.question;
   host.onEvent((event) => {
+    if (event.type === 'started') questionSent = event.question;
     if (args.json || !output.interactive) return;
     if (event.type === 'queued' && event.waitingFor) output.err(`waiting for engine ${event.waitingFor} (it runs one question at a time)\n`);
     if (event.type === 'progress') {
@@ -199,18 +201,18 @@ async function ask(args: AskArgs, entries: EngineEntry[], documents: SourceDocum
     await host.shutdown();
   }
   if (args.json) {
-    output.out(JSON.stringify(jsonOf(args, outcome)) + '\n');
+    output.out(JSON.stringify(jsonOf(questionSent, outcome)) + '\n');
   } else {
     output.out(formatOutcome(args.question, outcome, Date.now() - startedAt));
   }
   return exitCodeOf(outcome);
 }
 
-function jsonOf(args: AskArgs, outcome: RunOutcome): unknown {
+function jsonOf(question: Question, outcome: RunOutcome): unknown {
   switch (outcome.status) {
     case 'answered':
       return {
-        question: args.question,
+        question,
         engine: outcome.engine,
         result: outcome.result,
         standing: { strength: outcome.standing.strength, reasons: outcome.standing.reasons },

@@ -50,7 +50,7 @@ export type RunOutcome =
 
 export type RunEvent =
   | { type: 'queued'; run: number; question: Question; waitingFor?: string }
-  | { type: 'started'; run: number; engine: string; requestId: number; modelForm: ModelForm; bounds: Bound[]; budget: Budget }
+  | { type: 'started'; run: number; engine: string; requestId: number; /** The question as sent (with the host's subjectKind). */ question: Question; modelForm: ModelForm; bounds: Bound[]; budget: Budget }
   | { type: 'progress'; run: number; engine: string; progress: Omit<ProgressParams, 'id'> }
   | { type: 'settled'; run: number; outcome: RunOutcome; elapsedMs: number };
 
@@ -382,7 +382,7 @@ export class Host {
         void engine.kill(`it did not answer ${what(kind)} within ${seconds(grace)}`);
       }, grace);
     });
-    this.emit({ type: 'started', run: run.id, engine: engine.name, requestId: handle.id, modelForm: form, bounds: params.bounds, budget: params.budget });
+    this.emit({ type: 'started', run: run.id, engine: engine.name, requestId: handle.id, question: params.question, modelForm: form, bounds: params.bounds, budget: params.budget });
 
     const name = engine.name;
     try {

@@ -67,12 +67,12 @@ describe('cli: assay as a child process', function () {
   const good = (name: string, config: unknown = {}, env: Record<string, string> = {}) => fixtureEntry('well-behaved.js', pids, { name, config, env });
   const holds = (engines: string, ...more: string[]) => ['holds', 'Demo::S', '--model', model, '--engines', engines, ...more];
 
-  it('--json: exactly one object with question, engine, result and standing; exit 0', async () => {
+  it('--json: exactly one object with the question as sent (subjectKind added), engine, result and standing; exit 0', async () => {
     const witness = { schedules: ['step 1: t1@go first of t1@go'], at: 1 };
     const run = await runCli(holds(manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] } })]), '--depth', '4', '--json'));
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(oneJson(run), {
-      question: { kind: 'holds', subject: 'Demo::S', schedule: 'fifo', free: [] },
+      question: { kind: 'holds', subject: 'Demo::S', schedule: 'fifo', free: [], subjectKind: 'part' },
       engine: 'fx',
       result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] },
       standing: { strength: 'bounded', reasons: ['the run reached its bound depth (limit 4)'] },
