@@ -1,113 +1,254 @@
 import {
-  createConnection, DiagnosticSeverity, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Diagnostic,
+  CodeLensRefreshRequest, createConnection, DiagnosticSeverity, DidChangeConfigurationNotification, MessageType, ProposedFeatures,
+  ShowMessageNotification, TextDocuments, TextDocumentSyncKind, type Diagnostic, type Location, type SymbolInformation,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { parse, type ParseResult } from '../sysml';
-import { declarationsOf, hoverAt, matchesQuery } from './navigation';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { declarationsOf, hoverAt, matchesQuery, referenceHover } from './navigation';
 import { foldingRangesOf, symbolsOf } from './outline';
-import { WorkspaceModels } from './workspaceModels';
+import { askLenses, questionKindsBySubject } from './lenses';
+import { LIBRARY_SETTING } from './library';
+import { languageOf, ModelSet, rangeIn } from './modelSet';
+import { ENGINE_ANSWERS_NOTIFICATION, type EngineAnswersParams } from './requests';
+import { BUILTIN_LIBRARY_VERSION, type Declaration } from '../sysml/names';
 
 // The Assay language server: started by the extension over Node IPC (or `--stdio` by other clients).
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
+const models = new ModelSet();
 
 /** Milliseconds to wait after the last keystroke before re-checking a document. */
-const diagnosticsDelayMs = 200;
+const diagnosticsDelayMs = 150;
 
-function languageOf(document: TextDocument): 'sysml' | 'kerml' {
-  return document.languageId === 'kerml' || document.uri.toLowerCase().endsWith('.kerml') ? 'kerml' : 'sysml';
+const client = { configuration: false, codeLensRefresh: false };
+/** Settles once the settings were read: checks wait for it so that the first diagnostics already
+ * use the configured library. */
+let ready: Promise<void> = Promise.resolve();
+/** What the configured engines answer; null until the extension says (no lenses before). */
+let questionKinds: Map<string, string[]> | null = null;
+
+function log(message: string): void {
+  connection.console.log(message);
 }
 
-// One parse per document version, shared by diagnostics, outline and folding.
-const parsed = new Map<string, { version: number; result: ParseResult }>();
+/** Open documents whose text entered the index since their diagnostics were last published. */
+const unchecked = new Set<string>();
 
-function parseOf(document: TextDocument): ParseResult {
-  const cached = parsed.get(document.uri);
-  if (cached && cached.version === document.version) return cached.result;
-  const result = parse(document.getText(), { language: languageOf(document) });
-  parsed.set(document.uri, { version: document.version, result });
-  return result;
+function sync(document: TextDocument): void {
+  if (models.sync(document)) unchecked.add(document.uri);
+}
+
+/** Parses the document's current version into the index if it is not there yet. */
+function current(uri: string): TextDocument | null {
+  const document = documents.get(uri);
+  if (!document) return null;
+  sync(document);
+  return document;
 }
 
 function publishDiagnostics(document: TextDocument): void {
-  const diagnostics: Diagnostic[] = parseOf(document).errors.map((error) => ({
-    range: { start: document.positionAt(error.range.start), end: document.positionAt(error.range.end) },
-    message: error.message,
-    severity: DiagnosticSeverity.Error,
-    source: languageOf(document) === 'kerml' ? 'kerml' : 'sysml',
+  const source = languageOf(document.uri, document.languageId);
+  const parsed = models.parsedOf(document.uri)!;
+  const diagnostics: Diagnostic[] = parsed.errors.map((error) => ({
+    range: rangeIn(document, error.range), message: error.message, severity: DiagnosticSeverity.Error, source,
   }));
+  for (const unresolved of models.nameDiagnostics(document.uri)) {
+    diagnostics.push({ range: rangeIn(document, unresolved.range), message: unresolved.message, severity: DiagnosticSeverity.Error, source });
+  }
   void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
 }
 
 const pending = new Map<string, NodeJS.Timeout>();
 
-function scheduleDiagnostics(document: TextDocument, delayMs: number): void {
-  clearTimeout(pending.get(document.uri));
-  pending.set(document.uri, setTimeout(() => {
-    pending.delete(document.uri);
-    // The document may have closed or changed again meanwhile; check the current version.
-    const current = documents.get(document.uri);
-    if (current) publishDiagnostics(current);
+function scheduleCheck(uri: string, delayMs: number): void {
+  clearTimeout(pending.get(uri));
+  pending.set(uri, setTimeout(() => {
+    pending.delete(uri);
+    void ready.then(() => check(uri));
   }, delayMs));
 }
 
-let models = new WorkspaceModels([]);
+/** Re-checks one open document; when its text changed, then the open documents that depend on it. */
+function check(uri: string): void {
+  const document = documents.get(uri);
+  if (!document) return;
+  sync(document);
+  const changed = unchecked.delete(uri);
+  publishDiagnostics(document);
+  if (changed) recheck(models.dependentsOf([uri]));
+}
+
+/** Re-checks documents one per event-loop turn, so that requests in between are answered. */
+function recheck(uris: readonly string[]): void {
+  for (const uri of uris) if (!pending.has(uri)) scheduleCheck(uri, 0);
+}
+
+async function readLibrarySetting(pushed?: unknown): Promise<string> {
+  if (client.configuration) {
+    const value: unknown = await connection.workspace.getConfiguration({ section: LIBRARY_SETTING });
+    return typeof value === 'string' ? value : '';
+  }
+  const assay = (pushed as { assay?: { standardLibraryPath?: unknown } } | undefined)?.assay;
+  return typeof assay?.standardLibraryPath === 'string' ? assay.standardLibraryPath : '';
+}
+
+/** Reads `assay.standardLibraryPath` and loads that library; a value that cannot be used is shown
+ * once as an error naming the setting. */
+async function configure(pushed?: unknown): Promise<void> {
+  let setting = '';
+  try {
+    setting = await readLibrarySetting(pushed);
+  } catch (error) {
+    log(`could not read the settings: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const started = performance.now();
+  const { changed, error } = models.configureLibrary(setting);
+  if (error !== reported) {
+    reported = error;
+    if (error) {
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message: error });
+      log(error);
+    }
+  }
+  if (changed) {
+    const folder = models.libraryFolder;
+    log(folder ? `standard library loaded from ${folder} in ${Math.round(performance.now() - started)} ms`
+      : `standard library: built-in names (${BUILTIN_LIBRARY_VERSION})`);
+    recheck(models.openUris());
+  }
+}
+/** The library setting's problem last shown, so that one problem is shown once. */
+let reported: string | null = null;
 
 connection.onInitialize((params) => {
   const roots = (params.workspaceFolders ?? []).map((folder) => folder.uri);
   if (roots.length === 0 && params.rootUri) roots.push(params.rootUri);
-  models = new WorkspaceModels(roots);
+  models.setRoots(roots);
+  client.configuration = params.capabilities.workspace?.configuration === true;
+  client.codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       documentSymbolProvider: { label: 'SysML' },
       foldingRangeProvider: true,
       hoverProvider: true,
+      definitionProvider: true,
       workspaceSymbolProvider: true,
+      codeLensProvider: { resolveProvider: false },
     },
     serverInfo: { name: 'assay-language-server' },
   };
 });
 
-documents.onDidOpen(({ document }) => scheduleDiagnostics(document, 0));
-documents.onDidChangeContent(({ document }) => scheduleDiagnostics(document, diagnosticsDelayMs));
+connection.onInitialized(() => {
+  ready = (async () => {
+    if (client.configuration) {
+      // Without registering, a client that pulls settings may not tell us they changed.
+      await connection.client.register(DidChangeConfigurationNotification.type, { section: 'assay' }).catch(() => undefined);
+    }
+    await configure();
+    models.rescan();
+  })();
+});
+
+connection.onDidChangeConfiguration((change) => {
+  ready = ready.then(() => configure(change.settings));
+});
+
+connection.onDidChangeWatchedFiles(({ changes }) => {
+  const changed = changes.map((c) => c.uri).filter((uri) => models.diskChanged(uri));
+  if (changed.length > 0) recheck(models.dependentsOf(changed));
+});
+
+connection.onNotification(ENGINE_ANSWERS_NOTIFICATION, (params: EngineAnswersParams) => {
+  questionKinds = questionKindsBySubject(Array.isArray(params?.engines) ? params.engines : []);
+  if (client.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+});
+
+// Fired on open too: a document not parsed yet is checked at once, an edited one after a pause.
+documents.onDidChangeContent(({ document }) => scheduleCheck(document.uri, models.parsedOf(document.uri) ? diagnosticsDelayMs : 0));
 documents.onDidClose(({ document }) => {
   clearTimeout(pending.get(document.uri));
   pending.delete(document.uri);
-  parsed.delete(document.uri);
+  unchecked.delete(document.uri);
+  const dependents = models.dependentsOf([document.uri]);
+  models.close(document.uri);
   void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+  recheck(dependents);
 });
 
 connection.onDocumentSymbol(({ textDocument }) => {
-  const document = documents.get(textDocument.uri);
-  return document ? symbolsOf(document, parseOf(document).document.members, languageOf(document)) : [];
+  const document = current(textDocument.uri);
+  return document ? symbolsOf(document, models.parsedOf(document.uri)!.document.members, languageOf(document.uri, document.languageId)) : [];
 });
 
 connection.onFoldingRanges(({ textDocument }) => {
-  const document = documents.get(textDocument.uri);
-  return document ? foldingRangesOf(document, parseOf(document).document.members) : [];
+  const document = current(textDocument.uri);
+  return document ? foldingRangesOf(document, models.parsedOf(document.uri)!.document.members) : [];
 });
 
-connection.onHover(({ textDocument, position }) => {
-  const document = documents.get(textDocument.uri);
+function originOf(d: Declaration): string | null {
+  if (d.layer === 'builtin') return `Standard library (built-in names, ${BUILTIN_LIBRARY_VERSION})`;
+  if (d.layer === 'library' && d.document) {
+    try {
+      return `Standard library: \`${basename(fileURLToPath(d.document))}\``;
+    } catch {
+      return 'Standard library';
+    }
+  }
+  return null;
+}
+
+connection.onHover(async ({ textDocument, position }) => {
+  await ready;
+  const document = current(textDocument.uri);
   if (!document) return null;
-  return hoverAt(document, parseOf(document).document.members, document.offsetAt(position), languageOf(document));
+  const offset = document.offsetAt(position);
+  const language = languageOf(document.uri, document.languageId);
+  const declared = hoverAt(document, models.parsedOf(document.uri)!.document.members, offset, language);
+  if (declared) return declared;
+  const reference = models.referenceAt(document.uri, offset);
+  if (!reference || reference.targets.length === 0) return null;
+  const value = referenceHover(reference.targets, (d) => languageOf(d.document ?? ''), originOf);
+  return { contents: { kind: 'markdown', value }, range: rangeIn(document, reference.range) };
+});
+
+connection.onDefinition(async ({ textDocument, position }) => {
+  await ready;
+  const document = current(textDocument.uri);
+  if (!document) return null;
+  const locations: Location[] = [];
+  for (const d of models.declarationsAt(document.uri, document.offsetAt(position))) {
+    const location = models.locationOf(d);
+    if (location) locations.push(location);
+  }
+  return locations;
+});
+
+connection.onCodeLens(({ textDocument }) => {
+  if (!questionKinds) return [];
+  const document = current(textDocument.uri);
+  return document ? askLenses(document.uri, document, models.declarationsIn(document.uri), questionKinds) : [];
 });
 
 /** At most this many workspace symbols per answer; VS Code filters further as the user types. */
 const workspaceSymbolLimit = 2000;
 
-connection.onWorkspaceSymbol(({ query }) => {
-  const results = [];
+connection.onWorkspaceSymbol(async ({ query }) => {
+  await ready;
+  const results: SymbolInformation[] = [];
   // Open documents with their unsaved text first, then the model files on disk.
   for (const document of documents.all()) {
-    const symbols = symbolsOf(document, parseOf(document).document.members, languageOf(document));
+    sync(document);
+    const symbols = symbolsOf(document, models.parsedOf(document.uri)!.document.members, languageOf(document.uri, document.languageId));
     results.push(...declarationsOf(document.uri, symbols).filter((s) => matchesQuery(s.name, query)));
   }
-  const open = new Set(documents.all().map((document) => document.uri));
-  for (const file of models.files(open)) {
+  // Files created or deleted since the last look count too (a client may not report file events).
+  models.rescan();
+  for (const file of models.diskFiles()) {
     if (results.length >= workspaceSymbolLimit) break;
-    results.push(...file.declarations.filter((s) => matchesQuery(s.name, query)));
+    results.push(...file.declarations().filter((s) => matchesQuery(s.name, query)));
   }
   return results.slice(0, workspaceSymbolLimit);
 });

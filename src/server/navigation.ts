@@ -3,14 +3,15 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { type DocumentSymbol, type Hover, type SymbolInformation } from 'vscode-languageserver/node';
 import type { Member } from '../sysml';
-import { childMembers, symbolOf } from './outline';
+import type { Declaration } from '../sysml/names';
+import { childMembers, headerOf, symbolOf } from './outline';
 
 function quoted(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 /** The `doc` comments written first in a member's body document that member. */
-function documentationOf(member: Member): string | null {
+export function documentationOf(member: Member): string | null {
   const body = childMembers(member)[0] ?? [];
   const docs = body.filter((m): m is Extract<Member, { kind: 'Documentation' }> => m.kind === 'Documentation').map((m) => m.text.trim());
   return docs.length ? docs.join('\n\n') : null;
@@ -46,6 +47,37 @@ export function hoverAt(text: TextDocument, members: Member[], offset: number, l
     contents: { kind: 'markdown', value: lines.join('\n') },
     range: { start: text.positionAt(member.range.start), end: text.positionAt(member.range.end) },
   };
+}
+
+const kermlDefinitionKeywords = new Set(['type', 'classifier', 'class', 'struct', 'datatype', 'assoc', 'assoc struct',
+  'behavior', 'function', 'predicate', 'interaction', 'metaclass']);
+
+function isMember(node: Declaration['node']): node is Member {
+  return node !== null && headerOf(node as Member, 'sysml') !== null;
+}
+
+/** The first line of a declaration's hover: `part def VehicleModel::Vehicle`. */
+export function declarationHeadline(d: Declaration, language: 'sysml' | 'kerml'): string {
+  const detail = isMember(d.node)
+    ? headerOf(d.node, language)!.detail
+    : `${d.kind}${d.isDefinition && !kermlDefinitionKeywords.has(d.kind) ? ' def' : ''}`;
+  return `${detail} ${d.qualifiedName}`.trim();
+}
+
+/** Hover over a reference: for each declaration it denotes, kind, qualified name, where it comes
+ * from (`origin`, e.g. the standard library) and its documentation. */
+export function referenceHover(targets: readonly Declaration[], languageOf: (d: Declaration) => 'sysml' | 'kerml',
+  origin: (d: Declaration) => string | null): string {
+  const parts = targets.map((d) => {
+    const language = languageOf(d);
+    const lines = ['```' + language, declarationHeadline(d, language), '```'];
+    const from = origin(d);
+    if (from) lines.push('', from);
+    const doc = isMember(d.node) ? documentationOf(d.node) : null;
+    if (doc) lines.push('', doc);
+    return lines.join('\n');
+  });
+  return parts.join('\n\n---\n\n');
 }
 
 /** Every named declaration of one document, flat, with its container's qualified name. */

@@ -81,62 +81,64 @@ function usageDetail(usage: Usage): string {
     usage.isKeywordImplicit ? '' : usage.keyword, relationDetail(usage.relations)].filter(Boolean).join(' ');
 }
 
-/** The symbol of one member, or null for members the outline leaves out (imports, comments, unnamed leaves). */
-export function symbolOf(text: TextDocument, member: Member, language: 'sysml' | 'kerml'): DocumentSymbol | null {
-  let name: string | null = null;
-  let kind: SymbolKind = SymbolKind.Field;
-  let detail = '';
-  let body: Member[] | null = null;
+interface MemberHeader {
+  name: string | null;
+  kind: SymbolKind;
+  detail: string;
+  body: Member[] | null;
+}
+
+/** Name, symbol kind, detail (`part def`, `attribute : Speed`) and body of a member, or null for
+ * members the outline leaves out (imports, comments). */
+export function headerOf(member: Member, language: 'sysml' | 'kerml'): MemberHeader | null {
   switch (member.kind) {
     case 'Package':
-      name = member.name ?? member.shortName;
-      kind = SymbolKind.Package;
-      detail = `${member.isStandard ? 'standard ' : ''}${member.isLibrary ? 'library ' : ''}${member.keyword}`;
-      body = member.members;
-      break;
+      return {
+        name: member.name ?? member.shortName, kind: SymbolKind.Package, body: member.members,
+        detail: `${member.isStandard ? 'standard ' : ''}${member.isLibrary ? 'library ' : ''}${member.keyword}`,
+      };
     case 'Definition':
-      name = member.name ?? member.shortName;
-      kind = definitionKinds[member.keyword] ?? SymbolKind.Class;
-      detail = definitionDetail(member, language);
-      body = member.body;
-      break;
+      return {
+        name: member.name ?? member.shortName, kind: definitionKinds[member.keyword] ?? SymbolKind.Class,
+        detail: definitionDetail(member, language), body: member.body,
+      };
     case 'Usage':
-      name = member.name ?? member.shortName ?? redefinedName(member.relations);
-      kind = usageKinds[member.keyword] ?? SymbolKind.Field;
-      detail = usageDetail(member);
-      body = member.body;
-      break;
+      return {
+        name: member.name ?? member.shortName ?? redefinedName(member.relations), kind: usageKinds[member.keyword] ?? SymbolKind.Field,
+        detail: usageDetail(member), body: member.body,
+      };
     case 'Transition':
-      name = member.name ?? member.shortName;
-      kind = SymbolKind.Event;
-      detail = 'transition';
-      body = member.body;
-      break;
+      return { name: member.name ?? member.shortName, kind: SymbolKind.Event, detail: 'transition', body: member.body };
     case 'Alias':
-      name = member.name ?? member.shortName;
-      kind = SymbolKind.Variable;
-      detail = `alias for ${member.target.segments.join('::')}`;
-      break;
+      return { name: member.name ?? member.shortName, kind: SymbolKind.Variable, detail: `alias for ${member.target.segments.join('::')}`, body: null };
     case 'AcceptAction':
     case 'SendAction':
     case 'AssignAction':
     case 'TerminateAction':
     case 'Succession':
-      name = member.name ?? member.shortName;
-      kind = SymbolKind.Method;
-      detail = member.kind.replace(/Action$/, '').toLowerCase();
-      body = member.body;
-      break;
-    case 'StateSubaction':
-      if (member.action) {
-        const inner = symbolOf(text, member.action, language);
-        if (inner) inner.detail = `${member.which} ${inner.detail ?? ''}`.trim();
-        return inner;
-      }
-      return null;
+      return { name: member.name ?? member.shortName, kind: SymbolKind.Method, detail: member.kind.replace(/Action$/, '').toLowerCase(), body: member.body };
+    case 'StateSubaction': {
+      const inner = member.action ? headerOf(member.action, language) : null;
+      if (inner) inner.detail = `${member.which} ${inner.detail}`.trim();
+      return inner;
+    }
     default:
       return null;
   }
+}
+
+/** The symbol of one member, or null for members the outline leaves out (imports, comments, unnamed leaves). */
+export function symbolOf(text: TextDocument, member: Member, language: 'sysml' | 'kerml'): DocumentSymbol | null {
+  if (member.kind === 'StateSubaction') {
+    if (!member.action) return null;
+    const inner = symbolOf(text, member.action, language);
+    if (inner) inner.detail = `${member.which} ${inner.detail ?? ''}`.trim();
+    return inner;
+  }
+  const header = headerOf(member, language);
+  if (!header) return null;
+  const { kind, detail, body } = header;
+  let name = header.name;
   const children = symbolsOf(text, body ?? [], language);
   if (name === null) {
     // An unnamed container still shows when it holds named members, so they stay reachable.

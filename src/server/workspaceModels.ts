@@ -1,59 +1,75 @@
-// The model files of the workspace folders on disk, parsed once per modification time, for
-// workspace-wide features (workspace symbols) that must also see files no editor has open.
+// Model files on disk (.sysml/.kerml under a set of folders), read and parsed once per modification
+// time: the workspace's files no editor has open, and the standard library folder.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SymbolInformation } from 'vscode-languageserver/node';
-import { parse } from '../sysml';
+import { parse, type ParseResult } from '../sysml';
 import { declarationsOf } from './navigation';
 import { symbolsOf } from './outline';
 
 export interface ModelFile {
-  uri: string;
-  declarations: SymbolInformation[];
+  readonly uri: string;
+  readonly path: string;
+  readonly language: 'sysml' | 'kerml';
+  readonly mtimeMs: number;
+  readonly text: string;
+  readonly parsed: ParseResult;
+  /** The text with its line offsets, for positions (built on first use). */
+  lines(): TextDocument;
+  /** Named declarations for workspace symbols (computed on first use). */
+  declarations(): SymbolInformation[];
 }
 
-/** Walking stops here: a workspace with more model files than this is indexed in part. */
+/** Walking stops here: a folder with more model files than this is indexed in part. */
 const maxFiles = 5000;
 const skipped = new Set(['node_modules', 'dist', 'out']);
 
-export class WorkspaceModels {
-  private readonly cache = new Map<string, { mtimeMs: number; file: ModelFile }>();
+/** `file:` URIs compare by the path they name, so VS Code's and Node's spellings of one file agree. */
+export function canonicalUri(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return pathToFileURL(fileURLToPath(uri)).href;
+  } catch {
+    return uri;
+  }
+}
 
-  constructor(private readonly rootUris: string[]) {}
+export function isModelPath(path: string): boolean {
+  return /\.(sysml|kerml)$/i.test(path);
+}
 
-  /** The parsed model files, except those whose URI is in `exclude` (open documents). */
-  *files(exclude: ReadonlySet<string>): Generator<ModelFile> {
-    const excludedPaths = new Set([...exclude].flatMap((uri) => (uri.startsWith('file:') ? [fileURLToPath(uri)] : [])));
-    for (const path of this.paths()) {
-      if (excludedPaths.has(path)) continue;
-      const file = this.load(path);
-      if (file) yield file;
+/** Every model file below `folder` (depth first, dot folders and build output skipped). */
+export function* modelPaths(folder: string, skip: (path: string) => boolean = () => false): Generator<string> {
+  let count = 0;
+  const stack = [folder];
+  while (stack.length > 0 && count < maxFiles) {
+    const dir = stack.pop()!;
+    if (skip(dir)) continue;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable or gone
+    }
+    // Sorted so that files come in the same order on every machine.
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || skipped.has(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) stack.push(path);
+      else if (entry.isFile() && isModelPath(entry.name) && count++ < maxFiles && !skip(path)) yield path;
     }
   }
+}
 
-  private *paths(): Generator<string> {
-    let count = 0;
-    const stack = this.rootUris.filter((uri) => uri.startsWith('file:')).map((uri) => fileURLToPath(uri));
-    while (stack.length > 0 && count < maxFiles) {
-      const dir = stack.pop()!;
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue; // unreadable or gone
-      }
-      for (const entry of entries) {
-        if (entry.name.startsWith('.') || skipped.has(entry.name)) continue;
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) stack.push(path);
-        else if (entry.isFile() && /\.(sysml|kerml)$/i.test(entry.name) && count++ < maxFiles) yield path;
-      }
-    }
-  }
+/** Reads model files, re-reading one only when its modification time changed. */
+export class ModelFiles {
+  private readonly cache = new Map<string, ModelFile>();
 
-  private load(path: string): ModelFile | null {
+  /** The file at `path`, or null when it cannot be read. */
+  load(path: string): ModelFile | null {
     let mtimeMs: number;
     try {
       mtimeMs = statSync(path).mtimeMs;
@@ -62,19 +78,29 @@ export class WorkspaceModels {
       return null;
     }
     const cached = this.cache.get(path);
-    if (cached && cached.mtimeMs === mtimeMs) return cached.file;
+    if (cached && cached.mtimeMs === mtimeMs) return cached;
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
     } catch {
+      this.cache.delete(path);
       return null;
     }
     const uri = pathToFileURL(path).href;
     const language = path.toLowerCase().endsWith('.kerml') ? 'kerml' : 'sysml';
-    const document = TextDocument.create(uri, language, 0, text);
-    const symbols = symbolsOf(document, parse(text, { language }).document.members, language);
-    const file = { uri, declarations: declarationsOf(uri, symbols) };
-    this.cache.set(path, { mtimeMs, file });
+    const parsed = parse(text, { language });
+    let declarations: SymbolInformation[] | null = null;
+    let lines: TextDocument | null = null;
+    const file: ModelFile = {
+      uri, path, language, mtimeMs, text, parsed,
+      lines: () => (lines ??= TextDocument.create(uri, language, 0, text)),
+      declarations: () => (declarations ??= declarationsOf(uri, symbolsOf(file.lines(), parsed.document.members, language))),
+    };
+    this.cache.set(path, file);
     return file;
+  }
+
+  forget(path: string): void {
+    this.cache.delete(path);
   }
 }

@@ -1,0 +1,279 @@
+// The models the server resolves names over: the open documents (their current text wins), the
+// workspace's other .sysml/.kerml files on disk, and the standard library (its folder when
+// `assay.standardLibraryPath` is set, else the resolver's built-in table). One long-lived name index
+// (src/sysml/names), updated one document at a time.
+import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Location, Range } from 'vscode-languageserver/node';
+import { parse, type ParseResult, type SourceRange } from '../sysml';
+import { Workspace, type Declaration, type NameDiagnostic, type ResolvedReference } from '../sysml/names';
+import { loadLibrary } from './library';
+import { canonicalUri, isModelPath, ModelFiles, modelPaths, type ModelFile } from './workspaceModels';
+
+export type ModelLanguage = 'sysml' | 'kerml';
+
+export function languageOf(uri: string, languageId?: string): ModelLanguage {
+  return languageId === 'kerml' || uri.toLowerCase().endsWith('.kerml') ? 'kerml' : 'sysml';
+}
+
+interface OpenModel {
+  readonly uri: string;
+  readonly version: number;
+  readonly text: TextDocument;
+  readonly parsed: ParseResult;
+}
+
+/** What a document's diagnostics depended on when last computed: documents its references
+ * resolved into, and whether some reference was unresolved (then any new declaration may matter). */
+interface Dependencies {
+  readonly documents: ReadonlySet<string>;
+  readonly anyDocument: boolean;
+}
+
+function pathOf(key: string): string | null {
+  if (!key.startsWith('file:')) return null;
+  try {
+    return fileURLToPath(key);
+  } catch {
+    return null;
+  }
+}
+
+function inside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+export class ModelSet {
+  readonly index = new Workspace();
+  private readonly files = new ModelFiles();
+  private roots: string[] = [];
+  private readonly open = new Map<string, OpenModel>();
+  /** Workspace files on disk that are in the index (not open, not library). */
+  private readonly onDisk = new Map<string, ModelFile>();
+  private library: { setting: string; folder: string; files: Map<string, ModelFile> } | null = null;
+  private libraryError: { setting: string; message: string } | null = null;
+  private readonly dependencies = new Map<string, Dependencies>();
+
+  /** Workspace folders (URIs); only `file:` folders are read. */
+  setRoots(uris: readonly string[]): void {
+    this.roots = uris.flatMap((uri) => pathOf(canonicalUri(uri)) ?? []);
+  }
+
+  get workspaceFolder(): string | null {
+    return this.roots[0] ?? null;
+  }
+
+  get libraryFolder(): string | null {
+    return this.library?.folder ?? null;
+  }
+
+  /** Applies the library setting ('' = built-in table). Returns a message naming the setting when
+   * the value cannot be used, and whether anything changed. */
+  configureLibrary(setting: string): { changed: boolean; error: string | null } {
+    const value = setting.trim();
+    if (value === '') {
+      const changed = this.library !== null || this.libraryError !== null;
+      this.library = null;
+      this.libraryError = null;
+      if (changed) this.applyLibrary([]);
+      return { changed, error: null };
+    }
+    if (this.library?.setting === value) return { changed: false, error: null };
+    if (this.libraryError?.setting === value) return { changed: false, error: this.libraryError.message };
+    const loaded = loadLibrary(value, this.workspaceFolder, this.files);
+    if (!loaded.ok) {
+      const changed = this.library !== null;
+      this.library = null;
+      this.libraryError = { setting: value, message: loaded.message };
+      if (changed) this.applyLibrary([]);
+      return { changed, error: loaded.message };
+    }
+    this.libraryError = null;
+    this.library = { setting: value, folder: loaded.folder, files: new Map(loaded.files.map((f) => [f.uri, f])) };
+    this.applyLibrary(loaded.files);
+    return { changed: true, error: null };
+  }
+
+  private applyLibrary(files: readonly ModelFile[]): void {
+    this.index.setLibrary(files.map((f) => ({ uri: f.uri, document: f.parsed.document })));
+    // Open documents inside the library folder move between the layers; so may workspace files.
+    for (const [key, model] of this.open) {
+      if (this.isLibrary(key)) this.index.remove(key);
+      else this.index.update(key, model.parsed.document);
+    }
+    this.rescan();
+  }
+
+  private isLibrary(key: string): boolean {
+    return this.library?.files.has(key) ?? false;
+  }
+
+  private isLibraryPath(path: string): boolean {
+    return this.library !== null && inside(path, this.library.folder);
+  }
+
+  /** Re-reads the workspace folders: new, changed and deleted model files (by modification time). */
+  rescan(): void {
+    const seen = new Set<string>();
+    for (const root of this.roots) {
+      for (const path of modelPaths(root, (p) => this.isLibraryPath(p))) {
+        const file = this.files.load(path);
+        if (!file || this.open.has(file.uri) || seen.has(file.uri)) continue;
+        seen.add(file.uri);
+        if (this.onDisk.get(file.uri) !== file) {
+          this.onDisk.set(file.uri, file);
+          this.index.update(file.uri, file.parsed.document);
+        }
+      }
+    }
+    for (const key of [...this.onDisk.keys()]) {
+      if (!seen.has(key)) {
+        this.onDisk.delete(key);
+        if (!this.open.has(key)) this.index.remove(key);
+      }
+    }
+  }
+
+  private inWorkspace(path: string): boolean {
+    return isModelPath(path) && this.roots.some((root) => inside(path, root)) && !this.isLibraryPath(path);
+  }
+
+  /** A file on disk was created, changed or deleted. Returns whether the index changed. */
+  diskChanged(uri: string): boolean {
+    const key = canonicalUri(uri);
+    const path = pathOf(key);
+    if (!path || this.open.has(key) || !this.inWorkspace(path)) return false;
+    const file = this.files.load(path);
+    if (!file) {
+      if (!this.onDisk.delete(key)) return false;
+      this.index.remove(key);
+      return true;
+    }
+    if (this.onDisk.get(key) === file) return false;
+    this.onDisk.set(key, file);
+    this.index.update(key, file.parsed.document);
+    return true;
+  }
+
+  /** Brings an open document's text into the index (a no-op for a version already there).
+   * Returns whether the index changed. */
+  sync(document: TextDocument): boolean {
+    const key = canonicalUri(document.uri);
+    const known = this.open.get(key);
+    if (known && known.version === document.version && known.uri === document.uri) return false;
+    const parsed = parse(document.getText(), { language: languageOf(document.uri, document.languageId) });
+    this.open.set(key, { uri: document.uri, version: document.version, text: document, parsed });
+    this.onDisk.delete(key);
+    if (this.isLibrary(key)) return false; // library documents are read from the folder
+    this.index.update(key, parsed.document);
+    return true;
+  }
+
+  /** An editor closed the document: the file on disk takes its place, if it is a workspace file. */
+  close(uri: string): void {
+    const key = canonicalUri(uri);
+    if (!this.open.delete(key)) return;
+    this.dependencies.delete(key);
+    if (this.isLibrary(key)) return;
+    const path = pathOf(key);
+    const file = path && this.inWorkspace(path) ? this.files.load(path) : null;
+    if (file) {
+      this.onDisk.set(key, file);
+      this.index.update(key, file.parsed.document);
+    } else {
+      this.onDisk.delete(key);
+      this.index.remove(key);
+    }
+  }
+
+  parsedOf(uri: string): ParseResult | null {
+    return this.open.get(canonicalUri(uri))?.parsed ?? null;
+  }
+
+  /** Unresolved names of an open document. A library file's are shown only while its text is the
+   * one read from the folder (the index holds that text). */
+  nameDiagnostics(uri: string): NameDiagnostic[] {
+    const key = canonicalUri(uri);
+    const model = this.open.get(key);
+    if (!model) return [];
+    if (this.isLibrary(key) && this.library!.files.get(key)!.text !== model.text.getText()) return [];
+    const found = this.index.diagnostics(key);
+    const documents = new Set<string>();
+    for (const reference of this.index.references(key)) {
+      for (const target of reference.targets) if (target.document) documents.add(target.document);
+    }
+    this.dependencies.set(key, { documents, anyDocument: found.length > 0 });
+    return found;
+  }
+
+  /** Open documents (URIs as the client spells them) whose names may resolve differently after
+   * `changed` changed. */
+  dependentsOf(changed: readonly string[]): string[] {
+    const keys = new Set(changed.map(canonicalUri));
+    const out: string[] = [];
+    for (const [key, model] of this.open) {
+      if (keys.has(key)) continue;
+      const deps = this.dependencies.get(key);
+      if (!deps || deps.anyDocument || [...keys].some((k) => deps.documents.has(k))) out.push(model.uri);
+    }
+    return out;
+  }
+
+  /** Every open document (URIs as the client spells them). */
+  openUris(): string[] {
+    return [...this.open.values()].map((model) => model.uri);
+  }
+
+  /** The reference at `offset` of an open document, with what it resolves to. */
+  referenceAt(uri: string, offset: number): ResolvedReference | null {
+    const key = canonicalUri(uri);
+    if (!this.open.has(key)) return null;
+    let best: ResolvedReference | null = null;
+    for (const r of this.index.references(key)) {
+      if (r.range.start <= offset && offset <= r.range.end && (!best || r.range.end - r.range.start < best.range.end - best.range.start)) best = r;
+    }
+    return best;
+  }
+
+  /** Declarations at `offset`: a reference's targets, or the declaration named there. */
+  declarationsAt(uri: string, offset: number): Declaration[] {
+    return this.index.lookupAt(canonicalUri(uri), offset).map((info) => info.declaration);
+  }
+
+  /** Declarations of an open document, in order. */
+  declarationsIn(uri: string): readonly Declaration[] {
+    return this.index.declarationsIn(canonicalUri(uri));
+  }
+
+  /** Where a declaration is written (its name when it has one); null for built-in names. */
+  locationOf(d: Declaration): Location | null {
+    const range = d.nameRange ?? d.range;
+    if (!d.document || !range) return null;
+    const text = this.textOf(d.document);
+    if (!text) return null;
+    return { uri: this.open.get(d.document)?.uri ?? d.document, range: rangeIn(text, range) };
+  }
+
+  /** The text of a document in the index: the editor's when open, else the file's. */
+  textOf(key: string): TextDocument | null {
+    const open = this.open.get(key);
+    if (open && !this.isLibrary(key)) return open.text;
+    const file = this.onDisk.get(key) ?? this.library?.files.get(key);
+    return file ? file.lines() : null;
+  }
+
+  /** Whether a declaration comes from the standard library (its folder or the built-in table). */
+  isLibraryDeclaration(d: Declaration): boolean {
+    return d.layer !== 'user';
+  }
+
+  /** The workspace's files on disk that no editor has open. */
+  diskFiles(): ModelFile[] {
+    return [...this.onDisk.values()].filter((file) => !this.open.has(file.uri));
+  }
+}
+
+export function rangeIn(text: TextDocument, range: SourceRange): Range {
+  return { start: text.positionAt(range.start), end: text.positionAt(range.end) };
+}
