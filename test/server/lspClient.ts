@@ -40,7 +40,7 @@ export class LanguageClient {
     connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnostics) => {
       client.published.push({ ...params, at: performance.now() });
     });
-    connection.onNotification('window/showMessage', (params: { type: number; message: string }) => client.messages.push(params));
+    connection.onNotification('window/showMessage', (params: { type: number; message: string }) => { client.messages.push(params); });
     connection.onNotification('window/logMessage', () => undefined);
     connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
       params.items.map((item) => options.settings?.(item.section ?? '') ?? null));
