@@ -375,7 +375,8 @@ export interface TaskIdChoice {
  * What a task picker offers, best first: the whole last submission (when it had several tasks), then
  * every remembered id, newest first.
  */
-export function taskIdChoices(remembered: readonly RememberedTask[]): TaskIdChoice[] {
+export function taskIdChoices(remembered: readonly RememberedTask[],
+  time: (iso: string) => string = (iso) => new Date(iso).toLocaleTimeString()): TaskIdChoice[] {
   const choices: TaskIdChoice[] = [];
   const first = remembered[0];
   if (first) {
@@ -384,6 +385,6 @@ export function taskIdChoices(remembered: readonly RememberedTask[]): TaskIdChoi
       choices.push({ label: batch.map((t) => t.id).join(', '), description: `all of the last ${first.via} (${first.source})`, taskIds: batch.map((t) => t.id) });
     }
   }
-  for (const t of remembered) choices.push({ label: t.id, description: `${t.via} of ${t.source}, ${t.at.slice(11, 19)}`, taskIds: [t.id] });
+  for (const t of remembered) choices.push({ label: t.id, description: `${t.via} of ${t.source}, ${time(t.at)}`, taskIds: [t.id] });
   return choices;
 }

@@ -79,8 +79,8 @@ export class TaskCommands {
       const remembered = rememberTasks(this.memory.get(), ids, { via: command, source: body.source, at: new Date().toISOString() });
       await this.memory.set(remembered);
       this.notify(result.summary, [
-        ['Wait', () => vscode.commands.executeCommand('assay.tasks.waitForTasks', { taskIds: ids, timeout: defaultDeadline })],
-        ['Cancel', () => vscode.commands.executeCommand('assay.tasks.cancelTask', { taskIds: ids, wait: true, timeout: defaultDeadline })],
+        ['Wait for Tasks', () => vscode.commands.executeCommand('assay.tasks.waitForTasks', { taskIds: ids, timeout: defaultDeadline })],
+        ['Cancel Tasks', () => vscode.commands.executeCommand('assay.tasks.cancelTask', { taskIds: ids, wait: true, timeout: defaultDeadline })],
       ]);
     } else {
       this.notify(result.summary, this.failureActions(result));
@@ -186,7 +186,7 @@ export class TaskCommands {
     (summary.severity === 'error' ? this.output.error : summary.severity === 'warning' ? this.output.warn : this.output.info)
       .call(this.output, summary.message);
     const uri = this.documents.add(command, result.envelope);
-    await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside });
+    await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn: resultColumn() });
     return { command, args, exitCode: result.exitCode, envelope: result.envelope, summary, document: uri.toString() };
   }
 
@@ -322,4 +322,11 @@ export class TaskCommands {
 
 function isJsonDocument(document: vscode.TextDocument): boolean {
   return document.uri.scheme !== taskResultScheme && (['json', 'jsonc'].includes(document.languageId) || document.fileName.endsWith('.json'));
+}
+
+/** Results go where earlier results are (one column for all of them), else beside the active editor. */
+function resultColumn(): vscode.ViewColumn {
+  const group = vscode.window.tabGroups.all.find((g) =>
+    g.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === taskResultScheme));
+  return group?.viewColumn ?? vscode.ViewColumn.Beside;
 }

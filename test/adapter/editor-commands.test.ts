@@ -90,7 +90,7 @@ describe('editor commands: remembered task ids', () => {
   it('offers the whole last submission first, then every id newest first', () => {
     let memory = rememberTasks([], ['task-1'], { via: 'submit', source: 'one.json', at: at1 });
     memory = rememberTasks(memory, ['task-2', 'task-3'], { via: 'submit', source: 'graph.json', at: at2 });
-    const choices = taskIdChoices(memory);
+    const choices = taskIdChoices(memory, (iso) => iso.slice(11, 19));
     assert.deepEqual(choices.map((c) => c.taskIds), [['task-2', 'task-3'], ['task-2'], ['task-3'], ['task-1']]);
     assert.match(choices[0]!.description, /last submit \(graph\.json\)/);
     assert.match(choices[3]!.description, /submit of one\.json, 08:00:00/);

@@ -1,0 +1,127 @@
+// The `Assay Tasks:` commands in a real VS Code (code-server, the extension installed from its VSIX),
+// driven through the command palette against the local test task service started by this test.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { startTaskService, type TaskService } from '../fixtures/task-service/service';
+import { openFile, packagedExtension, runCommand, screenshot, Session, waitForNotification } from './harness';
+
+describe('Assay Tasks commands in a real VS Code (local task service)', function () {
+  let service: TaskService | undefined;
+  let session: Session | undefined;
+  let submittedId = '';
+
+  before(async function () {
+    service = await startTaskService({ runtime: true, cancelDelayMs: 300 });
+    session = await Session.start({
+      vsix: packagedExtension().vsix,
+      userSettings: { 'assay.tasks.serviceUrl': service.url, 'assay.tasks.runtimeUrl': service.runtimeUrl },
+    });
+  });
+
+  after(async function () {
+    await session?.close();
+    await service?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && session) {
+      await screenshot(session.page, `failed-tasks-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    }
+  });
+
+  it('Check Service reports the service and its runtime up', async function () {
+    const page = session!.page;
+    await runCommand(page, 'Assay Tasks: Check Service');
+    const toast = await waitForNotification(page, `Task service is up at ${service!.url}`);
+    await screenshot(page, 'tasks-check-service');
+    assert.match(await toast.innerText(), new RegExp(`runtime ready at ${service!.runtimeUrl!.replace(/[.]/g, '\\.')}`));
+    assert.ok(service!.requests.some((r) => r.path === '/health'), 'the adapter never asked the service for /health');
+  });
+
+  it('Submit Task Graph sends the open JSON file, names the task, and opens the answer read-only', async function () {
+    const page = session!.page;
+    await openFile(page, 'tasks/graph.json');
+    await runCommand(page, 'Assay Tasks: Submit Task Graph');
+    const toast = await waitForNotification(page, /Submitted 1 task: task-\d+/);
+    submittedId = /Submitted 1 task: (task-\d+)/.exec(await toast.innerText())![1]!;
+    assert.equal(service!.tasks.get(submittedId)?.name, 'long-build');
+    assert.equal(service!.tasks.get(submittedId)?.status, 'running');
+
+    // The envelope opens beside the source, as JSON.
+    const tab = page.locator('.tabs-container .tab', { hasText: /submit-\d+\.json/ }).first();
+    await tab.waitFor({ timeout: 15_000 });
+    const group = page.locator('.editor-group-container', { has: tab });
+    const lines = group.locator('.monaco-editor .view-lines').first();
+    await lines.waitFor({ timeout: 15_000 });
+    const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /"ok": true/);
+    assert.match(text, new RegExp(`"task_ids": \\[\\s*"${submittedId}"`));
+    await screenshot(page, 'tasks-submitted');
+
+    // Read-only: typing into it changes nothing and the editor says why.
+    await tab.click();
+    await lines.click();
+    await page.keyboard.type('x');
+    await group.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).first().waitFor({ timeout: 10_000 });
+    assert.equal((await lines.innerText()).replace(/\u00a0/g, ' '), text);
+    await screenshot(page, 'tasks-result-read-only');
+  });
+
+  it('Wait for Tasks shows a cancellable progress; cancelling it stops the adapter, not the task', async function () {
+    assert.ok(submittedId, 'needs the task submitted by the previous test');
+    const page = session!.page;
+    await runCommand(page, 'Assay Tasks: Wait for Tasks…');
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 10_000 });
+    assert.match((await rows.first().innerText()).replace(/\s+/g, ' '), new RegExp(`^${submittedId}(?!\\d)`));
+    await page.keyboard.press('Enter');
+    // The deadline box: 0 waits for as long as it takes.
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await page.locator('.quick-input-widget', { hasText: 'How long to wait' }).waitFor({ timeout: 10_000 });
+    await input.fill('0');
+    await page.keyboard.press('Enter');
+    const progress = await waitForNotification(page, `Assay Tasks: waiting for ${submittedId}`);
+    assert.equal(adapterWaits().length, 1, 'no adapter wait process is running');
+    await screenshot(page, 'tasks-wait-progress');
+    await progress.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await waitForNotification(page, `Stopped waiting for ${submittedId}`);
+    for (let i = 0; i < 50 && adapterWaits().length > 0; i++) await page.waitForTimeout(100);
+    assert.deepEqual(adapterWaits(), [], 'the adapter process outlived the cancelled progress');
+    assert.equal(service!.tasks.get(submittedId)?.status, 'running');
+  });
+
+  it('Cancel Task offers the submitted task first, and with wait ends it cancelled', async function () {
+    assert.ok(submittedId, 'needs the task submitted by the previous test');
+    const page = session!.page;
+    await runCommand(page, 'Assay Tasks: Cancel Task…');
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 10_000 });
+    const first = (await rows.first().innerText()).replace(/\s+/g, ' ');
+    assert.match(first, new RegExp(`^${submittedId}(?!\\d)`), `the picker's first row is not the submitted task: ${first}`);
+    assert.match(first, /submit of graph\.json/);
+    await screenshot(page, 'tasks-cancel-picker');
+    await page.keyboard.press('Enter');
+    const wait = rows.filter({ hasText: 'Cancel and wait until they end' }).first();
+    await wait.waitFor({ timeout: 10_000 });
+    await wait.click();
+    await waitForNotification(page, `Cancelled: ${submittedId} cancelled`, 30_000);
+    await screenshot(page, 'tasks-cancelled');
+    assert.equal(service!.tasks.get(submittedId)?.status, 'cancelled');
+    assert.ok(service!.tasks.get(submittedId)?.events.some((e) => e.type === 'task_cancel_requested'));
+  });
+});
+
+/** Pids of running `adapter.js wait …` processes (started by the editor's extension host). */
+function adapterWaits(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args.some((a) => a.endsWith('adapter.js')) && args.includes('wait')) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
