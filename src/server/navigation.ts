@@ -40,7 +40,7 @@ export function hoverAt(text: TextDocument, members: Member[], offset: number, l
   if (!found) return null;
   const { member, symbol } = found as { member: Member; symbol: DocumentSymbol };
   const qualified = path.map(quoted).join('::');
-  const lines = ['```' + language, `${symbol.detail ?? ''} ${qualified}`.trim(), '```'];
+  const lines = ['```' + language, headline(headerOf(member, language) ?? { name: null, kind: symbol.kind, detail: symbol.detail ?? '', body: null }, qualified), '```'];
   const doc = documentationOf(member);
   if (doc) lines.push('', doc);
   return {
@@ -58,10 +58,14 @@ function isMember(node: Declaration['node']): node is Member {
 
 /** The first line of a declaration's hover: `part def VehicleModel::Vehicle`. */
 export function declarationHeadline(d: Declaration, language: 'sysml' | 'kerml'): string {
-  const detail = isMember(d.node)
-    ? headerOf(d.node, language)!.detail
-    : `${d.kind}${d.isDefinition && !kermlDefinitionKeywords.has(d.kind) ? ' def' : ''}`;
-  return `${detail} ${d.qualifiedName}`.trim();
+  if (isMember(d.node)) return headline(headerOf(d.node, language)!, d.qualifiedName);
+  return `${d.kind}${d.isDefinition && !kermlDefinitionKeywords.has(d.kind) ? ' def' : ''} ${d.qualifiedName}`;
+}
+
+/** `attribute VehicleModel::Vehicle::maxSpeed : Speed`: keywords, the name, then relations. */
+function headline(header: NonNullable<ReturnType<typeof headerOf>>, qualified: string): string {
+  if (header.keywords === undefined) return `${header.detail} ${qualified}`.trim();
+  return [header.keywords, qualified, header.relations ?? ''].filter(Boolean).join(' ');
 }
 
 /** Hover over a reference: for each declaration it denotes, kind, qualified name, where it comes

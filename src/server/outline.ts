@@ -71,20 +71,24 @@ function relationDetail(relations: Relation[]): string {
   return parts.join(' ');
 }
 
-function definitionDetail(definition: Definition, language: 'sysml' | 'kerml'): string {
+function definitionKeywords(definition: Definition, language: 'sysml' | 'kerml'): string {
   const keyword = definition.keyword === 'def' || language === 'kerml' ? definition.keyword : `${definition.keyword} def`;
-  return [definition.isAbstract ? 'abstract' : '', keyword, relationDetail(definition.relations)].filter(Boolean).join(' ');
+  return [definition.isAbstract ? 'abstract' : '', keyword].filter(Boolean).join(' ');
 }
 
-function usageDetail(usage: Usage): string {
+function usageKeywords(usage: Usage): string {
   return [usage.direction ?? '', usage.role && usage.role !== 'member' && usage.role !== 'parameter' ? usage.role : '',
-    usage.isKeywordImplicit ? '' : usage.keyword, relationDetail(usage.relations)].filter(Boolean).join(' ');
+    usage.isKeywordImplicit ? '' : usage.keyword].filter(Boolean).join(' ');
 }
 
 interface MemberHeader {
   name: string | null;
   kind: SymbolKind;
+  /** Keywords and relations, as the outline shows them: `attribute : Speed`. */
   detail: string;
+  /** The keywords alone (`part def`) and the relations alone (`: Speed :> mass`), for hovers. */
+  keywords?: string;
+  relations?: string;
   body: Member[] | null;
 }
 
@@ -98,15 +102,14 @@ export function headerOf(member: Member, language: 'sysml' | 'kerml'): MemberHea
         detail: `${member.isStandard ? 'standard ' : ''}${member.isLibrary ? 'library ' : ''}${member.keyword}`,
       };
     case 'Definition':
-      return {
-        name: member.name ?? member.shortName, kind: definitionKinds[member.keyword] ?? SymbolKind.Class,
-        detail: definitionDetail(member, language), body: member.body,
-      };
+      return withParts({
+        name: member.name ?? member.shortName, kind: definitionKinds[member.keyword] ?? SymbolKind.Class, body: member.body,
+      }, definitionKeywords(member, language), relationDetail(member.relations));
     case 'Usage':
-      return {
+      return withParts({
         name: member.name ?? member.shortName ?? redefinedName(member.relations), kind: usageKinds[member.keyword] ?? SymbolKind.Field,
-        detail: usageDetail(member), body: member.body,
-      };
+        body: member.body,
+      }, usageKeywords(member), relationDetail(member.relations));
     case 'Transition':
       return { name: member.name ?? member.shortName, kind: SymbolKind.Event, detail: 'transition', body: member.body };
     case 'Alias':
@@ -119,12 +122,19 @@ export function headerOf(member: Member, language: 'sysml' | 'kerml'): MemberHea
       return { name: member.name ?? member.shortName, kind: SymbolKind.Method, detail: member.kind.replace(/Action$/, '').toLowerCase(), body: member.body };
     case 'StateSubaction': {
       const inner = member.action ? headerOf(member.action, language) : null;
-      if (inner) inner.detail = `${member.which} ${inner.detail}`.trim();
+      if (inner) {
+        inner.detail = `${member.which} ${inner.detail}`.trim();
+        if (inner.keywords !== undefined) inner.keywords = `${member.which} ${inner.keywords}`.trim();
+      }
       return inner;
     }
     default:
       return null;
   }
+}
+
+function withParts(header: Omit<MemberHeader, 'detail'>, keywords: string, relations: string): MemberHeader {
+  return { ...header, detail: [keywords, relations].filter(Boolean).join(' '), keywords, relations };
 }
 
 /** The symbol of one member, or null for members the outline leaves out (imports, comments, unnamed leaves). */
