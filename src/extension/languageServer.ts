@@ -7,6 +7,8 @@ export const modelLanguages = ['sysml', 'kerml'] as const;
 /** Starts dist/server.js over Node IPC; the client is stopped when the extension deactivates. */
 export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
+  const modelFileWatcher = vscode.workspace.createFileSystemWatcher('**/*.{sysml,kerml}');
+  context.subscriptions.push(modelFileWatcher);
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
@@ -16,7 +18,13 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
       { scheme: 'file', language },
       { scheme: 'untitled', language },
     ]),
-    synchronize: { configurationSection: 'assay' },
+    synchronize: {
+      // The server reads `assay.standardLibraryPath` through workspace/configuration; this makes the
+      // client tell it when any `assay.*` setting changes.
+      configurationSection: 'assay',
+      // Model files created, changed or deleted outside the editor change what names resolve to.
+      fileEvents: modelFileWatcher,
+    },
     outputChannel: output,
     // The server's own errors are already in the Assay channel; do not pop it up on every restart.
     revealOutputChannelOn: 4 /* RevealOutputChannelOn.Never */,
