@@ -332,13 +332,16 @@ export function manualHints(envelope: Envelope): string[] {
 }
 
 /**
- * Shell commands a hint quotes ("cd /srv && docker compose up -d"), for a terminal. Quoted text that
- * does not start like a command (a docker error message) is left out.
+ * Shell commands a hint suggests running ("run "cd /srv && docker compose up -d""), for a terminal.
+ * Quoted commands the hint reports as failed or not working, and quoted text that does not start like
+ * a command (a docker error message), are left out.
  */
 export function hintCommands(hint: string): string[] {
   const commands: string[] = [];
   for (const match of hint.matchAll(/"([^"]+)"/g)) {
     const text = match[1]!.trim();
+    const after = hint.slice(match.index + match[0].length);
+    if (/^\s+(in \S+ )?(failed|does not work)/.test(after)) continue;
     if (/^(cd|docker|docker-compose|podman|\/\S*docker)\b/.test(text) && !commands.includes(text)) commands.push(text);
   }
   return commands;

@@ -101,9 +101,11 @@ describe('editor commands: remembered task ids', () => {
 });
 
 describe('editor commands: hints', () => {
-  it('finds the commands a manual hint quotes, not the error messages', () => {
+  it('finds the commands a manual hint suggests, not the failed ones or error messages', () => {
     const hint = '"/usr/bin/docker compose up -d" in /srv/svc failed (exit code 1: Cannot connect to the Docker daemon); fix that and run "cd /srv/svc && docker compose up -d", or start the task service';
-    assert.deepEqual(hintCommands(hint), ['/usr/bin/docker compose up -d', 'cd /srv/svc && docker compose up -d']);
+    assert.deepEqual(hintCommands(hint), ['cd /srv/svc && docker compose up -d']);
+    const noPlugin = 'docker is on PATH but "docker compose" does not work (exit code 1: docker: unknown command: docker compose) and docker-compose is not on PATH; run "cd /srv/svc && docker compose up -d" where it works, or start the task service';
+    assert.deepEqual(hintCommands(noPlugin), ['cd /srv/svc && docker compose up -d']);
     assert.deepEqual(hintCommands('start the task service so that GET http://x/health answers 2xx'), []);
     assert.deepEqual(hintCommands('check its logs ("docker compose logs" there)'), ['docker compose logs']);
   });

@@ -1,7 +1,9 @@
 // The `Assay Tasks:` commands in a real VS Code (code-server, the extension installed from its VSIX),
 // driven through the command palette against the local test task service started by this test.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
 import { openFile, packagedExtension, runCommand, screenshot, Session, waitForNotification } from './harness';
 
@@ -10,17 +12,38 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
   let session: Session | undefined;
   let submittedId = '';
 
+  let scratch = '';
+  let composeDir = '';
+
   before(async function () {
     service = await startTaskService({ runtime: true, cancelDelayMs: 300 });
-    session = await Session.start({
-      vsix: packagedExtension().vsix,
-      userSettings: { 'assay.tasks.serviceUrl': service.url, 'assay.tasks.runtimeUrl': service.runtimeUrl },
-    });
+    // The editor inherits this process's environment: a compose directory without a compose file, so
+    // that ensure-running has something to suggest by hand whether or not docker is usable here.
+    scratch = mkdtempSync(join(tmpdir(), 'assay-tasks-e2e-'));
+    composeDir = join(scratch, 'service');
+    mkdirSync(composeDir);
+    const saved = process.env.SERVICE_COMPOSE_DIR;
+    process.env.SERVICE_COMPOSE_DIR = composeDir;
+    try {
+      session = await Session.start({
+        vsix: packagedExtension().vsix,
+        userSettings: {
+          'assay.tasks.serviceUrl': service.url,
+          'assay.tasks.runtimeUrl': service.runtimeUrl,
+          // The DOM renderer, so that the terminal's text can be read from the page.
+          'terminal.integrated.gpuAcceleration': 'off',
+        },
+      });
+    } finally {
+      if (saved === undefined) delete process.env.SERVICE_COMPOSE_DIR;
+      else process.env.SERVICE_COMPOSE_DIR = saved;
+    }
   });
 
   after(async function () {
     await session?.close();
     await service?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   afterEach(async function () {
@@ -108,6 +131,36 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     await screenshot(page, 'tasks-cancelled');
     assert.equal(service!.tasks.get(submittedId)?.status, 'cancelled');
     assert.ok(service!.tasks.get(submittedId)?.events.some((e) => e.type === 'task_cancel_requested'));
+  });
+
+  it('Check Service with the service down says what to do by hand, and Open Terminal types the command', async function () {
+    const page = session!.page;
+    const url = service!.url;
+    await service!.close();
+    service = undefined;
+    await runCommand(page, 'Assay Tasks: Check Service');
+    const toast = await waitForNotification(page, `Task service is unreachable at ${url}`, 30_000);
+    const message = (await toast.innerText()).replace(/\s+/g, ' ');
+    const byHand = `cd ${composeDir} && docker compose up -d`;
+    assert.ok(message.includes(`run "${byHand}"`), message);
+    await screenshot(page, 'tasks-service-down');
+    for (const action of ['Open Terminal', 'Copy Hints', 'Open Settings']) {
+      assert.ok(await toast.getByRole('button', { name: action }).isVisible(), `no "${action}" action on ${message}`);
+    }
+    await toast.getByRole('button', { name: 'Open Terminal' }).click();
+    // Typed into a terminal named after us, not run: the user reads it and presses Enter.
+    await page.locator('.terminal-tabs-entry, .single-terminal-tab, .terminal-tab', { hasText: 'Assay Tasks' }).first()
+      .waitFor({ timeout: 20_000 }).catch(() => undefined);
+    const rows = page.locator('.terminal-wrapper .xterm-rows').first();
+    const deadline = Date.now() + 20_000;
+    let shown = '';
+    while (Date.now() < deadline) {
+      shown = (await rows.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+      if (shown.includes(byHand)) break;
+      await page.waitForTimeout(250);
+    }
+    await screenshot(page, 'tasks-hint-terminal');
+    assert.ok(shown.includes(byHand), `the terminal does not show "${byHand}"; it shows:\n${shown}`);
   });
 });
 
