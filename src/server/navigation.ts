@@ -4,7 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { type DocumentSymbol, type Hover, type SymbolInformation } from 'vscode-languageserver/node';
 import type { Member } from '../sysml';
 import type { Declaration } from '../sysml/names';
-import { childMembers, headerOf, symbolOf } from './outline';
+import { childMembers, headerOf, type MemberHeader } from './outline';
 
 function quoted(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -20,27 +20,27 @@ export function documentationOf(member: Member): string | null {
 /** Hover over a declared name: its kind, qualified name and documentation. */
 export function hoverAt(text: TextDocument, members: Member[], offset: number, language: 'sysml' | 'kerml'): Hover | null {
   const path: string[] = [];
-  let found: { member: Member; symbol: DocumentSymbol } | null = null;
+  let found: { member: Member; header: MemberHeader } | null = null;
+  // Only the members around the offset are described (no outline of whole bodies).
   const visit = (list: Member[]): boolean => {
     for (const member of list) {
       if (offset < member.range.start || offset > member.range.end) continue;
-      const symbol = symbolOf(text, member, language);
-      const named = symbol && 'nameRange' in member && member.nameRange;
-      if (symbol && named) path.push(symbol.name);
-      if (named && offset >= member.nameRange!.start && offset <= member.nameRange!.end) {
-        found = { member, symbol: symbol! };
+      const header = headerOf(member, language);
+      const nameRange = header?.name != null && 'nameRange' in member ? member.nameRange : null;
+      if (nameRange) path.push(header!.name!);
+      if (nameRange && offset >= nameRange.start && offset <= nameRange.end) {
+        found = { member, header: header! };
         return true;
       }
       for (const inner of childMembers(member)) if (visit(inner)) return true;
-      if (symbol && named) path.pop();
+      if (nameRange) path.pop();
     }
     return false;
   };
   visit(members);
   if (!found) return null;
-  const { member, symbol } = found as { member: Member; symbol: DocumentSymbol };
-  const qualified = path.map(quoted).join('::');
-  const lines = ['```' + language, headline(headerOf(member, language) ?? { name: null, kind: symbol.kind, detail: symbol.detail ?? '', body: null }, qualified), '```'];
+  const { member, header } = found as { member: Member; header: MemberHeader };
+  const lines = ['```' + language, headline(header, path.map(quoted).join('::')), '```'];
   const doc = documentationOf(member);
   if (doc) lines.push('', doc);
   return {
@@ -63,7 +63,7 @@ export function declarationHeadline(d: Declaration, language: 'sysml' | 'kerml')
 }
 
 /** `attribute VehicleModel::Vehicle::maxSpeed : Speed`: keywords, the name, then relations. */
-function headline(header: NonNullable<ReturnType<typeof headerOf>>, qualified: string): string {
+function headline(header: MemberHeader, qualified: string): string {
   if (header.keywords === undefined) return `${header.detail} ${qualified}`.trim();
   return [header.keywords, qualified, header.relations ?? ''].filter(Boolean).join(' ');
 }

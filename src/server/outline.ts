@@ -81,7 +81,7 @@ function usageKeywords(usage: Usage): string {
     usage.isKeywordImplicit ? '' : usage.keyword].filter(Boolean).join(' ');
 }
 
-interface MemberHeader {
+export interface MemberHeader {
   name: string | null;
   kind: SymbolKind;
   /** Keywords and relations, as the outline shows them: `attribute : Speed`. */

@@ -1,0 +1,123 @@
+// Language server figures: dist/server.js over stdio, driven like an editor. For a corpus model and a
+// large synthetic one: time from the last keystroke (an incremental didChange) to the diagnostics of
+// that version, less the debounce pause; go to definition and hover round trips.
+// `npm run bench -- language-server`.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LanguageClient, repoRoot, type Location } from '../test/server/lspClient';
+
+/** The server's pause after the last keystroke (src/server/main.ts). */
+const debounceMs = 150;
+const corpus = join(repoRoot, '..', 'shared', 'corpus', 'sysml-release-2026-04');
+const annexA = join(corpus, 'examples', 'Vehicle Example', 'SysML v2 Spec Annex A SimpleVehicleModel.sysml');
+const library = join(corpus, 'library');
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const f = (ms: number): string => ms.toFixed(0);
+
+interface Case {
+  title: string;
+  workspace: string;
+  uri: string;
+  text: string;
+  library?: string;
+}
+
+async function measure(c: Case): Promise<void> {
+  const client = await LanguageClient.start({
+    workspace: c.workspace,
+    settings: (section) => (section === 'assay.standardLibraryPath' ? c.library ?? '' : null),
+  });
+  try {
+    const lines = c.text.split('\n').length;
+    let started = performance.now();
+    await client.open(c.uri, c.text);
+    const first = await client.diagnostics(c.uri, () => true, 60_000);
+    const openMs = performance.now() - started;
+    let version = 2; // the client numbers versions from 1; open took 1
+    let end = c.text.split('\n');
+    let line = end.length - 1;
+    let character = end[line]!.length;
+    // Keystrokes at the end of the text, each an incremental change as VS Code sends them.
+    const keystroke = async (insert: string): Promise<number> => {
+      const v = version++;
+      await client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: c.uri, version: v },
+        contentChanges: [{ range: { start: { line, character }, end: { line, character } }, text: insert }],
+      });
+      const parts = insert.split('\n');
+      if (parts.length > 1) { line += parts.length - 1; character = parts[parts.length - 1]!.length; } else character += insert.length;
+      return v;
+    };
+    const after: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const v = await keystroke(i === 0 ? '\n// edit ' : 'x');
+      const sent = performance.now();
+      await client.until(`diagnostics of version ${v}`, () => client.published.some((p) => p.uri === c.uri && p.version === v), 30_000);
+      const at = client.published.find((p) => p.uri === c.uri && p.version === v)!.at;
+      after.push(at - sent - debounceMs);
+    }
+    // A burst of typing: one check after the last keystroke, not one per keystroke.
+    const before = client.published.length;
+    let last = 0;
+    for (let i = 0; i < 6; i++) {
+      last = await keystroke('y');
+      started = performance.now();
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    await client.until('diagnostics after the burst', () => client.published.some((p) => p.version === last), 30_000);
+    const burst = client.published.find((p) => p.version === last)!.at - started - debounceMs;
+    const burstPublishes = client.published.slice(before).filter((p) => p.uri === c.uri).length;
+    // Go to definition and hover on references (`: Type`), spread over the file.
+    const current = c.text + '\n// edit ' + 'x'.repeat(11) + 'y'.repeat(6);
+    end = current.split('\n');
+    const positions: { line: number; character: number }[] = [];
+    end.forEach((text, l) => {
+      const m = /:\s*([A-Z]\w+)/.exec(text);
+      if (m) positions.push({ line: l, character: m.index + m[0].length - 1 });
+    });
+    const step = Math.max(1, Math.floor(positions.length / 25));
+    const sample = positions.filter((_, i) => i % step === 0).slice(0, 25);
+    const definition: number[] = [];
+    const hover: number[] = [];
+    let found = 0;
+    for (const position of sample) {
+      let t = performance.now();
+      const locations = await client.request<Location[] | null>('textDocument/definition', { textDocument: { uri: c.uri }, position });
+      definition.push(performance.now() - t);
+      if (locations && locations.length > 0) found++;
+      t = performance.now();
+      await client.request('textDocument/hover', { textDocument: { uri: c.uri }, position });
+      hover.push(performance.now() - t);
+    }
+    console.log(`${c.title}: ${lines} lines, ${c.library ? 'library folder' : 'built-in library names'}`);
+    console.log(`  open → first diagnostics: ${f(openMs)} ms (${first.length} diagnostics)`);
+    console.log(`  keystroke → diagnostics, less the ${debounceMs} ms pause: median ${f(median(after))} ms, max ${f(Math.max(...after))} ms (12 edits)`);
+    console.log(`  6 keystrokes 40 ms apart → ${burstPublishes} publish, ${f(burst)} ms after the last keystroke less the pause`);
+    console.log(`  go to definition: median ${median(definition).toFixed(1)} ms, max ${f(Math.max(...definition))} ms (${found}/${sample.length} found); hover: median ${median(hover).toFixed(1)} ms`);
+  } finally {
+    await client.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const annexText = readFileSync(annexA, 'utf8');
+  const folder = dirname(annexA);
+  await measure({ title: 'Annex A vehicle model (corpus)', workspace: folder, uri: pathToFileURL(annexA).href, text: annexText });
+  await measure({ title: 'Annex A vehicle model (corpus)', workspace: folder, uri: pathToFileURL(annexA).href, text: annexText, library });
+  // Seven renamed copies of the Annex A model in one file.
+  const synthetic = Array.from({ length: 7 }, (_, i) => annexText.replace('package SimpleVehicleModel', `package SimpleVehicleModel${i}`)).join('\n');
+  const empty = mkdtempSync(join(tmpdir(), 'assay-ls-bench-'));
+  try {
+    await measure({ title: 'synthetic (7 × Annex A)', workspace: empty, uri: pathToFileURL(join(empty, 'big.sysml')).href, text: synthetic });
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
