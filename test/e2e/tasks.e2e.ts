@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
-import { openFile, packagedExtension, runCommand, screenshot, Session, waitForNotification } from './harness';
+import { openFile, packagedExtension, recordFigure, runCommand, screenshot, Session, waitForNotification } from './harness';
 
 describe('Assay Tasks commands in a real VS Code (local task service)', function () {
   let service: TaskService | undefined;
@@ -59,6 +59,23 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     await screenshot(page, 'tasks-check-service');
     assert.match(await toast.innerText(), new RegExp(`runtime ready at ${service!.runtimeUrl!.replace(/[.]/g, '\\.')}`));
     assert.ok(service!.requests.some((r) => r.path === '/health'), 'the adapter never asked the service for /health');
+  });
+
+  it('Show Capabilities and Show Tools open the service answers as JSON', async function () {
+    const page = session!.page;
+    const started = Date.now();
+    await runCommand(page, 'Assay Tasks: Show Capabilities');
+    await waitForNotification(page, 'The service speaks adapter.v1, 8 endpoints');
+    // From choosing the palette row to the notification: adapter start, HTTP call, document, toast.
+    recordFigure('task command: Show Capabilities, palette to notification (code-server)', Date.now() - started, 'ms');
+    const tab = page.locator('.tabs-container .tab', { hasText: /capabilities-\d+\.json/ }).first();
+    await tab.waitFor({ timeout: 15_000 });
+    const text = await page.locator('.editor-group-container', { has: tab }).locator('.monaco-editor .view-lines').first().innerText();
+    assert.match(text.replace(/\u00a0/g, ' '), /"contract": "adapter\.v1"/);
+    await runCommand(page, 'Assay Tasks: Show Tools');
+    await waitForNotification(page, '1 tool: run_tasks');
+    await page.locator('.tabs-container .tab', { hasText: /tools-\d+\.json/ }).first().waitFor({ timeout: 15_000 });
+    await screenshot(page, 'tasks-tools');
   });
 
   it('Submit Task Graph sends the open JSON file, names the task, and opens the answer read-only', async function () {
@@ -156,13 +173,18 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     let shown = '';
     while (Date.now() < deadline) {
       shown = (await rows.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-      if (shown.includes(byHand)) break;
+      if (unwrapped(shown).includes(unwrapped(byHand))) break;
       await page.waitForTimeout(250);
     }
     await screenshot(page, 'tasks-hint-terminal');
-    assert.ok(shown.includes(byHand), `the terminal does not show "${byHand}"; it shows:\n${shown}`);
+    assert.ok(unwrapped(shown).includes(unwrapped(byHand)), `the terminal does not show "${byHand}"; it shows:\n${shown}`);
   });
 });
+
+/** Terminal text without blanks and line breaks: the terminal wraps long lines at its width. */
+function unwrapped(text: string): string {
+  return text.replace(/\s+/g, '');
+}
 
 /** Pids of running `adapter.js wait …` processes (started by the editor's extension host). */
 function adapterWaits(): number[] {
