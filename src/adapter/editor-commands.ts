@@ -86,6 +86,17 @@ export function chooseAdapter(setting: string | undefined, bundled: string, work
   return { path: join(workspaceFolder, value), origin: 'setting' };
 }
 
+/**
+ * The adapter names the environment variables it refuses (SERVICE_URL="x" must be …); in the editor
+ * the user wrote a setting, so name that too when the value came from one.
+ */
+export function withSettingNames(message: string, fromSettings: { serviceUrl: boolean; runtimeUrl: boolean }): string {
+  const names: string[] = [];
+  if (fromSettings.serviceUrl && /\bSERVICE_URL=/.test(message)) names.push('assay.tasks.serviceUrl');
+  if (fromSettings.runtimeUrl && /\bSERVICE_RUNTIME_URL=/.test(message)) names.push('assay.tasks.runtimeUrl');
+  return names.length > 0 ? `${message} (from the setting ${names.join(' and ')})` : message;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Request bodies
 

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import {
   bodyArgs, cancelArgs, checkServiceArgs, chooseAdapter, deadlineProblem, hintCommands, jsonProblem, manualHints, parseTaskIds,
-  rememberTasks, summarise, taskIdChoices, taskIdsOf, waitArgs, type AdapterChoice, type Summary, type TaskCommand,
+  rememberTasks, summarise, taskIdChoices, taskIdsOf, waitArgs, withSettingNames, type AdapterChoice, type Summary, type TaskCommand,
 } from '../adapter/editor-commands';
 import { adapterEnvironment, invokeAdapter } from '../adapter/process';
 import type { BodyOptions, CancelOptions, TaskCommandResult, WaitOptions } from './tasks';
@@ -182,6 +182,8 @@ export class TaskCommands {
     let summary = summarise(command, result.exitCode, result.envelope);
     if (!result.envelope.ok && /^cannot start the adapter/.test(result.envelope.error.message) && adapter.origin === 'setting') {
       summary = { ...summary, message: `${summary.message} (from the setting assay.tasks.adapterPath)` };
+    } else if (result.exitCode === 2) {
+      summary = { ...summary, message: withSettingNames(summary.message, { serviceUrl: serviceUrl !== '', runtimeUrl: runtimeUrl !== '' }) };
     }
     (summary.severity === 'error' ? this.output.error : summary.severity === 'warning' ? this.output.warn : this.output.info)
       .call(this.output, summary.message);

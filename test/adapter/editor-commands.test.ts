@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import {
   bodyArgs, cancelArgs, checkServiceArgs, chooseAdapter, deadlineProblem, hintCommands, jsonProblem, manualHints, parseTaskIds,
-  rememberTasks, summarise, taskIdChoices, taskIdsOf, waitArgs, type RememberedTask,
+  rememberTasks, summarise, taskIdChoices, taskIdsOf, waitArgs, withSettingNames, type RememberedTask,
 } from '../../src/adapter/editor-commands';
 import { invokeAdapter } from '../../src/adapter/process';
 import { closedPort, startTaskService, type TaskService } from '../fixtures/task-service/service';
@@ -44,6 +44,21 @@ describe('editor commands: adapter arguments', () => {
     assert.deepEqual(chooseAdapter('tools/adapter.js', '/b.js', '/ws'), { path: join('/ws', 'tools/adapter.js'), origin: 'setting' });
     // A bare name is a program on PATH.
     assert.deepEqual(chooseAdapter('service-adapter', '/b.js', '/ws'), { path: 'service-adapter', origin: 'setting' });
+  });
+});
+
+describe('editor commands: settings behind refused variables', () => {
+  it('names the setting a refused SERVICE_URL or SERVICE_RUNTIME_URL came from', async () => {
+    ensureAdapterBuilt();
+    const r = await invokeAdapter({ adapterPath, args: ['capabilities'], env: cleanEnv({ SERVICE_URL: 'localhost:8080' }) });
+    assert.equal(r.exitCode, 2);
+    const message = summarise('capabilities', r.exitCode, r.envelope).message;
+    assert.equal(withSettingNames(message, { serviceUrl: true, runtimeUrl: true }),
+      'Capabilities failed (usage): SERVICE_URL="localhost:8080" must be an http:// or https:// URL (from the setting assay.tasks.serviceUrl)');
+    // From the environment, not a setting: left as it is.
+    assert.equal(withSettingNames(message, { serviceUrl: false, runtimeUrl: true }), message);
+    assert.equal(withSettingNames('SERVICE_RUNTIME_URL="foo" is not a URL', { serviceUrl: true, runtimeUrl: true }),
+      'SERVICE_RUNTIME_URL="foo" is not a URL (from the setting assay.tasks.runtimeUrl)');
   });
 });
 

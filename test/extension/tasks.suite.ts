@@ -177,6 +177,18 @@ describe('Assay Tasks commands (adapter as a process, local test service)', func
     }
   });
 
+  it('a service URL setting that is not a URL is refused, naming the setting', async () => {
+    await setTaskSetting('serviceUrl', 'localhost:8080');
+    try {
+      const result = await run('showCapabilities');
+      assert.equal(result.exitCode, 2);
+      assert.equal(result.summary.message,
+        'Capabilities failed (usage): SERVICE_URL="localhost:8080" must be an http:// or https:// URL (from the setting assay.tasks.serviceUrl)');
+    } finally {
+      await setTaskSetting('serviceUrl', service.url);
+    }
+  });
+
   it('assay.tasks.adapterPath naming a missing program is refused, naming the setting', async () => {
     await setTaskSetting('adapterPath', '/nonexistent/adapter.js');
     try {
