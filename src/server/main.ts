@@ -149,12 +149,16 @@ connection.onInitialized(() => {
     }
     await configure();
     models.rescan();
-  })();
+  })().catch(logFailure);
 });
 
 connection.onDidChangeConfiguration((change) => {
-  ready = ready.then(() => configure(change.settings));
+  ready = ready.then(() => configure(change.settings)).catch(logFailure);
 });
+
+function logFailure(error: unknown): void {
+  log(`settings not applied: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+}
 
 connection.onDidChangeWatchedFiles(({ changes }) => {
   const changed = changes.map((c) => c.uri).filter((uri) => models.diskChanged(uri));
