@@ -134,6 +134,51 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
       `outline order is not the model's: ${JSON.stringify(rows)}`);
   });
 
+  /** Puts the cursor at a 1-based line and column of the active editor (Go to Line). */
+  async function cursorTo(line: number, column: number): Promise<void> {
+    const page = session!.page;
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(`${line}:${column}`);
+    await page.keyboard.press('Enter');
+    await waitForStatusItem(page, new RegExp(`Ln ${line}, Col ${column}\\b`));
+  }
+
+  it('F12 moves the cursor to the declaration, in another file and in the same one', async function () {
+    const page = session!.page;
+    await openFile(page, 'garage.sysml');
+    // `        part parked : Vehicle[0..2];` — Vehicle is declared in vehicle.sysml, which is not open.
+    // Runs before the typing test below, which removes a blank line of vehicle.sysml.
+    await cursorTo(6, 23);
+    await page.keyboard.press('F12');
+    await page.locator('.tabs-container .tab.active', { hasText: 'vehicle.sysml' }).waitFor({ timeout: 15_000 });
+    await waitForStatusItem(page, /Ln 13, Col 14\b/); // `    part def Vehicle {`
+    await screenshot(page, 'go-to-definition-other-file');
+    // `        part wheels : Wheel[4];` → `    part def Wheel {`
+    await cursorTo(16, 23);
+    await page.keyboard.press('F12');
+    await waitForStatusItem(page, /Ln 9, Col 14\b/);
+    await screenshot(page, 'go-to-definition-same-file');
+  });
+
+  it('flags a name that resolves to nothing while typing, and clears it on undo', async function () {
+    const page = session!.page;
+    await openFile(page, 'garage.sysml');
+    await cursorTo(6, 30); // just after `Vehicle`
+    await page.keyboard.type('s');
+    const rows = await readProblems(page, (texts) => texts.some((text) => text.includes("unresolved reference 'Vehicles'")));
+    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 10_000 });
+    await screenshot(page, 'problems-unresolved-name');
+    const row = rows.find((text) => text.includes("unresolved reference 'Vehicles'"))!;
+    assert.match(row, /sysml/, `the diagnostic does not name its source: ${row}`);
+    assert.match(row, /\[Ln 6, Col 23\]/, `the diagnostic is not at the name: ${row}`);
+    await page.locator('.tabs-container .tab', { hasText: 'garage.sysml' }).click();
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Z');
+    await readProblems(page, (texts) => !texts.some((text) => /unresolved reference|garage\.sysml/.test(text)));
+    await page.keyboard.press('Control+S'); // leave the workspace file as it was on disk
+  });
+
   it('shows the syntax error of a broken line in the Problems panel and under the text', async function () {
     const page = session!.page;
     await openFile(page, 'broken.sysml');
