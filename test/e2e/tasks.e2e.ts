@@ -1,7 +1,7 @@
 // The `Assay Tasks:` commands in a real VS Code (code-server, the extension installed from its VSIX),
 // driven through the command palette against the local test task service started by this test.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
@@ -178,6 +178,64 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     }
     await screenshot(page, 'tasks-hint-terminal');
     assert.ok(unwrapped(shown).includes(unwrapped(byHand)), `the terminal does not show "${byHand}"; it shows:\n${shown}`);
+  });
+});
+
+describe('Assay Tasks commands in an untrusted workspace (Restricted Mode)', function () {
+  let service: TaskService | undefined;
+  let session: Session | undefined;
+  let scratch = '';
+  let marker = '';
+
+  before(async function () {
+    service = await startTaskService();
+    // A workspace whose settings name its own adapter: a program that leaves a mark when it runs.
+    scratch = mkdtempSync(join(tmpdir(), 'assay-tasks-trust-'));
+    const workspace = join(scratch, 'workspace');
+    marker = join(scratch, 'workspace-adapter-ran');
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace, 'workspace-adapter.js'), [
+      `require('node:fs').writeFileSync(${JSON.stringify(marker)}, process.argv.slice(2).join(' '));`,
+      `process.stdout.write(JSON.stringify({ ok: true, data: { contract: 'the workspace adapter' } }));`,
+    ].join('\n') + '\n');
+    writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'assay.tasks.adapterPath': './workspace-adapter.js' }));
+    session = await Session.start({
+      vsix: packagedExtension().vsix,
+      workspace,
+      workspaceTrust: true,
+      userSettings: { 'assay.tasks.serviceUrl': service.url },
+    });
+  });
+
+  after(async function () {
+    await session?.close();
+    await service?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && session) await screenshot(session.page, 'failed-tasks-untrusted').catch(() => undefined);
+  });
+
+  it('ignores the workspace adapterPath until the workspace is trusted', async function () {
+    const page = session!.page;
+    const distrust = page.getByRole('button', { name: /No, I don.t trust the authors/i });
+    await distrust.waitFor({ timeout: 30_000 });
+    await distrust.click();
+    await page.locator('.part.statusbar .statusbar-item', { hasText: /Restricted Mode/i }).first().waitFor({ timeout: 15_000 });
+    await runCommand(page, 'Assay Tasks: Show Capabilities');
+    await waitForNotification(page, 'The service speaks adapter.v1');
+    await screenshot(page, 'tasks-untrusted-bundled-adapter');
+    assert.equal(existsSync(marker), false, 'the workspace adapter ran in Restricted Mode');
+
+    // The same setting takes effect once the user trusts the workspace: the test above can fail.
+    await runCommand(page, 'Workspaces: Manage Workspace Trust');
+    const trust = page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
+    await trust.waitFor({ timeout: 15_000 });
+    await trust.click();
+    await runCommand(page, 'Assay Tasks: Show Capabilities');
+    await waitForNotification(page, 'The service speaks the workspace adapter');
+    assert.equal(readFileSync(marker, 'utf8'), 'capabilities');
   });
 });
 
