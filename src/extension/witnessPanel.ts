@@ -1,11 +1,136 @@
 import * as vscode from 'vscode';
-import type { RunHistory } from './runRecord';
+import type { Question, RunResult, SourceDocument } from '../protocol';
+import type { Standing } from '../host';
+import type { PanelState } from '../webview/messages';
+import type { RunHistory, RunRecord } from './runRecord';
+import type { WitnessPanel } from './witnessWebview';
 
-/** `Assay: Open Witness` and the replay panels. */
+/** A result to show without a run record (what `assay.openWitness` accepts besides a run id). */
+export interface WitnessSource {
+  runId?: number;
+  question: Question;
+  result: RunResult;
+  documents: SourceDocument[];
+  engine?: string;
+  standing?: Standing;
+}
+
+/** What `assay.openWitness` returns: the panel's view model (the in-editor tests read it). */
+export type OpenWitnessResult = import('../host/witness-view-types').WitnessView | undefined;
+
+// The replay (the SysML front end and semantics) and the panel code load on first use, not at activation.
+const viewModel = () => import('../host/witness-view');
+const panelModule = () => import('./witnessWebview');
+
+/**
+ * `Assay: Open Witness` (with a run id from the result notification, the Runs view or a quick fix; or
+ * with none: a quick pick of this window's runs), and the panels restored after a reload.
+ */
 export function registerWitnessPanels(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, history: RunHistory): void {
-  context.subscriptions.push(vscode.commands.registerCommand('assay.openWitness', () => {
-    const message = `Assay: witness panels are not available in this build yet (${history.all().length} runs in this window).`;
-    output.info(message);
-    void vscode.window.showInformationMessage(message);
-  }));
+  const open = new Map<number, WitnessPanel>();
+
+  const show = async (source: WitnessSource): Promise<OpenWitnessResult> => {
+    const { witnessView } = await viewModel();
+    const view = witnessView(source);
+    const existing = source.runId !== undefined ? open.get(source.runId) : undefined;
+    if (existing) {
+      existing.show(view);
+      existing.panel.reveal(undefined, false);
+      return view;
+    }
+    const { WitnessPanel, WITNESS_VIEW_TYPE } = await panelModule();
+    const panel = vscode.window.createWebviewPanel(WITNESS_VIEW_TYPE, 'Witness', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { enableScripts: true });
+    const witness = new WitnessPanel(panel, context.extensionUri, output);
+    if (source.runId !== undefined) {
+      const id = source.runId;
+      open.set(id, witness);
+      witness.onDidDispose(() => open.get(id) === witness && open.delete(id));
+    }
+    context.subscriptions.push(witness);
+    witness.show(view);
+    return view;
+  };
+
+  const fromRecord = (record: RunRecord): WitnessSource | string => {
+    if (record.state !== 'settled' || !record.outcome) return `Assay: run ${record.id} (${record.question.kind} ${record.question.subject}) has not finished yet.`;
+    const o = record.outcome;
+    if (o.status !== 'answered') return `Assay: run ${record.id} (${record.question.kind} ${record.question.subject}) has no result to show: ${o.status === 'not covered' ? `not covered (${o.reasons.map((r) => `${r.engine}: ${r.reason}`).join('; ')})` : `${o.status}: ${o.message}`}.`;
+    return { runId: record.id, question: record.question, result: o.result, documents: record.documents, engine: o.engine, standing: o.standing };
+  };
+
+  const pick = async (): Promise<RunRecord | undefined> => {
+    const { hasWitnessView } = await viewModel();
+    const candidates = history.all().filter((r) => r.outcome?.status === 'answered' && hasWitnessView(r.outcome.result));
+    if (candidates.length === 0) {
+      void vscode.window.showInformationMessage('Assay: no run in this window has a witness or result to show yet. Ask a question first (Assay: Ask a Question…).');
+      return undefined;
+    }
+    const items = candidates.map((record) => {
+      const o = record.outcome as Extract<RunRecord['outcome'], { status: 'answered' }>;
+      const lowered = o.standing.strength !== o.standing.claimed;
+      return {
+        label: `$(eye) ${record.question.kind} ${record.question.subject}`,
+        description: `run ${record.id} · ${o.result.claim} · ${lowered ? `${o.standing.claimed} → ${o.standing.strength}` : o.standing.strength}`,
+        detail: o.result.reason,
+        record,
+      };
+    });
+    const chosen = await vscode.window.showQuickPick(items, { title: 'Assay: Open Witness', placeHolder: 'Which run?', matchOnDescription: true, matchOnDetail: true });
+    return chosen?.record;
+  };
+
+  const openWitness = async (argument?: unknown): Promise<OpenWitnessResult> => {
+    try {
+      let record: RunRecord | undefined;
+      if (argument === undefined || argument === null) {
+        record = await pick();
+        if (!record) return undefined;
+      } else if (typeof argument === 'number') {
+        record = history.get(argument);
+        if (!record) {
+          void vscode.window.showWarningMessage(`Assay: run ${argument} is not among this window's runs.`);
+          return undefined;
+        }
+      } else if (isWitnessSource(argument)) {
+        return await show(argument);
+      } else {
+        void vscode.window.showErrorMessage('Assay: Open Witness takes a run id (a number).');
+        return undefined;
+      }
+      const source = fromRecord(record);
+      if (typeof source === 'string') {
+        void vscode.window.showInformationMessage(source);
+        return undefined;
+      }
+      return await show(source);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.error(`Open Witness: ${message}`);
+      void vscode.window.showErrorMessage(`Assay: cannot open the witness: ${message}`);
+      return undefined;
+    }
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('assay.openWitness', openWitness),
+    vscode.window.registerWebviewPanelSerializer('assay.witness', {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
+        const saved = state as PanelState | undefined;
+        if (!saved?.view) {
+          // Nothing to redraw (the panel closed before it drew anything).
+          panel.dispose();
+          return;
+        }
+        const { WitnessPanel } = await panelModule();
+        const witness = new WitnessPanel(panel, context.extensionUri, output);
+        witness.restored(saved);
+        context.subscriptions.push(witness);
+      },
+    }),
+  );
+}
+
+function isWitnessSource(x: unknown): x is WitnessSource {
+  const o = x as Partial<WitnessSource> | null;
+  return typeof o === 'object' && o !== null && typeof o.question === 'object' && typeof o.result === 'object' && Array.isArray(o.documents);
 }

@@ -1,0 +1,176 @@
+import * as vscode from 'vscode';
+import type { SourceLocation, WitnessView } from '../host/witness-view-types';
+import type { FromWebview, PanelState, ToWebview } from '../webview/messages';
+import { witnessHtml } from './witnessHtml';
+
+export const WITNESS_VIEW_TYPE = 'assay.witness';
+
+/** A document path as the host sent it: an absolute file path, or a URI for unsaved and virtual documents. */
+export function documentUri(path: string): vscode.Uri {
+  return /^[a-zA-Z][\w+.-]+:/.test(path) ? vscode.Uri.parse(path) : vscode.Uri.file(path);
+}
+
+export function toRange(l: SourceLocation): vscode.Range {
+  return new vscode.Range(l.line - 1, l.column - 1, l.endLine - 1, l.endColumn - 1);
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    retainContextWhenHidden: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+/**
+ * One witness / result panel: draws a WitnessView in its webview, reveals and highlights the node of
+ * the selected step in the editor (cleared when the panel closes), saves exports, and asks `evaluate`
+ * to confirm an assignment.
+ */
+export class WitnessPanel implements vscode.Disposable {
+  private view: WitnessView | undefined;
+  private ready = false;
+  private readonly highlight: vscode.TextEditorDecorationType;
+  private highlighted: { editor: vscode.TextEditor; range: vscode.Range } | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+
+  constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, private readonly output: vscode.LogOutputChannel) {
+    this.highlight = vscode.window.createTextEditorDecorationType({
+      backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+      borderColor: new vscode.ThemeColor('editor.rangeHighlightBorder'),
+      borderStyle: 'solid',
+      borderWidth: '1px',
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.rangeHighlightForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Center,
+    });
+    const webview = panel.webview;
+    webview.options = webviewOptions(extensionUri);
+    const asset = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
+    webview.html = witnessHtml({
+      cspSource: webview.cspSource,
+      script: asset('dist', 'webview.js'),
+      styles: [asset('dist', 'codicons', 'codicon.css'), asset('media', 'witness.css')],
+    });
+    this.disposables.push(
+      webview.onDidReceiveMessage((m: FromWebview) => void this.onMessage(m).catch((error: unknown) => this.fail(error))),
+      panel.onDidDispose(() => this.dispose()),
+      // The highlight belongs to the editor; when that editor is closed and reopened it is gone, so re-apply it.
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        const h = this.highlighted;
+        if (!h) return;
+        const again = editors.find((e) => e.document.uri.toString() === h.editor.document.uri.toString());
+        if (again && again !== h.editor) {
+          again.setDecorations(this.highlight, [h.range]);
+          this.highlighted = { editor: again, range: h.range };
+        }
+      }),
+    );
+  }
+
+  show(view: WitnessView): void {
+    this.view = view;
+    this.panel.title = panelTitle(view);
+    if (this.ready) void this.post({ type: 'show', view });
+  }
+
+  /** A panel restored after a reload draws from its own saved state; the title comes back from it. */
+  restored(state: PanelState): void {
+    this.panel.title = panelTitle(state.view);
+  }
+
+  private async post(message: ToWebview): Promise<void> {
+    await this.panel.webview.postMessage(message);
+  }
+
+  private async onMessage(m: FromWebview): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        if (this.view) await this.post({ type: 'show', view: this.view });
+        return;
+      case 'reveal':
+        await this.reveal(m.location);
+        return;
+      case 'confirmAssignment': {
+        const uri = m.path ? documentUri(m.path) : vscode.window.activeTextEditor?.document.uri;
+        this.output.info(`Witness: confirming ${m.bindings.map((b) => `${b.name}=${b.value}${b.unit ? `[${b.unit}]` : ''}`).join(', ')} with evaluate ${m.subject}`);
+        await vscode.commands.executeCommand('assay.ask', { uri, subject: m.subject, kind: 'evaluate', bindings: m.bindings });
+        return;
+      }
+      case 'export':
+        await this.save(m);
+        return;
+    }
+  }
+
+  /** Shows the declaration beside the panel, puts the cursor on it and highlights its range. */
+  async reveal(location: SourceLocation | undefined): Promise<vscode.TextEditor | undefined> {
+    if (!location) {
+      this.clearHighlight();
+      return undefined;
+    }
+    const uri = documentUri(location.path);
+    const range = toRange(location);
+    const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    const column = open?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+    let editor: vscode.TextEditor;
+    try {
+      const document = open?.document ?? (await vscode.workspace.openTextDocument(uri));
+      editor = await vscode.window.showTextDocument(document, { viewColumn: column, preserveFocus: true, preview: true });
+    } catch (error) {
+      this.output.warn(`Witness: cannot open ${location.path}:${location.line}:${location.column}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+    editor.selection = new vscode.Selection(range.start, range.start);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    this.clearHighlight();
+    editor.setDecorations(this.highlight, [range]);
+    this.highlighted = { editor, range };
+    return editor;
+  }
+
+  private clearHighlight(): void {
+    this.highlighted?.editor.setDecorations(this.highlight, []);
+    this.highlighted = undefined;
+  }
+
+  private async save(m: Extract<FromWebview, { type: 'export' }>): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: `Export ${m.format.toUpperCase()}`,
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, m.fileName) } : {}),
+      filters: m.format === 'csv' ? { 'CSV': ['csv'] } : { 'PNG image': ['png'] },
+    });
+    if (!target) return;
+    const bytes = m.format === 'csv' ? new TextEncoder().encode(m.text) : Buffer.from(m.dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
+    await vscode.workspace.fs.writeFile(target, bytes);
+    this.output.info(`Witness: exported ${target.fsPath}`);
+    void vscode.window.showInformationMessage(`Assay: exported ${vscode.workspace.asRelativePath(target)}`);
+  }
+
+  private fail(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.output.error(`Witness panel: ${message}`);
+    void vscode.window.showErrorMessage(`Assay: ${message}`);
+  }
+
+  private isDisposed = false;
+
+  dispose(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    this.clearHighlight();
+    this.highlight.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+}
+
+function panelTitle(view: WitnessView): string {
+  const subject = view.question.subject.split('::').at(-1) ?? view.question.subject;
+  return `${view.runId !== undefined ? `Run ${view.runId}: ` : ''}${view.question.kind} ${subject}`;
+}
