@@ -20,10 +20,13 @@ const definitionKinds: Partial<Record<DefinitionKeyword, SymbolKind>> = {
   analysis: SymbolKind.Function,
   verification: SymbolKind.Function,
   'use case': SymbolKind.Function,
+  port: SymbolKind.Interface,
+  interface: SymbolKind.Interface,
 };
 
 const usageKinds: Partial<Record<UsageKeyword, SymbolKind>> = {
   attribute: SymbolKind.Property,
+  port: SymbolKind.Interface,
   enum: SymbolKind.EnumMember,
   action: SymbolKind.Method,
   calc: SymbolKind.Method,

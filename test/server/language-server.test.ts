@@ -113,6 +113,15 @@ describe('language server (dist/server.js over stdio)', function () {
     assert.equal(pkg.children!.find((s) => s.name === 'SpeedLimit')!.kind, 11); // Interface (constraint def)
   });
 
+  it('gives ports and interfaces the interface symbol kind, definitions and usages alike', async function () {
+    const uri = 'file:///work/ports.sysml';
+    await open(uri, 'sysml', 'package Ports {\n  port def Plug;\n  interface def Link;\n  part def Box { port plug : Plug; part inner; }\n}\n');
+    const symbols = await connection.sendRequest<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    const [plug, link, box] = symbols[0]!.children!;
+    assert.deepEqual([plug!.name, plug!.kind, link!.name, link!.kind, box!.kind], ['Plug', 11, 'Link', 11, 5]);
+    assert.deepEqual(box!.children!.map((s) => [s.name, s.kind]), [['plug', 11], ['inner', 8]]);
+  });
+
   it('outlines KerML documents', async function () {
     const uri = 'file:///work/basics.kerml';
     await open(uri, 'kerml', readFileSync(join(workspace, 'basics.kerml'), 'utf8'));

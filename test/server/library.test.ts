@@ -3,7 +3,7 @@
 // message naming the setting, and the built-in names take over.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LanguageClient, positionOf, repoRoot, type Hover, type Location } from './lspClient';
 
@@ -92,7 +92,9 @@ describe('language server: assay.standardLibraryPath', function () {
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     await client.until('a third message', () => client.messages.length > 2);
     assert.match(client.messages[2]!.message, /^assay\.standardLibraryPath: '.*docs' holds no \.sysml or \.kerml files;/);
-    setting = library;
+    // A relative path is taken from the workspace folder.
+    setting = relative(workspace, library);
+    assert.ok(setting.startsWith('..'), setting);
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     assert.equal((await definitionOfReal())[0]?.uri, pathToFileURL(scalarValues).href);
     assert.equal(client.messages.length, 3);
