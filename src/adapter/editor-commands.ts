@@ -278,7 +278,9 @@ export function summarise(command: TaskCommand, exitCode: number, envelope: Enve
     }
     case 'wait': {
       const records = recordsOf(data);
-      if (envelope.ok) return { severity: 'info', message: `All ${plural(records.length, 'task')} finished: ${statusList(records)}` };
+      // A failed task is worth a second look even though the wait itself succeeded.
+      const severity = records.some((r) => r.status === 'failed') ? 'warning' : 'info';
+      if (envelope.ok) return { severity, message: `${records.length === 1 ? 'The task' : `All ${records.length} tasks`} finished: ${statusList(records)}` };
       if (exitCode === 3) return { severity: 'warning', message: `Deadline passed before every task finished: ${statusList(records)}` };
       return { severity: 'error', message: failureLine('Wait', exitCode, envelope.error) };
     }

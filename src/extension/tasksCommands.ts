@@ -23,6 +23,7 @@ interface Body {
 }
 
 const bodyTitles = { submit: 'Submit Task Graph', act: 'Run Agent Action', translate: 'Translate Agent Action' } as const;
+const bodyProgress = { submit: 'submitting', act: 'sending the agent action in', translate: 'translating' } as const;
 
 export class TaskCommands {
   private readonly memory: TaskMemory;
@@ -72,7 +73,7 @@ export class TaskCommands {
       })]] : []);
       return { command, args: [], exitCode: 2, envelope: { ok: false, error: { message: summary.message, status_code: 0, body: '' } }, summary };
     }
-    const result = await this.run(command, bodyArgs(command), { stdin: body.text, title: `${bodyTitles[command]} (${body.source})`, progressAfterMs: 1000 });
+    const result = await this.run(command, bodyArgs(command), { stdin: body.text, title: `${bodyProgress[command]} ${body.source}`, progressAfterMs: 1000 });
     if (!result || result.stopped) return result;
     const ids = taskIdsOf(result.envelope);
     if (ids.length > 0) {
@@ -175,7 +176,7 @@ export class TaskCommands {
     for (const line of result.stderr.split('\n')) if (line.trim()) this.output.info(`  ${line}`);
     this.output.info(`  exit ${result.exitCode} after ${Date.now() - started} ms`);
     if (controller.signal.aborted) {
-      const summary: Summary = { severity: 'info', message: `Stopped ${options.title}; the service keeps whatever it was doing` };
+      const summary: Summary = { severity: 'info', message: `Stopped ${options.title}: the adapter process was ended; the service is not told and keeps what it already has` };
       void vscode.window.showInformationMessage(`Assay Tasks: ${summary.message}.`);
       return { command, args, exitCode: result.exitCode, envelope: result.envelope, summary, stopped: true };
     }

@@ -150,7 +150,9 @@ describe('editor commands: summaries of real adapter answers', () => {
     const done = await run(bodyArgs('submit'), JSON.stringify({ tasks: [{ name: 'ok', duration_ms: 10 }, { name: 'bad', outcome: 'failed', duration_ms: 10 }] }));
     const [ok, bad] = taskIdsOf(done.envelope);
     const waited = await run(waitArgs({ taskIds: [ok!, bad!], timeout: '5s' }).concat('-interval', '20ms'));
-    assert.deepEqual(summarise('wait', waited.exitCode, waited.envelope), { severity: 'info', message: `All 2 tasks finished: ${ok} success, ${bad} failed` });
+    assert.deepEqual(summarise('wait', waited.exitCode, waited.envelope), { severity: 'warning', message: `All 2 tasks finished: ${ok} success, ${bad} failed` });
+    const fine = await run(waitArgs({ taskIds: [ok!], timeout: '5s' }));
+    assert.deepEqual(summarise('wait', fine.exitCode, fine.envelope), { severity: 'info', message: `The task finished: ${ok} success` });
     const slow = taskIdsOf((await run(bodyArgs('submit'), '{"tasks":[{"name":"slow"}]}')).envelope)[0]!;
     const late = await run(waitArgs({ taskIds: [slow], timeout: '100ms' }).concat('-interval', '20ms'));
     assert.equal(late.exitCode, 3);
