@@ -1,32 +1,16 @@
+import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 
-/** One engine as the settings declare it, with where it came from and whether it may start. */
-export interface ConfiguredEngine {
-  name: string;
-  command: string;
-  origin: 'bundled' | 'user' | 'workspace' | 'workspace folder';
-  /** Why this entry will not be used; absent when it may start. */
-  ignoredBecause?: string;
-}
+import { referenceEngineEntry, type EngineEntry } from '../host/manifest';
+import { resolveEngineSettings, type ConfiguredEngine, type EngineLevel, type EngineSettings } from './askSettings';
 
-interface EntryShape {
-  name?: unknown;
-  command?: unknown;
-}
+export type { ConfiguredEngine, EngineSettings } from './askSettings';
 
-function describeEntry(entry: unknown, origin: ConfiguredEngine['origin'], index: number, trusted: boolean): ConfiguredEngine {
-  const shape: EntryShape = typeof entry === 'object' && entry !== null ? (entry as EntryShape) : {};
-  const name = typeof shape.name === 'string' && shape.name.length > 0 ? shape.name : `assay.engines[${index}]`;
-  const command = typeof shape.command === 'string' ? shape.command : '';
-  const engine: ConfiguredEngine = { name, command, origin };
-  if (origin !== 'user' && !trusted) {
-    engine.ignoredBecause =
-      `ignored: the workspace is not trusted, and engine entries from ${origin} settings start programs ` +
-      `(set it in user settings, or trust the workspace)`;
-  } else if (command === '') {
-    engine.ignoredBecause = `ignored: assay.engines[${index}] (${origin} settings) has no "command"`;
-  }
-  return engine;
+/** The bundled reference engine's entry. In desktop VS Code the extension host runs on Electron,
+ * which acts as Node only when told to (harmless under Node itself). */
+export function bundledEngineEntry(distDir: string): EngineEntry {
+  const entry = referenceEngineEntry(distDir);
+  return { ...entry, env: { ...entry.env, ELECTRON_RUN_AS_NODE: '1' } };
 }
 
 /**
@@ -34,27 +18,31 @@ function describeEntry(entry: unknown, origin: ConfiguredEngine['origin'], index
  * workspace VS Code hides restricted workspace values even from `inspect()`, so the entries are read
  * from the workspace's settings files instead, to be listed as ignored with the reason.
  */
-export async function configuredEngines(bundledEnginePath: string, bundledEngineExists: boolean): Promise<ConfiguredEngine[]> {
+export async function readEngineSettings(distDir: string): Promise<EngineSettings> {
   const config = vscode.workspace.getConfiguration('assay');
   const trusted = vscode.workspace.isTrusted;
-  const engines: ConfiguredEngine[] = [];
-  if (config.get<boolean>('useBundledEngine', true)) {
-    const bundled: ConfiguredEngine = { name: 'assay-reference', command: bundledEnginePath, origin: 'bundled' };
-    if (!bundledEngineExists) bundled.ignoredBecause = `missing: ${bundledEnginePath} is not in this build`;
-    engines.push(bundled);
-  }
   const inspected = config.inspect<unknown[]>('engines');
-  const levels: [ConfiguredEngine['origin'], unknown[] | undefined][] = [['user', inspected?.globalValue]];
+  const levels: EngineLevel[] = [{ origin: 'user', entries: inspected?.globalValue }];
   if (trusted) {
-    levels.push(['workspace', inspected?.workspaceValue], ['workspace folder', inspected?.workspaceFolderValue]);
+    levels.push({ origin: 'workspace', entries: inspected?.workspaceValue }, { origin: 'workspace folder', entries: inspected?.workspaceFolderValue });
   } else {
-    levels.push(...(await untrustedWorkspaceEntries()));
+    levels.push(...(await untrustedWorkspaceEntries()).map(([origin, entries]) => ({ origin: origin as EngineLevel['origin'], entries })));
   }
-  for (const [origin, entries] of levels) {
-    if (!Array.isArray(entries)) continue;
-    entries.forEach((entry, index) => engines.push(describeEntry(entry, origin, index, trusted)));
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const input: Parameters<typeof resolveEngineSettings>[0] = { levels, trusted };
+  if (folder?.scheme === 'file') input.folder = folder.fsPath;
+  if (config.get<boolean>('useBundledEngine', true)) {
+    const bundled = bundledEngineEntry(distDir);
+    input.bundled = bundled;
+    const program = bundled.args?.[0] ?? '';
+    if (!existsSync(program)) input.bundledMissing = `${program} is not in this build`;
   }
-  return engines;
+  return resolveEngineSettings(input);
+}
+
+/** The configured engines as Show Engines lists them. */
+export async function configuredEngines(distDir: string): Promise<ConfiguredEngine[]> {
+  return (await readEngineSettings(distDir)).listing;
 }
 
 /** `assay.engines` as written in the workspace file and in each folder's .vscode/settings.json. */

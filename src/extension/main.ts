@@ -1,10 +1,11 @@
 import { bundleLoadStartedAt } from './clock';
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { configuredEngines, type ConfiguredEngine } from './engineSettings';
-import { RunHistory } from './runRecord';
-import { RunsTree } from './runsView';
+import { ENGINE_ANSWERS_NOTIFICATION } from '../server/requests';
+import type { AskArguments, EngineListing, QuestionFlow } from './askFlow';
+import { RunHistory, type RunRecord } from './runRecord';
+import { RunsTree, type RunNode } from './runsView';
+import { RunStatusBar } from './statusBar';
 import { registerTaskCommands } from './tasks';
 import { registerWitnessPanels } from './witnessPanel';
 
@@ -14,15 +15,18 @@ export interface AssayApi {
   activationMs: number;
   /** Settles when the language server has answered `initialize` (rejects if it cannot start). */
   languageServerReady: Promise<void>;
+  /** Every run of this window, newest first. */
+  history: RunHistory;
+  /** Settles with the run's record once the run has settled. */
+  settled(id: number): Promise<RunRecord>;
+  /** The run status bar item's text as shown now (empty before the first run). */
+  statusBarText(): string;
+  /** The question flow (loaded on first use): engine process ids and the notifications it showed. */
+  questions(): Promise<Pick<QuestionFlow, 'enginePids' | 'shown'>>;
 }
 
 let client: LanguageClient | undefined;
-
-// The ask/run flow is wired to the host core in a later release; until then these commands say so
-// instead of pretending to run anything.
-const notYet =
-  'is not available in this build yet: the question flow arrives with the engine host wiring. ' +
-  'Meanwhile ask from a terminal with `npm run ask -- <kind> <subject> --model <file.sysml>`.';
+let flow: Promise<QuestionFlow> | undefined;
 
 // The bundle's own evaluation ends here; VS Code may then wait (preparing the extension context)
 // before calling activate(), which is its time, not ours.
@@ -39,29 +43,40 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   registerWitnessPanels(context, output, history);
   registerTaskCommands(context, output);
 
-  const runs = new RunsTree();
-  context.subscriptions.push(runs, vscode.window.createTreeView('assay.runs', { treeDataProvider: runs }));
+  const runs = new RunsTree(history);
+  const status = new RunStatusBar(history);
+  context.subscriptions.push(runs, status, vscode.window.createTreeView('assay.runs', { treeDataProvider: runs, showCollapseAll: true }));
 
-  const bundledEngine = context.asAbsolutePath('dist/engine.js');
-  const command = (id: string, run: () => unknown) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  // The question flow (host core, SysML front end) is loaded on first use, so activation does not pay for it.
+  const questions = (): Promise<QuestionFlow> => (flow ??= import('./askFlow').then(({ QuestionFlow }) => {
+    const created = new QuestionFlow(context, output, history);
+    context.subscriptions.push({ dispose: () => void created.dispose() });
+    return created;
+  }));
+  const command = <A extends unknown[]>(id: string, run: (flow: QuestionFlow, ...args: A) => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: A) => {
+      try {
+        return await run(await questions(), ...args);
+      } catch (error) {
+        // A failure of the flow itself (not an engine's): say so instead of failing silently.
+        const message = error instanceof Error ? error.stack ?? error.message : String(error);
+        output.error(`${id} failed: ${message}`);
+        void vscode.window.showErrorMessage(`Assay: ${id} failed: ${error instanceof Error ? error.message : String(error)}`, 'Show Output')
+          .then((choice) => choice && output.show(true));
+        return undefined;
+      }
+    }));
 
-  command('assay.showOutput', () => output.show(true));
-  command('assay.ask', () => {
-    output.info(`Assay: Ask a Question… ${notYet}`);
-    void vscode.window.showInformationMessage(`Assay: Ask a Question… ${notYet}`);
-  });
-  command('assay.askAgain', () => {
-    void vscode.window.showInformationMessage('Assay: no question has been asked yet in this window.');
-  });
-  command('assay.cancelRun', () => {
-    void vscode.window.showInformationMessage('Assay: no run is in progress.');
-  });
-  command('assay.restartEngines', () => {
-    output.info(`Assay: Restart Engines ${notYet}`);
-    void vscode.window.showInformationMessage(`Assay: Restart Engines ${notYet}`);
-  });
-  command('assay.showEngines', () => showEngines(output, bundledEngine));
+  context.subscriptions.push(vscode.commands.registerCommand('assay.showOutput', () => output.show(true)));
+  command('assay.ask', (f, args?: AskArguments) => f.ask(isObject(args) ? args : {}));
+  command('assay.askAgain', (f, target?: RunNode | number) => f.askAgain(target));
+  command('assay.cancelRun', (f, target?: RunNode | number) => f.cancelRun(target));
+  command('assay.restartEngines', (f) => f.restartEngines());
+  command('assay.showEngines', (f): Promise<EngineListing[]> => f.showEngines());
+  command('assay.runs.openWitness', (f, node?: RunNode | number) => f.openWitnessOf(node));
+  command('assay.runs.askAgain', (f, node?: RunNode | number) => f.askAgain(node ?? -1));
+  command('assay.runs.copyResult', (f, node?: RunNode | number) => f.copyResult(node));
+  command('assay.runs.cancel', (f, node?: RunNode | number) => f.cancelRun(node ?? -1));
 
   let resolveReady: () => void = () => undefined;
   let rejectReady: (error: unknown) => void = () => undefined;
@@ -69,6 +84,24 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
     resolveReady = resolve;
     rejectReady = reject;
   });
+  // The language server's `Ask:` code lenses follow what the configured engines answer.
+  const sendEngineAnswers = async (changed: boolean) => {
+    const f = await questions();
+    const settings = changed ? await f.settingsChanged() : await f.engineSettings();
+    if (!client?.isRunning()) return;
+    const { engineAnswers } = await import('./askSettings');
+    await client.sendNotification(ENGINE_ANSWERS_NOTIFICATION, engineAnswers(settings.entries));
+  };
+  const reportFailure = (error: unknown) => output.error(`Engine settings: ${error instanceof Error ? error.message : String(error)}`);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (['assay.engines', 'assay.useBundledEngine', 'assay.trace'].some((key) => event.affectsConfiguration(key))) {
+        sendEngineAnswers(true).catch(reportFailure);
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => sendEngineAnswers(true).catch(reportFailure)),
+  );
+
   // Load the language client (most of this bundle) and start the server after activation returns:
   // commands, views and settings are usable at once, and activation does not wait for a second process.
   const startedAt = performance.now();
@@ -81,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
       () => {
         output.info(`Language server ready in ${(performance.now() - startedAt).toFixed(0)} ms.`);
         resolveReady();
+        sendEngineAnswers(false).catch(reportFailure);
       },
       (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
@@ -97,29 +131,36 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   const activationMs = bundleEvaluatedMs + activateMs;
   output.info(`Assay ${version} activated in ${activationMs.toFixed(1)} ms ` +
     `(bundle evaluation ${bundleEvaluatedMs.toFixed(1)} ms, activate() ${activateMs.toFixed(1)} ms).`);
-  return { activationMs, languageServerReady };
+  return {
+    activationMs,
+    languageServerReady,
+    history,
+    settled: (id) => settledRecord(history, id),
+    statusBarText: () => status.text,
+    questions,
+  };
 }
 
-async function showEngines(output: vscode.LogOutputChannel, bundledEngine: string): Promise<ConfiguredEngine[]> {
-  const engines = await configuredEngines(bundledEngine, existsSync(bundledEngine));
-  output.info(`Engines (${engines.length}):`);
-  for (const engine of engines) {
-    output.info(`  ${engine.name} [${engine.origin}] ${engine.command}${engine.ignoredBecause ? ` — ${engine.ignoredBecause}` : ''}`);
-  }
-  const items: vscode.QuickPickItem[] = engines.map((engine) => ({
-    label: `${engine.ignoredBecause ? '$(circle-slash)' : '$(server-process)'} ${engine.name}`,
-    description: `${engine.origin} settings`.replace('bundled settings', 'bundled'),
-    detail: engine.ignoredBecause ?? `${engine.command} — not started`,
-  }));
-  if (items.length === 0) {
-    items.push({ label: 'No engines', detail: 'assay.useBundledEngine is off and assay.engines is empty.' });
-  }
-  // Not awaited: the command returns the list at once (tests and other extensions read it).
-  void vscode.window.showQuickPick(items, { title: 'Assay Engines', placeHolder: 'Configured engines' });
-  return engines;
+function isObject(value: unknown): value is AskArguments {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function settledRecord(history: RunHistory, id: number): Promise<RunRecord> {
+  const now = history.get(id);
+  if (now?.state === 'settled') return Promise.resolve(now);
+  return new Promise((resolve) => {
+    const subscription = history.onDidChange((record) => {
+      if (record.id === id && record.state === 'settled') {
+        subscription.dispose();
+        resolve(record);
+      }
+    });
+  });
 }
 
 export async function deactivate(): Promise<void> {
-  await client?.stop();
+  const stopping = flow?.then((f) => f.dispose());
+  flow = undefined;
+  await Promise.all([client?.stop(), stopping]);
   client = undefined;
 }

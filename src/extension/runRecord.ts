@@ -7,8 +7,17 @@ export interface RunRecord {
   /** The host's run id (unique within the window's host). */
   id: number;
   question: Question;
-  /** The model exactly as it was sent (open documents' unsaved text included); witness replay re-uses it. */
+  /**
+   * The model exactly as it was sent (open documents' unsaved text included); witness replay re-uses it.
+   * A document's `path` is the file system path for files, the URI string for other documents.
+   */
   documents: SourceDocument[];
+  /** The URI (as a string) of each document, by its path in `documents`. */
+  documentUris?: Record<string, string>;
+  /** The engine asked for (absent: the host chose, "auto"). */
+  engineChoice?: string;
+  /** While queued: the engine the run waits for (it runs one question at a time). */
+  waitingFor?: string;
   state: 'queued' | 'running' | 'settled';
   /** The engine answering (known once started). */
   engine?: string;

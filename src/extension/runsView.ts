@@ -1,42 +1,97 @@
 import * as vscode from 'vscode';
+import { durationText, hasWitness, questionText, runsEntry, Throttle } from './askText';
+import type { RunHistory, RunRecord } from './runRecord';
 
-/** A settled or running question as the Runs view lists it. */
-export interface RunEntry {
-  label: string;
-  description: string;
-  tooltip: string;
+/** A row of the Runs view: a run, or one detail line under it. Commands on rows receive this. */
+export interface RunNode {
+  run: number;
+  detail?: number;
+}
+
+/** The tree item context values the menus in package.json select on. */
+export function contextValueOf(record: RunRecord): 'assay.run.running' | 'assay.run.settled' | 'assay.run.witnessed' {
+  if (record.state !== 'settled') return 'assay.run.running';
+  return hasWitness(record.outcome) ? 'assay.run.witnessed' : 'assay.run.settled';
+}
+
+function iconOf(record: RunRecord): vscode.ThemeIcon {
+  if (record.state === 'queued') return new vscode.ThemeIcon('clock');
+  if (record.state === 'running') return new vscode.ThemeIcon('sync~spin');
+  const o = record.outcome;
+  if (o?.status === 'answered') {
+    const claim = o.result.claim;
+    if (claim === 'violated' || claim === 'unsatisfiable') return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    if (claim === 'sensitive' || claim === 'unbounded' || claim === 'none') return new vscode.ThemeIcon('warning');
+    return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+  }
+  if (o?.status === 'cancelled' || o?.status === 'not covered') return new vscode.ThemeIcon('circle-slash');
+  if (o?.status === 'budget') return new vscode.ThemeIcon('watch');
+  return new vscode.ThemeIcon('error');
 }
 
 /**
- * The Runs view. Runs are added by the question flow; while there are none the view shows the
- * welcome text contributed in package.json (`viewsWelcome`).
+ * The Runs view: every run of this window from the shared history, newest first, with its engine,
+ * claim, standing strength and duration; the reasons and details one level down. While there are no
+ * runs the view shows the welcome text contributed in package.json (`viewsWelcome`).
  */
-export class RunsTree implements vscode.TreeDataProvider<RunEntry> {
-  private readonly entries: RunEntry[] = [];
-  private readonly changed = new vscode.EventEmitter<RunEntry | undefined>();
+export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<RunNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly throttle = new Throttle<void>(250, () => this.changed.fire(undefined));
+  private readonly subscription: vscode.Disposable;
 
-  add(entry: RunEntry): void {
-    this.entries.unshift(entry);
-    this.changed.fire(undefined);
+  constructor(private readonly history: RunHistory) {
+    this.subscription = history.onDidChange((record) => {
+      if (record.state === 'running' && record.progress) this.throttle.push();
+      else {
+        this.throttle.dispose();
+        this.changed.fire(undefined);
+      }
+    });
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.history.all().length;
   }
 
-  getTreeItem(entry: RunEntry): vscode.TreeItem {
-    const item = new vscode.TreeItem(entry.label, vscode.TreeItemCollapsibleState.None);
+  getTreeItem(node: RunNode): vscode.TreeItem {
+    const record = this.history.get(node.run);
+    if (!record) return new vscode.TreeItem(`run ${node.run} (gone)`);
+    const entry = runsEntry(record);
+    if (node.detail !== undefined) {
+      const item = new vscode.TreeItem(entry.details[node.detail] ?? '', vscode.TreeItemCollapsibleState.None);
+      item.tooltip = entry.details[node.detail];
+      return item;
+    }
+    const item = new vscode.TreeItem(entry.label, entry.details.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `run-${record.id}`;
     item.description = entry.description;
-    item.tooltip = entry.tooltip;
+    item.iconPath = iconOf(record);
+    item.contextValue = contextValueOf(record);
+    const tooltip = new vscode.MarkdownString([
+      `**${questionText(record.question)}** (run ${record.id})`, '',
+      entry.description, '',
+      ...entry.details,
+      `asked ${new Date(record.askedAt).toLocaleTimeString()}${record.elapsedMs !== undefined ? `, took ${durationText(record.elapsedMs)}` : ''}`,
+    ].join('  \n'));
+    item.tooltip = tooltip;
     return item;
   }
 
-  getChildren(entry?: RunEntry): RunEntry[] {
-    return entry ? [] : [...this.entries];
+  getChildren(node?: RunNode): RunNode[] {
+    if (!node) return this.history.all().map((record) => ({ run: record.id }));
+    if (node.detail !== undefined) return [];
+    const record = this.history.get(node.run);
+    return record ? runsEntry(record).details.map((_, detail) => ({ run: node.run, detail })) : [];
+  }
+
+  getParent(node: RunNode): RunNode | undefined {
+    return node.detail !== undefined ? { run: node.run } : undefined;
   }
 
   dispose(): void {
+    this.throttle.dispose();
+    this.subscription.dispose();
     this.changed.dispose();
   }
 }

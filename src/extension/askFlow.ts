@@ -1,0 +1,677 @@
+// The question flow in the editor: picks, the model from the workspace, the host core (the same one the
+// CLI uses) with the engines from the settings, progress in the status bar and a cancellable
+// notification, settled answers as notifications, Runs entries and problems. Loaded on first use.
+import * as vscode from 'vscode';
+import { Host, type EngineCheck, type EngineEntry, type Run, type RunEvent } from '../host';
+import { SysmlModel } from '../host/sysml-model';
+import { QUESTION_KINDS, type Condition, type Question, type QuestionKind, type SourceDocument } from '../protocol';
+import type { AskLensArguments } from '../server/requests';
+import {
+  BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor,
+  modelDocuments, subjectKinds, type SubjectChoice,
+} from './askModel';
+import { SCHEDULE_PATTERN, budgetFromSetting, questionOptions, type ConfiguredEngine, type EngineSettings } from './askSettings';
+import {
+  hasWitness, outcomeReason, progressCounts, questionText, resultJson, runsEntry, settledMessage, Throttle,
+} from './askText';
+import { ViolationDiagnostics } from './diagnostics';
+import { readEngineSettings } from './engineSettings';
+import type { RunHistory, RunRecord } from './runRecord';
+import type { RunNode } from './runsView';
+
+/** What `assay.ask` accepts: a code lens passes uri, subject and kind; tests and keybindings may pass the rest. */
+export interface AskArguments extends Partial<AskLensArguments> {
+  /** The condition; null asks about the subject's asserted constraints. */
+  condition?: Condition | null;
+  schedule?: string;
+  /** `auto` (the host routes), `all` (every engine that fits, one run each) or an engine's name. */
+  engine?: string;
+}
+
+/** One engine as Show Engines reports it. */
+export interface EngineListing extends ConfiguredEngine {
+  status: 'ready' | 'refused' | 'failed' | 'ignored';
+  problem?: string;
+  answers?: string[];
+  version?: string;
+}
+
+interface Plan {
+  question: Question;
+  engine?: string;
+}
+
+interface Collected {
+  documents: SourceDocument[];
+  uris: Record<string, string>;
+}
+
+const RUN_SCHEME = 'assay-run';
+const TRACE_LIMIT = 4000;
+
+export class QuestionFlow implements vscode.Disposable {
+  private host: Host | undefined;
+  private settings: EngineSettings | undefined;
+  private stale = true;
+  private nextId = 1;
+  /** Host run id → record id, for the current host's events. */
+  private readonly recordOf = new Map<Host, Map<number, number>>();
+  private readonly active = new Map<number, Run>();
+  private pendingRecord: number | undefined;
+  private lastPlans: Plan[] | undefined;
+  private shownSettingsProblems = '';
+  private readonly notifiedEngineProblems = new Set<string>();
+  private traceEnabled = false;
+  private readonly diagnostics = new ViolationDiagnostics();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly details = new vscode.EventEmitter<vscode.Uri>();
+  /** Every notification message shown, in order (the in-editor tests read it). */
+  readonly shown: string[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly output: vscode.LogOutputChannel,
+    private readonly history: RunHistory,
+  ) {
+    this.readTrace();
+    this.disposables.push(this.diagnostics, this.details, vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, {
+      onDidChange: this.details.event,
+      provideTextDocumentContent: (uri) => this.detailsText(Number(/run-(\d+)/.exec(uri.path)?.[1])),
+    }));
+  }
+
+  private get distDir(): string {
+    return this.context.asAbsolutePath('dist');
+  }
+
+  private readTrace(): void {
+    this.traceEnabled = vscode.workspace.getConfiguration('assay').get<boolean>('trace', false) === true;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Settings and the host
+
+  /** Re-reads the engine settings (after a change); reports bad entries once; the next question uses a new host. */
+  async settingsChanged(): Promise<EngineSettings> {
+    this.readTrace();
+    this.stale = true;
+    const settings = await readEngineSettings(this.distDir);
+    this.reportSettingsProblems(settings.problems);
+    return settings;
+  }
+
+  /** The engine settings as they are now (for the language server's code lenses); reports bad entries. */
+  async engineSettings(): Promise<EngineSettings> {
+    const settings = await readEngineSettings(this.distDir);
+    this.reportSettingsProblems(settings.problems);
+    return settings;
+  }
+
+  private reportSettingsProblems(problems: readonly string[]): void {
+    const key = problems.join('\n');
+    if (key === this.shownSettingsProblems) return;
+    this.shownSettingsProblems = key;
+    if (problems.length === 0) return;
+    for (const problem of problems) this.output.error(`Settings: ${problem}`);
+    const message = problems.length === 1
+      ? `Assay: an engine entry in settings cannot be used: ${problems[0]}`
+      : `Assay: ${problems.length} engine entries in settings cannot be used: ${problems.join('; ')}`;
+    this.notify('error', message, [
+      ['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'assay.engines')],
+      ['Show Output', () => this.output.show(true)],
+    ]);
+  }
+
+  private async currentHost(): Promise<{ host: Host; settings: EngineSettings }> {
+    if (this.host && this.settings && !this.stale) return { host: this.host, settings: this.settings };
+    const settings = await readEngineSettings(this.distDir);
+    if (this.host && this.settings && !this.stale) return { host: this.host, settings: this.settings }; // built meanwhile
+    this.reportSettingsProblems(settings.problems);
+    if (this.host) this.retire(this.host);
+    const model = new SysmlModel();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const host = new Host({
+      entries: settings.entries,
+      modelIndex: model,
+      witnessChecker: model,
+      ...(folder?.scheme === 'file' ? { cwd: folder.fsPath } : {}),
+      trace: (engine, direction, line) => {
+        if (!this.traceEnabled) return;
+        const shown = line.length > TRACE_LIMIT ? `${line.slice(0, TRACE_LIMIT)}… (${line.length - TRACE_LIMIT} more characters)` : line;
+        this.output.info(`[trace] ${engine} ${direction === 'send' ? '→' : '←'} ${shown}`);
+      },
+    });
+    host.onLog(({ engine, text }) => this.output.warn(`engine "${engine}": ${text}`));
+    host.onEvent((event) => this.onEvent(host, event));
+    this.recordOf.set(host, new Map());
+    this.host = host;
+    this.settings = settings;
+    this.stale = false;
+    this.output.info(`Engines: ${settings.entries.map((e) => e.name).join(', ') || 'none'}`);
+    return { host, settings };
+  }
+
+  /** A host whose settings are out of date stops its engines once its runs have settled. */
+  private retire(host: Host): void {
+    void Promise.all(host.runs.map((run) => run.settled)).then(() => host.shutdown()).then(() => this.recordOf.delete(host));
+  }
+
+  /** Engine process ids of the current host (the in-editor tests check none is left running). */
+  enginePids(): number[] {
+    return (this.host?.engines ?? []).map((e) => e.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Asking
+
+  async ask(args: AskArguments = {}): Promise<number[] | undefined> {
+    const { host, settings } = await this.currentHost();
+    if (settings.entries.length === 0) {
+      this.notify('error', 'Assay: no engine can answer questions: assay.useBundledEngine is off and assay.engines has no usable entry.',
+        [['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+      return undefined;
+    }
+    // Start the engines while the user picks: the answer then comes without a start-up wait.
+    void host.checkEngines();
+    const collected = await this.collectDocuments();
+    const outline = new ModelOutline(collected.documents);
+    const entries = settings.entries;
+
+    let subject: string;
+    let subjectKind: string | undefined;
+    if (args.subject) {
+      subject = args.subject;
+      const places = outline.locate(subject);
+      subjectKind = places.length === 1 ? places[0]!.kind : undefined;
+    } else {
+      const picked = await this.pickSubject(outline, collected, entries);
+      if (!picked) return undefined;
+      subject = picked.qualifiedName;
+      subjectKind = picked.kind;
+    }
+
+    let kind: QuestionKind;
+    if (args.kind !== undefined) {
+      if (!(QUESTION_KINDS as readonly string[]).includes(args.kind)) {
+        this.notify('error', `Assay: "${args.kind}" is not a question kind (${QUESTION_KINDS.join(', ')}).`, []);
+        return undefined;
+      }
+      kind = args.kind as QuestionKind;
+    } else {
+      const picked = await this.pickKind(subject, kindsFor(entries, subjectKind));
+      if (!picked) return undefined;
+      kind = picked;
+    }
+
+    const config = vscode.workspace.getConfiguration('assay');
+    const options = questionOptions({ schedule: config.get('schedule'), draws: config.get('draws'), clockStep: config.get('clockStep') });
+    for (const problem of options.problems) this.output.warn(`Settings: ${problem}`);
+
+    let condition: Condition | undefined;
+    if (CONDITION_KINDS.includes(kind)) {
+      if (args.condition !== undefined) condition = args.condition ?? undefined;
+      else {
+        const picked = await this.pickCondition(subject, outline.constraintsOf(subject));
+        if (picked === 'cancelled') return undefined;
+        condition = picked;
+      }
+    }
+
+    let schedule = options.schedule;
+    if (BEHAVIOUR_KINDS.includes(kind)) {
+      if (args.schedule !== undefined) {
+        if (!SCHEDULE_PATTERN.test(args.schedule)) {
+          this.notify('error', `Assay: schedule "${args.schedule}" is not fifo, lifo, all or seed:<n>.`, []);
+          return undefined;
+        }
+        schedule = args.schedule;
+      } else {
+        const picked = await this.pickSchedule(options.schedule);
+        if (!picked) return undefined;
+        schedule = picked;
+      }
+    }
+
+    const candidates = enginesFor(entries, kind, subjectKind);
+    let engine = args.engine;
+    if (engine === undefined) {
+      if (candidates.length > 1) {
+        engine = await this.pickEngine(candidates);
+        if (!engine) return undefined;
+      } else engine = 'auto';
+    }
+
+    const question: Question = { kind, subject, schedule, free: [] };
+    if (options.draws) question.draws = options.draws;
+    if (options.clockStep !== undefined) question.clockStep = options.clockStep;
+    if (condition) question.condition = condition;
+    const plans: Plan[] = engine === 'all'
+      ? candidates.map((entry) => ({ question, engine: entry.name }))
+      : [{ question, ...(engine !== 'auto' ? { engine } : {}) }];
+    if (plans.length === 0) {
+      this.notify('warning', `Assay: no configured engine answers ${kind} questions about ${subject}.`, [['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+      return undefined;
+    }
+    this.lastPlans = plans;
+    return plans.map((plan) => this.start(host, plan, collected));
+  }
+
+  /** Asks the last question again (or a run's question), with the model as it is now. */
+  async askAgain(target?: RunNode | number): Promise<number[] | undefined> {
+    const record = this.recordFor(target);
+    const plans = record ? [{ question: stripSubjectKind(record.question), ...(record.engineChoice ? { engine: record.engineChoice } : {}) }] : this.lastPlans;
+    if (!plans) {
+      this.notify('info', 'Assay: no question has been asked yet in this window.', []);
+      return undefined;
+    }
+    const { host } = await this.currentHost();
+    const collected = await this.collectDocuments();
+    return plans.map((plan) => this.start(host, plan, collected));
+  }
+
+  private start(host: Host, plan: Plan, collected: Collected): number {
+    const id = this.nextId++;
+    const record: RunRecord = {
+      id, question: plan.question, documents: collected.documents, documentUris: collected.uris, state: 'queued', askedAt: Date.now(),
+      ...(plan.engine ? { engineChoice: plan.engine } : {}),
+    };
+    this.history.add(record);
+    const config = vscode.workspace.getConfiguration('assay');
+    const budget = budgetFromSetting(config.get('budget'));
+    for (const problem of budget.problems) this.output.warn(`Settings: ${problem}`);
+    this.output.info(`Run ${id}: ${questionText(plan.question)} (schedule ${plan.question.schedule}${plan.question.condition ? `, condition ${plan.question.condition.name}` : ''}) ` +
+      `on ${plan.engine ?? 'the first engine that covers it'}, ${collected.documents.length} documents, budget ${JSON.stringify(budget.budget)}`);
+    this.pendingRecord = id;
+    let run: Run;
+    try {
+      run = host.ask({ question: plan.question, documents: collected.documents, budget: budget.budget, ...(plan.engine ? { engine: plan.engine } : {}) });
+    } finally {
+      this.pendingRecord = undefined;
+    }
+    this.recordOf.get(host)?.set(run.id, id);
+    this.active.set(id, run);
+    this.showProgress(id, run);
+    return id;
+  }
+
+  private onEvent(host: Host, event: RunEvent): void {
+    const ids = this.recordOf.get(host);
+    if (!ids) return;
+    let id = ids.get(event.run);
+    if (id === undefined && event.type === 'queued' && this.pendingRecord !== undefined) {
+      id = this.pendingRecord;
+      ids.set(event.run, id);
+    }
+    if (id === undefined) return;
+    switch (event.type) {
+      case 'queued':
+        if (event.waitingFor) this.history.update(id, { state: 'queued', waitingFor: event.waitingFor });
+        break;
+      case 'started':
+        this.history.update(id, { state: 'running', engine: event.engine, question: event.question, waitingFor: undefined });
+        this.output.info(`Run ${id}: started on ${event.engine} (${event.modelForm}; bounds ${event.bounds.map((b) => `${b.name} ${b.limit || 'open'}`).join(', ') || 'none'})`);
+        break;
+      case 'progress':
+        this.history.update(id, { progress: event.progress });
+        break;
+      case 'settled': {
+        this.active.delete(id);
+        ids.delete(event.run);
+        const outcome = event.outcome;
+        const record = this.history.update(id, {
+          state: 'settled', outcome, elapsedMs: event.elapsedMs, waitingFor: undefined,
+          ...(outcome.status !== 'not covered' && outcome.engine ? { engine: outcome.engine } : {}),
+        });
+        if (record) this.settled(host, record);
+        break;
+      }
+    }
+  }
+
+  /** A cancellable progress notification for one run; its Cancel sends the protocol's cancel. */
+  private showProgress(id: number, run: Run): void {
+    const record = this.history.get(id)!;
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Assay: ${questionText(record.question)}`, cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => {
+          this.output.info(`Run ${id}: cancel requested from the notification`);
+          run.cancel();
+        });
+        const report = new Throttle<string>(250, (message) => progress.report({ message }));
+        const subscription = this.history.onDidChange((changed) => {
+          if (changed.id !== id || changed.state === 'settled') return;
+          const counts = progressCounts(changed.progress);
+          report.push(changed.state === 'queued' ? (changed.waitingFor ? `queued for ${changed.waitingFor}` : 'starting') : `${changed.engine ?? ''}${counts ? ` · ${counts}` : ''}`);
+        });
+        return run.settled.finally(() => {
+          report.dispose();
+          subscription.dispose();
+        });
+      },
+    );
+  }
+
+  private settled(host: Host, record: RunRecord): void {
+    const o = record.outcome!;
+    const entry = runsEntry(record);
+    this.output.info(`Run ${record.id}: ${entry.description}${outcomeReason(o) ? ` — ${outcomeReason(o)}` : ''}`);
+    this.diagnostics.settled(record);
+    this.details.fire(vscode.Uri.from({ scheme: RUN_SCHEME, path: `/run-${record.id}.md` }));
+    const message = `Assay: ${settledMessage(record)}`;
+    const details: [string, () => unknown] = ['Details', () => this.openDetails(record.id)];
+    switch (o.status) {
+      case 'answered': {
+        const actions: [string, () => unknown][] = [];
+        if (hasWitness(o)) actions.push(['Show Witness', () => vscode.commands.executeCommand('assay.openWitness', record.id)]);
+        actions.push(details);
+        const bad = o.result.claim === 'violated' || o.result.claim === 'unsatisfiable' || o.standing.strength === 'not covered';
+        this.notify(bad ? 'warning' : 'info', message, actions);
+        break;
+      }
+      case 'not covered':
+        for (const reason of o.reasons) this.notifiedEngineProblems.add(reason.reason);
+        this.notify('warning', message, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+        break;
+      case 'budget':
+        this.notify('warning', message, [details]);
+        break;
+      case 'error':
+        this.output.error(`Run ${record.id}: ${o.message}`);
+        this.notifiedEngineProblems.add(o.message);
+        this.notify('error', message, [['Show Output', () => this.output.show(true)], details]);
+        break;
+      case 'cancelled':
+        break; // the status bar and the Runs view say so; the user asked for it
+    }
+    this.reportEngineProblems(host, record);
+  }
+
+  /** An engine that could not be used for this question (crashed, refused, timed out) is reported once. */
+  private reportEngineProblems(host: Host, record: RunRecord): void {
+    const consulted = record.engineChoice ? [record.engineChoice] : host.engines.map((e) => e.name);
+    for (const name of consulted) {
+      const engine = host.engine(name);
+      const problem = engine?.problem;
+      if (!engine || !problem || (engine.status !== 'failed' && engine.status !== 'refused')) continue;
+      if (this.notifiedEngineProblems.has(problem)) continue;
+      this.notifiedEngineProblems.add(problem);
+      this.output.error(problem);
+      const tail = engine.stderrTail(1500).trim();
+      if (tail) this.output.error(`engine "${name}" stderr:\n${tail}`);
+      this.notify('error', `Assay: ${problem.split('\n')[0]}`, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Other commands
+
+  /** Cancels a run (the given one, the only one, or one the user picks). */
+  async cancelRun(target?: RunNode | number): Promise<number[]> {
+    let ids: number[];
+    const record = this.recordFor(target);
+    if (record) ids = [record.id];
+    else {
+      const running = [...this.active.keys()];
+      if (running.length === 0) {
+        this.notify('info', 'Assay: no run is in progress.', []);
+        return [];
+      }
+      if (running.length === 1) ids = running;
+      else {
+        const items = [
+          { label: '$(debug-stop) All runs', ids: running },
+          ...running.map((id) => ({ label: questionText(this.history.get(id)!.question), description: `run ${id}`, ids: [id] })),
+        ];
+        const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Cancel Run', placeHolder: 'Which run to cancel' });
+        if (!picked) return [];
+        ids = picked.ids;
+      }
+    }
+    for (const id of ids) {
+      this.output.info(`Run ${id}: cancel requested`);
+      this.active.get(id)?.cancel();
+    }
+    return ids;
+  }
+
+  /** Stops every engine process; the next question starts them afresh (re-reading the settings). */
+  async restartEngines(): Promise<number> {
+    const host = this.host;
+    this.host = undefined;
+    this.stale = true;
+    this.notifiedEngineProblems.clear();
+    if (!host) {
+      this.notify('info', 'Assay: no engine is running; engines start with the next question.', []);
+      return 0;
+    }
+    const pids = host.engines.filter((e) => e.pid !== undefined).length;
+    await host.shutdown();
+    this.recordOf.delete(host);
+    this.output.info(`Engines stopped (${pids} process${pids === 1 ? '' : 'es'}); they start again with the next question.`);
+    this.notify('info', `Assay: engines stopped (${pids} process${pids === 1 ? '' : 'es'}); they start again with the next question.`, []);
+    return pids;
+  }
+
+  /** Lists the configured engines with their describe status (each usable one is started and checked). */
+  async showEngines(): Promise<EngineListing[]> {
+    const picker = vscode.window.createQuickPick<vscode.QuickPickItem>();
+    picker.title = 'Assay Engines';
+    picker.placeholder = 'Configured engines and their describe check';
+    picker.busy = true;
+    const { host, settings } = await this.currentHost();
+    const listed = (checks: EngineCheck[] | undefined): EngineListing[] => settings.listing.map((engine) => {
+      if (engine.ignoredBecause) return { ...engine, status: 'ignored' as const };
+      const check = checks?.find((c) => c.name === engine.name);
+      const process = host.engine(engine.name);
+      const listing: EngineListing = { ...engine, status: !check ? 'failed' : check.ok ? 'ready' : process?.status === 'refused' ? 'refused' : 'failed' };
+      if (check?.problem) listing.problem = check.problem;
+      if (check?.capabilities) {
+        listing.answers = [...check.capabilities.answers];
+        listing.version = check.capabilities.version;
+      }
+      return listing;
+    });
+    const itemsOf = (engines: EngineListing[], checking: boolean): vscode.QuickPickItem[] => {
+      if (engines.length === 0) return [{ label: 'No engines', detail: 'assay.useBundledEngine is off and assay.engines is empty.' }];
+      return engines.map((engine) => ({
+        label: `${engine.status === 'ignored' ? '$(circle-slash)' : checking ? '$(loading~spin)' : engine.status === 'ready' ? '$(pass)' : '$(error)'} ${engine.name}`,
+        description: engine.origin === 'bundled' ? 'bundled' : `${engine.origin} settings`,
+        detail: engine.ignoredBecause ?? (checking ? `${engine.command} — checking…`
+          : engine.status === 'ready' ? `ready: version ${engine.version}, answers ${engine.answers?.join(', ')} — ${engine.command}`
+            : `${engine.status}: ${engine.problem ?? 'unknown problem'}`),
+      }));
+    };
+    picker.items = itemsOf(listed(undefined), true);
+    picker.onDidHide(() => picker.dispose());
+    picker.show();
+    const checks = await host.checkEngines();
+    const engines = listed(checks);
+    picker.items = itemsOf(engines, false);
+    picker.busy = false;
+    this.output.info(`Engines (${engines.length}):`);
+    for (const engine of engines) {
+      this.output.info(`  ${engine.name} [${engine.origin}] ${engine.status}${engine.ignoredBecause ? ` — ${engine.ignoredBecause}` : engine.problem ? ` — ${engine.problem}` : ''}`);
+    }
+    return engines;
+  }
+
+  async openWitnessOf(target?: RunNode | number): Promise<void> {
+    const record = this.recordFor(target);
+    if (record) await vscode.commands.executeCommand('assay.openWitness', record.id);
+  }
+
+  async copyResult(target?: RunNode | number): Promise<string | undefined> {
+    const record = this.recordFor(target) ?? this.history.all()[0];
+    if (!record) return undefined;
+    const json = resultJson(record);
+    await vscode.env.clipboard.writeText(json);
+    vscode.window.setStatusBarMessage(`Assay: result of run ${record.id} copied`, 3000);
+    return json;
+  }
+
+  private async openDetails(id: number): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RUN_SCHEME, path: `/run-${id}.md` }));
+    await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  private detailsText(id: number): string {
+    const record = this.history.get(id);
+    if (!record) return `Run ${id} is not in this window's history.\n`;
+    const entry = runsEntry(record);
+    return [
+      `# ${entry.label}`, '', `Run ${record.id}: ${entry.description}`, '',
+      ...entry.details.map((line) => `- ${line}`), '',
+      `Model: ${record.documents.map((d) => vscode.workspace.asRelativePath(d.path)).join(', ')}`, '',
+      '```json', resultJson(record), '```', '',
+    ].join('\n');
+  }
+
+  private recordFor(target: RunNode | number | undefined): RunRecord | undefined {
+    if (typeof target === 'number') return this.history.get(target);
+    if (target && typeof target === 'object' && typeof target.run === 'number') return this.history.get(target.run);
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The model and the picks
+
+  /** The workspace's model files, with the open documents' current text (unsaved edits included). */
+  private async collectDocuments(): Promise<Collected> {
+    const pathOf = (uri: vscode.Uri) => (uri.scheme === 'file' ? uri.fsPath : uri.toString());
+    const uris: Record<string, string> = {};
+    const open: SourceDocument[] = [];
+    for (const document of vscode.workspace.textDocuments) {
+      const uri = document.uri;
+      if (uri.scheme !== 'file' && uri.scheme !== 'untitled') continue;
+      if (!['sysml', 'kerml'].includes(document.languageId) && !isModelPath(uri.path)) continue;
+      uris[pathOf(uri)] = uri.toString();
+      open.push({ path: pathOf(uri), text: document.getText() });
+    }
+    const files = await vscode.workspace.findFiles('**/*.{sysml,kerml}', '**/{node_modules,.git}/**', 5000);
+    for (const uri of files) uris[pathOf(uri)] ??= uri.toString();
+    const documents = await modelDocuments(open, files.map(pathOf), async (path) => {
+      try {
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(uris[path]!)));
+      } catch (error) {
+        this.output.warn(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}; left out of the model`);
+        return undefined;
+      }
+    });
+    return { documents, uris };
+  }
+
+  private async pickSubject(outline: ModelOutline, collected: Collected, entries: readonly EngineEntry[]): Promise<SubjectChoice | undefined> {
+    const kinds = subjectKinds(entries);
+    const all = outline.subjects(kinds);
+    if (all.length === 0) {
+      this.notify('warning', 'Assay: the workspace declares nothing an engine can answer about (no .sysml or .kerml declarations).', []);
+      return undefined;
+    }
+    const editor = vscode.window.activeTextEditor;
+    let here: SubjectChoice | undefined;
+    if (editor) {
+      const uri = editor.document.uri;
+      const path = uri.scheme === 'file' ? uri.fsPath : uri.toString();
+      if (collected.uris[path]) here = outline.subjectAt(path, editor.document.offsetAt(editor.selection.active), kinds);
+    }
+    type Item = vscode.QuickPickItem & { choice?: SubjectChoice };
+    const itemOf = (choice: SubjectChoice, note?: string): Item => ({
+      label: choice.qualifiedName,
+      description: `${choice.kind}${choice.isDefinition ? ' def' : ''}${note ? ` — ${note}` : ''}`,
+      detail: `${vscode.workspace.asRelativePath(choice.path)}:${choice.range.line}`,
+      choice,
+    });
+    const items: Item[] = [];
+    if (here) items.push(itemOf(here, 'at the cursor'), { label: 'all declarations', kind: vscode.QuickPickItemKind.Separator });
+    for (const choice of all) if (choice !== here && !(here && choice.qualifiedName === here.qualifiedName && choice.path === here.path && choice.range.start === here.range.start)) items.push(itemOf(choice));
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Assay: Ask a Question (1/5): subject', placeHolder: 'The declaration to ask about', matchOnDescription: true, matchOnDetail: true,
+    });
+    return picked?.choice;
+  }
+
+  private async pickKind(subject: string, kinds: QuestionKind[]): Promise<QuestionKind | undefined> {
+    if (kinds.length === 0) {
+      this.notify('warning', `Assay: no configured engine answers questions about ${subject}.`, [['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(kinds.map((kind) => ({ label: kind, description: KIND_DESCRIPTIONS[kind], kind: undefined })), {
+      title: `Assay: Ask a Question (2/5): what to ask of ${subject}`, placeHolder: 'Question kind',
+    });
+    return picked?.label as QuestionKind | undefined;
+  }
+
+  private async pickCondition(subject: string, constraints: string[]): Promise<Condition | undefined | 'cancelled'> {
+    type Item = vscode.QuickPickItem & { condition?: Condition | null };
+    const items: Item[] = [
+      {
+        label: 'Asserted constraints',
+        description: constraints.length > 0 ? `the constraints ${subject} asserts` : 'none declared here; the engine looks for asserted constraints',
+        condition: null,
+      },
+      ...constraints.map((name): Item => ({ label: name, description: 'constraint', condition: { name } })),
+      { label: '$(edit) Type a condition…', description: 'a SysML expression over the subject\'s features' },
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title: `Assay: Ask a Question (3/5): condition that must hold`, placeHolder: 'Condition' });
+    if (!picked) return 'cancelled';
+    if (picked.condition !== undefined) return picked.condition ?? undefined;
+    const text = await vscode.window.showInputBox({
+      title: 'Assay: condition', prompt: `A SysML expression over the features of ${subject}, e.g. not (a and b)`,
+      validateInput: (value) => (value.trim() === '' ? 'Type an expression' : undefined),
+    });
+    if (text === undefined) return 'cancelled';
+    return { name: text.trim().length <= 40 ? text.trim() : 'condition', text: text.trim() };
+  }
+
+  private async pickSchedule(preferred: string): Promise<string | undefined> {
+    type Item = vscode.QuickPickItem & { seed?: boolean };
+    const names = [preferred, ...['fifo', 'lifo', 'all'].filter((s) => s !== preferred)];
+    const items: Item[] = names.map((name) => ({
+      label: name,
+      description: `${SCHEDULE_DESCRIPTIONS[name] ?? 'seeded random choice'}${name === preferred ? ' (assay.schedule)' : ''}`,
+    }));
+    items.push({ label: 'seed:<n>…', description: 'seeded random choice', seed: true });
+    const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Ask a Question (4/5): schedule policy', placeHolder: 'Which moves run first' });
+    if (!picked) return undefined;
+    if (!picked.seed) return picked.label;
+    const seed = await vscode.window.showInputBox({
+      title: 'Assay: schedule seed', prompt: 'A non-negative integer', value: '1',
+      validateInput: (value) => (/^(0|[1-9][0-9]*)$/.test(value.trim()) ? undefined : 'A non-negative integer without leading zeros'),
+    });
+    return seed === undefined ? undefined : `seed:${seed.trim()}`;
+  }
+
+  private async pickEngine(candidates: readonly EngineEntry[]): Promise<string | undefined> {
+    const items: vscode.QuickPickItem[] = [
+      { label: 'auto', description: 'the first engine that covers the question' },
+      { label: 'all', description: `every engine that answers it (${candidates.map((e) => e.name).join(', ')}), one run each` },
+      ...candidates.map((entry) => ({ label: entry.name, description: entry.builtIn ? 'bundled' : entry.command })),
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Ask a Question (5/5): engine', placeHolder: 'Which engine answers' });
+    return picked?.label;
+  }
+
+  private notify(severity: 'info' | 'warning' | 'error', message: string, actions: [string, () => unknown][]): void {
+    this.shown.push(message);
+    const show = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    // Not awaited: a command's result must not wait for a click.
+    void show(message, ...actions.map(([label]) => label)).then((choice) => {
+      const action = actions.find(([label]) => label === choice);
+      if (action) void Promise.resolve(action[1]()).catch((error: unknown) => this.output.error(String(error)));
+    });
+  }
+
+  async dispose(): Promise<void> {
+    for (const run of this.active.values()) run.cancel();
+    for (const d of this.disposables) d.dispose();
+    await this.host?.shutdown();
+  }
+}
+
+/** The question as the user asked it (the host adds subjectKind itself, from the model as it is then). */
+function stripSubjectKind(question: Question): Question {
+  const { subjectKind: _kind, ...rest } = question;
+  return rest;
+}

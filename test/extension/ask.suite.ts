@@ -1,0 +1,231 @@
+// The question flow inside the real extension host, through the commands and the extension's API:
+// asking with unsaved edits, the violated-holds problem and its quick fix, asking again, cancelling a
+// long run through the protocol, the Runs view commands, Restart Engines, Show Engines and bad settings.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+
+interface RunOutcomeShape {
+  status: string;
+  engine?: string;
+  message?: string;
+  result?: { claim: string; strength: string; reason?: string };
+  standing?: { strength: string; claimed: string; reasons: string[] };
+}
+interface RunRecordShape {
+  id: number;
+  question: { kind: string; subject: string; schedule: string };
+  documents: { path: string; text: string }[];
+  state: string;
+  engine?: string;
+  progress?: { steps?: number };
+  outcome?: RunOutcomeShape;
+  elapsedMs?: number;
+}
+interface AssayApi {
+  languageServerReady: Promise<void>;
+  history: { all(): readonly RunRecordShape[]; get(id: number): RunRecordShape | undefined; onDidChange: vscode.Event<RunRecordShape> };
+  settled(id: number): Promise<RunRecordShape>;
+  statusBarText(): string;
+  questions(): Promise<{ enginePids(): number[]; shown: string[] }>;
+}
+interface EngineListing {
+  name: string;
+  origin: string;
+  status: string;
+  problem?: string;
+  ignoredBecause?: string;
+}
+
+const extensionId = 'assay.assay';
+
+async function api(): Promise<AssayApi> {
+  const extension = vscode.extensions.getExtension<AssayApi>(extensionId);
+  assert.ok(extension, `extension ${extensionId} is not loaded`);
+  return extension.activate();
+}
+
+function workspaceFile(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the fixture workspace is not open');
+  return vscode.Uri.file(join(folder.uri.fsPath, name));
+}
+
+async function ask(args: Record<string, unknown>): Promise<number> {
+  const ids = await vscode.commands.executeCommand<number[] | undefined>('assay.ask', args);
+  assert.ok(ids && ids.length === 1, `assay.ask started ${JSON.stringify(ids)}`);
+  return ids[0]!;
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** CPU ticks (user + system) a process has used, or undefined once it is gone. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+const timed = { kind: 'holds', subject: 'TrafficLight::TimedCrossing', condition: null, schedule: 'all', engine: 'assay-reference' };
+
+describe('Ask a Question in the extension host', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    await (await api()).languageServerReady;
+  });
+
+  afterEach(async () => {
+    const config = vscode.workspace.getConfiguration('assay');
+    await config.update('engines', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  it('answers holds on the model, marks the violated declaration, and offers the witness as a quick fix', async () => {
+    const a = await api();
+    const uri = workspaceFile('crossing.sysml');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const id = await ask({ uri: uri.toString(), ...timed });
+    const record = await a.settled(id);
+    assert.equal(record.outcome?.status, 'answered', JSON.stringify(record.outcome));
+    assert.equal(record.outcome?.result?.claim, 'violated');
+    assert.equal(record.engine, 'assay-reference');
+    assert.equal(a.statusBarText(), `$(error) violated — ${record.outcome?.standing?.strength}`);
+    assert.ok(record.documents.some((d) => d.path === uri.fsPath), 'the open model was not sent');
+    assert.ok(record.documents.some((d) => d.path.endsWith('vehicle.sysml')), 'the workspace\'s other model files were not sent');
+
+    const problems = await until('the assay problem', () => {
+      const found = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'assay');
+      return found.length > 0 ? found : undefined;
+    });
+    assert.equal(problems.length, 1);
+    const line = document.lineAt(problems[0]!.range.start.line).text;
+    assert.match(line, /part def TimedCrossing/);
+    assert.equal(document.getText(problems[0]!.range), 'TimedCrossing');
+    assert.match(problems[0]!.message, /violates holds/);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, problems[0]!.range);
+    const fix = actions.find((action) => action.title === 'Show witness');
+    assert.ok(fix, `no Show witness quick fix among ${actions.map((x) => x.title).join(', ')}`);
+    assert.equal(fix.command?.command, 'assay.openWitness');
+    assert.deepEqual(fix.command?.arguments, [id]);
+  });
+
+  it('sends unsaved edits, and asking again after an edit that makes it hold clears the problem', async () => {
+    const a = await api();
+    const uri = workspaceFile('crossing.sysml');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const safety = 'assert constraint safety { not (nsGreen and ewGreen) }';
+    const at = document.getText().indexOf(safety);
+    assert.ok(at >= 0, 'fixture changed');
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(document.positionAt(at), document.positionAt(at + safety.length)), 'assert constraint safety { not (nsGreen and ewGreen) or true }');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const [id] = (await vscode.commands.executeCommand<number[]>('assay.askAgain'))!;
+      const record = await a.settled(id!);
+      assert.equal(record.question.subject, 'TrafficLight::TimedCrossing');
+      assert.ok(record.documents.find((d) => d.path === uri.fsPath)?.text.includes('or true'), 'the unsaved edit was not sent');
+      assert.equal(record.outcome?.result?.claim, 'holds', JSON.stringify(record.outcome));
+      assert.equal(a.statusBarText(), `$(pass) holds — ${record.outcome?.standing?.strength}`);
+      await until('the problem to clear', () => vscode.languages.getDiagnostics(uri).every((d) => d.source !== 'assay') || undefined);
+      assert.ok(document.isDirty, 'the model file was written');
+    } finally {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+
+  it('cancels a long run through the protocol: cancelled within a second, and the engine stops working', async () => {
+    const a = await api();
+    const id = await ask({ kind: 'holds', subject: 'Counters::Six', condition: null, schedule: 'all', engine: 'assay-reference' });
+    await until('progress from the engine', () => (a.history.get(id)?.progress?.steps ?? 0) > 0 || undefined);
+    assert.match(a.statusBarText(), /^\$\(sync~spin\) holds Counters::Six · [\d,]+ steps/);
+    const cancelledAt = Date.now();
+    assert.deepEqual(await vscode.commands.executeCommand('assay.cancelRun'), [id]);
+    const record = await a.settled(id);
+    const took = Date.now() - cancelledAt;
+    assert.equal(record.outcome?.status, 'cancelled', JSON.stringify(record.outcome));
+    assert.ok(took < 1000, `the run settled ${took} ms after Cancel`);
+    assert.equal(a.statusBarText(), '$(circle-slash) cancelled — holds Counters::Six');
+    const pids = (await a.questions()).enginePids();
+    const before = pids.map(cpuTicks);
+    await new Promise((r) => setTimeout(r, 1000));
+    pids.forEach((pid, i) => {
+      const after = cpuTicks(pid);
+      if (after === undefined || before[i] === undefined) return; // exited: nothing left running
+      assert.ok(after - before[i]! < 30, `engine ${pid} still used ${after - before[i]!} ticks of CPU in the second after the cancel`);
+    });
+  });
+
+  it('copies a run\'s result and asks a run\'s question again from the Runs view', async () => {
+    const a = await api();
+    const id = await ask(timed);
+    await a.settled(id);
+    const json = await vscode.commands.executeCommand<string>('assay.runs.copyResult', { run: id });
+    assert.equal(await vscode.env.clipboard.readText(), json);
+    const copied = JSON.parse(json) as { run: number; result: { claim: string }; engine: string };
+    assert.equal(copied.run, id);
+    assert.equal(copied.result.claim, 'violated');
+    const again = await vscode.commands.executeCommand<number[]>('assay.runs.askAgain', { run: id });
+    assert.equal(again?.length, 1);
+    const record = await a.settled(again![0]!);
+    assert.equal(record.question.subject, 'TrafficLight::TimedCrossing');
+    assert.equal(record.outcome?.result?.claim, 'violated');
+  });
+
+  it('Restart Engines stops the engine processes; the next question starts a new one', async () => {
+    const a = await api();
+    await a.settled(await ask(timed));
+    const pids = (await a.questions()).enginePids();
+    assert.ok(pids.length > 0, 'no engine process after a run');
+    const stopped = await vscode.commands.executeCommand<number>('assay.restartEngines');
+    assert.ok(stopped >= 1);
+    for (const pid of pids) assert.equal(cpuTicks(pid), undefined, `engine ${pid} still runs after Restart Engines`);
+    await a.settled(await ask(timed));
+    const fresh = (await a.questions()).enginePids();
+    assert.ok(fresh.length > 0 && fresh.every((pid) => !pids.includes(pid)), `${fresh} vs ${pids}`);
+  });
+
+  it('a bad engine entry in settings is one clear error naming the entry and the setting key', async () => {
+    const a = await api();
+    const flow = await a.questions();
+    const before = flow.shown.length;
+    await vscode.workspace.getConfiguration('assay').update('engines', [{ name: 'typo', command: 'x', answers: ['hold'] }], vscode.ConfigurationTarget.Global);
+    const message = await until('the settings error', () => flow.shown.slice(before).find((m) => /typo/.test(m)));
+    assert.match(message, /assay\.engines \(user settings\) entry 0, field answers\.0/);
+    assert.match(message, /engine "typo" is not used/);
+    // The good engines still answer.
+    const record = await a.settled(await ask(timed));
+    assert.equal(record.outcome?.status, 'answered');
+    assert.equal(flow.shown.slice(before).filter((m) => /typo/.test(m)).length, 1, 'the same problem was reported twice');
+  });
+
+  it('Show Engines names the fields of a refused engine', async () => {
+    const extensionPath = vscode.extensions.getExtension(extensionId)!.extensionPath;
+    await vscode.workspace.getConfiguration('assay').update('engines', [{
+      name: 'liar', command: process.execPath, args: [join(extensionPath, 'test', 'fixtures', 'engines', 'wrong-describe.js')],
+      env: { ELECTRON_RUN_AS_NODE: '1' }, version: '1.0.0', answers: ['holds', 'outcomes'],
+    }], vscode.ConfigurationTarget.Global);
+    const engines = await vscode.commands.executeCommand<EngineListing[]>('assay.showEngines');
+    const liar = engines.find((e) => e.name === 'liar');
+    assert.ok(liar, JSON.stringify(engines));
+    assert.equal(liar.status, 'refused', JSON.stringify(liar));
+    assert.match(liar.problem ?? '', /version/);
+    assert.match(liar.problem ?? '', /answers/);
+    assert.equal(engines.find((e) => e.name === 'assay-reference')?.status, 'ready');
+  });
+});
