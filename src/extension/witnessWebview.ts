@@ -39,9 +39,7 @@ export class WitnessPanel implements vscode.Disposable {
   constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, private readonly output: vscode.LogOutputChannel) {
     this.highlight = vscode.window.createTextEditorDecorationType({
       backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
-      borderColor: new vscode.ThemeColor('editor.rangeHighlightBorder'),
-      borderStyle: 'solid',
-      borderWidth: '1px',
+      isWholeLine: true,
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.rangeHighlightForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Center,
     });
@@ -96,7 +94,8 @@ export class WitnessPanel implements vscode.Disposable {
       case 'confirmAssignment': {
         const uri = m.path ? documentUri(m.path) : vscode.window.activeTextEditor?.document.uri;
         this.output.info(`Witness: confirming ${m.bindings.map((b) => `${b.name}=${b.value}${b.unit ? `[${b.unit}]` : ''}`).join(', ')} with evaluate ${m.subject}`);
-        await vscode.commands.executeCommand('assay.ask', { uri, subject: m.subject, kind: 'evaluate', bindings: m.bindings });
+        // `uri` as a string, as the Ask code lens passes it; `bindings` are protocol values ({ name, value, unit }).
+        await vscode.commands.executeCommand('assay.ask', { uri: uri?.toString(), subject: m.subject, kind: 'evaluate', bindings: m.bindings });
         return;
       }
       case 'export':

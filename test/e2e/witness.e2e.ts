@@ -1,0 +1,96 @@
+// The witness panel in a real VS Code (code-server, the extension installed from its VSIX): a violated
+// `holds` asked from the code lens → Show Witness on the result notification → click step 3 in the
+// panel → the editor's cursor moves to that node's declaration (the join), and back when step 4 is picked.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from './.tools/node_modules/playwright-core';
+import { openFile, packagedExtension, repoRoot, screenshot, Session, waitForNotification } from './harness';
+
+const WORKSPACE = join(repoRoot, 'test', 'fixtures', 'webview', 'workspace');
+const MODEL = readFileSync(join(WORKSPACE, 'assembly.sysml'), 'utf8').split('\n');
+/** 1-based line of the first line containing `text`. */
+const lineOf = (text: string) => MODEL.findIndex((l) => l.includes(text)) + 1;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The line the cursor is on in the model's editor: its line number is drawn as the active one. (The
+ * status bar's `Ln, Col` is not shown: the focus stays in the witness panel, which is the point.)
+ */
+async function cursorLine(page: Page): Promise<number> {
+  const numbers = await page.locator('.monaco-editor .margin-view-overlays .line-numbers.active-line-number').allTextContents();
+  return numbers.length === 1 ? Number(numbers[0]) : 0;
+}
+
+async function waitForCursorLine(page: Page, line: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 0;
+  while (Date.now() < deadline) {
+    last = await cursorLine(page).catch(() => 0);
+    if (last === line) return;
+    await sleep(200);
+  }
+  assert.equal(last, line, `the cursor is on line ${last}, not on line ${line} (${MODEL[line - 1]?.trim()})`);
+}
+
+/** Picks the quick-pick row with this label, if that quick pick shows up. */
+async function pickIfShown(page: Page, title: RegExp, label: string | RegExp, timeoutMs = 8_000): Promise<boolean> {
+  const widget = page.locator('.quick-input-widget', { has: page.locator('.quick-input-title', { hasText: title }) });
+  try {
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch {
+    return false;
+  }
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
+  return true;
+}
+
+describe('witness panel in a real VS Code (installed from the VSIX)', function () {
+  let session: Session | undefined;
+
+  before(async function () {
+    session = await Session.start({ vsix: packagedExtension().vsix, workspace: WORKSPACE });
+  });
+
+  after(async function () {
+    await session?.close();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && session) {
+      await screenshot(session.page, `failed-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+    }
+  });
+
+  it('a violated holds → Show Witness → clicking step 3 moves the editor selection to that node', async function () {
+    const page = session!.page;
+    await openFile(page, 'assembly.sysml');
+
+    // Ask from the code lens above `action def Assemble` (the language server draws it once it is up).
+    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Ask: holds' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 30_000 });
+    await lens.click();
+    assert.ok(await pickIfShown(page, /condition/, /Asserted constraints/), 'the condition quick pick did not show');
+    await pickIfShown(page, /schedule/, /fifo/);
+    await pickIfShown(page, /engine/, /assay-reference|auto/i, 2_000);
+
+    const toast = await waitForNotification(page, /violated/, 60_000);
+    await toast.locator('.monaco-button', { hasText: 'Show Witness' }).click();
+
+    const webview: FrameLocator = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    await webview.locator('li.step').first().waitFor({ timeout: 30_000 });
+    assert.equal(await webview.locator('li.step').count(), 5, 'the initial state and four moves');
+    assert.match((await webview.locator('li.step.violating').textContent()) ?? '', /t1@sum/);
+    // The panel opens at the violation, which reveals the `sum` action.
+    await waitForCursorLine(page, lineOf('action sum'));
+
+    await webview.locator('li.step[data-step="3"]').click();
+    assert.match((await webview.locator('li.step.selected').textContent()) ?? '', /t1@j/);
+    await waitForCursorLine(page, lineOf('join j;'));
+    await screenshot(page, 'witness-step-3');
+
+    await webview.locator('li.step[data-step="1"]').click();
+    await waitForCursorLine(page, lineOf('action makeA'));
+  });
+});
