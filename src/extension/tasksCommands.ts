@@ -60,7 +60,8 @@ export class TaskCommands {
   }
 
   async sendBody(command: 'submit' | 'act' | 'translate', options?: BodyOptions | vscode.Uri): Promise<TaskCommandResult | undefined> {
-    const body = await this.requestBody(command, options instanceof vscode.Uri ? { file: options } : options);
+    const given = options instanceof vscode.Uri ? { file: options } : typeof options === 'object' && options !== null ? options : {};
+    const body = await this.requestBody(command, given);
     if (!body) return undefined;
     const problem = jsonProblem(body.text);
     if (problem) {
@@ -90,9 +91,10 @@ export class TaskCommands {
   }
 
   async waitForTasks(options: WaitOptions = {}): Promise<TaskCommandResult | undefined> {
-    const taskIds = options.taskIds ? parseTaskIds(options.taskIds.join(',')) : await this.pickTaskIds('Wait for Tasks');
+    options = typeof options === 'object' && options !== null ? options : {};
+    const taskIds = Array.isArray(options.taskIds) ? parseTaskIds(options.taskIds.join(',')) : await this.pickTaskIds('Wait for Tasks');
     if (!taskIds?.length) return undefined;
-    const timeout = options.timeout ?? (await this.askDeadline('Wait for Tasks'));
+    const timeout = typeof options.timeout === 'string' ? options.timeout : await this.askDeadline('Wait for Tasks');
     if (timeout === undefined) return undefined;
     const problem = deadlineProblem(timeout);
     if (problem) return this.refuse('wait', `Wait for Tasks: ${problem}`);
@@ -102,18 +104,20 @@ export class TaskCommands {
   }
 
   async cancelTask(options: CancelOptions = {}): Promise<TaskCommandResult | undefined> {
-    const taskIds = options.taskIds ? parseTaskIds(options.taskIds.join(',')) : await this.pickTaskIds('Cancel Task');
+    // Keybindings and other extensions may pass anything; only an options object is read.
+    options = typeof options === 'object' && options !== null ? options : {};
+    const taskIds = Array.isArray(options.taskIds) ? parseTaskIds(options.taskIds.join(',')) : await this.pickTaskIds('Cancel Task');
     if (!taskIds?.length) return undefined;
-    let wait = options.wait;
+    const timeout = typeof options.timeout === 'string' ? options.timeout : defaultDeadline;
+    let wait = typeof options.wait === 'boolean' ? options.wait : undefined;
     if (wait === undefined) {
       const choice = await vscode.window.showQuickPick([
-        { label: 'Cancel and wait until they end', description: `up to ${options.timeout ?? defaultDeadline}`, wait: true },
+        { label: 'Cancel and wait until they end', description: `up to ${timeout}`, wait: true },
         { label: 'Cancel without waiting', description: 'the tasks go on to cancelling', wait: false },
       ], { title: `Cancel ${taskIds.join(', ')}` });
       if (!choice) return undefined;
       wait = choice.wait;
     }
-    const timeout = options.timeout ?? defaultDeadline;
     const problem = wait ? deadlineProblem(timeout) : undefined;
     if (problem) return this.refuse('cancel', `Cancel Task: ${problem}`);
     const result = await this.run('cancel', cancelArgs({ taskIds, wait, timeout }), {

@@ -117,6 +117,14 @@ describe('Assay Tasks commands (adapter as a process, local test service)', func
     assert.equal(cancelled.exitCode, 0, cancelled.summary.message);
   });
 
+  it('a deadline that is not a duration is refused before the adapter runs', async () => {
+    const sent = service.requests.length;
+    const result = await run('waitForTasks', { taskIds: ['task-1'], timeout: '30' });
+    assert.equal(result.summary.message, 'Wait for Tasks: invalid duration "30" (missing unit: use ns, us, ms, s, m or h, e.g. 30s); e.g. 2m, 30s, 1m30s, or 0 for no deadline');
+    assert.deepEqual(result.args, []);
+    assert.equal(service.requests.length, sent);
+  });
+
   it('Cancel Task with wait ends the task cancelled, with the task_cancel_requested event', async () => {
     const id = taskIds(await run('submitTaskGraph', taskFile('graph.json')))[0]!;
     assert.equal(service.tasks.get(id)?.status, 'running');
