@@ -112,6 +112,59 @@ describe('protocol transport', () => {
     assert.equal(lines.length, 2);
   });
 
+  it('engine side: a cancel in the same chunk as its run reaches the run; a burst of answers leaves in one write', async () => {
+    const toEngine = new PassThrough();
+    const toHost = new PassThrough();
+    let seen: boolean | undefined;
+    const server = serveEngine({
+      describe: () => ({ name: 'e', version: '1', protocol: 1, answers: ['holds'] }),
+      covers: (params) => ({ covers: params.question.subject === 'yes' }),
+      run: async (_params, request) => {
+        // A CPU-bound run yields once; by then the cancel read after it must have reached its token.
+        await new Promise(setImmediate);
+        seen = request.token.isCancellationRequested;
+        throw new EngineError('budget', 'cancelled by the host');
+      },
+    }, { input: toEngine, output: toHost, log: () => {} });
+    const chunks: string[] = [];
+    toHost.on('data', (c: Buffer) => chunks.push(c.toString()));
+    const covers = (id: number, subject: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'covers', params: { question: { ...question, subject }, model: {} } });
+    toEngine.write([
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'run', params: runParams }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'cancel', params: { id: 1 } }),
+      covers(2, 'yes'), covers(3, 'no'), covers(4, 'yes'),
+    ].join('\n') + '\n');
+    await tick();
+    assert.equal(seen, true);
+    const lines = chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.deepEqual(lines.slice(0, 3).map((m) => [m.id, m.result.covers]), [[2, true], [3, false], [4, true]]);
+    assert.equal(chunks[0]!.split('\n').filter(Boolean).length, 3, 'the three covers answers share one write');
+    assert.deepEqual(lines[3], { jsonrpc: '2.0', id: 1, error: { code: 'budget', message: 'cancelled by the host' } });
+    assert.equal(server.runningCount, 0);
+    toEngine.end();
+    await server.closed;
+  });
+
+  it('engine side: answers wait for a congested output; a cancel for an ended request is ignored', async () => {
+    const toEngine = new PassThrough();
+    const toHost = new PassThrough({ highWaterMark: 64 });
+    const logs: string[] = [];
+    serveEngine({
+      describe: () => ({ name: 'e', version: '1', protocol: 1, answers: ['holds'] }),
+      covers: () => ({ covers: true, reason: 'x'.repeat(100) }),
+      run: () => ({ claim: 'holds', strength: 'proved' }),
+    }, { input: toEngine, output: toHost, log: (t) => logs.push(t) });
+    for (let id = 1; id <= 50; id++) toEngine.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'covers', params: { question, model: {} } }) + '\n');
+    toEngine.write(JSON.stringify({ jsonrpc: '2.0', method: 'cancel', params: { id: 3 } }) + '\n');
+    await tick();
+    // Nobody reads yet: the answers are held by the stream, none lost.
+    const lines: any[] = [];
+    toHost.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l))));
+    await tick();
+    assert.deepEqual(lines.map((m) => m.id), Array.from({ length: 50 }, (_, i) => i + 1));
+    assert.deepEqual(logs, []);
+  });
+
   it('host side: an invalid response fails only its request, naming the zod path and the line', async () => {
     const { host, say, written, faults } = scripted();
     const a = host.request('run', runParams);
