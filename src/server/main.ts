@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { declarationsOf, hoverAt, matchesQuery, referenceHover } from './navigation';
 import { foldingRangesOf, symbolsOf } from './outline';
 import { askLenses, questionKindsBySubject } from './lenses';
+import { carryDiagnostics, type OffsetDiagnostic } from './carriedDiagnostics';
 import { LIBRARY_SETTING } from './library';
 import { languageOf, ModelSet, rangeIn } from './modelSet';
 import { ENGINE_ANSWERS_NOTIFICATION, type EngineAnswersParams } from './requests';
@@ -47,16 +48,37 @@ function current(uri: string): TextDocument | null {
   return document;
 }
 
-function publishDiagnostics(document: TextDocument): void {
+/** What a document's last complete check found, to carry its name diagnostics over the next edit. */
+interface Checked {
+  readonly text: string;
+  readonly names: OffsetDiagnostic[];
+  /** How long resolving its names took (decays, so one slow check is not held against it forever). */
+  readonly resolveMs: number;
+}
+const checked = new Map<string, Checked>();
+
+/** A document whose names took longer than this to resolve gets its syntax errors published first,
+ * with its earlier name diagnostics carried over the edit, and the complete set once resolved. */
+const slowResolveMs = 50;
+
+function publish(document: TextDocument, names: readonly OffsetDiagnostic[]): void {
   const source = languageOf(document.uri, document.languageId);
-  const parsed = models.parsedOf(document.uri)!;
-  const diagnostics: Diagnostic[] = parsed.errors.map((error) => ({
+  const diagnostics: Diagnostic[] = models.parsedOf(document.uri)!.errors.map((error) => ({
     range: rangeIn(document, error.range), message: error.message, severity: DiagnosticSeverity.Error, source,
   }));
-  for (const unresolved of models.nameDiagnostics(document.uri)) {
-    diagnostics.push({ range: rangeIn(document, unresolved.range), message: unresolved.message, severity: DiagnosticSeverity.Error, source });
+  for (const name of names) {
+    diagnostics.push({ range: rangeIn(document, name), message: name.message, severity: DiagnosticSeverity.Error, source });
   }
   void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+}
+
+/** Resolves the document's names and publishes every diagnostic. */
+function publishComplete(document: TextDocument): void {
+  const started = performance.now();
+  const names = models.nameDiagnostics(document.uri).map((d) => ({ start: d.range.start, end: d.range.end, message: d.message }));
+  const resolveMs = Math.max(performance.now() - started, (checked.get(document.uri)?.resolveMs ?? 0) / 2);
+  checked.set(document.uri, { text: document.getText(), names, resolveMs });
+  publish(document, names);
 }
 
 const pending = new Map<string, NodeJS.Timeout>();
@@ -75,8 +97,22 @@ function check(uri: string): void {
   if (!document) return;
   sync(document);
   const changed = unchecked.delete(uri);
-  publishDiagnostics(document);
-  if (changed) recheck(models.dependentsOf([uri]));
+  const previous = checked.get(uri);
+  const text = document.getText();
+  if (!changed || !previous || previous.resolveMs < slowResolveMs || previous.text === text) {
+    publishComplete(document);
+    if (changed) recheck(models.dependentsOf([uri]));
+    return;
+  }
+  publish(document, carryDiagnostics(previous.names, previous.text, text));
+  const version = document.version;
+  // Resolve on the next turn, after the syntax errors went out; a newer version has its own check.
+  setImmediate(() => {
+    const now = documents.get(uri);
+    if (!now || now.version !== version || pending.has(uri)) return;
+    publishComplete(now);
+    recheck(models.dependentsOf([uri]));
+  });
 }
 
 /** Re-checks documents one per event-loop turn, so that requests in between are answered. */
@@ -176,6 +212,7 @@ documents.onDidClose(({ document }) => {
   clearTimeout(pending.get(document.uri));
   pending.delete(document.uri);
   unchecked.delete(document.uri);
+  checked.delete(document.uri);
   const dependents = models.dependentsOf([document.uri]);
   models.close(document.uri);
   void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });

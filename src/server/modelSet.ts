@@ -274,6 +274,6 @@ export class ModelSet {
   }
 }
 
-export function rangeIn(text: TextDocument, range: SourceRange): Range {
+export function rangeIn(text: TextDocument, range: Pick<SourceRange, 'start' | 'end'>): Range {
   return { start: text.positionAt(range.start), end: text.positionAt(range.end) };
 }
