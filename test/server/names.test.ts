@@ -1,7 +1,8 @@
 // Name resolution in the language server: unresolved names as diagnostics, go to definition and
 // hover across the workspace's files, re-checking documents that depend on a changed one.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LanguageClient, positionOf, repoRoot, type Hover, type Location } from './lspClient';
@@ -100,5 +101,26 @@ describe('language server: names across the workspace', function () {
       textDocument: { uri: droneUri }, position: positionOf(droneText, ': Battery', 4),
     });
     assert.deepEqual(locations.map((l) => l.uri), [powerUri]);
+  });
+
+  it('follows model files created and deleted outside the editor (file events)', async function () {
+    const folder = mkdtempSync(join(tmpdir(), 'assay-ls-files-'));
+    const other = await LanguageClient.start({ workspace: folder });
+    try {
+      const uri = pathToFileURL(join(folder, 'site.sysml')).href;
+      await other.open(uri, 'package Site {\n    part pad : Pads::Pad;\n}\n');
+      const [missing] = await other.diagnostics(uri, (d) => d.length > 0);
+      assert.equal(missing!.message, "unresolved reference 'Pads::Pad'");
+      const created = join(folder, 'pads.sysml');
+      writeFileSync(created, 'package Pads {\n    part def Pad;\n}\n');
+      await other.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(created).href, type: 1 }] });
+      await other.diagnostics(uri, (d) => d.length === 0);
+      unlinkSync(created);
+      await other.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(created).href, type: 3 }] });
+      await other.diagnostics(uri, (d) => d.length === 1);
+    } finally {
+      await other.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
