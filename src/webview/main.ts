@@ -19,11 +19,17 @@ const panel = new WitnessPanelView(root, { postMessage: (m) => vscode.postMessag
 // The webview tests read the chart on screen through the page.
 (window as unknown as { assayWitness: { chart(): unknown } }).assayWitness = { chart: () => panel.currentChart };
 
+const saved = vscode.getState();
+
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
-  if (message?.type === 'show') panel.show(message.view);
+  if (message?.type !== 'show') return;
+  // A hidden panel's webview is reloaded when shown again, and the extension sends its view again:
+  // the same view keeps the user's place (step, sort, plot).
+  const current = vscode.getState();
+  const same = current?.view !== undefined && JSON.stringify(current.view) === JSON.stringify(message.view);
+  panel.show(message.view, same ? current!.ui : undefined);
 });
 
-const saved = vscode.getState();
 if (saved?.view) panel.show(saved.view, saved.ui);
 vscode.postMessage({ type: 'ready' });

@@ -4,7 +4,7 @@
 // (reveal a node, confirm an assignment, save an export).
 import type { Chart } from 'chart.js';
 import type { OutcomeCard, PlotSpec, ReplayView, StepView, TableView, ValueRow, WitnessContent, WitnessView } from '../host/witness-view-types';
-import { tableCsv } from './csv';
+import { sortedOrder, tableCsv } from './table';
 import { chip, h, icon } from './dom';
 import type { FromWebview, PanelState, UiState } from './messages';
 import { drawPlot } from './plots';
@@ -350,19 +350,4 @@ function summaryTable(t: TableView): HTMLElement {
   return h('table', { class: 'data summary' },
     h('thead', {}, h('tr', {}, h('th', {}, ''), ...stats.map((s) => h('th', {}, s)))),
     h('tbody', {}, ...columns.map((c) => h('tr', {}, h('td', {}, c), ...stats.map((s) => h('td', { class: 'value' }, t.summary.find((x) => x.stat === s && x.column === c)?.text ?? ''))))));
-}
-
-/** Row indices in display order: numbers numerically, text by locale, empty cells last. */
-export function sortedOrder(t: TableView, sort: UiState['sort']): number[] {
-  const order = t.rows.map((_, i) => i);
-  if (!sort) return order;
-  const key = (r: number) => t.rows[r]![sort.column]?.value ?? null;
-  order.sort((a, b) => {
-    const x = key(a);
-    const y = key(b);
-    if (x === null || y === null) return x === null ? (y === null ? 0 : 1) : -1;
-    const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    return sort.descending ? -c : c;
-  });
-  return order;
 }

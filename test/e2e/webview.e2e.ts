@@ -180,12 +180,20 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
   });
 
   it('restores the selected step from the saved state when the page reloads', async function () {
-    await show(await behaviourView('fork-join.sysml', { kind: 'holds', subject: 'ForkJoin::Assemble', schedule: 'fifo', free: [], condition: { name: 'small', text: 'total < 3' } }));
+    const view = await behaviourView('fork-join.sysml', { kind: 'holds', subject: 'ForkJoin::Assemble', schedule: 'fifo', free: [], condition: { name: 'small', text: 'total < 3' } });
+    await show(view);
     await p.click('li.step[data-step="2"]');
     await p.reload();
     // Nothing is posted to the reloaded page: it draws from its saved state.
     await p.locator('li.step.selected').waitFor();
     assert.equal(await selectedStep(), 2);
+    // The extension sending the same view again (a hidden panel shown again) keeps the place…
+    await show(view);
+    assert.equal(await selectedStep(), 2);
+    // …and another view starts at its own beginning (here: its violation).
+    await show(await behaviourView('race.sysml', { kind: 'holds', subject: 'Race::Race', schedule: 'all', free: [], condition: { name: 'small', text: 'x < 4' } }));
+    await p.locator('li.step.selected[data-step="2"]').waitFor();
+    assert.match((await p.locator('header h1').textContent()) ?? '', /holds Race::Race/);
   });
 
   it('shows two sensitive schedules side by side, aligned by step, with the divergence and the end values marked', async function () {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from './.tools/node_modules/playwright-core';
-import { openFile, packagedExtension, repoRoot, screenshot, Session, waitForNotification } from './harness';
+import { openFile, packagedExtension, repoRoot, runCommand, screenshot, Session, waitForNotification } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'fixtures', 'webview', 'workspace');
 const MODEL = readFileSync(join(WORKSPACE, 'assembly.sysml'), 'utf8').split('\n');
@@ -92,5 +92,19 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
 
     await webview.locator('li.step[data-step="1"]').click();
     await waitForCursorLine(page, lineOf('action makeA'));
+  });
+
+  it('comes back after the window reloads, on the step the user left it at', async function () {
+    const page = session!.page;
+    // VS Code's own reload: its shutdown saves the editors (the panel with its webview state) first.
+    await runCommand(page, 'Developer: Reload Window');
+    await page.waitForEvent('load', { timeout: 30_000 });
+    await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 30_000 });
+    const webview: FrameLocator = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    // The panel serializer redraws from the state the webview saved; no run history survives a reload.
+    await webview.locator('li.step.selected').waitFor({ timeout: 30_000 });
+    assert.equal(await webview.locator('li.step.selected').getAttribute('data-step'), '1');
+    assert.equal(await webview.locator('header h1').textContent(), 'holds Assembly::Assemble');
+    await screenshot(page, 'witness-restored');
   });
 });

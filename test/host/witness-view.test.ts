@@ -9,7 +9,8 @@ import { parse } from '../../src/sysml';
 import { answerBehavior, BehaviorError, type BehaviorQuestion } from '../../src/sysml/behavior';
 import { decideStanding } from '../../src/host/standing';
 import { SysmlModel } from '../../src/host/sysml-model';
-import { histogram, witnessView, type WitnessView } from '../../src/host/witness-view';
+import { histogram, tableView, witnessView, type WitnessView } from '../../src/host/witness-view';
+import { sortedOrder, tableCsv } from '../../src/webview/table';
 
 const BEHAVIOR = join(__dirname, '..', 'fixtures', 'models', 'behavior');
 const CAPTURED = join(__dirname, '..', 'fixtures', 'webview');
@@ -219,5 +220,24 @@ describe('witness view (host)', () => {
     assert.equal(view.check?.verdict, 'unchecked');
     if (view.content.kind !== 'schedule') assert.fail('expected a schedule');
     assert.deepEqual(view.content.replay.steps.map((s) => [s.move, s.enabled, s.violating]), [['t1@a', ['t1@a', 't2@b'], true]]);
+  });
+});
+
+describe('result tables in the panel (sort order, CSV)', () => {
+  const table = tableView({ sweep: { ranges: [{ parameter: 'name', type: 'String', from: 0, to: 0 }] } }, [
+    { name: 'name@1', value: 'b, "quoted"' }, { name: 'mass@1', value: 2, unit: 'kg' },
+    { name: 'name@2', value: 'a' }, { name: 'mass@2', value: 10, unit: 'kg' },
+    { name: 'name@3', value: 'c' },
+  ]);
+
+  it('sorts numbers numerically and text by locale, empty cells last in both directions', () => {
+    assert.deepEqual(sortedOrder(table, { column: 1, descending: false }), [0, 1, 2]);
+    assert.deepEqual(sortedOrder(table, { column: 1, descending: true }), [1, 0, 2]);
+    assert.deepEqual(sortedOrder(table, { column: 0, descending: false }), [1, 0, 2]);
+    assert.deepEqual(sortedOrder(table, undefined), [0, 1, 2]);
+  });
+
+  it('exports CSV with units in the headers, quoted fields and raw values, in the order shown', () => {
+    assert.equal(tableCsv(table, [1, 0, 2]), 'name,mass [kg]\r\na,10\r\n"b, ""quoted""",2\r\nc,\r\n');
   });
 });
