@@ -18,6 +18,77 @@ export interface SourceRange {
   readonly endColumn: number;
 }
 
+/** The ranges the parser builds: `start` and `end` are stored, lines and columns are looked up in
+ * the text's table of line starts when read (a tree holds hundreds of thousands of ranges and
+ * almost none of them is ever shown). `JSON.stringify` gives all six fields. Only own fields
+ * (`start`, `end`) survive `structuredClone`: send source text to another thread, not trees. */
+export class TextRange implements SourceRange {
+  readonly start: number;
+  readonly end: number;
+  readonly #lineStarts: Int32Array;
+
+  constructor(start: number, end: number, lineStarts: Int32Array) {
+    this.start = start;
+    this.end = end;
+    this.#lineStarts = lineStarts;
+  }
+  get line(): number {
+    return lineAt(this.#lineStarts, this.start);
+  }
+  get column(): number {
+    return this.start - this.#lineStarts[lineAt(this.#lineStarts, this.start) - 1]! + 1;
+  }
+  get endLine(): number {
+    return lineAt(this.#lineStarts, this.end);
+  }
+  get endColumn(): number {
+    return this.end - this.#lineStarts[lineAt(this.#lineStarts, this.end) - 1]! + 1;
+  }
+  toJSON(): SourceRange {
+    return { start: this.start, end: this.end, line: this.line, column: this.column, endLine: this.endLine, endColumn: this.endColumn };
+  }
+}
+
+/** 1-based line of `offset` in a text whose line start offsets (ascending, the first 0) are given. */
+export function lineAt(lineStarts: Int32Array, offset: number): number {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/** Offsets where the lines of `text` start (after each `\n`, `\r\n` or lone `\r`); the first is 0. */
+export function lineStartsOf(text: string): Int32Array {
+  let starts = new Int32Array(Math.max(16, (text.length >> 5) + 1));
+  let count = 1; // starts[0] = 0
+  const add = (offset: number): void => {
+    if (count === starts.length) {
+      const grown = new Int32Array(starts.length * 2);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[count++] = offset;
+  };
+  if (text.indexOf('\r') < 0) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) add(i + 1);
+  } else {
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) add(i + 1);
+      else if (c === 13) {
+        if (i + 1 < n && text.charCodeAt(i + 1) === 10) i++;
+        add(i + 1);
+      }
+    }
+  }
+  return starts.slice(0, count);
+}
+
 export type Language = 'sysml' | 'kerml';
 
 /** A syntax error. The parser never throws: every problem in a text is one of these. */

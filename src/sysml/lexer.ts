@@ -3,7 +3,7 @@
 // model elements in this language, so they are kept on a side list with the index of the token that
 // follows them; line notes `//` and `//* … */` are dropped.
 
-import type { Language, SourceRange, SyntaxDiagnostic } from './ast';
+import { TextRange, lineStartsOf, type Language, type SyntaxDiagnostic } from './ast';
 
 // Token kinds. Punctuation and literals first, keywords from KW_BASE on.
 export const EOF = 0;
@@ -187,15 +187,13 @@ export function tokenKindText(kind: number): string {
 }
 
 /** A regular comment `/* … *\/`, kept because comments are model elements. */
-export interface CommentToken {
-  readonly start: number;
-  readonly end: number;
-  readonly line: number;
-  readonly column: number;
-  readonly endLine: number;
-  readonly endColumn: number;
+export class CommentToken extends TextRange {
   /** Index of the first token after the comment. */
   readonly beforeToken: number;
+  constructor(start: number, end: number, lineStarts: Int32Array, beforeToken: number) {
+    super(start, end, lineStarts);
+    this.beforeToken = beforeToken;
+  }
 }
 
 export interface TokenStream {
@@ -206,6 +204,9 @@ export interface TokenStream {
   readonly kinds: Uint16Array;
   readonly starts: Int32Array;
   readonly ends: Int32Array;
+  /** Offsets where the lines of the text start (the first is 0); see `lineAt`. */
+  readonly lineStarts: Int32Array;
+  /** 1-based line and column of each token's start (computed from `lineStarts` on first use). */
   readonly lines: Int32Array;
   readonly columns: Int32Array;
   readonly comments: CommentToken[];
@@ -216,6 +217,47 @@ export interface TokenStream {
   /** Distinct basic names of the text, each string shared by all its occurrences. */
   readonly names: readonly string[];
   readonly lineCount: number;
+}
+
+class Tokens implements TokenStream {
+  #lines: Int32Array | null = null;
+  #columns: Int32Array | null = null;
+  constructor(
+    readonly source: string,
+    readonly language: Language,
+    readonly count: number,
+    readonly kinds: Uint16Array,
+    readonly starts: Int32Array,
+    readonly ends: Int32Array,
+    readonly nameIds: Int32Array,
+    readonly names: readonly string[],
+    readonly lineStarts: Int32Array,
+    readonly comments: CommentToken[],
+    readonly errors: SyntaxDiagnostic[],
+    readonly lineCount: number,
+  ) {}
+  get lines(): Int32Array {
+    if (this.#lines === null) this.positions();
+    return this.#lines!;
+  }
+  get columns(): Int32Array {
+    if (this.#columns === null) this.positions();
+    return this.#columns!;
+  }
+  private positions(): void {
+    const lines = new Int32Array(this.count);
+    const columns = new Int32Array(this.count);
+    const ls = this.lineStarts;
+    let line = 0; // index into lineStarts
+    for (let t = 0; t < this.count; t++) {
+      const s = this.starts[t]!;
+      while (line + 1 < ls.length && ls[line + 1]! <= s) line++;
+      lines[t] = line + 1;
+      columns[t] = s - ls[line]! + 1;
+    }
+    this.#lines = lines;
+    this.#columns = columns;
+  }
 }
 
 function isIdentStart(c: number): boolean {
@@ -230,82 +272,40 @@ function isUnicodeLetter(c: number): boolean {
   return LETTER.test(String.fromCharCode(c));
 }
 
+// Token kind of each single-character punctuation that is never the start of a longer token.
+const SINGLE = new Uint8Array(128);
+SINGLE[123] = LBRACE; SINGLE[125] = RBRACE; SINGLE[91] = LBRACK; SINGLE[93] = RBRACK; SINGLE[40] = LPAREN;
+SINGLE[41] = RPAREN; SINGLE[59] = SEMI; SINGLE[44] = COMMA; SINGLE[43] = PLUS; SINGLE[37] = PERCENT;
+SINGLE[94] = CARET; SINGLE[126] = TILDE; SINGLE[35] = HASH; SINGLE[36] = DOLLAR; SINGLE[38] = AMP; SINGLE[124] = PIPE;
+
 export function tokenize(source: string, language: Language): TokenStream {
   const n = source.length;
   const words = new WordTable(language === 'kerml' ? KERML_KEYWORDS : SYSML_KEYWORDS);
+  const lineStarts = lineStartsOf(source);
   // Rough capacity: one token per 4 characters, grown on demand.
   let cap = Math.max(64, (n >> 2) + 16);
   let kinds = new Uint16Array(cap);
   let starts = new Int32Array(cap);
   let ends = new Int32Array(cap);
-  let lines = new Int32Array(cap);
-  let columns = new Int32Array(cap);
   let nameIds = new Int32Array(cap);
   let count = 0;
   const comments: CommentToken[] = [];
   const errors: SyntaxDiagnostic[] = [];
-  /** Name text of basic-name tokens, by token index (other tokens leave holes). */
+  const lexError = (message: string, start: number, end: number): void => {
+    errors.push({ message, range: new TextRange(start, end, lineStarts) });
+  };
 
-  let line = 1;
-  let lineStart = 0; // offset of the first character of the current line
   let i = 0;
-
-  function grow(): void {
-    cap *= 2;
-    const k2 = new Uint16Array(cap); k2.set(kinds); kinds = k2;
-    const s2 = new Int32Array(cap); s2.set(starts); starts = s2;
-    const e2 = new Int32Array(cap); e2.set(ends); ends = e2;
-    const l2 = new Int32Array(cap); l2.set(lines); lines = l2;
-    const c2 = new Int32Array(cap); c2.set(columns); columns = c2;
-    const n2 = new Int32Array(cap); n2.set(nameIds); nameIds = n2;
-  }
-  function push(kind: number, start: number, end: number, startLine: number, startCol: number): void {
-    if (count === cap) grow();
-    kinds[count] = kind;
-    starts[count] = start;
-    ends[count] = end;
-    lines[count] = startLine;
-    columns[count] = startCol;
-    count++;
-  }
-  function lexError(message: string, start: number, startLine: number, startCol: number, end: number): void {
-    errors.push({
-      message,
-      range: { start, end, line: startLine, column: startCol, endLine: line, endColumn: end - lineStart + 1 },
-    });
-  }
-  // Advances over a quoted text ("…" or '…') with backslash escapes; returns false when unterminated.
-  function quoted(quote: number): boolean {
-    i++;
-    while (i < n) {
-      const c = source.charCodeAt(i);
-      if (c === quote) { i++; return true; }
-      if (c === 92 /* \ */) {
-        const e = i + 1 < n ? source.charCodeAt(i + 1) : 0;
-        if (e === 10 || e === 13) { i++; return false; } // a line terminator is never escaped
-        i += 2;
-        continue;
-      }
-      if (c === 10 || c === 13) return false; // a name or string does not span lines
-      i++;
-    }
-    return false;
-  }
-
   while (i < n) {
     const c = source.charCodeAt(i);
-    // White space and line terminators.
-    if (c === 32 || c === 9 || c === 12 || c === 0xfeff /* byte-order mark */) { i++; continue; }
-    if (c === 10) { i++; line++; lineStart = i; continue; }
-    if (c === 13) {
-      i++;
-      if (i < n && source.charCodeAt(i) === 10) i++;
-      line++; lineStart = i; continue;
-    }
+    // White space and line terminators (lines are counted by lineStartsOf).
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 0xfeff /* byte-order mark */) { i++; continue; }
     const start = i;
-    const startLine = line;
-    const startCol = i - lineStart + 1;
-    if (isIdentStart(c)) {
+    let kind: number;
+    if (c < 128 && SINGLE[c] !== 0) {
+      kind = SINGLE[c]!;
+      i++;
+    } else if (isIdentStart(c)) {
       let h = c;
       i++;
       for (; i < n; i++) {
@@ -314,19 +314,17 @@ export function tokenize(source: string, language: Language): TokenStream {
         h = (Math.imul(h, 31) + d) | 0;
       }
       const v = words.lookup(source, start, i, h);
-      if (v > 0) {
-        push(v, start, i, startLine, startCol);
-        continue;
+      if (v > 0) kind = v;
+      else {
+        // A name: one string per distinct name, shared by every occurrence.
+        if (count === cap) grow();
+        nameIds[count] = -v;
+        kind = IDENT;
       }
-      // A name: one string per distinct name, shared by every occurrence.
-      push(IDENT, start, i, startLine, startCol);
-      nameIds[count - 1] = -v;
-      continue;
-    }
-    if (c >= 48 && c <= 57) {
+    } else if (c >= 48 && c <= 57) {
       i++;
       while (i < n && isDigit(source.charCodeAt(i))) i++;
-      let kind = INTEGER;
+      kind = INTEGER;
       if (i + 1 < n && source.charCodeAt(i) === 46 && isDigit(source.charCodeAt(i + 1))) {
         i += 2;
         while (i < n && isDigit(source.charCodeAt(i))) i++;
@@ -336,153 +334,159 @@ export function tokenize(source: string, language: Language): TokenStream {
         i = skipExponent(source, i, n);
         kind = REAL;
       }
-      push(kind, start, i, startLine, startCol);
-      continue;
-    }
-    const c1 = i + 1 < n ? source.charCodeAt(i + 1) : 0;
-    const c2 = i + 2 < n ? source.charCodeAt(i + 2) : 0;
-    switch (c) {
-      case 47: // /
-        if (c1 === 47) {
-          if (c2 === 42) {
-            // //* multi-line note */
-            const close = source.indexOf('*/', i + 3);
-            const stop = close < 0 ? n : close + 2;
-            if (close < 0) lexError("unterminated note: expected '*/'", start, startLine, startCol, n);
-            advanceLines(stop);
+    } else {
+      const c1 = i + 1 < n ? source.charCodeAt(i + 1) : 0;
+      const c2 = i + 2 < n ? source.charCodeAt(i + 2) : 0;
+      switch (c) {
+        case 47: // /
+          if (c1 === 47) {
+            if (c2 === 42) {
+              // //* multi-line note */
+              const close = source.indexOf('*/', i + 3);
+              i = close < 0 ? n : close + 2;
+              if (close < 0) lexError("unterminated note: expected '*/'", start, n);
+              continue;
+            }
+            // single-line note
+            i += 2;
+            while (i < n) {
+              const d = source.charCodeAt(i);
+              if (d === 10 || d === 13) break;
+              i++;
+            }
             continue;
           }
-          // single-line note
-          i += 2;
-          while (i < n) {
-            const d = source.charCodeAt(i);
-            if (d === 10 || d === 13) break;
-            i++;
+          if (c1 === 42) {
+            const close = source.indexOf('*/', i + 2);
+            i = close < 0 ? n : close + 2;
+            if (close < 0) lexError("unterminated comment: expected '*/'", start, n);
+            comments.push(new CommentToken(start, i, lineStarts, count));
+            continue;
           }
+          i++; kind = SLASH; break;
+        case 34: // "
+          i = quotedEnd(source, i, 34);
+          if (i < 0) {
+            i = ~i;
+            lexError("unterminated string: expected '\"'", start, i);
+          }
+          kind = STRING;
+          break;
+        case 39: // '
+          i = quotedEnd(source, i, 39);
+          if (i < 0) {
+            i = ~i;
+            lexError("unterminated name: expected \"'\"", start, i);
+          }
+          kind = IDENT;
+          break;
+        case 58: // :
+          if (c1 === 58) {
+            if (c2 === 62) { i += 3; kind = COLON2_GT; break; }
+            i += 2; kind = COLON2; break;
+          }
+          if (c1 === 62) {
+            if (c2 === 62) { i += 3; kind = COLON_GT2; break; }
+            i += 2; kind = COLON_GT; break;
+          }
+          if (c1 === 61) { i += 2; kind = COLON_EQ; break; }
+          i++; kind = COLON; break;
+        case 61: // =
+          if (c1 === 61) {
+            if (c2 === 61) { i += 3; kind = EQ3; break; }
+            i += 2; kind = EQ2; break;
+          }
+          if (c1 === 62) { i += 2; kind = FAT_ARROW; break; }
+          i++; kind = EQ; break;
+        case 33: // !
+          if (c1 === 61) {
+            if (c2 === 61) { i += 3; kind = NE2; break; }
+            i += 2; kind = NE; break;
+          }
+          i++; kind = BANG; break;
+        case 60: // <
+          if (c1 === 61) { i += 2; kind = LE; break; }
+          i++; kind = LT; break;
+        case 62: // >
+          if (c1 === 61) { i += 2; kind = GE; break; }
+          i++; kind = GT; break;
+        case 46: // .
+          if (c1 === 46) { i += 2; kind = DOT2; break; }
+          if (c1 === 63) { i += 2; kind = DOT_Q; break; }
+          if (isDigit(c1) && !endsOperand(count > 0 ? kinds[count - 1]! : EOF)) {
+            // .5 and .5e3 are reals
+            i += 2;
+            while (i < n && isDigit(source.charCodeAt(i))) i++;
+            if (exponentAt(source, i, n)) i = skipExponent(source, i, n);
+            kind = REAL;
+            break;
+          }
+          i++; kind = DOT; break;
+        case 45: // -
+          if (c1 === 62) { i += 2; kind = ARROW; break; }
+          i++; kind = MINUS; break;
+        case 42: // *
+          if (c1 === 42) { i += 2; kind = STAR2; break; }
+          i++; kind = STAR; break;
+        case 64: // @
+          if (c1 === 64) { i += 2; kind = AT2; break; }
+          i++; kind = AT; break;
+        case 63: // ?
+          if (c1 === 63) { i += 2; kind = QUESTION2; break; }
+          i++; kind = QUESTION; break;
+        default: {
+          // Unknown character (a surrogate pair counts as one).
+          i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+          lexError(`unexpected character '${source.slice(start, i)}'`, start, i);
           continue;
         }
-        if (c1 === 42) {
-          const close = source.indexOf('*/', i + 2);
-          const stop = close < 0 ? n : close + 2;
-          if (close < 0) lexError("unterminated comment: expected '*/'", start, startLine, startCol, n);
-          advanceLines(stop);
-          comments.push({
-            start, end: stop, line: startLine, column: startCol, endLine: line, endColumn: stop - lineStart + 1,
-            beforeToken: count,
-          });
-          continue;
-        }
-        i++; push(SLASH, start, i, startLine, startCol); continue;
-      case 34: // "
-        if (!quoted(34)) {
-          lexError("unterminated string: expected '\"'", start, startLine, startCol, i);
-        }
-        push(STRING, start, i, startLine, startCol);
-        continue;
-      case 39: // '
-        if (!quoted(39)) {
-          lexError("unterminated name: expected \"'\"", start, startLine, startCol, i);
-        }
-        push(IDENT, start, i, startLine, startCol);
-        continue;
-      case 123: i++; push(LBRACE, start, i, startLine, startCol); continue;
-      case 125: i++; push(RBRACE, start, i, startLine, startCol); continue;
-      case 91: i++; push(LBRACK, start, i, startLine, startCol); continue;
-      case 93: i++; push(RBRACK, start, i, startLine, startCol); continue;
-      case 40: i++; push(LPAREN, start, i, startLine, startCol); continue;
-      case 41: i++; push(RPAREN, start, i, startLine, startCol); continue;
-      case 59: i++; push(SEMI, start, i, startLine, startCol); continue;
-      case 44: i++; push(COMMA, start, i, startLine, startCol); continue;
-      case 58: // :
-        if (c1 === 58) {
-          if (c2 === 62) { i += 3; push(COLON2_GT, start, i, startLine, startCol); continue; }
-          i += 2; push(COLON2, start, i, startLine, startCol); continue;
-        }
-        if (c1 === 62) {
-          if (c2 === 62) { i += 3; push(COLON_GT2, start, i, startLine, startCol); continue; }
-          i += 2; push(COLON_GT, start, i, startLine, startCol); continue;
-        }
-        if (c1 === 61) { i += 2; push(COLON_EQ, start, i, startLine, startCol); continue; }
-        i++; push(COLON, start, i, startLine, startCol); continue;
-      case 61: // =
-        if (c1 === 61) {
-          if (c2 === 61) { i += 3; push(EQ3, start, i, startLine, startCol); continue; }
-          i += 2; push(EQ2, start, i, startLine, startCol); continue;
-        }
-        if (c1 === 62) { i += 2; push(FAT_ARROW, start, i, startLine, startCol); continue; }
-        i++; push(EQ, start, i, startLine, startCol); continue;
-      case 33: // !
-        if (c1 === 61) {
-          if (c2 === 61) { i += 3; push(NE2, start, i, startLine, startCol); continue; }
-          i += 2; push(NE, start, i, startLine, startCol); continue;
-        }
-        i++; push(BANG, start, i, startLine, startCol); continue;
-      case 60: // <
-        if (c1 === 61) { i += 2; push(LE, start, i, startLine, startCol); continue; }
-        i++; push(LT, start, i, startLine, startCol); continue;
-      case 62: // >
-        if (c1 === 61) { i += 2; push(GE, start, i, startLine, startCol); continue; }
-        i++; push(GT, start, i, startLine, startCol); continue;
-      case 46: // .
-        if (c1 === 46) { i += 2; push(DOT2, start, i, startLine, startCol); continue; }
-        if (c1 === 63) { i += 2; push(DOT_Q, start, i, startLine, startCol); continue; }
-        if (isDigit(c1) && !endsOperand(count > 0 ? kinds[count - 1]! : EOF)) {
-          // .5 and .5e3 are reals
-          i += 2;
-          while (i < n && isDigit(source.charCodeAt(i))) i++;
-          if (exponentAt(source, i, n)) i = skipExponent(source, i, n);
-          push(REAL, start, i, startLine, startCol);
-          continue;
-        }
-        i++; push(DOT, start, i, startLine, startCol); continue;
-      case 45: // -
-        if (c1 === 62) { i += 2; push(ARROW, start, i, startLine, startCol); continue; }
-        i++; push(MINUS, start, i, startLine, startCol); continue;
-      case 43: i++; push(PLUS, start, i, startLine, startCol); continue;
-      case 42: // *
-        if (c1 === 42) { i += 2; push(STAR2, start, i, startLine, startCol); continue; }
-        i++; push(STAR, start, i, startLine, startCol); continue;
-      case 37: i++; push(PERCENT, start, i, startLine, startCol); continue;
-      case 94: i++; push(CARET, start, i, startLine, startCol); continue;
-      case 126: i++; push(TILDE, start, i, startLine, startCol); continue;
-      case 64: // @
-        if (c1 === 64) { i += 2; push(AT2, start, i, startLine, startCol); continue; }
-        i++; push(AT, start, i, startLine, startCol); continue;
-      case 35: i++; push(HASH, start, i, startLine, startCol); continue;
-      case 36: i++; push(DOLLAR, start, i, startLine, startCol); continue;
-      case 63: // ?
-        if (c1 === 63) { i += 2; push(QUESTION2, start, i, startLine, startCol); continue; }
-        i++; push(QUESTION, start, i, startLine, startCol); continue;
-      case 38: i++; push(AMP, start, i, startLine, startCol); continue;
-      case 124: i++; push(PIPE, start, i, startLine, startCol); continue;
-      default: {
-        // Unknown character (a surrogate pair counts as one).
-        i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
-        lexError(`unexpected character '${source.slice(start, i)}'`, start, startLine, startCol, i);
-        continue;
       }
     }
+    if (count === cap) grow();
+    kinds[count] = kind;
+    starts[count] = start;
+    ends[count] = i;
+    count++;
   }
-  push(EOF, n, n, line, n - lineStart + 1);
-  return {
-    source, language, count, kinds, starts, ends, lines, columns, comments, errors, nameIds, names: words.names,
+  if (count === cap) grow();
+  kinds[count] = EOF;
+  starts[count] = n;
+  ends[count] = n;
+  count++;
+  const lastLine = lineStarts.length;
+  return new Tokens(
+    source, language, count, kinds, starts, ends, nameIds, words.names, lineStarts, comments, errors,
     // A final line terminator ends the last line rather than starting an empty one (as `wc -l`).
-    lineCount: n === 0 ? 0 : lineStart === n ? line - 1 : line,
-  };
+    n === 0 ? 0 : lineStarts[lastLine - 1] === n ? lastLine - 1 : lastLine,
+  );
 
-  // Moves i to `stop`, counting the line terminators passed.
-  function advanceLines(stop: number): void {
-    while (i < stop) {
-      const d = source.charCodeAt(i);
-      if (d === 10) { i++; line++; lineStart = i; continue; }
-      if (d === 13) {
-        i++;
-        if (i < stop && source.charCodeAt(i) === 10) i++;
-        line++; lineStart = i; continue;
-      }
-      i++;
-    }
+  function grow(): void {
+    cap *= 2;
+    const k2 = new Uint16Array(cap); k2.set(kinds); kinds = k2;
+    const s2 = new Int32Array(cap); s2.set(starts); starts = s2;
+    const e2 = new Int32Array(cap); e2.set(ends); ends = e2;
+    const n2 = new Int32Array(cap); n2.set(nameIds); nameIds = n2;
   }
+}
+
+/** End of the quoted text ("…" or '…', backslash escapes) opened at `i`; `~end` when unterminated
+ * (a name or string does not span lines; a line terminator is never escaped). */
+function quotedEnd(source: string, i: number, quote: number): number {
+  const n = source.length;
+  i++;
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    if (c === quote) return i + 1;
+    if (c === 92 /* \ */) {
+      const e = i + 1 < n ? source.charCodeAt(i + 1) : 0;
+      if (e === 10 || e === 13) return ~(i + 1);
+      i += 2;
+      continue;
+    }
+    if (c === 10 || c === 13) return ~i;
+    i++;
+  }
+  return ~Math.min(i, n);
 }
 
 function isDigit(c: number): boolean {
@@ -554,10 +558,4 @@ export function commentText(source: string, start: number, end: number): string 
   while (lines.length > 0 && lines[0] === '') lines.shift();
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n');
-}
-
-export function makeRange(
-  start: number, end: number, line: number, column: number, endLine: number, endColumn: number,
-): SourceRange {
-  return { start, end, line, column, endLine, endColumn };
 }

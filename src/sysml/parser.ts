@@ -13,6 +13,7 @@ import type {
   SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
 } from './ast';
+import { TextRange, lineAt } from './ast';
 import * as lexer from './lexer';
 import type { TokenStream } from './lexer';
 
@@ -192,8 +193,7 @@ class Parser {
   private readonly kinds: Uint16Array;
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
-  private readonly lines: Int32Array;
-  private readonly cols: Int32Array;
+  private readonly lineStarts: Int32Array;
   private readonly nameIds: Int32Array;
   private readonly names: readonly string[];
   private readonly kerml: boolean;
@@ -208,8 +208,7 @@ class Parser {
     this.kinds = ts.kinds;
     this.starts = ts.starts;
     this.ends = ts.ends;
-    this.lines = ts.lines;
-    this.cols = ts.columns;
+    this.lineStarts = ts.lineStarts;
     this.nameIds = ts.nameIds;
     this.names = ts.names;
     this.kerml = ts.language === 'kerml';
@@ -247,20 +246,17 @@ class Parser {
   /** Range from token `a` to the last consumed token. */
   private rng(a: number): SourceRange {
     const b = this.p - 1;
-    if (b < a) {
-      const s = this.starts[a]!;
-      return { start: s, end: s, line: this.lines[a]!, column: this.cols[a]!, endLine: this.lines[a]!, endColumn: this.cols[a]! };
-    }
-    return {
-      start: this.starts[a]!, end: this.ends[b]!, line: this.lines[a]!, column: this.cols[a]!,
-      endLine: this.lines[b]!, endColumn: this.cols[b]! + this.ends[b]! - this.starts[b]!,
-    };
+    const s = this.starts[a]!;
+    return new TextRange(s, b < a ? s : this.ends[b]!, this.lineStarts);
   }
   private tokRange(i: number): SourceRange {
-    return {
-      start: this.starts[i]!, end: this.ends[i]!, line: this.lines[i]!, column: this.cols[i]!,
-      endLine: this.lines[i]!, endColumn: this.cols[i]! + this.ends[i]! - this.starts[i]!,
-    };
+    return new TextRange(this.starts[i]!, this.ends[i]!, this.lineStarts);
+  }
+  /** `line:column` of token `i`. */
+  private position(i: number): string {
+    const s = this.starts[i]!;
+    const line = lineAt(this.lineStarts, s);
+    return `${line}:${s - this.lineStarts[line - 1]! + 1}`;
   }
   here(): SourceRange {
     return this.tokRange(this.p);
@@ -277,12 +273,10 @@ class Parser {
   private expected(what: string, after?: string): void {
     const message = `expected ${what}${after ? ` after ${after}` : ''}, found ${this.describe(this.p)}`;
     const prev = this.p - 1;
-    if (prev >= 0 && this.lines[this.p]! > this.lines[prev]!) {
+    if (prev >= 0 && lineAt(this.lineStarts, this.starts[this.p]!) > lineAt(this.lineStarts, this.starts[prev]!)) {
       // The missing part belongs at the end of the previous line, where the user left it out.
       const at = this.ends[prev]!;
-      const line = this.lines[prev]!;
-      const column = this.cols[prev]! + this.ends[prev]! - this.starts[prev]!;
-      this.error(message, { start: at, end: at, line, column, endLine: line, endColumn: column });
+      this.error(message, new TextRange(at, at, this.lineStarts));
       return;
     }
     this.error(message);
@@ -354,7 +348,7 @@ class Parser {
     while (this.commentIndex < comments.length && comments[this.commentIndex]!.beforeToken <= this.p) {
       const c = comments[this.commentIndex++]!;
       out.push({
-        kind: 'Comment', range: { start: c.start, end: c.end, line: c.line, column: c.column, endLine: c.endLine, endColumn: c.endColumn },
+        kind: 'Comment', range: new TextRange(c.start, c.end, this.lineStarts),
         visibility: null, prefixMetadata: EMPTY, name: null, shortName: null, nameRange: null, about: EMPTY, locale: null,
         text: commentText(this.src, c.start, c.end),
       });
@@ -378,14 +372,14 @@ class Parser {
     const c = this.ts.comments[this.commentIndex];
     return c !== undefined && c.beforeToken === this.p;
   }
-  private lastCommentEnd: { end: number; endLine: number; endColumn: number } | null = null;
+  private lastCommentEnd: { end: number } | null = null;
   /** Range of a member whose last part is a comment body. */
   private rngWithComment(a: number): SourceRange {
     const r = this.rng(a);
     const c = this.lastCommentEnd;
     this.lastCommentEnd = null;
     if (c === null || c.end <= r.end) return r;
-    return { start: r.start, end: c.end, line: r.line, column: r.column, endLine: c.endLine, endColumn: c.endColumn };
+    return new TextRange(r.start, c.end, this.lineStarts);
   }
 
   // ----------------------------------------------------------------------------------- bodies
@@ -423,7 +417,7 @@ class Parser {
       if (k === RBRACE) { this.adv(); break; }
       if (k === EOF) {
         this.quietUntil = -1; // every unclosed block gets its own error
-        this.error(`expected '}' to close the '{' at ${this.lines[open]}:${this.cols[open]}, found end of file`);
+        this.error(`expected '}' to close the '{' at ${this.position(open)}, found end of file`);
         break;
       }
       this.memberInto(members, ctx);
@@ -1781,7 +1775,7 @@ class Parser {
             // `a.b(x)`: invocation of the feature chain a.b
             const chain = chainOf(e, member);
             const args = this.argumentList();
-            e = { kind: 'Invocation', callee: { kind: 'FeatureChain', chain, range: rangeSpan(chain[0]!.range, member.range) }, args, range: this.rng(a) };
+            e = { kind: 'Invocation', callee: { kind: 'FeatureChain', chain, range: new TextRange(chain[0]!.range.start, member.range.end, this.lineStarts) }, args, range: this.rng(a) };
             continue;
           }
           e = { kind: 'MemberAccess', target: e, member, range: this.rng(a) };
@@ -1946,7 +1940,7 @@ class Parser {
       else args.push(arg);
       if (this.eat(COMMA)) continue;
       if (this.eat(RPAREN)) return args;
-      this.expected("',' or ')'", `the arguments opened at ${this.lines[open]}:${this.cols[open]}`);
+      this.expected("',' or ')'", `the arguments opened at ${this.position(open)}`);
       return args;
     }
   }
@@ -2007,6 +2001,4 @@ function chainOf(e: Expression, last: QualifiedName): QualifiedName[] {
   if (cur.kind === 'Name') out.push(cur.name);
   return out.reverse();
 }
-function rangeSpan(a: SourceRange, b: SourceRange): SourceRange {
-  return { start: a.start, end: b.end, line: a.line, column: a.column, endLine: b.endLine, endColumn: b.endColumn };
-}
+
