@@ -12,10 +12,13 @@ export const ASK_COMMAND = 'assay.ask';
  * engines list them. */
 export function questionKindsBySubject(engines: EngineAnswersParams['engines']): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
   for (const engine of engines) {
-    for (const subject of engine.subjects) {
+    // The notification crosses a process boundary: read only well-formed parts of it.
+    const answers = strings(engine?.answers);
+    for (const subject of strings(engine?.subjects)) {
       const kinds = out.get(subject) ?? [];
-      for (const kind of engine.answers) if (!kinds.includes(kind)) kinds.push(kind);
+      for (const kind of answers) if (!kinds.includes(kind)) kinds.push(kind);
       out.set(subject, kinds);
     }
   }

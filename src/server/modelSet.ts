@@ -263,11 +263,6 @@ export class ModelSet {
     return file ? file.lines() : null;
   }
 
-  /** Whether a declaration comes from the standard library (its folder or the built-in table). */
-  isLibraryDeclaration(d: Declaration): boolean {
-    return d.layer !== 'user';
-  }
-
   /** The workspace's files on disk that no editor has open. */
   diskFiles(): ModelFile[] {
     return [...this.onDisk.values()].filter((file) => !this.open.has(file.uri));
