@@ -126,6 +126,31 @@ export interface QualifiedName {
   readonly range: SourceRange;
 }
 
+/** The qualified names the parser builds. Most names have one segment, which starts where the name
+ * does: for those no array of starts is kept, `segmentStarts` makes one when read. */
+export class ParsedQualifiedName implements QualifiedName {
+  readonly kind: 'QualifiedName';
+  readonly segments: string[];
+  readonly isGlobal: boolean;
+  readonly range: SourceRange;
+  /** Start of each segment; null for a single segment that starts at `range.start`. */
+  readonly #starts: number[] | null;
+
+  constructor(segments: string[], starts: number[] | null, isGlobal: boolean, range: SourceRange) {
+    this.kind = 'QualifiedName';
+    this.segments = segments;
+    this.isGlobal = isGlobal;
+    this.range = range;
+    this.#starts = starts;
+  }
+  get segmentStarts(): number[] {
+    return this.#starts ?? [this.range.start];
+  }
+  toJSON(): QualifiedName {
+    return { kind: 'QualifiedName', segments: this.segments, segmentStarts: this.segmentStarts, isGlobal: this.isGlobal, range: this.range };
+  }
+}
+
 /** `a.b.c` used as a reference target (subsetting, redefinition, connector ends, perform …). */
 export interface FeatureChain {
   readonly kind: 'FeatureChain';

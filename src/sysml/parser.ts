@@ -13,7 +13,7 @@ import type {
   SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
 } from './ast';
-import { TextRange, lineAt } from './ast';
+import { ParsedQualifiedName, TextRange, lineAt } from './ast';
 import * as lexer from './lexer';
 import type { TokenStream } from './lexer';
 
@@ -976,7 +976,7 @@ class Parser {
     }
     const save = this.p;
     this.p = end;
-    const target: QualifiedName = { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
+    const target: QualifiedName = new ParsedQualifiedName(segments, segmentStarts, isGlobal, this.rng(a));
     this.p = save;
     let filters: Expression[] = EMPTY;
     while (this.tk() === LBRACK) {
@@ -1629,8 +1629,6 @@ class Parser {
 
   qualifiedName(what: string): QualifiedName {
     const a = this.p;
-    let segments: string[] = EMPTY;
-    let segmentStarts: number[] = EMPTY;
     let isGlobal = false;
     if (this.tk() === DOLLAR) {
       this.adv();
@@ -1639,20 +1637,23 @@ class Parser {
     }
     if (this.tk() !== IDENT) {
       this.expected(what);
-      return { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
+      return new ParsedQualifiedName(EMPTY, EMPTY, isGlobal, this.rng(a));
     }
-    // Most names have one segment: share one frozen array per name (push onto [] reserves 17 slots).
-    segments = this.singleSegment(this.name(this.p));
-    segmentStarts = [this.starts[this.p]!];
+    // Most names have one segment: share one frozen array per name (push onto [] reserves 17 slots),
+    // and keep no array of starts when the segment starts the name.
+    const first = this.p;
+    let segments = this.singleSegment(this.name(first));
+    let segmentStarts: number[] | null = first === a ? null : [this.starts[first]!];
     this.adv();
     while (this.tk() === COLON2 && this.la(1) === IDENT) {
       this.adv();
       if (segments.length === 1) segments = [segments[0]!];
+      if (segmentStarts === null) segmentStarts = [this.starts[first]!];
       segments.push(this.name(this.p));
       segmentStarts.push(this.starts[this.p]!);
       this.adv();
     }
-    return { kind: 'QualifiedName', segments, segmentStarts, isGlobal, range: this.rng(a) };
+    return new ParsedQualifiedName(segments, segmentStarts, isGlobal, this.rng(a));
   }
 
   private readonly segmentArrays = new Map<string, string[]>();
