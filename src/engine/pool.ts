@@ -1,16 +1,23 @@
-// Runs the rows of a sweep on `jobs` worker threads (or inline for jobs <= 1).
+// Runs the rows of a sweep on `jobs` threads: the main thread and `jobs - 1` worker threads (inline on the
+// main thread alone for jobs <= 1).
 //
 // A task is registered by name on both sides: the main thread and every worker load the same bundle
 // (dist/engine.js starts itself as a worker), prepare the task once from its spec (parse the model, find
-// the subject) and then compute rows by index. Rows are handed out in chunks, whoever is free takes the
-// next one, and results are stored by index, so the table is the same for any `jobs`. A row must depend
-// on its index alone (seeded draws are derived from the index), never on which worker computed it.
+// the subject: only source text and the question cross the thread boundary) and then compute rows by
+// index. Rows are handed out in chunks, whoever is free takes the next one, and results are stored by
+// index, so the table is the same for any `jobs`. A row must depend on its index alone (seeded draws are
+// derived from the index), never on which thread computed it. The main thread computes chunks too, in
+// slices of a few milliseconds, so cancel, progress and the workers' results get their turn; a worker
+// that would only wait while the main thread tabulates would cost a thread and a model parse.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 /** Computes one row from its index; built once per worker from the task's spec. */
 export type RowFunction<R> = (index: number) => R;
-/** Builds the row function of a task from its spec (may throw a user-facing error). */
-export type TaskPreparer<S = unknown, R = unknown> = (spec: S) => RowFunction<R>;
+/**
+ * Builds the row function of a task from its spec (may throw a user-facing error). On the main thread
+ * it gets the run's signal, so a long row can stop in the middle; a worker is terminated instead.
+ */
+export type TaskPreparer<S = unknown, R = unknown> = (spec: S, signal?: AbortSignal) => RowFunction<R>;
 export type TaskRegistry = Record<string, TaskPreparer<never, unknown>>;
 
 export interface PoolOptions {
@@ -24,13 +31,18 @@ export interface PoolOptions {
   workerFile?: string;
 }
 
-export interface PoolRun<S> {
+export interface PoolRun<S, R = unknown> {
   task: string;
   spec: S;
   count: number;
   signal?: AbortSignal;
   /** Called with the number of rows finished, after each chunk. */
   onProgress?: (done: number) => void;
+  /**
+   * Called on the main thread with each finished chunk as it arrives (in any order), so the caller can
+   * tabulate while other threads still compute.
+   */
+  onRows?: (start: number, rows: readonly R[]) => void;
   /** Rows per chunk; by default a size that gives every worker several chunks. */
   chunkSize?: number;
 }
@@ -53,11 +65,15 @@ export class TaskError extends Error {
   }
 }
 
-type ToWorker = { type: 'prepare'; task: string; spec: unknown } | { type: 'chunk'; start: number; end: number };
+// Every message carries its run's number: a warm worker may still answer a previous run's `prepare`
+// (the main thread finished that table alone), and such an answer must not reach the next run.
+type ToWorker = { type: 'prepare'; run: number; task: string; spec: unknown } | { type: 'chunk'; run: number; start: number; end: number };
 type FromWorker =
-  | { type: 'ready' }
-  | { type: 'rows'; start: number; rows: unknown[] }
-  | { type: 'error'; row: number; name: string; message: string; details?: unknown };
+  | { type: 'ready'; run: number }
+  | { type: 'rows'; run: number; start: number; rows: unknown[] }
+  | { type: 'error'; run: number; row: number; name: string; message: string; details?: unknown };
+
+let runCounter = 0;
 
 const WORKER_ROLE = 'assay-engine-rows';
 const MIB = 1024 * 1024;
@@ -78,9 +94,9 @@ export function serveWorker(tasks: TaskRegistry): void {
       try {
         if (!prepare) throw new Error(`unknown task ${m.task}`);
         rowOf = (prepare as TaskPreparer<unknown, unknown>)(m.spec);
-        port.postMessage({ type: 'ready' } satisfies FromWorker);
+        port.postMessage({ type: 'ready', run: m.run } satisfies FromWorker);
       } catch (e) {
-        port.postMessage(errorMessage(e, -1));
+        port.postMessage(errorMessage(e, -1, m.run));
       }
       return;
     }
@@ -88,17 +104,17 @@ export function serveWorker(tasks: TaskRegistry): void {
     let i = m.start;
     try {
       for (; i < m.end; i++) rows.push(rowOf!(i));
-      port.postMessage({ type: 'rows', start: m.start, rows } satisfies FromWorker);
+      port.postMessage({ type: 'rows', run: m.run, start: m.start, rows } satisfies FromWorker);
     } catch (e) {
-      port.postMessage(errorMessage(e, i));
+      port.postMessage(errorMessage(e, i, m.run));
     }
   });
 }
 
-function errorMessage(e: unknown, row: number): FromWorker {
+function errorMessage(e: unknown, row: number, run: number): FromWorker {
   const err = e instanceof Error ? e : new Error(String(e));
   const details = (err as { details?: unknown }).details;
-  return { type: 'error', row, name: err.constructor.name, message: err.message, ...(details !== undefined ? { details } : {}) };
+  return { type: 'error', run, row, name: err.constructor.name, message: err.message, ...(details !== undefined ? { details } : {}) };
 }
 
 function overMemory(memoryMiB: number | undefined): string | undefined {
@@ -109,45 +125,12 @@ function overMemory(memoryMiB: number | undefined): string | undefined {
 }
 
 /** Runs every row of a task; never rejects for cancel or memory, rejects with TaskError when a row fails. */
-export function runPool<S, R>(options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
+export function runPool<S, R>(options: PoolOptions, run: PoolRun<S, R>): Promise<PoolOutcome<R>> {
   const prepare = options.tasks[run.task] as TaskPreparer<S, R> | undefined;
   if (!prepare) return Promise.reject(new Error(`unknown task ${run.task}`));
   const jobs = Math.max(1, Math.min(Math.floor(options.jobs) || 1, run.count));
-  if (jobs <= 1) {
-    if (options.memoryMiB) dropIdle();
-    return runInline(prepare, options, run);
-  }
-  return runWorkers<S, R>(jobs, options, run);
-}
-
-async function runInline<S, R>(prepare: TaskPreparer<S, R>, options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
-  const rows: R[] = [];
-  let rowOf: RowFunction<R>;
-  try {
-    rowOf = prepare(run.spec);
-  } catch (e) {
-    throw asTaskError(e, -1);
-  }
-  let slice = Date.now();
-  for (let i = 0; i < run.count; i++) {
-    if (run.signal?.aborted) return { status: 'cancelled', rows };
-    try {
-      rows.push(rowOf(i));
-    } catch (e) {
-      throw asTaskError(e, i);
-    }
-    // Yield every few milliseconds so cancel, other runs and progress get their turn.
-    if (Date.now() - slice >= 5) {
-      run.onProgress?.(rows.length);
-      const reason = overMemory(options.memoryMiB);
-      if (reason) return { status: 'memory', rows, reason };
-      await new Promise<void>((r) => setImmediate(r));
-      slice = Date.now();
-    }
-  }
-  if (run.signal?.aborted) return { status: 'cancelled', rows };
-  run.onProgress?.(rows.length);
-  return { status: 'done', rows };
+  if (jobs <= 1 && options.memoryMiB) dropIdle();
+  return runThreads<S, R>(jobs, prepare, options, run);
 }
 
 function asTaskError(e: unknown, row: number): TaskError {
@@ -214,8 +197,13 @@ function returnWorker(w: Worker, script: string, share: number | undefined): voi
   list.push(w);
 }
 
-function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): Promise<PoolOutcome<R>> {
+/** Wall time the main thread computes rows before it yields to the event loop. */
+const MAIN_SLICE_MS = 5;
+
+function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: PoolOptions, run: PoolRun<S, R>): Promise<PoolOutcome<R>> {
   const count = run.count;
+  const helpers = jobs - 1;
+  const runId = ++runCounter;
   const chunk = Math.max(1, run.chunkSize ?? Math.min(512, Math.ceil(count / (jobs * 8))));
   const results: R[] = new Array<R>(count);
   const finished = new Uint8Array(Math.ceil(count / chunk));
@@ -224,9 +212,9 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
   const workers: Worker[] = [];
   const detachers: (() => void)[] = [];
   const { script, eval: isEval } = workerScript(options.workerFile ?? __filename);
-  // Each worker's old generation gets a share of the budget, so one runaway row cannot take the process down.
+  // Each thread's old generation gets a share of the budget, so one runaway row cannot take the process down.
   const share = options.memoryMiB ? Math.max(32, Math.floor(options.memoryMiB / jobs)) : undefined;
-  if (options.memoryMiB) dropIdle(`${share ?? 0}|${script}`);
+  if (options.memoryMiB && helpers > 0) dropIdle(`${share ?? 0}|${script}`);
 
   return new Promise<PoolOutcome<R>>((resolve, reject) => {
     let settled = false;
@@ -259,27 +247,35 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
       }, 50);
     }
 
-    const give = (w: Worker) => {
-      if (next >= count) return;
+    /** The next chunk to compute, or undefined when every row is handed out. */
+    const take = (): [number, number] | undefined => {
+      if (next >= count) return undefined;
       const start = next;
-      const end = Math.min(count, start + chunk);
-      next = end;
-      w.postMessage({ type: 'chunk', start, end } satisfies ToWorker);
+      next = Math.min(count, start + chunk);
+      return [start, next];
+    };
+    const store = (start: number, rows: R[]) => {
+      for (let k = 0; k < rows.length; k++) results[start + k] = rows[k]!;
+      finished[Math.floor(start / chunk)] = 1;
+      done += rows.length;
+      run.onRows?.(start, rows);
+      run.onProgress?.(done);
+      if (done >= count) finish({ status: 'done', rows: results });
+    };
+    const give = (w: Worker) => {
+      const range = take();
+      if (range) w.postMessage({ type: 'chunk', run: runId, start: range[0], end: range[1] } satisfies ToWorker);
     };
 
-    for (let j = 0; j < jobs; j++) {
+    for (let j = 0; j < helpers; j++) {
       const w = takeWorker(script, isEval, share);
       workers.push(w);
       const onMessage = (m: FromWorker) => {
-        if (settled) return;
+        if (settled || m.run !== runId) return;
         if (m.type === 'ready') return give(w);
         if (m.type === 'error') return finish(new TaskError(m.message, m.name, m.row, m.details));
-        for (let k = 0; k < m.rows.length; k++) results[m.start + k] = m.rows[k] as R;
-        finished[Math.floor(m.start / chunk)] = 1;
-        done += m.rows.length;
-        run.onProgress?.(done);
-        if (done >= count) return finish({ status: 'done', rows: results });
-        give(w);
+        store(m.start, m.rows as R[]);
+        if (!settled) give(w);
       };
       const onError = (e: Error & { code?: string }) => {
         if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -299,7 +295,44 @@ function runWorkers<S, R>(jobs: number, options: PoolOptions, run: PoolRun<S>): 
         w.off('error', onError);
         w.off('exit', onExit);
       });
-      w.postMessage({ type: 'prepare', task: run.task, spec: run.spec } satisfies ToWorker);
+      w.postMessage({ type: 'prepare', run: runId, task: run.task, spec: run.spec } satisfies ToWorker);
     }
+
+    // The main thread's share: chunks computed in slices, yielding between them.
+    void (async () => {
+      let rowOf: RowFunction<R>;
+      try {
+        rowOf = prepare(run.spec, run.signal);
+      } catch (e) {
+        return finish(asTaskError(e, -1));
+      }
+      let slice = Date.now();
+      for (let range = take(); range && !settled; range = take()) {
+        const [start, end] = range;
+        const rows: R[] = [];
+        for (let i = start; i < end; i++) {
+          try {
+            rows.push(rowOf(i));
+          } catch (e) {
+            // A row stopped by cancel mid-way is not a failure of the task.
+            if (settled || run.signal?.aborted) return onAbort();
+            return finish(asTaskError(e, i));
+          }
+          if (Date.now() - slice >= MAIN_SLICE_MS) {
+            await new Promise<void>((r) => setImmediate(r));
+            slice = Date.now();
+            if (settled) return;
+            if (run.signal?.aborted) return onAbort();
+            if (helpers === 0) {
+              // Alone, the memory check and the progress of a long chunk come from here.
+              run.onProgress?.(done + rows.length);
+              const reason = overMemory(options.memoryMiB);
+              if (reason) return finish({ status: 'memory', rows: prefix(), reason });
+            }
+          }
+        }
+        store(start, rows);
+      }
+    })();
   });
 }

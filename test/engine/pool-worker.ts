@@ -1,4 +1,5 @@
 // Worker script for the pool tests: the same registry the tests use inline.
+import { isMainThread } from 'node:worker_threads';
 import { isPoolWorker, serveWorker, type TaskRegistry } from '../../src/engine/pool';
 
 function spin(ms: number): void {
@@ -18,6 +19,11 @@ export const testTasks: TaskRegistry = {
   seeded: (spec: { seed: number; spinMs?: number }) => (i) => {
     if (spec.spinMs) spin(spec.spinMs);
     return { row: i + 1, x: seeded(spec.seed, i) };
+  },
+  /** Which kind of thread computed the row. */
+  where: (spec: { spinMs: number }) => (i) => {
+    spin(spec.spinMs);
+    return { row: i + 1, main: isMainThread };
   },
   failAt: (spec: { at: number }) => (i) => {
     if (i === spec.at) throw new RangeError(`row ${i + 1} divides by zero`);

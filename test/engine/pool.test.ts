@@ -25,6 +25,25 @@ describe('engine worker pool', function () {
     assert.notDeepEqual(other.rows, one.rows);
   });
 
+  it('computes rows on the main thread and on jobs - 1 workers, handing every chunk to onRows once', async () => {
+    const seen = new Map<number, number>();
+    const out = await runPool<{ spinMs: number }, { row: number; main: boolean }>(pool(2), {
+      task: 'where',
+      spec: { spinMs: 20 },
+      count: 60,
+      chunkSize: 2,
+      onRows: (start, rows) => rows.forEach((r, k) => seen.set(start + k, (seen.get(start + k) ?? 0) + 1)),
+    });
+    assert.equal(out.status, 'done');
+    out.rows.forEach((r, i) => assert.equal(r.row, i + 1));
+    assert.ok(out.rows.some((r) => r.main), 'the main thread computed rows');
+    assert.ok(out.rows.some((r) => !r.main), 'the worker computed rows');
+    assert.deepEqual([...seen.keys()].sort((a, b) => a - b), Array.from({ length: 60 }, (_, i) => i));
+    assert.ok([...seen.values()].every((n) => n === 1));
+    const alone = await runPool<{ spinMs: number }, { row: number; main: boolean }>(pool(1), { task: 'where', spec: { spinMs: 0 }, count: 10 });
+    assert.ok(alone.rows.every((r) => r.main), 'jobs=1 starts no worker');
+  });
+
   it('reports progress up to the row count', async () => {
     const seen: number[] = [];
     const out = await runPool(pool(2), { task: 'seeded', spec: { seed: 1 }, count: 300, chunkSize: 50, onProgress: (d) => seen.push(d) });

@@ -4,7 +4,7 @@
 // by (seed, row), and the model's random functions draw from that same generator. So the table is the
 // same for any number of worker threads, and the same seed gives the same table.
 import { Random, type Draws } from '../../sysml/semantics/random';
-import { SUMMARY_STATISTICS, summarizeValues } from '../../sysml/semantics/stats';
+import { SUMMARY_STATISTICS, summarize, summarizeValues } from '../../sysml/semantics/stats';
 import { quantityKindUnit, sameDimension, tryParseUnit, type Unit } from '../../sysml/semantics/units';
 import { describeKind, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
@@ -255,27 +255,82 @@ export function decodeCell(c: EncodedCell): Value {
   return c;
 }
 
-/** Worker tasks: the rows of a table (each worker parses the model once and plans the table itself). */
+/** Worker tasks: the rows of a table (each thread parses the model once and plans the table itself). */
 export const TABLE_TASKS: TaskRegistry = {
-  tableRows: (spec: TableSpec) => {
-    const plan = planFor(spec);
+  tableRows: (spec: TableSpec, signal?: AbortSignal) => {
+    const plan = planFor(spec, signal);
     return (i) => plan.row(i).map(encodeCell);
   },
 };
 
-/** The table's values: cells named `<column>@<row>`, then `<stat>(<column>)` for numeric columns. */
-export function tableValues(columns: readonly string[], rows: readonly Row[]): ProtocolValue[] {
-  const out: ProtocolValue[] = [];
-  rows.forEach((row, r) => row.forEach((cell, c) => out.push(toProtocolValue(`${columns[c]}@${r + 1}`, cell) as ProtocolValue)));
-  columns.forEach((column, c) => {
-    const summary = summarizeValues(rows.map((row) => row[c]!));
-    if (!summary) return;
-    for (const stat of SUMMARY_STATISTICS) {
-      const v = summary[stat];
-      if (v && !isError(v)) out.push(toProtocolValue(`${stat}(${column})`, v) as ProtocolValue);
+/** A cell as a protocol value, straight from its encoded form (the common cases without a Value). */
+function protocolCell(name: string, c: EncodedCell): ProtocolValue {
+  if (typeof c === 'number' && Number.isFinite(c)) return { name, value: c };
+  if (Array.isArray(c) && Number.isFinite(c[0])) return { name, value: c[0], unit: c[1] };
+  return toProtocolValue(name, decodeCell(c)) as ProtocolValue;
+}
+
+/**
+ * The cells of a table as protocol values, filled chunk by chunk as rows arrive, so the main thread
+ * tabulates while other threads still compute.
+ */
+class TableCells {
+  private readonly cells: ProtocolValue[];
+  private readonly width: number;
+
+  constructor(
+    private readonly columns: readonly string[],
+    count: number,
+  ) {
+    this.width = columns.length;
+    this.cells = new Array<ProtocolValue>(count * this.width);
+  }
+
+  add(start: number, rows: readonly EncodedCell[][]): void {
+    const { columns, width, cells } = this;
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
+      const r = start + k;
+      const at = r * width;
+      for (let c = 0; c < width; c++) cells[at + c] = protocolCell(`${columns[c]}@${r + 1}`, row[c]!);
     }
-  });
-  return out;
+  }
+
+  /** The values of the first `rows.length` rows (the finished table or prefix), then the summaries. */
+  values(rows: readonly EncodedCell[][]): ProtocolValue[] {
+    const out = rows.length * this.width === this.cells.length ? this.cells : this.cells.slice(0, rows.length * this.width);
+    this.columns.forEach((column, c) => {
+      const summary = summarizeColumn(rows, c);
+      if (!summary) return;
+      for (const stat of SUMMARY_STATISTICS) {
+        const v = summary[stat];
+        if (v && !isError(v)) out.push(toProtocolValue(`${stat}(${column})`, v) as ProtocolValue);
+      }
+    });
+    return out;
+  }
+}
+
+/**
+ * summarizeValues of a column of encoded cells: a column of finite numbers, or of finite magnitudes in
+ * one unit, is summarized from the numbers directly; anything else through the Values.
+ */
+function summarizeColumn(rows: readonly EncodedCell[][], c: number): ReturnType<typeof summarizeValues> {
+  const first = rows[0]?.[c];
+  const unitName = Array.isArray(first) ? first[1] : undefined;
+  const numbers: number[] = new Array<number>(rows.length);
+  let plain = true;
+  for (let r = 0; r < rows.length && plain; r++) {
+    const cell = rows[r]![c]!;
+    if (unitName === undefined ? typeof cell === 'number' && Number.isFinite(cell) : Array.isArray(cell) && cell[1] === unitName && Number.isFinite(cell[0])) {
+      numbers[r] = typeof cell === 'number' ? cell : (cell as [number, string])[0];
+    } else plain = false;
+  }
+  const unit = unitName === undefined ? undefined : unitByName(unitName);
+  if (!plain || rows.length === 0 || (unitName !== undefined && !unit)) return summarizeValues(rows.map((row) => decodeCell(row[c]!)));
+  const s = summarize(numbers)!;
+  const wrap = (n: number) => (unit ? quantity(n, unit) : real(n));
+  return { min: wrap(s.min), max: wrap(s.max), mean: wrap(s.mean), p5: wrap(s.p5), p95: wrap(s.p95) };
 }
 
 async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 'sweep'): Promise<RunResult> {
@@ -285,6 +340,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
   const count = runsLimit > 0 ? Math.min(plan.rows, runsLimit) : plan.rows;
   // Worker threads pay ~0.1 s to start and parse the model: only worth it for tables of some size.
   const jobs = Math.min(run.jobs, Math.max(1, Math.floor(count / 32)));
+  const cells = new TableCells(plan.columns, count);
   const outcome = await runPool<TableSpec, EncodedCell[]>(
     { jobs, memoryMiB: run.limit('memory'), tasks: TABLE_TASKS },
     {
@@ -292,6 +348,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
       spec,
       count,
       signal: run.signal,
+      onRows: (start, rows) => cells.add(start, rows),
       onProgress: (done) => run.progress({ runs: done, text: `${done} of ${count} rows` }),
     },
   ).catch((e: unknown) => {
@@ -325,7 +382,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
   return {
     claim: 'table',
     strength,
-    values: tableValues(plan.columns, outcome.rows.map((row) => row.map(decodeCell))),
+    values: cells.values(outcome.rows),
     ...(bounds.length > 0 ? { bounds } : {}),
     ...(reason ? { reason } : {}),
     elapsed: run.elapsed(),
