@@ -10,6 +10,7 @@ import { foldingRangesOf, symbolsOf } from './outline';
 import { askLenses, questionKindsBySubject } from './lenses';
 import { carryDiagnostics, type OffsetDiagnostic } from './carriedDiagnostics';
 import { LIBRARY_SETTING } from './library';
+import { canonicalUri } from './workspaceModels';
 import { languageOf, ModelSet, rangeIn } from './modelSet';
 import { ENGINE_ANSWERS_NOTIFICATION, type EngineAnswersParams } from './requests';
 import { BUILTIN_LIBRARY_VERSION, type Declaration } from '../sysml/names';
@@ -115,9 +116,49 @@ function check(uri: string): void {
   });
 }
 
-/** Re-checks documents one per event-loop turn, so that requests in between are answered. */
-function recheck(uris: readonly string[]): void {
-  for (const uri of uris) if (!pending.has(uri)) scheduleCheck(uri, 0);
+/** Re-checks documents that may depend on a change: open ones one per event-loop turn, so that
+ * requests in between are answered; closed workspace files in the background, once edits pause. */
+function recheck(dependents: { open: readonly string[]; closed: readonly string[] }): void {
+  for (const uri of dependents.open) if (!pending.has(uri)) scheduleCheck(uri, 0);
+  if (dependents.closed.length > 0) queueFileChecks(dependents.closed, closedFilesDelayMs);
+}
+
+/** Closed workspace files are re-checked this long after the last change that may affect them. */
+const closedFilesDelayMs = 500;
+/** Closed workspace files waiting for a check (URIs), in order. */
+const fileQueue = new Set<string>();
+let fileTimer: NodeJS.Timeout | undefined;
+
+function queueFileChecks(uris: readonly string[], delayMs: number): void {
+  for (const uri of uris) fileQueue.add(uri);
+  clearTimeout(fileTimer);
+  fileTimer = setTimeout(() => void ready.then(checkQueuedFiles), delayMs);
+}
+
+/** Checks queued files for a few milliseconds per turn, then lets requests through. */
+function checkQueuedFiles(): void {
+  fileTimer = undefined;
+  const started = performance.now();
+  for (const uri of fileQueue) {
+    if (performance.now() - started > 20) break;
+    fileQueue.delete(uri);
+    const found = models.fileDiagnostics(uri);
+    if (!found) continue; // opened or gone meanwhile: its own check publishes
+    const source = languageOf(uri);
+    const diagnostics: Diagnostic[] = [...found.syntax, ...found.names].map((d) => ({
+      range: rangeIn(found.text, d.range), message: d.message, severity: DiagnosticSeverity.Error, source,
+    }));
+    void connection.sendDiagnostics({ uri, diagnostics });
+  }
+  if (fileQueue.size > 0 && fileTimer === undefined) fileTimer = setTimeout(checkQueuedFiles, 0);
+}
+
+/** After files entered, changed or left the index outside an editor: check them, clear the
+ * problems of those gone, and re-check what depends on them. */
+function filesChanged(changed: readonly string[], removed: readonly string[]): void {
+  for (const uri of removed) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  if (changed.length > 0) queueFileChecks(changed, 0);
+  if (changed.length + removed.length > 0) recheck(models.dependentsOf([...changed, ...removed]));
 }
 
 async function readLibrarySetting(pushed?: unknown): Promise<string> {
@@ -151,7 +192,7 @@ async function configure(pushed?: unknown): Promise<void> {
     const folder = models.libraryFolder;
     log(folder ? `standard library loaded from ${folder} in ${Math.round(performance.now() - started)} ms`
       : `standard library: built-in names (${BUILTIN_LIBRARY_VERSION})`);
-    recheck(models.openUris());
+    recheck({ open: models.openUris(), closed: models.closedFiles() });
   }
 }
 /** The library setting's problem last shown, so that one problem is shown once. */
@@ -185,6 +226,8 @@ connection.onInitialized(() => {
     }
     await configure();
     models.rescan();
+    // Every workspace file is checked, in the background: problems of closed files show too.
+    queueFileChecks(models.closedFiles(), 0);
   })().catch(logFailure);
 });
 
@@ -197,8 +240,9 @@ function logFailure(error: unknown): void {
 }
 
 connection.onDidChangeWatchedFiles(({ changes }) => {
-  const changed = changes.map((c) => c.uri).filter((uri) => models.diskChanged(uri));
-  if (changed.length > 0) recheck(models.dependentsOf(changed));
+  const touched = changes.map((c) => c.uri).filter((uri) => models.diskChanged(uri));
+  filesChanged(touched.filter((uri) => models.isClosedFile(uri)).map(canonicalUri),
+    touched.filter((uri) => !models.isClosedFile(uri)).map(canonicalUri));
 });
 
 connection.onNotification(ENGINE_ANSWERS_NOTIFICATION, (params: EngineAnswersParams) => {
@@ -215,7 +259,9 @@ documents.onDidClose(({ document }) => {
   checked.delete(document.uri);
   const dependents = models.dependentsOf([document.uri]);
   models.close(document.uri);
-  void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+  // A workspace file shows the problems of its text on disk again; any other document none.
+  if (models.isClosedFile(document.uri)) queueFileChecks([canonicalUri(document.uri)], 0);
+  else void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   recheck(dependents);
 });
 
@@ -286,7 +332,8 @@ connection.onWorkspaceSymbol(async ({ query }) => {
     results.push(...declarationsOf(document.uri, symbols).filter((s) => matchesQuery(s.name, query)));
   }
   // Files created or deleted since the last look count too (a client may not report file events).
-  models.rescan();
+  const { changed, removed } = models.rescan();
+  filesChanged(changed, removed);
   for (const file of models.diskFiles()) {
     if (results.length >= workspaceSymbolLimit) break;
     results.push(...file.declarations().filter((s) => matchesQuery(s.name, query)));

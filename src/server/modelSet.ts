@@ -113,8 +113,11 @@ export class ModelSet {
     return this.library !== null && inside(path, this.library.folder);
   }
 
-  /** Re-reads the workspace folders: new, changed and deleted model files (by modification time). */
-  rescan(): void {
+  /** Re-reads the workspace folders: new, changed and deleted model files (by modification time).
+   * Returns the files (URIs) that entered or changed in the index, and those that left it. */
+  rescan(): { changed: string[]; removed: string[] } {
+    const changed: string[] = [];
+    const removed: string[] = [];
     const seen = new Set<string>();
     for (const root of this.roots) {
       for (const path of modelPaths(root, (p) => this.isLibraryPath(p))) {
@@ -124,15 +127,21 @@ export class ModelSet {
         if (this.onDisk.get(file.uri) !== file) {
           this.onDisk.set(file.uri, file);
           this.index.update(file.uri, file.parsed.document);
+          changed.push(file.uri);
         }
       }
     }
     for (const key of [...this.onDisk.keys()]) {
       if (!seen.has(key)) {
         this.onDisk.delete(key);
-        if (!this.open.has(key)) this.index.remove(key);
+        this.dependencies.delete(key);
+        if (!this.open.has(key)) {
+          this.index.remove(key);
+          removed.push(key);
+        }
       }
     }
+    return { changed, removed };
   }
 
   private inWorkspace(path: string): boolean {
@@ -147,6 +156,7 @@ export class ModelSet {
     const file = this.files.load(path);
     if (!file) {
       if (!this.onDisk.delete(key)) return false;
+      this.dependencies.delete(key);
       this.index.remove(key);
       return true;
     }
@@ -198,6 +208,10 @@ export class ModelSet {
     const model = this.open.get(key);
     if (!model) return [];
     if (this.isLibrary(key) && this.library!.files.get(key)!.text !== model.text.getText()) return [];
+    return this.resolved(key);
+  }
+
+  private resolved(key: string): NameDiagnostic[] {
     const found = this.index.diagnostics(key);
     const documents = new Set<string>();
     for (const reference of this.index.references(key)) {
@@ -207,17 +221,37 @@ export class ModelSet {
     return found;
   }
 
-  /** Open documents (URIs as the client spells them) whose names may resolve differently after
-   * `changed` changed. */
-  dependentsOf(changed: readonly string[]): string[] {
+  /** Syntax errors and unresolved names of a workspace file no editor has open (null when it is
+   * open, or not a workspace file). */
+  fileDiagnostics(key: string): { text: TextDocument; syntax: readonly { message: string; range: SourceRange }[]; names: NameDiagnostic[] } | null {
+    const file = this.open.has(key) ? undefined : this.onDisk.get(key);
+    if (!file) return null;
+    return { text: file.lines(), syntax: file.parsed.errors, names: this.resolved(key) };
+  }
+
+  /** Whether `uri` is a workspace file on disk that no editor has open. */
+  isClosedFile(uri: string): boolean {
+    const key = canonicalUri(uri);
+    return this.onDisk.has(key) && !this.open.has(key);
+  }
+
+  /** Documents whose names may resolve differently after `changed` changed: open ones (URIs as the
+   * client spells them) and closed workspace files. A document not checked yet counts too. */
+  dependentsOf(changed: readonly string[]): { open: string[]; closed: string[] } {
     const keys = new Set(changed.map(canonicalUri));
-    const out: string[] = [];
-    for (const [key, model] of this.open) {
-      if (keys.has(key)) continue;
+    const depends = (key: string): boolean => {
+      if (keys.has(key)) return false;
       const deps = this.dependencies.get(key);
-      if (!deps || deps.anyDocument || [...keys].some((k) => deps.documents.has(k))) out.push(model.uri);
-    }
-    return out;
+      return !deps || deps.anyDocument || [...keys].some((k) => deps.documents.has(k));
+    };
+    const open = [...this.open].filter(([key]) => depends(key)).map(([, model]) => model.uri);
+    const closed = [...this.onDisk.keys()].filter((key) => !this.open.has(key) && depends(key));
+    return { open, closed };
+  }
+
+  /** The workspace files on disk no editor has open (URIs). */
+  closedFiles(): string[] {
+    return [...this.onDisk.keys()].filter((key) => !this.open.has(key));
   }
 
   /** Every open document (URIs as the client spells them). */

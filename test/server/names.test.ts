@@ -103,6 +103,25 @@ describe('language server: names across the workspace', function () {
     assert.deepEqual(locations.map((l) => l.uri), [powerUri]);
   });
 
+  it('shows the problems of closed workspace files, and re-checks them when an open file they use changes', async function () {
+    const other = await LanguageClient.start({ workspace });
+    try {
+      // Both files are checked at start, though neither is open.
+      await other.diagnostics(droneUri, (d) => d.length === 0);
+      await other.diagnostics(powerUri, (d) => d.length === 0);
+      await other.open(powerUri, powerText);
+      await other.change(powerUri, powerText.replace('part def Battery', 'part def Cell'));
+      const [unresolved, ...rest] = await other.diagnostics(droneUri, (d) => d.length > 0);
+      assert.deepEqual(rest, []);
+      assert.equal(unresolved!.message, "unresolved reference 'Battery'");
+      assert.deepEqual(unresolved!.range.start, positionOf(droneText, 'Battery'));
+      await other.change(powerUri, powerText);
+      await other.diagnostics(droneUri, (d) => d.length === 0);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('follows model files created and deleted outside the editor (file events)', async function () {
     const folder = mkdtempSync(join(tmpdir(), 'assay-ls-files-'));
     const other = await LanguageClient.start({ workspace: folder });
@@ -115,9 +134,16 @@ describe('language server: names across the workspace', function () {
       writeFileSync(created, 'package Pads {\n    part def Pad;\n}\n');
       await other.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(created).href, type: 1 }] });
       await other.diagnostics(uri, (d) => d.length === 0);
+      // The new file is checked too; a broken one shows its problem without being opened.
+      await other.diagnostics(pathToFileURL(created).href, (d) => d.length === 0);
+      writeFileSync(created, 'package Pads {\n    part def Pad :> Missing;\n}\n');
+      await other.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(created).href, type: 2 }] });
+      const [missingBase] = await other.diagnostics(pathToFileURL(created).href, (d) => d.length > 0);
+      assert.equal(missingBase!.message, "unresolved reference 'Missing'");
       unlinkSync(created);
       await other.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(created).href, type: 3 }] });
       await other.diagnostics(uri, (d) => d.length === 1);
+      await other.diagnostics(pathToFileURL(created).href, (d) => d.length === 0);
     } finally {
       await other.stop();
       rmSync(folder, { recursive: true, force: true });
