@@ -399,7 +399,7 @@ export class QuestionFlow implements vscode.Disposable {
       this.output.error(problem);
       const tail = engine.stderrTail(1500).trim();
       if (tail) this.output.error(`engine "${name}" stderr:\n${tail}`);
-      this.notify('error', `Assay: ${problem.split('\n')[0]}`, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+      this.notify('error', `Assay: ${headline(problem)}`, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
     }
   }
 
@@ -668,6 +668,14 @@ export class QuestionFlow implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     await this.host?.shutdown();
   }
+}
+
+/** A multi-line engine problem in one line: the first line, and the error line of the stderr it quotes. */
+function headline(problem: string): string {
+  const [first = '', ...rest] = problem.split('\n');
+  if (rest.length === 0) return first;
+  const error = rest.find((line) => /\b(Error|error|ENOENT|EACCES)\b/.test(line)) ?? rest.find((line) => line.trim() !== '');
+  return `${first.replace(/;? its stderr ends with:$/, '')}${error ? ` — ${error.trim()}` : ''}`;
 }
 
 /** The question as the user asked it (the host adds subjectKind itself, from the model as it is then). */
