@@ -64,6 +64,8 @@ export interface ReplayView {
   at?: number;
   /** Why the replay stopped before the schedule's end. */
   error?: string;
+  /** False when the host could not replay the schedule: the steps are the moves as sent, without states. */
+  replayed: boolean;
 }
 
 /** The host's own re-check of the witness by replay. */

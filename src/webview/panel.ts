@@ -15,6 +15,8 @@ export interface Host {
 }
 
 const PLAY_INTERVAL_MS = 900;
+/** Rows drawn at most (a Monte Carlo table can have many thousands); sorting and CSV cover them all. */
+const MAX_TABLE_ROWS = 1000;
 
 export class WitnessPanelView {
   private state: PanelState | undefined;
@@ -201,7 +203,9 @@ export class WitnessPanelView {
       r.error ? h('p', { class: 'banner warning' }, icon('warning'), ` The replay stops: ${r.error}`) : null,
       h('div', { class: 'split' },
         h('div', { class: 'pane' }, h('h2', {}, r.label), list),
-        h('div', { class: 'pane' }, step ? stateDetail(r, step, r.steps[selected - 1]) : h('p', {}, 'No state.'))));
+        h('div', { class: 'pane' }, !r.replayed
+          ? h('p', { class: 'banner unchecked' }, icon('info'), ' The host did not replay this schedule, so the states after its steps are not known.')
+          : step ? stateDetail(r, step, r.steps[selected - 1]) : h('p', {}, 'No state.'))));
   }
 
   private sensitive(c: Extract<WitnessContent, { kind: 'sensitive' }>, selected: number): HTMLElement {
@@ -267,7 +271,7 @@ export class WitnessPanelView {
     };
     const table = h('table', { class: 'data sortable' },
       h('thead', {}, h('tr', {}, h('th', { class: 'n' }, '#'), ...t.columns.map(headerCell))),
-      h('tbody', {}, ...order.map((r) => h('tr', { 'data-row': r + 1 }, h('td', { class: 'n' }, r + 1), ...t.rows[r]!.map((cell) => h('td', { class: 'value' }, cell.text))))));
+      h('tbody', {}, ...order.slice(0, MAX_TABLE_ROWS).map((r) => h('tr', { 'data-row': r + 1 }, h('td', { class: 'n' }, r + 1), ...t.rows[r]!.map((cell) => h('td', { class: 'value' }, cell.text))))));
     const fileBase = `${this.state!.view.question.subject.split('::').at(-1) ?? 'result'}-${this.state!.view.question.kind}`;
     const exportCsv = () => this.host.postMessage({ type: 'export', format: 'csv', fileName: `${fileBase}.csv`, text: tableCsv(t, order) });
     const nodes: Node[] = [];
@@ -289,7 +293,7 @@ export class WitnessPanelView {
         h('div', { class: 'canvas-box', 'data-kind': plot.kind }, canvas)));
     }
     nodes.push(h('section', { class: 'table' },
-      h('div', { class: 'toolbar' }, h('span', {}, `${t.rows.length} row${t.rows.length === 1 ? '' : 's'}`), h('button', { 'data-action': 'export-csv', 'data-focus': 'export-csv', onclick: exportCsv }, icon('export'), ' Export CSV')),
+      h('div', { class: 'toolbar' }, h('span', {}, t.rows.length > MAX_TABLE_ROWS ? `showing ${MAX_TABLE_ROWS} of ${t.rows.length} rows (the CSV export has them all)` : `${t.rows.length} row${t.rows.length === 1 ? '' : 's'}`), h('button', { 'data-action': 'export-csv', 'data-focus': 'export-csv', onclick: exportCsv }, icon('export'), ' Export CSV')),
       table,
       t.summary.length > 0 ? summaryTable(t) : null));
     return nodes;
@@ -313,7 +317,7 @@ function header(v: WitnessView): HTMLElement {
         ? h('span', { class: 'strength lowered', title: 'claimed by the engine → what stands after the host\'s checks' }, `claimed ${v.strength.claimed} → stands ${v.strength.standing}`)
         : h('span', { class: 'strength' }, v.strength.standing),
       v.engine ? h('span', { class: 'engine' }, icon('server-process'), ` ${v.engine}`) : null,
-      v.question.schedule ? h('span', { class: 'schedule' }, `schedule ${v.question.schedule}`) : null),
+      ['holds', 'outcomes', 'sensitive'].includes(v.question.kind) ? h('span', { class: 'schedule' }, `schedule ${v.question.schedule}`) : null),
     v.question.condition ? h('p', { class: 'condition' }, 'Condition: ', h('code', {}, v.question.condition)) : null,
     v.question.bindings.length > 0 ? h('p', { class: 'bindings' }, 'Bound: ', ...v.question.bindings.map((b) => chip(`${b.name} = ${b.text}`, 'input'))) : null,
     v.reason ? h('p', { class: 'reason' }, v.reason) : null,

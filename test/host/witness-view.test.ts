@@ -55,6 +55,7 @@ describe('witness view (host)', () => {
     assert.deepEqual(r.conditions, ['safety']);
     assert.equal(r.at, 2);
     assert.equal(r.error, undefined);
+    assert.equal(r.replayed, true);
     assert.equal(r.steps.length, 3); // the initial state and two moves
     const [s0, s1, s2] = r.steps;
     assert.deepEqual(s0!.values, ['false', 'false']);
@@ -218,7 +219,9 @@ describe('witness view (host)', () => {
     const result: RunResult = { claim: 'violated', strength: 'proved', witness: { schedules: ['step 1: t1@a first of t1@a, t2@b'], at: 1 } };
     const view = witnessView({ question: holds('P::Missing'), result, documents });
     assert.equal(view.check?.verdict, 'unchecked');
+    assert.match(view.check!.text, /cannot replay this model/);
     if (view.content.kind !== 'schedule') assert.fail('expected a schedule');
+    assert.equal(view.content.replay.replayed, false);
     assert.deepEqual(view.content.replay.steps.map((s) => [s.move, s.enabled, s.violating]), [['t1@a', ['t1@a', 't2@b'], true]]);
   });
 });
