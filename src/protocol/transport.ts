@@ -173,8 +173,12 @@ export class NdjsonWriter extends AbstractMessageWriter implements MessageWriter
 
   /** Queues the line without a promise; false when the stream is closed. Backpressure is `ready`. */
   send(message: object): boolean {
+    return this.sendLine(JSON.stringify(message));
+  }
+
+  /** Queues one line of JSON text (without its newline). */
+  sendLine(line: string): boolean {
     if (this.ended || this.writable.destroyed || !this.writable.writable) return false;
-    const line = JSON.stringify(message);
     this.trace?.(line);
     this.batch += line + '\n';
     if (this.batch.length >= BATCH_FLUSH_CHARS) this.flush();
@@ -365,7 +369,7 @@ export class EngineConnection {
     const id = this.nextWireId++;
     handle.id = id;
     this.pending.set(id, handle as PendingRequest<Method>);
-    if (!this.writer.send({ jsonrpc: '2.0', id, method, params: checked.data })) {
+    if (!this.writer.sendLine(`{"jsonrpc":"2.0","id":${id},"method":"${method}","params":${JSON.stringify(checked.data)}}`)) {
       this.pending.delete(id);
       handle.reject(new EngineRequestError('write', `cannot send ${method}: the engine input is closed`));
     }
@@ -598,7 +602,7 @@ export function serveEngine(handlers: EngineHandlers, options: EngineServerOptio
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const log = options.log ?? ((text: string) => void process.stderr.write(`${text}\n`));
-  const running = new Map<number, CancellationTokenSource>();
+  const running = new Map<number, IncomingRequest>();
   const writer = new NdjsonWriter(output);
 
   const send = (value: object): void => {
@@ -607,55 +611,59 @@ export function serveEngine(handlers: EngineHandlers, options: EngineServerOptio
 
   /**
    * Runs one validated request and answers it. The handler starts before the next line is read; an
-   * answer given synchronously is sent without a promise in between (most covers and describe calls).
+   * answer given synchronously is sent without a promise in between (most covers and describe calls),
+   * and needs no entry in `running`: no cancel can be read while the handler has not returned.
    */
   const dispatch = (id: number, method: Method, params: unknown): void => {
-    const source = new CancellationTokenSource();
-    running.set(id, source);
-    const token = source.token;
+    const request = new IncomingRequest(id, progress);
     let answer: Awaitable<unknown>;
     try {
       answer =
         method === 'run'
-          ? handlers.run(params as ParamsOf<'run'>, { id, token, progress: (counts) => progress(id, counts) })
+          ? handlers.run(params as ParamsOf<'run'>, request)
           : method === 'covers'
-            ? handlers.covers(params as ParamsOf<'covers'>, { id, token })
-            : handlers.describe(params as ParamsOf<'describe'>, { id, token });
+            ? handlers.covers(params as ParamsOf<'covers'>, request)
+            : handlers.describe(params as ParamsOf<'describe'>, request);
     } catch (error) {
-      finish(id, source);
+      request.dispose();
       send(failure(id, method, error));
       return;
     }
     if (!isThenable(answer)) {
-      finish(id, source);
-      send(success(id, method, answer));
+      request.dispose();
+      answerWith(id, method, answer);
       return;
     }
+    running.set(id, request);
     answer.then(
       (result) => {
-        finish(id, source);
-        send(success(id, method, result));
+        finish(request);
+        answerWith(id, method, result);
       },
       (error: unknown) => {
-        finish(id, source);
+        finish(request);
         send(failure(id, method, error));
       },
     );
   };
 
-  const finish = (id: number, source: CancellationTokenSource): void => {
-    // A second request reusing a running id must not take the first one's token away.
-    if (running.get(id) === source) running.delete(id);
-    source.dispose();
+  const finish = (request: IncomingRequest): void => {
+    // A second request reusing a running id must not take the first one's entry away.
+    if (running.get(request.id) === request) running.delete(request.id);
+    request.dispose();
   };
 
-  /** The response for a handler's result, validated; an invalid result becomes error `internal`. */
-  const success = (id: number, method: Method, result: unknown): object => {
+  /** Sends a handler's result, validated; an invalid result becomes error `internal`. */
+  const answerWith = (id: number, method: Method, result: unknown): void => {
     const checked = RESULT_SCHEMA[method].safeParse(result);
-    if (checked.success) return { jsonrpc: '2.0', id, result: checked.data };
+    if (checked.success) {
+      // The envelope spelled out: the same text as stringifying { jsonrpc, id, result }, one object less.
+      writer.sendLine(`{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(checked.data)}}`);
+      return;
+    }
     const problem = `the engine produced an invalid ${method} result: ${describeIssues(checked.error, 'result')}`;
     log(problem);
-    return { jsonrpc: '2.0', id, error: { code: 'internal', message: problem } };
+    send({ jsonrpc: '2.0', id, error: { code: 'internal', message: problem } });
   };
 
   const failure = (id: number, method: Method, error: unknown): object => {
@@ -745,6 +753,32 @@ export function serveEngine(handlers: EngineHandlers, options: EngineServerOptio
       writer.end();
     },
   };
+}
+
+/** A request as its handler sees it; the cancellation token is made only when the handler asks. */
+class IncomingRequest implements EngineRunRequest {
+  private source: CancellationTokenSource | undefined;
+
+  constructor(
+    readonly id: number,
+    private readonly sendProgress: (id: number, counts: Omit<ProgressParams, 'id'>) => void,
+  ) {}
+
+  get token(): CancellationToken {
+    return (this.source ??= new CancellationTokenSource()).token;
+  }
+
+  progress(counts: Omit<ProgressParams, 'id'>): void {
+    this.sendProgress(this.id, counts);
+  }
+
+  cancel(): void {
+    (this.source ??= new CancellationTokenSource()).cancel();
+  }
+
+  dispose(): void {
+    this.source?.dispose();
+  }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
