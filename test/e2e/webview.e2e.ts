@@ -206,12 +206,14 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
     await p.click('table.aligned tr[data-step="2"]');
     const values = await p.locator('.split .pane').evaluateAll((panes) => panes.map((pane) => pane.querySelector('tr[data-feature=x]')?.className + ' ' + pane.querySelector('tr[data-feature=x] .value')?.textContent));
     assert.deepEqual(values, ['changed differs 4', 'changed differs 3']);
+    await p.screenshot({ path: join(artifactsDir, 'webview-sensitive.png') });
   });
 
   it('shows one card per outcome and replays an outcome\'s execution from its card', async function () {
     await show(await behaviourView('race.sysml', { kind: 'outcomes', subject: 'Race::Race', schedule: 'all', free: [] }));
     assert.equal(await p.locator('article.card').count(), 2);
     assert.deepEqual(await p.locator('article.card[data-outcome="2"] table td').allTextContents(), ['x', '3', '']);
+    await p.screenshot({ path: join(artifactsDir, 'webview-outcomes.png') });
     await p.click('article.card[data-outcome="2"] button');
     assert.deepEqual(await p.locator('li.step .chip.move').allTextContents(), ['t2@dbl', 't1@inc', 't1@j']);
     await p.click('text=All outcomes');
@@ -260,6 +262,7 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
       return { type: c.config.type, bars: c.data.datasets[0]!.data.length, runs: c.data.datasets[0]!.data.reduce((a, b) => a + b, 0) };
     });
     assert.deepEqual(data, { type: 'bar', bars: 7, runs: 40 });
+    await p.screenshot({ path: join(artifactsDir, 'webview-histogram.png') });
     assert.equal(await p.locator('table.sortable tbody tr').count(), 40);
   });
 
