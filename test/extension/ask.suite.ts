@@ -214,6 +214,34 @@ describe('Ask a Question in the extension host', function () {
     assert.equal(flow.shown.slice(before).filter((m) => /typo/.test(m)).length, 1, 'the same problem was reported twice');
   });
 
+  it('shows a run that waits for an engine answering one question at a time as queued', async () => {
+    const a = await api();
+    const extensionPath = vscode.extensions.getExtension(extensionId)!.extensionPath;
+    await vscode.workspace.getConfiguration('assay').update('engines', [{
+      name: 'one-at-a-time', command: process.execPath, args: [join(extensionPath, 'test', 'fixtures', 'engines', 'well-behaved.js')],
+      env: {
+        ELECTRON_RUN_AS_NODE: '1', FIXTURE_NAME: 'one-at-a-time',
+        FIXTURE_CONFIG: JSON.stringify({ describe: { concurrent: false }, delayMs: 1500, progress: 1 }),
+      },
+      concurrent: false,
+    }], vscode.ConfigurationTarget.Global);
+    await until('the new engine in the settings', async () => {
+      const engines = await vscode.commands.executeCommand<EngineListing[]>('assay.showEngines');
+      return engines.some((e) => e.name === 'one-at-a-time' && e.status === 'ready') || undefined;
+    });
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    const question = { ...timed, engine: 'one-at-a-time' };
+    const first = await ask(question);
+    await until('the first run to start', () => a.history.get(first)?.state === 'running' || undefined);
+    const second = await ask(question);
+    await until('the second run to wait', () => a.history.get(second)?.state === 'queued' && a.statusBarText().includes('queued') || undefined);
+    assert.equal(a.statusBarText(), '$(clock) holds TrafficLight::TimedCrossing · queued for one-at-a-time (+1)');
+    const [one, two] = await Promise.all([a.settled(first), a.settled(second)]);
+    assert.equal(one.outcome?.result?.claim, 'holds');
+    assert.equal(two.outcome?.result?.claim, 'holds');
+    assert.ok(two.elapsedMs! >= 2500, `the second run took ${two.elapsedMs} ms: it did not wait for the first`);
+  });
+
   it('Show Engines names the fields of a refused engine', async () => {
     const extensionPath = vscode.extensions.getExtension(extensionId)!.extensionPath;
     await vscode.workspace.getConfiguration('assay').update('engines', [{
