@@ -13,6 +13,8 @@ export interface WitnessSource {
   documents: SourceDocument[];
   engine?: string;
   standing?: Standing;
+  /** Document path as sent → the editor's URI (RunRecord.documentUris); paths not listed are file paths or URIs themselves. */
+  documentUris?: Record<string, string>;
 }
 
 /** What `assay.openWitness` returns: the panel's view model (the in-editor tests read it). */
@@ -34,7 +36,7 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
     const view = witnessView(source);
     const existing = source.runId !== undefined ? open.get(source.runId) : undefined;
     if (existing) {
-      existing.show(view);
+      existing.show(view, source.documentUris);
       existing.panel.reveal(undefined, false);
       return view;
     }
@@ -47,7 +49,7 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
       witness.onDidDispose(() => open.get(id) === witness && open.delete(id));
     }
     context.subscriptions.push(witness);
-    witness.show(view);
+    witness.show(view, source.documentUris);
     return view;
   };
 
@@ -55,7 +57,10 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
     if (record.state !== 'settled' || !record.outcome) return `Assay: run ${record.id} (${record.question.kind} ${record.question.subject}) has not finished yet.`;
     const o = record.outcome;
     if (o.status !== 'answered') return `Assay: run ${record.id} (${record.question.kind} ${record.question.subject}) has no result to show: ${o.status === 'not covered' ? `not covered (${o.reasons.map((r) => `${r.engine}: ${r.reason}`).join('; ')})` : `${o.status}: ${o.message}`}.`;
-    return { runId: record.id, question: record.question, result: o.result, documents: record.documents, engine: o.engine, standing: o.standing };
+    return {
+      runId: record.id, question: record.question, result: o.result, documents: record.documents, engine: o.engine, standing: o.standing,
+      ...(record.documentUris ? { documentUris: record.documentUris } : {}),
+    };
   };
 
   const pick = async (): Promise<RunRecord | undefined> => {

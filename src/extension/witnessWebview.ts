@@ -67,8 +67,11 @@ export class WitnessPanel implements vscode.Disposable {
     );
   }
 
-  show(view: WitnessView): void {
+  private uris: Record<string, string> = {};
+
+  show(view: WitnessView, documentUris: Record<string, string> = {}): void {
     this.view = view;
+    this.uris = documentUris;
     this.panel.title = panelTitle(view);
     if (this.ready) void this.post({ type: 'show', view });
   }
@@ -92,7 +95,7 @@ export class WitnessPanel implements vscode.Disposable {
         await this.reveal(m.location);
         return;
       case 'confirmAssignment': {
-        const uri = m.path ? documentUri(m.path) : vscode.window.activeTextEditor?.document.uri;
+        const uri = m.path ? this.uriOf(m.path) : vscode.window.activeTextEditor?.document.uri;
         this.output.info(`Witness: confirming ${m.bindings.map((b) => `${b.name}=${b.value}${b.unit ? `[${b.unit}]` : ''}`).join(', ')} with evaluate ${m.subject}`);
         // `uri` as a string, as the Ask code lens passes it; `bindings` are protocol values ({ name, value, unit }).
         await vscode.commands.executeCommand('assay.ask', { uri: uri?.toString(), subject: m.subject, kind: 'evaluate', bindings: m.bindings });
@@ -110,7 +113,7 @@ export class WitnessPanel implements vscode.Disposable {
       this.clearHighlight();
       return undefined;
     }
-    const uri = documentUri(location.path);
+    const uri = this.uriOf(location.path);
     const range = toRange(location);
     const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     const column = open?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
@@ -128,6 +131,11 @@ export class WitnessPanel implements vscode.Disposable {
     editor.setDecorations(this.highlight, [range]);
     this.highlighted = { editor, range };
     return editor;
+  }
+
+  private uriOf(path: string): vscode.Uri {
+    const known = this.uris[path];
+    return known ? vscode.Uri.parse(known) : documentUri(path);
   }
 
   private clearHighlight(): void {
