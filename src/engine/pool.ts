@@ -43,6 +43,8 @@ export interface PoolRun<S, R = unknown> {
    * tabulate while other threads still compute.
    */
   onRows?: (start: number, rows: readonly R[]) => void;
+  /** The task's row function already prepared on the main thread (saves preparing it twice). */
+  prepared?: RowFunction<R>;
   /** Rows per chunk; by default a size that gives every worker several chunks. */
   chunkSize?: number;
 }
@@ -302,7 +304,7 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
     void (async () => {
       let rowOf: RowFunction<R>;
       try {
-        rowOf = prepare(run.spec, run.signal);
+        rowOf = run.prepared ?? prepare(run.spec, run.signal);
       } catch (e) {
         return finish(asTaskError(e, -1));
       }

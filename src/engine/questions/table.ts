@@ -348,6 +348,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
       spec,
       count,
       signal: run.signal,
+      prepared: (i) => plan.row(i).map(encodeCell),
       onRows: (start, rows) => cells.add(start, rows),
       onProgress: (done) => run.progress({ runs: done, text: `${done} of ${count} rows` }),
     },
