@@ -18,31 +18,39 @@ export interface SourceRange {
   readonly endColumn: number;
 }
 
+/** Hidden (symbol-keyed) fields of the parser's objects: not in `Object.keys`, JSON or `for … in`. */
+const LINE_STARTS: unique symbol = Symbol('lineStarts');
+const STARTS: unique symbol = Symbol('segmentStarts');
+
 /** The ranges the parser builds: `start` and `end` are stored, lines and columns are looked up in
  * the text's table of line starts when read (a tree holds hundreds of thousands of ranges and
  * almost none of them is ever shown). `JSON.stringify` gives all six fields. Only own fields
  * (`start`, `end`) survive `structuredClone`: send source text to another thread, not trees. */
 export class TextRange implements SourceRange {
-  readonly start: number;
-  readonly end: number;
-  readonly #lineStarts: Int32Array;
+  // Fields are `declare`d and set in the constructor: emitted class fields (and #private ones) are
+  // defined one by one at construction, several times slower for objects made by the hundred thousand.
+  declare readonly start: number;
+  declare readonly end: number;
+  declare readonly [LINE_STARTS]: Int32Array;
 
   constructor(start: number, end: number, lineStarts: Int32Array) {
     this.start = start;
     this.end = end;
-    this.#lineStarts = lineStarts;
+    this[LINE_STARTS] = lineStarts;
   }
   get line(): number {
-    return lineAt(this.#lineStarts, this.start);
+    return lineAt(this[LINE_STARTS], this.start);
   }
   get column(): number {
-    return this.start - this.#lineStarts[lineAt(this.#lineStarts, this.start) - 1]! + 1;
+    const starts = this[LINE_STARTS];
+    return this.start - starts[lineAt(starts, this.start) - 1]! + 1;
   }
   get endLine(): number {
-    return lineAt(this.#lineStarts, this.end);
+    return lineAt(this[LINE_STARTS], this.end);
   }
   get endColumn(): number {
-    return this.end - this.#lineStarts[lineAt(this.#lineStarts, this.end) - 1]! + 1;
+    const starts = this[LINE_STARTS];
+    return this.end - starts[lineAt(starts, this.end) - 1]! + 1;
   }
   toJSON(): SourceRange {
     return { start: this.start, end: this.end, line: this.line, column: this.column, endLine: this.endLine, endColumn: this.endColumn };
@@ -129,22 +137,22 @@ export interface QualifiedName {
 /** The qualified names the parser builds. Most names have one segment, which starts where the name
  * does: for those no array of starts is kept, `segmentStarts` makes one when read. */
 export class ParsedQualifiedName implements QualifiedName {
-  readonly kind: 'QualifiedName';
-  readonly segments: string[];
-  readonly isGlobal: boolean;
-  readonly range: SourceRange;
+  declare readonly kind: 'QualifiedName';
+  declare readonly segments: string[];
+  declare readonly isGlobal: boolean;
+  declare readonly range: SourceRange;
   /** Start of each segment; null for a single segment that starts at `range.start`. */
-  readonly #starts: number[] | null;
+  declare readonly [STARTS]: number[] | null;
 
   constructor(segments: string[], starts: number[] | null, isGlobal: boolean, range: SourceRange) {
     this.kind = 'QualifiedName';
     this.segments = segments;
     this.isGlobal = isGlobal;
     this.range = range;
-    this.#starts = starts;
+    this[STARTS] = starts;
   }
   get segmentStarts(): number[] {
-    return this.#starts ?? [this.range.start];
+    return this[STARTS] ?? [this.range.start];
   }
   toJSON(): QualifiedName {
     return { kind: 'QualifiedName', segments: this.segments, segmentStarts: this.segmentStarts, isGlobal: this.isGlobal, range: this.range };

@@ -164,7 +164,7 @@ class WordTable {
       if (v === 0) break;
       if (this.hashes[i] === h) {
         const t = this.texts[i]!;
-        if (t.length === len && source.startsWith(t, start)) return v;
+        if (t.length === len && sameText(source, start, t)) return v;
       }
       i = (i + 1) & this.mask;
     }
@@ -173,6 +173,11 @@ class WordTable {
     this.insert(h, text, value);
     return value;
   }
+}
+
+function sameText(source: string, start: number, text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (source.charCodeAt(start + k) !== text.charCodeAt(k)) return false;
+  return true;
 }
 
 /** Token kind of each keyword: `K.part`, `K.def` … (a keyword reserved only in the other language

@@ -160,31 +160,60 @@ role('variant', 'variant', 'ref', true);
 
 /** Mutable prefix + declaration of a member while it is being parsed. */
 class Header {
-  visibility: Visibility | null = null;
-  prefixMetadata: QualifiedName[] = EMPTY;
-  direction: 'in' | 'out' | 'inout' | null = null;
-  isAbstract = false;
-  isVariation = false;
-  isConstant = false;
-  isDerived = false;
-  isEnd = false;
-  isRef = false;
-  isComposite = false;
-  isVar = false;
-  isIndividual = false;
-  portionKind: 'snapshot' | 'timeslice' | 'portion' | null = null;
-  isOrdered = false;
-  isNonunique = false;
-  isSufficient = false;
-  isStandard = false;
-  isLibrary = false;
-  relations: Relation[] = EMPTY;
-  multiplicity: Multiplicity | null = null;
-  value: FeatureValue | null = null;
-  name: string | null = null;
-  shortName: string | null = null;
-  nameRange: SourceRange | null = null;
-  constructor(readonly start: number) {}
+  // `declare`d fields set in the constructor: class field initializers define each property
+  // separately, which is slow for an object made per member.
+  declare readonly start: number;
+  declare visibility: Visibility | null;
+  declare prefixMetadata: QualifiedName[];
+  declare direction: 'in' | 'out' | 'inout' | null;
+  declare isAbstract: boolean;
+  declare isVariation: boolean;
+  declare isConstant: boolean;
+  declare isDerived: boolean;
+  declare isEnd: boolean;
+  declare isRef: boolean;
+  declare isComposite: boolean;
+  declare isVar: boolean;
+  declare isIndividual: boolean;
+  declare portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare isOrdered: boolean;
+  declare isNonunique: boolean;
+  declare isSufficient: boolean;
+  declare isStandard: boolean;
+  declare isLibrary: boolean;
+  declare relations: Relation[];
+  declare multiplicity: Multiplicity | null;
+  declare value: FeatureValue | null;
+  declare name: string | null;
+  declare shortName: string | null;
+  declare nameRange: SourceRange | null;
+  constructor(start: number, visibility: Visibility | null) {
+    this.start = start;
+    this.visibility = visibility;
+    this.prefixMetadata = EMPTY;
+    this.direction = null;
+    this.isAbstract = false;
+    this.isVariation = false;
+    this.isConstant = false;
+    this.isDerived = false;
+    this.isEnd = false;
+    this.isRef = false;
+    this.isComposite = false;
+    this.isVar = false;
+    this.isIndividual = false;
+    this.portionKind = null;
+    this.isOrdered = false;
+    this.isNonunique = false;
+    this.isSufficient = false;
+    this.isStandard = false;
+    this.isLibrary = false;
+    this.relations = EMPTY;
+    this.multiplicity = null;
+    this.value = null;
+    this.name = null;
+    this.shortName = null;
+    this.nameRange = null;
+  }
 }
 
 class Parser {
@@ -473,9 +502,7 @@ class Parser {
   }
 
   private header(s: number, visibility: Visibility | null): Header {
-    const h = new Header(s);
-    h.visibility = visibility;
-    return h;
+    return new Header(s, visibility);
   }
 
   /** Prefix keywords, then the declaration the keyword introduces. */
@@ -575,13 +602,17 @@ class Parser {
       const body = this.body(0, 'end feature');
       return this.usageNode(h, this.kerml ? 'feature' : 'ref', true, null, null, null, null, EMPTY, false, false, body);
     }
-    const cross = this.usageNode(h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
     const h2 = this.header(h.start, h.visibility);
     h2.isEnd = true;
     h2.prefixMetadata = h.prefixMetadata;
+    // The cross feature is the declaration between `end` and the keyword, without the end's prefix.
+    h.isEnd = false;
+    h.visibility = null;
+    h.prefixMetadata = EMPTY;
+    const cross = this.usageNode(h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
     this.adv();
     const u = this.usage(h2, keyword, false, null, ctx);
-    if (u.kind === 'Usage') (u as { crossFeature?: Usage }).crossFeature = { ...cross, isEnd: false, visibility: null, prefixMetadata: EMPTY };
+    if (u.kind === 'Usage') (u as { crossFeature?: Usage }).crossFeature = cross;
     return u;
   }
 
@@ -742,11 +773,11 @@ class Parser {
   }
 
   private relationList(h: Header, rel: RelationKind, allowConjugate: boolean): void {
-    const operator = this.p > 0 ? `'${this.text(this.p - 1)}'` : 'the relationship';
+    const operator = this.p - 1;
     for (;;) {
       const a = this.p;
       const conj = allowConjugate && this.eat(TILDE);
-      const target = this.reference(`a name after ${operator}`);
+      const target = this.tk() === IDENT ? this.reference('a name') : this.reference(`a name after ${operator >= 0 ? `'${this.text(operator)}'` : 'the relationship'}`);
       const relation: Relation = { kind: 'Relation', relation: rel, target, isConjugated: conj, range: conj ? this.rng(a) : target.range };
       if (h.relations === EMPTY) h.relations = [relation];
       else h.relations.push(relation);
@@ -809,8 +840,7 @@ class Parser {
     this.featureDeclaration(h, true);
     let isParallel = false;
     if (keyword === 'state' && this.eat(K.parallel)) isParallel = true;
-    const what = keyword === 'def' ? 'definition' : `${keyword} ${this.kerml && keyword !== 'metadata' ? 'declaration' : 'definition'}`;
-    const body = this.body(bodyContext(keyword, true), what);
+    const body = this.body(bodyContext(keyword, true), definitionWhat(keyword, this.kerml));
     return {
       kind: 'Definition', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
       name: h.name, shortName: h.shortName, nameRange: h.nameRange, keyword, isAbstract: h.isAbstract,
@@ -878,15 +908,7 @@ class Parser {
     payload: Usage | null, satisfiedBy: Expression | null, about: QualifiedName[], isParallel: boolean,
     isNegated: boolean, body: Member[] | null,
   ): Usage {
-    return {
-      kind: 'Usage', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value, keyword, isKeywordImplicit: implicit, role, isParallel,
-      isNegated, isSufficient: h.isSufficient, ends, payload, satisfiedBy, about, body,
-    };
+    return new UsageNode(this.rng(h.start), h, keyword, implicit, role, ends, payload, satisfiedBy, about, isParallel, isNegated, body);
   }
 
   /** `perform a.b;`, `satisfy R by v;`, `event e;`: a usage whose first part references a feature. */
@@ -921,9 +943,9 @@ class Parser {
       else if (k === K.use) { this.adv(); this.adv(); inner = this.usage(h, 'use case', false, r.role, ctx); }
       else inner = this.declaration(h.start, h.visibility, ctx);
       if (inner !== null && inner.kind === 'Usage') {
-        const u = inner as { role: UsageRole | null; isNegated: boolean };
-        if (u.role === null) u.role = r.role;
-        if (negated) u.isNegated = true;
+        const u = inner as UsageNode;
+        if (u.role === null) (u as { role: UsageRole | null }).role = r.role;
+        if (negated) u.negate();
       }
       return inner ?? { kind: 'InvalidMember', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: EMPTY };
     }
@@ -1260,14 +1282,7 @@ class Parser {
     h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null,
     targetMember: Member | null, guard: Expression | null, body: Member[] | null,
   ): Succession {
-    return {
-      kind: 'Succession', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value, form, source, target, targetMember, guard, body,
-    };
+    return new SuccessionNode(this.rng(h.start), h, form, source, target, targetMember, guard, body);
   }
 
   /** `succession s first a then b;` (SysML, KerML), `succession a then b;` (KerML). */
@@ -1364,15 +1379,7 @@ class Parser {
         other = this.actionBodyParameter("'else'");
       }
     }
-    return {
-      kind: 'IfAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      condition, then, else: other,
-    };
+    return new IfActionNode(this.rng(h.start), h, condition, then, other);
   }
 
   /** `{ … }` or `action a { … }` as the body of if/while/for. */
@@ -1395,15 +1402,7 @@ class Parser {
       until = this.expression();
       this.expect(SEMI, 'until condition');
     }
-    return {
-      kind: 'LoopAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      form, condition, bodyAction, until,
-    };
+    return new LoopActionNode(this.rng(h.start), h, form, condition, bodyAction, until);
   }
 
   private forAction(h: Header): ForAction {
@@ -1414,15 +1413,7 @@ class Parser {
     this.expect(K.in, 'for variable');
     const collection = this.expression();
     const bodyAction = this.actionBodyParameter('for collection');
-    return {
-      kind: 'ForAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      variable, collection, bodyAction,
-    };
+    return new ForActionNode(this.rng(h.start), h, variable, collection, bodyAction);
   }
 
   private terminateAction(h: Header): TerminateAction {
@@ -1430,15 +1421,7 @@ class Parser {
     let target: Expression | null = null;
     if (this.tk() !== SEMI && this.tk() !== LBRACE) target = this.expression();
     const body = this.body(CTX_ACTION, 'terminate action');
-    return {
-      kind: 'TerminateAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      target, body,
-    };
+    return new TerminateActionNode(this.rng(h.start), h, target, body);
   }
 
   private sendAction(h: Header, bodyOptional = false): SendAction {
@@ -1451,15 +1434,7 @@ class Parser {
     if (this.eat(K.via)) via = this.expression();
     if (this.eat(K.to)) to = this.expression();
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'send action');
-    return {
-      kind: 'SendAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      payload, via, to, body,
-    };
+    return new SendActionNode(this.rng(h.start), h, payload, via, to, body);
   }
 
   private assignAction(h: Header, bodyOptional = false): AssignAction {
@@ -1468,15 +1443,7 @@ class Parser {
     this.expect(COLON_EQ, 'assignment target');
     const assigned = this.expression();
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'assign action');
-    return {
-      kind: 'AssignAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      target, assigned, body,
-    };
+    return new AssignActionNode(this.rng(h.start), h, target, assigned, body);
   }
 
   private optionalBlock(): Member[] | null {
@@ -1516,15 +1483,7 @@ class Parser {
     receiver: Expression | null, bodyMode: 0 | 1 | 2,
   ): AcceptAction {
     const body = bodyMode === 0 ? null : bodyMode === 1 ? this.optionalBlock() : this.body(CTX_ACTION, 'accept action');
-    return {
-      kind: 'AcceptAction', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      payload, triggerKind, triggerExpression, receiver, body,
-    };
+    return new AcceptActionNode(this.rng(h.start), h, payload, triggerKind, triggerExpression, receiver, body);
   }
 
   /** `accept …` at a member: an accept action, or (followed by if/do/then) a transition shorthand. */
@@ -1542,15 +1501,7 @@ class Parser {
     h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null,
     effect: Member | null, target: Reference | null, body: Member[] | null,
   ): Transition {
-    return {
-      kind: 'Transition', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, direction: h.direction,
-      isAbstract: h.isAbstract, isVariation: h.isVariation, isConstant: h.isConstant, isDerived: h.isDerived,
-      isEnd: h.isEnd, isRef: h.isRef, isComposite: h.isComposite, isVar: h.isVar, isIndividual: h.isIndividual,
-      portionKind: h.portionKind, isOrdered: h.isOrdered, isNonunique: h.isNonunique, relations: h.relations,
-      multiplicity: h.multiplicity, value: h.value,
-      source, trigger, guard, effect, target, body,
-    };
+    return new TransitionNode(this.rng(h.start), h, source, trigger, guard, effect, target, body);
   }
 
   /** `transition t first s1 accept e if g do a then s2;` (current token is 'transition'). */
@@ -1986,10 +1937,23 @@ function bodyContext(keyword: string, isDefinition: boolean): number {
   return 0;
 }
 
+const DEFINITION_WHAT = [new Map<string, string>(), new Map<string, string>()];
+function definitionWhat(keyword: DefinitionKeyword, kerml: boolean): string {
+  if (keyword === 'def') return 'definition';
+  const known = DEFINITION_WHAT[kerml ? 1 : 0]!;
+  let what = known.get(keyword);
+  if (what === undefined) known.set(keyword, what = `${keyword} ${kerml && keyword !== 'metadata' ? 'declaration' : 'definition'}`);
+  return what;
+}
+
+// What a usage is called in messages, made once per keyword or role rather than per usage.
+const USAGE_WHAT = new Map<string, string>();
 function usageWhat(keyword: UsageKeyword, implicit: boolean, role: UsageRole | null): string {
-  if (role !== null) return `${role} usage`;
-  if (implicit) return 'usage';
-  return `${keyword} usage`;
+  if (role === null && implicit) return 'usage';
+  const word = role ?? keyword;
+  let what = USAGE_WHAT.get(word);
+  if (what === undefined) USAGE_WHAT.set(word, what = `${word} usage`);
+  return what;
 }
 
 function isNameChain(e: Expression): boolean {
@@ -2003,3 +1967,270 @@ function chainOf(e: Expression, last: QualifiedName): QualifiedName[] {
   return out.reverse();
 }
 
+
+// ------------------------------------------------------------------------------------- feature nodes
+
+// The prefix flags of feature-like nodes, packed in one number: a tree holds many such nodes and
+// nearly every flag is false, so one field replaces a dozen (the tree's size is what the garbage
+// collector pays for). They read as the boolean properties of the ast.ts interfaces.
+const FLAGS: unique symbol = Symbol('flags');
+const F_ABSTRACT = 1 << 0;
+const F_VARIATION = 1 << 1;
+const F_CONSTANT = 1 << 2;
+const F_DERIVED = 1 << 3;
+const F_END = 1 << 4;
+const F_REF = 1 << 5;
+const F_COMPOSITE = 1 << 6;
+const F_VAR = 1 << 7;
+const F_INDIVIDUAL = 1 << 8;
+const F_ORDERED = 1 << 9;
+const F_NONUNIQUE = 1 << 10;
+const F_KEYWORD_IMPLICIT = 1 << 11;
+const F_PARALLEL = 1 << 12;
+const F_NEGATED = 1 << 13;
+const F_SUFFICIENT = 1 << 14;
+
+const HEADER_FLAGS = [
+  'isAbstract', 'isVariation', 'isConstant', 'isDerived', 'isEnd', 'isRef', 'isComposite', 'isVar', 'isIndividual',
+  'isOrdered', 'isNonunique',
+] as const;
+const USAGE_FLAGS = ['isKeywordImplicit', 'isParallel', 'isNegated', 'isSufficient'] as const;
+
+function headerFlags(h: Header): number {
+  return (h.isAbstract ? F_ABSTRACT : 0) | (h.isVariation ? F_VARIATION : 0) | (h.isConstant ? F_CONSTANT : 0) |
+    (h.isDerived ? F_DERIVED : 0) | (h.isEnd ? F_END : 0) | (h.isRef ? F_REF : 0) | (h.isComposite ? F_COMPOSITE : 0) |
+    (h.isVar ? F_VAR : 0) | (h.isIndividual ? F_INDIVIDUAL : 0) | (h.isOrdered ? F_ORDERED : 0) |
+    (h.isNonunique ? F_NONUNIQUE : 0);
+}
+
+/** Fields shared by usages, action nodes, successions and transitions (FeatureHeader). */
+abstract class FeatureNode {
+  // `declare`d fields set in the constructor (see TextRange in ast.ts for why).
+  declare readonly kind: string;
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
+
+  constructor(kind: string, range: SourceRange, h: Header, flags: number) {
+    this.kind = kind;
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h) | flags;
+  }
+  protected flag(bit: number): boolean {
+    return (this[FLAGS] & bit) !== 0;
+  }
+  protected setFlag(bit: number): void {
+    this[FLAGS] |= bit;
+  }
+  get isAbstract(): boolean { return this.flag(F_ABSTRACT); }
+  get isVariation(): boolean { return this.flag(F_VARIATION); }
+  get isConstant(): boolean { return this.flag(F_CONSTANT); }
+  get isDerived(): boolean { return this.flag(F_DERIVED); }
+  get isEnd(): boolean { return this.flag(F_END); }
+  get isRef(): boolean { return this.flag(F_REF); }
+  get isComposite(): boolean { return this.flag(F_COMPOSITE); }
+  get isVar(): boolean { return this.flag(F_VAR); }
+  get isIndividual(): boolean { return this.flag(F_INDIVIDUAL); }
+  get isOrdered(): boolean { return this.flag(F_ORDERED); }
+  get isNonunique(): boolean { return this.flag(F_NONUNIQUE); }
+  /** The node as plain data, flags included. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...(this as object) };
+    for (const f of HEADER_FLAGS) out[f] = this[f];
+    return out;
+  }
+}
+
+class UsageNode extends FeatureNode implements Usage {
+  declare readonly kind: 'Usage';
+  declare readonly keyword: UsageKeyword;
+  declare readonly role: UsageRole | null;
+  declare readonly ends: ConnectorEnd[] | null;
+  declare readonly payload: Usage | null;
+  declare readonly satisfiedBy: Expression | null;
+  declare readonly about: QualifiedName[];
+  declare readonly body: Member[] | null;
+  declare crossFeature?: Usage;
+  constructor(
+    range: SourceRange, h: Header, keyword: UsageKeyword, implicit: boolean, role: UsageRole | null,
+    ends: ConnectorEnd[] | null, payload: Usage | null, satisfiedBy: Expression | null, about: QualifiedName[],
+    isParallel: boolean, isNegated: boolean, body: Member[] | null,
+  ) {
+    super('Usage', range, h, (implicit ? F_KEYWORD_IMPLICIT : 0) | (isParallel ? F_PARALLEL : 0) |
+      (isNegated ? F_NEGATED : 0) | (h.isSufficient ? F_SUFFICIENT : 0));
+    this.keyword = keyword;
+    this.role = role;
+    this.ends = ends;
+    this.payload = payload;
+    this.satisfiedBy = satisfiedBy;
+    this.about = about;
+    this.body = body;
+  }
+  /** `assert not …` written around an inner usage declaration. */
+  negate(): void {
+    this.setFlag(F_NEGATED);
+  }
+  get isKeywordImplicit(): boolean { return this.flag(F_KEYWORD_IMPLICIT); }
+  get isParallel(): boolean { return this.flag(F_PARALLEL); }
+  get isNegated(): boolean { return this.flag(F_NEGATED); }
+  get isSufficient(): boolean { return this.flag(F_SUFFICIENT); }
+  override toJSON(): Record<string, unknown> {
+    const out = super.toJSON();
+    for (const f of USAGE_FLAGS) out[f] = this[f];
+    return out;
+  }
+}
+
+class SuccessionNode extends FeatureNode implements Succession {
+  declare readonly kind: 'Succession';
+  declare readonly form: Succession['form'];
+  declare readonly source: ConnectorEnd | null;
+  declare readonly target: ConnectorEnd | null;
+  declare readonly targetMember: Member | null;
+  declare readonly guard: Expression | null;
+  declare readonly body: Member[] | null;
+  constructor(range: SourceRange, h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null, targetMember: Member | null, guard: Expression | null, body: Member[] | null) {
+    super('Succession', range, h, 0);
+    this.form = form;
+    this.source = source;
+    this.target = target;
+    this.targetMember = targetMember;
+    this.guard = guard;
+    this.body = body;
+  }
+}
+
+class IfActionNode extends FeatureNode implements IfAction {
+  declare readonly kind: 'IfAction';
+  declare readonly condition: Expression;
+  declare readonly then: Usage;
+  declare readonly else: Usage | IfAction | null;
+  constructor(range: SourceRange, h: Header, condition: Expression, then: Usage, other: Usage | IfAction | null) {
+    super('IfAction', range, h, 0);
+    this.condition = condition;
+    this.then = then;
+    this.else = other;
+  }
+}
+
+class LoopActionNode extends FeatureNode implements LoopAction {
+  declare readonly kind: 'LoopAction';
+  declare readonly form: 'while' | 'loop';
+  declare readonly condition: Expression | null;
+  declare readonly bodyAction: Usage;
+  declare readonly until: Expression | null;
+  constructor(range: SourceRange, h: Header, form: 'while' | 'loop', condition: Expression | null, bodyAction: Usage, until: Expression | null) {
+    super('LoopAction', range, h, 0);
+    this.form = form;
+    this.condition = condition;
+    this.bodyAction = bodyAction;
+    this.until = until;
+  }
+}
+
+class ForActionNode extends FeatureNode implements ForAction {
+  declare readonly kind: 'ForAction';
+  declare readonly variable: Usage;
+  declare readonly collection: Expression;
+  declare readonly bodyAction: Usage;
+  constructor(range: SourceRange, h: Header, variable: Usage, collection: Expression, bodyAction: Usage) {
+    super('ForAction', range, h, 0);
+    this.variable = variable;
+    this.collection = collection;
+    this.bodyAction = bodyAction;
+  }
+}
+
+class TerminateActionNode extends FeatureNode implements TerminateAction {
+  declare readonly kind: 'TerminateAction';
+  declare readonly target: Expression | null;
+  declare readonly body: Member[] | null;
+  constructor(range: SourceRange, h: Header, target: Expression | null, body: Member[] | null) {
+    super('TerminateAction', range, h, 0);
+    this.target = target;
+    this.body = body;
+  }
+}
+
+class SendActionNode extends FeatureNode implements SendAction {
+  declare readonly kind: 'SendAction';
+  declare readonly payload: Expression | null;
+  declare readonly via: Expression | null;
+  declare readonly to: Expression | null;
+  declare readonly body: Member[] | null;
+  constructor(range: SourceRange, h: Header, payload: Expression | null, via: Expression | null, to: Expression | null, body: Member[] | null) {
+    super('SendAction', range, h, 0);
+    this.payload = payload;
+    this.via = via;
+    this.to = to;
+    this.body = body;
+  }
+}
+
+class AssignActionNode extends FeatureNode implements AssignAction {
+  declare readonly kind: 'AssignAction';
+  declare readonly target: Expression;
+  declare readonly assigned: Expression;
+  declare readonly body: Member[] | null;
+  constructor(range: SourceRange, h: Header, target: Expression, assigned: Expression, body: Member[] | null) {
+    super('AssignAction', range, h, 0);
+    this.target = target;
+    this.assigned = assigned;
+    this.body = body;
+  }
+}
+
+class AcceptActionNode extends FeatureNode implements AcceptAction {
+  declare readonly kind: 'AcceptAction';
+  declare readonly payload: Usage | null;
+  declare readonly triggerKind: 'at' | 'after' | 'when' | null;
+  declare readonly triggerExpression: Expression | null;
+  declare readonly receiver: Expression | null;
+  declare readonly body: Member[] | null;
+  constructor(range: SourceRange, h: Header, payload: Usage | null, triggerKind: 'at' | 'after' | 'when' | null, triggerExpression: Expression | null, receiver: Expression | null, body: Member[] | null) {
+    super('AcceptAction', range, h, 0);
+    this.payload = payload;
+    this.triggerKind = triggerKind;
+    this.triggerExpression = triggerExpression;
+    this.receiver = receiver;
+    this.body = body;
+  }
+}
+
+class TransitionNode extends FeatureNode implements Transition {
+  declare readonly kind: 'Transition';
+  declare readonly source: Reference | null;
+  declare readonly trigger: AcceptAction | null;
+  declare readonly guard: Expression | null;
+  declare readonly effect: Member | null;
+  declare readonly target: Reference | null;
+  declare readonly body: Member[] | null;
+  constructor(range: SourceRange, h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null, effect: Member | null, target: Reference | null, body: Member[] | null) {
+    super('Transition', range, h, 0);
+    this.source = source;
+    this.trigger = trigger;
+    this.guard = guard;
+    this.effect = effect;
+    this.target = target;
+    this.body = body;
+  }
+}
