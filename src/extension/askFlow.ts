@@ -84,7 +84,8 @@ export class QuestionFlow implements vscode.Disposable {
     return this.context.asAbsolutePath('dist');
   }
 
-  private readTrace(): void {
+  /** Follows `assay.trace` (read on every protocol message, so no engine restarts for it). */
+  readTrace(): void {
     this.traceEnabled = vscode.workspace.getConfiguration('assay').get<boolean>('trace', false) === true;
   }
 
@@ -93,7 +94,6 @@ export class QuestionFlow implements vscode.Disposable {
 
   /** Re-reads the engine settings (after a change); reports bad entries once; the next question uses a new host. */
   async settingsChanged(): Promise<EngineSettings> {
-    this.readTrace();
     this.stale = true;
     const settings = await readEngineSettings(this.distDir);
     this.reportSettingsProblems(settings.problems);

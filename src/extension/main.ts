@@ -95,8 +95,11 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   const reportFailure = (error: unknown) => output.error(`Engine settings: ${error instanceof Error ? error.message : String(error)}`);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (['assay.engines', 'assay.useBundledEngine', 'assay.trace'].some((key) => event.affectsConfiguration(key))) {
+      if (['assay.engines', 'assay.useBundledEngine'].some((key) => event.affectsConfiguration(key))) {
         sendEngineAnswers(true).catch(reportFailure);
+      }
+      if (event.affectsConfiguration('assay.trace') && flow) {
+        void flow.then((f) => f.readTrace());
       }
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sendEngineAnswers(true).catch(reportFailure)),

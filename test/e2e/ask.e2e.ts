@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from './.tools/node_modules/playwright-core';
 import {
-  openFile, packagedExtension, processesUsing, readProblems, recordFigure, runCommand, screenshot, Session, waitForNotification, waitForStatusItem,
+  openFile, packagedExtension, processesUsing, readProblems, recordFigure, runCommand, screenshot, Session, waitForNotification, waitForOutputText, waitForStatusItem,
 } from './harness';
 
 // Minimal shapes of the page's DOM (the test code type-checks without the DOM library).
@@ -187,6 +187,11 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     assert.ok(await broken.getByRole('button', { name: 'Show Output' }).isVisible());
     await screenshot(page, 'ask-notifications');
 
+    await done.getByRole('button', { name: 'Details' }).click();
+    await page.locator('.tabs-container .tab.active', { hasText: /run-\d+\.md/ }).waitFor({ timeout: 15_000 });
+    await page.locator('.editor-group-container.active .view-lines', { hasText: 'holds Counters::Four' }).first().waitFor({ timeout: 10_000 });
+    await screenshot(page, 'ask-details');
+
     const rows = await runsRows(page, /holds Counters::Four/);
     await screenshot(page, 'ask-runs-view');
     const row = rows.find((r) => /holds Counters::Four/.test(r))!;
@@ -283,7 +288,7 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     // As a user does: edit the workspace's settings JSON in the editor and save.
     await runCommand(page, 'Preferences: Open Workspace Settings (JSON)');
     await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor({ timeout: 15_000 });
-    const settings = { 'assay.engines': [{ name: 'typo-engine', command: 'typo-engine', answers: ['hold'] }] };
+    const settings = { 'assay.engines': [{ name: 'typo-engine', command: 'typo-engine', answers: ['hold'] }], 'assay.trace': true };
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+A');
     // insertText types no keys, so no brackets or quotes are auto-closed.
@@ -299,5 +304,16 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     assert.match(text, /assay\.engines \(workspace settings\) entry 0, field answers\.0/);
     assert.match(text, /engine "typo-engine" is not used/);
     assert.ok(await toast.getByRole('button', { name: 'Open Settings' }).isVisible());
+  });
+
+  it('logs every protocol message to the Assay output channel once assay.trace is on', async function () {
+    const page = session!.page;
+    // The settings of the previous test turned assay.trace on; ask the code lens question again.
+    await clearNotifications(page);
+    await runCommand(page, 'Assay: Ask Again');
+    await waitForNotification(page, /holds TrafficLight::TimedCrossing — violated/, 30_000);
+    await runCommand(page, 'Assay: Show Output');
+    await waitForOutputText(page, /\[trace\] assay-reference ← \{"jsonrpc":"2\.0","id":\d+,"result":\{"claim":"violated"/);
+    await screenshot(page, 'trace-output');
   });
 });
