@@ -92,25 +92,29 @@ function scheduleCheck(uri: string, delayMs: number): void {
   }, delayMs));
 }
 
-/** Re-checks one open document; when its text changed, then the open documents that depend on it. */
+/** Re-checks one open document; when its text changed, then the documents that depend on it. */
 function check(uri: string): void {
   const document = documents.get(uri);
   if (!document) return;
-  sync(document);
-  const changed = unchecked.delete(uri);
   const previous = checked.get(uri);
   const text = document.getText();
-  if (!changed || !previous || previous.resolveMs < slowResolveMs || previous.text === text) {
+  if (!previous || previous.resolveMs < slowResolveMs || previous.text === text) {
+    sync(document);
+    const changed = unchecked.delete(uri);
     publishComplete(document);
     if (changed) recheck(models.dependentsOf([uri]));
     return;
   }
+  // Slow to resolve: syntax errors (and the earlier name diagnostics, carried over the edit) now;
+  // declarations and names on the next turn, after they went out. A newer version has its own check.
+  models.parseOnly(document);
   publish(document, carryDiagnostics(previous.names, previous.text, text));
   const version = document.version;
-  // Resolve on the next turn, after the syntax errors went out; a newer version has its own check.
   setImmediate(() => {
     const now = documents.get(uri);
     if (!now || now.version !== version || pending.has(uri)) return;
+    sync(now);
+    unchecked.delete(uri);
     publishComplete(now);
     recheck(models.dependentsOf([uri]));
   });

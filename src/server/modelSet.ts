@@ -22,6 +22,8 @@ interface OpenModel {
   readonly version: number;
   readonly text: TextDocument;
   readonly parsed: ParseResult;
+  /** Whether this parse is in the name index yet. */
+  declared: boolean;
 }
 
 /** What a document's diagnostics depended on when last computed: documents its references
@@ -166,17 +168,27 @@ export class ModelSet {
     return true;
   }
 
-  /** Brings an open document's text into the index (a no-op for a version already there).
-   * Returns whether the index changed. */
-  sync(document: TextDocument): boolean {
+  /** Parses an open document's current version (a no-op for a version already parsed), without
+   * bringing it into the name index yet: enough for syntax errors and the outline. */
+  parseOnly(document: TextDocument): void {
     const key = canonicalUri(document.uri);
     const known = this.open.get(key);
-    if (known && known.version === document.version && known.uri === document.uri) return false;
+    if (known && known.version === document.version && known.uri === document.uri) return;
     const parsed = parse(document.getText(), { language: languageOf(document.uri, document.languageId) });
-    this.open.set(key, { uri: document.uri, version: document.version, text: document, parsed });
+    this.open.set(key, { uri: document.uri, version: document.version, text: document, parsed, declared: false });
     this.onDisk.delete(key);
+  }
+
+  /** Brings an open document's current version into the index (a no-op for a version already
+   * there). Returns whether the index changed. */
+  sync(document: TextDocument): boolean {
+    this.parseOnly(document);
+    const key = canonicalUri(document.uri);
+    const model = this.open.get(key)!;
+    if (model.declared) return false;
+    model.declared = true;
     if (this.isLibrary(key)) return false; // library documents are read from the folder
-    this.index.update(key, parsed.document);
+    this.index.update(key, model.parsed.document);
     return true;
   }
 
