@@ -106,5 +106,16 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
     assert.equal(await webview.locator('li.step.selected').getAttribute('data-step'), '1');
     assert.equal(await webview.locator('header h1').textContent(), 'holds Assembly::Assemble');
     await screenshot(page, 'witness-restored');
+
+    // The restored panel highlights its step's node again; closing the panel clears the highlight.
+    const highlight = page.locator('.monaco-editor .view-overlays div[class*="ced-"]');
+    await highlight.first().waitFor({ state: 'attached', timeout: 10_000 });
+    // It sits on the line of step 1's node (makeA): same height as that line's number.
+    const lineNumber = page.locator('.monaco-editor .margin-view-overlays .line-numbers', { hasText: new RegExp(`^${lineOf('action makeA')}$`) });
+    const [a, b] = [await highlight.first().boundingBox(), await lineNumber.first().boundingBox()];
+    assert.ok(a && b && Math.abs(a.y - b.y) < 3, `the highlight (y ${a?.y}) is not on line ${lineOf('action makeA')} (y ${b?.y})`);
+    await page.locator('.tabs-container .tab', { hasText: 'holds Assemble' }).locator('.codicon-close').click();
+    await webview.locator('li.step').first().waitFor({ state: 'detached', timeout: 10_000 });
+    await highlight.first().waitFor({ state: 'detached', timeout: 10_000 });
   });
 });
