@@ -328,7 +328,8 @@ function summarizeColumn(rows: readonly EncodedCell[][], c: number): ReturnType<
   }
   const unit = unitName === undefined ? undefined : unitByName(unitName);
   if (!plain || rows.length === 0 || (unitName !== undefined && !unit)) return summarizeValues(rows.map((row) => decodeCell(row[c]!)));
-  const s = summarize(numbers)!;
+  // Sorted as doubles first (no comparator calls), so summarize's own sort meets sorted input.
+  const s = summarize(Array.from(Float64Array.from(numbers).sort()))!;
   const wrap = (n: number) => (unit ? quantity(n, unit) : real(n));
   return { min: wrap(s.min), max: wrap(s.max), mean: wrap(s.mean), p5: wrap(s.p5), p95: wrap(s.p95) };
 }
