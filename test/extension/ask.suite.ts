@@ -19,6 +19,7 @@ interface RunRecordShape {
   documents: { path: string; text: string }[];
   state: string;
   engine?: string;
+  engineChoice?: string;
   progress?: { steps?: number };
   outcome?: RunOutcomeShape;
   elapsedMs?: number;
@@ -240,6 +241,37 @@ describe('Ask a Question in the extension host', function () {
     assert.equal(one.outcome?.result?.claim, 'holds');
     assert.equal(two.outcome?.result?.claim, 'holds');
     assert.ok(two.elapsedMs! >= 2500, `the second run took ${two.elapsedMs} ms: it did not wait for the first`);
+  });
+
+  it('asks every engine that fits with "all", and an engine crashing mid-run is one error naming it', async () => {
+    const a = await api();
+    const flow = await a.questions();
+    const extensionPath = vscode.extensions.getExtension(extensionId)!.extensionPath;
+    await vscode.workspace.getConfiguration('assay').update('engines', [{
+      name: 'crasher', command: process.execPath, args: [join(extensionPath, 'test', 'fixtures', 'engines', 'crash-mid-run.js')],
+      env: { ELECTRON_RUN_AS_NODE: '1', FIXTURE_NAME: 'crasher' },
+    }], vscode.ConfigurationTarget.Global);
+    await until('the new engine in the settings', async () => {
+      const engines = await vscode.commands.executeCommand<EngineListing[]>('assay.showEngines');
+      return engines.some((e) => e.name === 'crasher' && e.status === 'ready') || undefined;
+    });
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    const before = flow.shown.length;
+    const ids = await vscode.commands.executeCommand<number[]>('assay.ask', { ...timed, engine: 'all' });
+    // The bundled engine, the user's crasher and the workspace's entry (it answers holds) each get one run.
+    assert.equal(ids?.length, 3, `"all" started ${JSON.stringify(ids)}`);
+    const records = await Promise.all(ids!.map((id) => a.settled(id)));
+    const byEngine = new Map(records.map((r) => [r.engineChoice, r]));
+    assert.deepEqual([...byEngine.keys()], ['assay-reference', 'crasher', 'workspace-engine']);
+    assert.equal(byEngine.get('assay-reference')?.outcome?.result?.claim, 'violated');
+    const crashed = byEngine.get('crasher')!;
+    assert.equal(crashed.outcome?.status, 'error', JSON.stringify(crashed.outcome));
+    assert.match(crashed.outcome?.message ?? '', /crasher/);
+    // The workspace's entry names a program that is not there: not covered, with the reason.
+    assert.equal(byEngine.get('workspace-engine')?.outcome?.status, 'not covered');
+    const errors = flow.shown.slice(before).filter((m) => /crasher/.test(m));
+    assert.equal(errors.length, 1, `expected one error about the crash, got ${JSON.stringify(errors)}`);
+    assert.match(errors[0]!, /segment table corrupted|exited with code 1/);
   });
 
   it('Show Engines names the fields of a refused engine', async () => {
