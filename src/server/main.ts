@@ -23,7 +23,7 @@ const models = new ModelSet();
 /** Milliseconds to wait after the last keystroke before re-checking a document. */
 const diagnosticsDelayMs = 150;
 
-const client = { configuration: false, codeLensRefresh: false };
+const client = { configuration: false, codeLensRefresh: false, definitionLinks: false };
 /** Settles once the settings were read: checks wait for it so that the first diagnostics already
  * use the configured library. */
 let ready: Promise<void> = Promise.resolve();
@@ -208,6 +208,7 @@ connection.onInitialize((params) => {
   models.setRoots(roots);
   client.configuration = params.capabilities.workspace?.configuration === true;
   client.codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+  client.definitionLinks = params.capabilities.textDocument?.definition?.linkSupport === true;
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -309,12 +310,15 @@ connection.onDefinition(async ({ textDocument, position }) => {
   await ready;
   const document = current(textDocument.uri);
   if (!document) return null;
-  const locations: Location[] = [];
-  for (const d of models.declarationsAt(document.uri, document.offsetAt(position))) {
-    const location = models.locationOf(d);
-    if (location) locations.push(location);
+  const offset = document.offsetAt(position);
+  const targets = models.declarationsAt(document.uri, offset);
+  if (client.definitionLinks) {
+    // A link underlines the whole reference (`ScalarValues::Real`) and previews the whole declaration.
+    const reference = models.referenceAt(document.uri, offset);
+    const origin = reference ? rangeIn(document, reference.range) : undefined;
+    return targets.flatMap((d) => models.linkTo(d, origin) ?? []);
   }
-  return locations;
+  return targets.flatMap((d): Location[] => { const location = models.locationOf(d); return location ? [location] : []; });
 });
 
 connection.onCodeLens(({ textDocument }) => {

@@ -5,7 +5,7 @@
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Location, Range } from 'vscode-languageserver/node';
+import type { Location, LocationLink, Range } from 'vscode-languageserver/node';
 import { parse, type ParseResult, type SourceRange } from '../sysml';
 import { Workspace, type Declaration, type NameDiagnostic, type ResolvedReference } from '../sysml/names';
 import { loadLibrary } from './library';
@@ -299,6 +299,14 @@ export class ModelSet {
     const text = this.textOf(d.document);
     if (!text) return null;
     return { uri: this.open.get(d.document)?.uri ?? d.document, range: rangeIn(text, range) };
+  }
+
+  /** Where a declaration is written, whole and by name, for a link from `origin` (the reference). */
+  linkTo(d: Declaration, origin: Range | undefined): LocationLink | null {
+    const name = this.locationOf(d);
+    if (!name || !d.range) return null;
+    const whole = rangeIn(this.textOf(d.document!)!, d.range);
+    return { targetUri: name.uri, targetRange: whole, targetSelectionRange: name.range, ...(origin ? { originSelectionRange: origin } : {}) };
   }
 
   /** The text of a document in the index: the editor's when open, else the file's. */

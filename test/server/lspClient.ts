@@ -14,6 +14,7 @@ export interface Range { start: Position; end: Position }
 export interface Diagnostic { range: Range; message: string; severity?: number; source?: string }
 export interface PublishDiagnostics { uri: string; version?: number; diagnostics: Diagnostic[] }
 export interface Location { uri: string; range: Range }
+export interface LocationLink { targetUri: string; targetRange: Range; targetSelectionRange: Range; originSelectionRange?: Range }
 export interface Hover { contents: { kind: string; value: string }; range?: Range }
 export interface CodeLens { range: Range; command?: { title: string; command: string; arguments?: unknown[] } }
 
@@ -23,6 +24,8 @@ export interface ClientOptions {
   /** Answers workspace/configuration for `section`; when absent the client does not offer it. */
   settings?: (section: string) => unknown;
   codeLensRefresh?: boolean;
+  /** Whether the client takes LocationLinks for go to definition (VS Code does). */
+  definitionLinks?: boolean;
 }
 
 export class LanguageClient {
@@ -58,6 +61,7 @@ export class LanguageClient {
           didChangeConfiguration: { dynamicRegistration: true },
           codeLens: { refreshSupport: options.codeLensRefresh ?? false },
         },
+        textDocument: { definition: { linkSupport: options.definitionLinks ?? false } },
       },
       workspaceFolders: [{ uri: pathToFileURL(options.workspace).href, name: 'workspace' }],
     });

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LanguageClient, positionOf, repoRoot, type Hover, type Location } from './lspClient';
+import { LanguageClient, positionOf, repoRoot, type Hover, type Location, type LocationLink } from './lspClient';
 
 const workspace = join(repoRoot, 'test', 'fixtures', 'server', 'cross');
 const droneUri = pathToFileURL(join(workspace, 'drone.sysml')).href;
@@ -62,6 +62,31 @@ describe('language server: names across the workspace', function () {
       textDocument: { uri: droneUri }, position: positionOf(droneText, 'part drone', 1),
     });
     assert.deepEqual(none ?? [], []);
+  });
+
+  it('answers a client that takes links with the whole reference and the whole declaration', async function () {
+    const linking = await LanguageClient.start({ workspace, definitionLinks: true });
+    try {
+      await linking.open(droneUri, droneText);
+      const links = await linking.request<LocationLink[]>('textDocument/definition', {
+        textDocument: { uri: droneUri }, position: positionOf(droneText, 'Power::*', 2),
+      });
+      // `private import Power::*;`: the link starts at the package name; the target is the whole package.
+      assert.equal(links.length, 1, JSON.stringify(links));
+      assert.equal(links[0]!.targetUri, powerUri);
+      assert.deepEqual(links[0]!.originSelectionRange?.start, positionOf(droneText, 'Power::*'));
+      assert.deepEqual(links[0]!.targetSelectionRange.start, positionOf(powerText, 'Power'));
+      assert.deepEqual(links[0]!.targetRange.start, { line: 0, character: 0 });
+      assert.equal(links[0]!.targetRange.end.line, powerText.trimEnd().split('\n').length - 1);
+      const battery = await linking.request<LocationLink[]>('textDocument/definition', {
+        textDocument: { uri: droneUri }, position: positionOf(droneText, ': Battery', 4),
+      });
+      const start = positionOf(droneText, ': Battery', 2);
+      assert.deepEqual(battery[0]!.originSelectionRange, { start, end: { line: start.line, character: start.character + 'Battery'.length } });
+      assert.deepEqual(battery[0]!.targetRange.start, positionOf(powerText, 'part def Battery'));
+    } finally {
+      await linking.stop();
+    }
   });
 
   it('hovers a reference with what it denotes: kind, qualified name, documentation', async function () {
