@@ -55,6 +55,38 @@ describe('Witness panel in the extension host', () => {
     assert.equal(editor.selection.isEmpty, true);
   });
 
+  it('opens a run of this window by id, and through the quick pick when no id is given', async () => {
+    const extension = vscode.extensions.getExtension<{ settled(id: number): Promise<{ outcome?: { status: string } }> }>('assay.assay');
+    assert.ok(extension);
+    const api = await extension.activate();
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(MODEL));
+    await vscode.window.showTextDocument(document);
+    const ids = await vscode.commands.executeCommand<number[] | undefined>('assay.ask', {
+      uri: document.uri.toString(), subject: 'Assembly::Assemble', kind: 'holds', condition: null, schedule: 'fifo', engine: 'auto',
+    });
+    assert.ok(ids?.length === 1, `assay.ask started ${JSON.stringify(ids)}`);
+    const record = await api.settled(ids[0]!);
+    assert.equal(record.outcome?.status, 'answered', JSON.stringify(record.outcome));
+
+    const byId = await vscode.commands.executeCommand<WitnessView | undefined>('assay.openWitness', ids[0]);
+    assert.equal(byId?.runId, ids[0]);
+    assert.equal(byId?.claim, 'violated');
+    assert.equal(byId?.engine, 'assay-reference');
+    if (byId?.content.kind !== 'schedule') assert.fail(`expected a schedule, got ${byId?.content.kind}`);
+    assert.deepEqual(byId.content.replay.steps.map((s) => s.move ?? ''), ['', 't1@makeA', 't2@makeB', 't1@j', 't1@sum']);
+    await until('the run\'s panel tab', () => witnessTabs().find((t) => t.label === `Run ${ids[0]}: holds Assemble`));
+
+    // No id: a quick pick of the runs that have something to show, newest first.
+    let answered = false;
+    const picked = Promise.resolve(vscode.commands.executeCommand<WitnessView | undefined>('assay.openWitness')).finally(() => (answered = true));
+    // Accept the first row once the quick pick is up (there is no event for that: try until it takes).
+    for (let i = 0; i < 50 && !answered; i++) {
+      await sleep(200);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    assert.equal((await picked)?.runId, ids[0]);
+  });
+
   it('says so when a run id is not among this window\'s runs', async () => {
     const view = await vscode.commands.executeCommand<WitnessView | undefined>('assay.openWitness', 987654);
     assert.equal(view, undefined);
