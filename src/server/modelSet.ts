@@ -4,7 +4,7 @@
 // (src/sysml/names), updated one document at a time.
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location, LocationLink, Range } from 'vscode-languageserver/node';
 import { parse, type ParseResult, type SourceRange } from '../sysml';
 import { Workspace, type Declaration, type NameDiagnostic, type ResolvedReference } from '../sysml/names';
