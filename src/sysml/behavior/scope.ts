@@ -1,10 +1,10 @@
 // Name lookup for behaviour compilation, within the subject's own documents: the subject by qualified
-// name, definitions by name from a node's owners outward (then anywhere, by simple name), enumeration
-// literals.
-//
-// REPLACE with src/sysml/names/ (the workspace names index) once it lands: this covers only what
-// compiling a behaviour needs (no visibility, imports followed by simple name only).
+// name, names written in the model resolved by the project's name resolver (src/sysml/names: owners
+// outward, imports, aliases, inherited members, visibility), enumeration literals. Entries mirror the
+// syntax tree (`members` in declaration order) so the compiler can walk it; each entry is paired with
+// the resolver's declaration of the same node.
 import type { Definition, Document, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
+import { Workspace, type Declaration } from '../names';
 
 export type ScopeNode = Package | Definition | Usage;
 
@@ -72,10 +72,11 @@ export function splitName(text: string): string[] {
 
 export class BehaviorScope {
   readonly roots: ScopeEntry[] = [];
-  private readonly byNode = new Map<ScopeNode, ScopeEntry>();
-  private readonly bySimpleName = new Map<string, ScopeEntry[]>();
+  private readonly byNode = new Map<object, ScopeEntry>();
+  private readonly names = new Workspace();
 
   constructor(readonly documents: readonly BehaviorDocument[]) {
+    for (const d of documents) this.names.update(d.path, d.document);
     for (const d of documents) for (const m of d.document.members) {
       const e = this.build(m, undefined, d.path);
       if (e) this.roots.push(e);
@@ -87,11 +88,6 @@ export class BehaviorScope {
     const name = m.kind === 'Usage' ? usageName(m) : (m.name ?? m.shortName);
     const e: ScopeEntry = { node: m, name, parent, path, members: [] };
     this.byNode.set(m, e);
-    if (name) {
-      const list = this.bySimpleName.get(name) ?? [];
-      list.push(e);
-      this.bySimpleName.set(name, list);
-    }
     for (const c of bodyOf(m)) {
       const ce = this.build(c, e, path);
       if (ce) e.members.push(ce);
@@ -103,42 +99,49 @@ export class BehaviorScope {
     return this.byNode.get(node);
   }
 
-  /** The element a subject's qualified name (`P::Q::s`, `P::c.b`) names. */
-  find(qualifiedName: string): ScopeEntry | undefined {
-    const segs = splitName(qualifiedName);
-    let found = this.roots.find((r) => r.name === segs[0]);
-    for (const s of segs.slice(1)) found = found?.members.find((m) => m.name === s) ?? (found ? this.inheritedMember(found, s) : undefined);
-    return found;
+  private declarationOf(e: ScopeEntry): Declaration | null {
+    return this.names.declarationOfNode(e.path, e.node);
   }
 
-  private inheritedMember(e: ScopeEntry, name: string): ScopeEntry | undefined {
-    for (const t of this.typesOf(e)) {
-      const m = t.members.find((x) => x.name === name);
-      if (m) return m;
+  /** The first declaration that is a package, definition or usage of these documents, as its entry. */
+  private entryAmong(found: readonly Declaration[]): ScopeEntry | undefined {
+    for (const d of found) {
+      const e = d.node ? this.byNode.get(d.node) : undefined;
+      if (e) return e;
     }
     return undefined;
   }
 
-  /** Resolves a qualified name written at `from`: the first segment from the owners outward, then by simple name anywhere. */
-  resolve(from: ScopeEntry | undefined, qn: QualifiedName | readonly string[]): ScopeEntry | undefined {
-    const segs = Array.isArray(qn) ? (qn as readonly string[]) : (qn as QualifiedName).segments;
-    if (segs.length === 0) return undefined;
-    let first: ScopeEntry | undefined;
-    for (let s = from; s && !first; s = s.parent) first = s.members.find((m) => m.name === segs[0]);
-    first ??= this.roots.find((r) => r.name === segs[0]) ?? this.bySimpleName.get(segs[0]!)?.[0];
-    let found = first;
-    for (const s of segs.slice(1)) found = found?.members.find((m) => m.name === s) ?? (found ? this.inheritedMember(found, s) : undefined);
-    if (!found && segs.length > 1) {
-      // `Lib::Pkg::X` through an import we do not follow: the last segment by simple name.
-      const cands = this.bySimpleName.get(segs.at(-1)!) ?? [];
-      found = cands.find((c) => c.parent?.name === segs.at(-2)) ?? (cands.length === 1 ? cands[0] : undefined);
+  /** Segments looked up from `scope` outward (then globally), each next one a member of the previous. */
+  private lookup(scope: Declaration | null, segments: readonly string[], global = false): Declaration[] {
+    if (segments.length === 0) return [];
+    let current = scope && !global ? this.names.lexical(segments[0]!, scope, null) : this.names.global(segments[0]!, 'user');
+    for (const s of segments.slice(1)) {
+      if (current.length === 0) break;
+      // Seen from inside the namespace itself when there is no scope: a subject may be private.
+      current = current.flatMap((ns) => this.names.memberNamed(ns, s, scope ?? ns));
     }
-    return found;
+    return current;
+  }
+
+  /** The element a subject's qualified name (`P::Q::s`, `P::c.b`) names. */
+  find(qualifiedName: string): ScopeEntry | undefined {
+    return this.entryAmong(this.lookup(null, splitName(qualifiedName)));
+  }
+
+  /** Resolves a qualified name written at `from`. */
+  resolve(from: ScopeEntry | undefined, qn: QualifiedName | readonly string[]): ScopeEntry | undefined {
+    const scope = from ? this.declarationOf(from) : null;
+    if (Array.isArray(qn)) return this.entryAmong(this.lookup(scope, qn as readonly string[]));
+    const name = qn as QualifiedName;
+    return this.entryAmong(this.lookup(scope, name.segments, name.isGlobal));
   }
 
   resolveReference(from: ScopeEntry | undefined, ref: Reference): ScopeEntry | undefined {
-    if (ref.kind === 'QualifiedName') return this.resolve(from, ref);
-    let found = this.resolve(from, ref.chain[0]!);
+    const scope = from ? this.declarationOf(from) : null;
+    if (scope) return this.entryAmong(this.names.resolveReference(ref, scope, null));
+    if (ref.kind === 'QualifiedName') return this.resolve(undefined, ref);
+    let found = this.resolve(undefined, ref.chain[0]!);
     for (const link of ref.chain.slice(1)) found = found ? this.resolve(found, link) : undefined;
     return found;
   }
@@ -146,11 +149,14 @@ export class BehaviorScope {
   /** Definitions (and usages) an element is typed by or specializes, resolved where possible. */
   typesOf(e: ScopeEntry): ScopeEntry[] {
     if (e.node.kind === 'Package') return [];
+    const own = this.declarationOf(e);
+    const scope = own?.parent ?? null;
     const out: ScopeEntry[] = [];
     for (const r of e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'reference') continue;
-      const t = this.resolveReference(e.parent ?? e, r.target);
-      if (t && t !== e) out.push(t);
+      // Resolved from the owner, never to the element itself (a feature does not specialize itself).
+      const t = scope ? this.entryAmong(this.names.resolveReference(r.target, scope, own)) : this.resolveReference(e.parent, r.target);
+      if (t && t !== e && !out.includes(t)) out.push(t);
     }
     return out;
   }
