@@ -128,7 +128,15 @@ export type WitnessContent =
   | { kind: 'schedule'; replay: ReplayView }
   | { kind: 'sensitive'; feature?: string; left: ReplayView; right: ReplayView; divergence?: number; ends: EndDifference[] }
   | { kind: 'outcomes'; outcomes: OutcomeCard[]; executions: ReplayView[] }
-  | { kind: 'assignment'; inputs: (ValueRow & { type?: string; free?: boolean })[]; values: ValueRow[]; bindings: { name: string; value: number | boolean | string; unit?: string }[] }
+  | {
+    kind: 'assignment';
+    /** What the inputs are: chosen to satisfy (satisfiable) or found to violate (holds). */
+    heading: string;
+    inputs: (ValueRow & { type?: string; free?: boolean })[];
+    values: ValueRow[];
+    /** The question's bindings and the chosen inputs, for confirming by `evaluate` (satisfiable only). */
+    bindings?: { name: string; value: number | boolean | string; unit?: string }[];
+  }
   | { kind: 'values'; values: ValueRow[] }
   | { kind: 'table'; table: TableView }
   | { kind: 'message'; text: string };

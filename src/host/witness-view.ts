@@ -322,7 +322,11 @@ function plainContent(question: Question, result: RunResult): WitnessContent {
       inputs.push({ name: d.name, text: d.value, value: d.value, ...(d.type ? { type: d.type } : {}), ...(d.free !== undefined ? { free: d.free } : {}) });
     }
     const bindings = [...(question.bindings ?? []), ...result.witness.inputs].map((v) => ({ name: v.name, value: v.value, ...(v.unit ? { unit: v.unit } : {}) }));
-    return { kind: 'assignment', inputs, values: values.map(valueRow), bindings };
+    const satisfies = result.claim === 'satisfiable';
+    return {
+      kind: 'assignment', heading: satisfies ? 'Inputs the engine chose' : `Inputs under which ${question.subject} is ${result.claim}`,
+      inputs, values: values.map(valueRow), ...(satisfies ? { bindings } : {}),
+    };
   }
   if (values.length > 0) return { kind: 'values', values: values.map(valueRow) };
   const text = result.claim === 'none'

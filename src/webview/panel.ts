@@ -253,12 +253,13 @@ export class WitnessPanelView {
   private assignment(c: Extract<WitnessContent, { kind: 'assignment' }>): HTMLElement {
     const view = this.state!.view;
     const rows = c.inputs.map((v) => h('tr', {}, h('td', {}, v.name), h('td', { class: 'value' }, typeof v.value === 'number' ? String(v.value) : v.text), h('td', {}, v.unit ?? ''), h('td', {}, v.type ?? ''), h('td', {}, v.free === undefined ? '' : v.free ? 'chosen' : 'pinned')));
-    const confirm = () => this.host.postMessage({ type: 'confirmAssignment', subject: view.question.subject, ...(view.modelPath ? { path: view.modelPath } : {}), bindings: c.bindings });
+    const bindings = c.bindings;
+    const confirm = bindings && (() => this.host.postMessage({ type: 'confirmAssignment', subject: view.question.subject, ...(view.modelPath ? { path: view.modelPath } : {}), bindings }));
     return h('section', { class: 'assignment' },
-      h('h2', {}, 'Inputs the engine chose'),
+      h('h2', {}, c.heading),
       h('table', { class: 'data' }, h('thead', {}, h('tr', {}, h('th', {}, 'Input'), h('th', {}, 'Value'), h('th', {}, 'Unit'), h('th', {}, 'Type'), h('th', {}, ''))), h('tbody', {}, ...rows)),
       c.values.length > 0 ? h('div', {}, h('h2', {}, 'Values'), valuesTable(c.values)) : null,
-      h('button', { class: 'primary', 'data-action': 'confirm', 'data-focus': 'confirm', onclick: confirm }, icon('check'), ' Confirm with evaluate'));
+      confirm ? h('button', { class: 'primary', 'data-action': 'confirm', 'data-focus': 'confirm', title: `Ask evaluate of ${view.question.subject} with these values bound`, onclick: confirm }, icon('check'), ' Confirm with evaluate') : null);
   }
 
   private table(t: TableView, ui: UiState, out: { canvas?: HTMLCanvasElement; plot?: PlotSpec }): Node[] {

@@ -206,7 +206,17 @@ describe('witness view (host)', () => {
     const view = captured('satisfiable');
     if (view.content.kind !== 'assignment') assert.fail('expected an assignment');
     assert.deepEqual(view.content.inputs, [{ name: 'fuelMass', text: '0 [kg]', value: 0, unit: 'kg', type: 'MassValue', free: true }]);
+    assert.equal(view.content.heading, 'Inputs the engine chose');
     assert.deepEqual(view.content.bindings, [{ name: 'fuelMass', value: 0, unit: 'kg' }]);
+  });
+
+  it('a holds violated by inputs alone: the inputs, and nothing to confirm by evaluate', () => {
+    const result: RunResult = { claim: 'violated', strength: 'witnessed', witness: { inputs: [{ name: 'speed', value: 30, unit: 'm/s' }] } };
+    const view = witnessView({ question: holds('Car::Brake'), result, documents: [] });
+    if (view.content.kind !== 'assignment') assert.fail('expected an assignment');
+    assert.equal(view.content.heading, 'Inputs under which Car::Brake is violated');
+    assert.deepEqual(view.content.inputs.map((i) => i.text), ['30 [m/s]']);
+    assert.equal(view.content.bindings, undefined);
   });
 
   it('evaluate: the values with units', () => {
