@@ -1,11 +1,10 @@
-// A minimal name index over the parsed documents of a `sources` model: enough to find a question's
-// subject by qualified name and to resolve the names an expression uses (own and inherited members,
-// enclosing namespaces, imports).
-//
-// REPLACE when src/sysml/names/ lands: the name resolver there is the project's one; this lookup only
-// covers what the reference engine needs until then (no visibility rules, no filtered imports, aliases
-// followed once).
+// The engine's view of the parsed documents of a `sources` model: a tree of elements mirroring the
+// syntax (members in declaration order), each paired with the declaration src/sysml/names made of the
+// same node. Names are resolved by that resolver (enclosing namespaces, imports with filters, aliases,
+// inherited members, visibility); what stays here is the engine's own reading of features: which
+// features an element has, inherited ones first and redefined ones replaced (the evaluation order).
 import type { Alias, Definition, Document, Import, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../sysml/ast';
+import { Workspace, type Declaration } from '../sysml/names';
 
 export type NamespaceNode = Package | Definition | Usage;
 
@@ -89,23 +88,21 @@ export function lastSegment(ref: Reference): string | null {
 
 export class ModelIndex {
   readonly roots: ModelElement[] = [];
-  private readonly rootImports: { path: string; imports: Import[] }[] = [];
-  private readonly byNode = new Map<NamespaceNode, ModelElement>();
-  // The index never changes once built: types and features are computed once per element.
+  private readonly byNode = new Map<object, ModelElement>();
+  private readonly names = new Workspace();
+  // The index never changes once built: types, features and members are computed once per element.
   private readonly typesCache = new Map<ModelElement, ModelElement[]>();
   private readonly featuresCache = new Map<ModelElement, ModelElement[]>();
   private readonly memberCache = new Map<ModelElement, Map<string, ModelElement | null>>();
   private readonly featureNameCache = new Map<ModelElement, Map<string, ModelElement>>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
+    for (const doc of documents) this.names.update(doc.path, doc.document);
     for (const doc of documents) {
-      const imports: Import[] = [];
       for (const m of doc.document.members) {
         const e = this.build(m, undefined, doc.path);
         if (e) this.roots.push(e);
-        else if (m.kind === 'Import') imports.push(m);
       }
-      this.rootImports.push({ path: doc.path, imports });
     }
   }
 
@@ -140,6 +137,19 @@ export class ModelIndex {
     return this.byNode.get(node);
   }
 
+  private declarationOf(e: ModelElement): Declaration | null {
+    return this.names.declarationOfNode(e.path, e.node);
+  }
+
+  /** The first of the resolver's answers that is an element of this model (library names have none). */
+  private elementAmong(found: readonly Declaration[], not?: ModelElement): ModelElement | undefined {
+    for (const d of found) {
+      const e = d.node ? this.byNode.get(d.node) : undefined;
+      if (e && e !== not) return e;
+    }
+    return undefined;
+  }
+
   /** Finds an element by a qualified name as a surface spells it (`P::Vehicle`, `P::Vehicle.engine.mass`). */
   find(qualifiedName: string): ModelElement | undefined {
     return this.findChain(qualifiedName)?.at(-1);
@@ -153,7 +163,7 @@ export class ModelIndex {
   findChain(qualifiedName: string): ModelElement[] | undefined {
     const segments = splitQualifiedName(qualifiedName);
     if (segments.length === 0) return undefined;
-    let found = this.named(this.roots, segments[0]!);
+    let found = this.named(this.roots, segments[0]!) ?? this.elementAmong(this.names.global(segments[0]!, 'user'));
     if (!found) return undefined;
     const chain = [found];
     for (const s of segments.slice(1)) {
@@ -182,7 +192,7 @@ export class ModelIndex {
     for (const r of e.node.kind === 'Package' ? [] : e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
       const t = this.resolveReference(e.parent ?? e, r.target, e);
-      if (t && t !== e) out.push(t);
+      if (t && t !== e && !out.includes(t)) out.push(t);
     }
     return out;
   }
@@ -208,14 +218,7 @@ export class ModelIndex {
         result.push(m);
       }
     };
-    for (const t of this.typesOf(e)) {
-      // A redefinition or subsetting target is the feature being refined, not a type to inherit its siblings from.
-      if (t.node.kind === 'Usage' && e.node.kind === 'Usage' && t.parent && this.isRefinementTarget(e, t)) {
-        for (const m of this.featuresOf(t, seen)) put(m);
-        continue;
-      }
-      for (const m of this.featuresOf(t, seen)) put(m);
-    }
+    for (const t of this.typesOf(e)) for (const m of this.featuresOf(t, seen)) put(m);
     for (const m of e.members) put(m);
     return result;
   }
@@ -235,117 +238,45 @@ export class ModelIndex {
     return byName.get(name);
   }
 
-  private isRefinementTarget(e: ModelElement, t: ModelElement): boolean {
-    return e.node.kind !== 'Package' && e.node.relations.some((r) => (r.relation === 'redefinition' || r.relation === 'subsetting') && lastSegment(r.target) === t.name);
-  }
-
-  /** A member of an element by name: own, inherited, or brought in by its imports (for packages). */
-  member(e: ModelElement, name: string, seen?: Set<ModelElement>): ModelElement | undefined {
-    if (seen === undefined) {
-      let byName = this.memberCache.get(e);
-      if (!byName) this.memberCache.set(e, (byName = new Map()));
-      const hit = byName.get(name);
-      if (hit !== undefined) return hit ?? undefined;
-      const found = this.member(e, name, new Set());
-      byName.set(name, found ?? null);
-      return found;
-    }
-    if (seen.has(e)) return undefined;
-    seen.add(e);
-    const own = this.named(e.members, name);
-    if (own) return own;
-    const alias = e.aliases.find((a) => a.name === name || a.shortName === name);
-    if (alias) return this.resolveSegments(e, alias.target.segments, new Set(seen));
-    for (const t of this.typesOf(e)) {
-      const inherited = this.member(t, name, seen);
-      if (inherited) return inherited;
-    }
-    return this.viaImports(e.imports, e, name, seen);
-  }
-
-  private viaImports(imports: readonly Import[], from: ModelElement | undefined, name: string, seen: Set<ModelElement>): ModelElement | undefined {
-    for (const imp of imports) {
-      const target = this.resolveSegments(from, imp.target.segments, new Set(seen), true);
-      if (!target) continue;
-      if (!imp.isNamespace) {
-        if (target.name === name || target.shortName === name) return target;
-        continue;
-      }
-      const found = this.member(target, name, seen) ?? (imp.isRecursive ? this.deep(target, name) : undefined);
-      if (found) return found;
-    }
-    return undefined;
-  }
-
-  private deep(e: ModelElement, name: string): ModelElement | undefined {
-    for (const m of e.members) {
-      if (m.name === name || m.shortName === name) return m;
-      const d = this.deep(m, name);
-      if (d) return d;
-    }
-    return undefined;
-  }
-
-  /** Resolves a name as written in the scope of `scope` (enclosing namespaces, then the documents' roots). */
-  resolveName(scope: ModelElement | undefined, name: string, seen = new Set<ModelElement>()): ModelElement | undefined {
-    for (let s = scope; s; s = s.parent) {
-      if (s.name === name && s.node.kind !== 'Usage') return s;
-      const m = this.member(s, name, new Set(seen));
-      if (m) return m;
-    }
-    const root = this.named(this.roots, name);
-    if (root) return root;
-    const path = scope?.path;
-    const top = this.rootImports.filter((r) => path === undefined || r.path === path).flatMap((r) => r.imports);
-    return this.viaImports(top, undefined, name, seen);
-  }
-
-  /** Resolves `A::B::c` from a scope: the first segment by scope, the rest as members. */
-  resolveSegments(scope: ModelElement | undefined, segments: readonly string[], seen = new Set<ModelElement>(), global = false): ModelElement | undefined {
-    if (segments.length === 0) return undefined;
-    let found = global ? (this.named(this.roots, segments[0]!) ?? this.resolveName(scope, segments[0]!, seen)) : this.resolveName(scope, segments[0]!, seen);
-    for (const s of segments.slice(1)) {
-      if (!found) return undefined;
-      found = this.member(found, s);
-    }
+  /** A member of an element by name: own, inherited, aliased or imported, as the resolver sees it from inside. */
+  member(e: ModelElement, name: string): ModelElement | undefined {
+    let byName = this.memberCache.get(e);
+    if (!byName) this.memberCache.set(e, (byName = new Map()));
+    const hit = byName.get(name);
+    if (hit !== undefined) return hit ?? undefined;
+    const d = this.declarationOf(e);
+    const found = d ? this.elementAmong(this.names.memberNamed(d, name, d)) : this.named(e.members, name);
+    byName.set(name, found ?? null);
     return found;
+  }
+
+  /** Resolves `A::B::c` from a scope: the first segment from the scope outward (or globally), the rest as members. */
+  resolveSegments(scope: ModelElement | undefined, segments: readonly string[], global = false): ModelElement | undefined {
+    if (segments.length === 0) return undefined;
+    const from = scope ? this.declarationOf(scope) : null;
+    let current = from && !global ? this.names.lexical(segments[0]!, from, null) : this.names.global(segments[0]!, 'user');
+    for (const s of segments.slice(1)) {
+      if (current.length === 0) return undefined;
+      current = current.flatMap((ns) => this.names.memberNamed(ns, s, from ?? ns));
+    }
+    return this.elementAmong(current);
   }
 
   resolveQualifiedName(scope: ModelElement | undefined, qn: QualifiedName): ModelElement | undefined {
-    return this.resolveSegments(scope, qn.segments, new Set(), qn.isGlobal);
+    return this.resolveSegments(scope, qn.segments, qn.isGlobal);
   }
 
-  /** Resolves a reference written on `owner` (a chain `a.b.c` walks features from the first link). */
+  /**
+   * Resolves a reference written on `owner` in `scope` (a chain `a.b.c` walks features from the first
+   * link). The owner is never its own answer: `:>> mass` names the inherited `mass`.
+   */
   resolveReference(scope: ModelElement | undefined, ref: Reference, owner?: ModelElement): ModelElement | undefined {
-    if (ref.kind === 'QualifiedName') {
-      // A redefinition names a feature of the owner's types; look there first.
-      if (owner && ref.segments.length === 1) {
-        for (const t of owner.node.kind === 'Package' ? [] : this.directTypes(owner)) {
-          const m = this.member(t, ref.segments[0]!);
-          if (m && m !== owner) return m;
-        }
-      }
-      return this.resolveQualifiedName(scope, ref);
-    }
-    let found = this.resolveQualifiedName(scope, ref.chain[0]!);
-    for (const link of ref.chain.slice(1)) {
-      if (!found) return undefined;
-      found = this.resolveSegments(found, link.segments);
-    }
+    const from = scope ? this.declarationOf(scope) : null;
+    if (from) return this.elementAmong(this.names.resolveReference(ref, from, owner ? this.declarationOf(owner) : null), owner);
+    if (ref.kind === 'QualifiedName') return this.resolveQualifiedName(undefined, ref);
+    let found = this.resolveQualifiedName(undefined, ref.chain[0]!);
+    for (const link of ref.chain.slice(1)) found = found ? this.resolveSegments(found, link.segments) : undefined;
     return found;
-  }
-
-  /** Types of the owner's parent that a nameless redefinition can refer into. */
-  private directTypes(owner: ModelElement): ModelElement[] {
-    const parent = owner.parent;
-    if (!parent || parent.node.kind === 'Package') return [];
-    const out: ModelElement[] = [];
-    for (const r of parent.node.relations) {
-      if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'redefinition' && r.relation !== 'subsetting') continue;
-      const t = this.resolveReference(parent.parent ?? parent, r.target);
-      if (t) out.push(t);
-    }
-    return out;
   }
 }
 
