@@ -3,6 +3,7 @@
 // requirements with expressions), plus heap held per 100k lines with the tree kept alive.
 //   npm run bench -- parser
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -87,35 +88,43 @@ function synthetic(lines: number): string {
   return parts.join('');
 }
 
-interface Timing { readonly wall: number; readonly cpu: number }
+interface Timing { readonly wall: number; readonly cpu: number; readonly medianWall: number; readonly medianCpu: number }
 
-/** Best wall time and best CPU time (this process, all its threads) of `rounds` runs, in ms; `reset`
- * drops what the previous run kept (then a full GC), so one run's tree does not weigh on the next.
- * CPU time is reported too because on a shared machine wall time mostly measures the neighbours. */
+/** Best and median wall time and CPU time (this process, all its threads, the garbage collector's
+ * helpers included) of `rounds` runs, in ms; `reset` drops what the previous run kept (then a full
+ * GC), so one run's tree does not weigh on the next. CPU time is reported too because on a shared
+ * machine wall time mostly measures the neighbours. */
 function time(fn: () => void, rounds: number, reset: () => void = () => {}): Timing {
-  let wall = Infinity;
-  let cpu = Infinity;
+  const walls: number[] = [];
+  const cpus: number[] = [];
   for (let r = 0; r < rounds; r++) {
     reset();
     gc();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn();
-    wall = Math.min(wall, performance.now() - t0);
+    walls.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
-    cpu = Math.min(cpu, (c.user + c.system) / 1000);
+    cpus.push((c.user + c.system) / 1000);
   }
-  return { wall, cpu };
+  return { wall: Math.min(...walls), cpu: Math.min(...cpus), medianWall: median(walls), medianCpu: median(cpus) };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 function rate(lines: number, t: Timing): string {
-  return `wall ${t.wall.toFixed(1)} ms = ${fmt(lines / t.wall * 1000)} lines/s, cpu ${t.cpu.toFixed(1)} ms = ${fmt(lines / t.cpu * 1000)} lines/s`;
+  return `cpu ${t.cpu.toFixed(1)} ms = ${fmt(lines / t.cpu * 1000)} lines/s (median ${fmt(lines / t.medianCpu * 1000)}), ` +
+    `wall ${t.wall.toFixed(1)} ms = ${fmt(lines / t.wall * 1000)} lines/s (median ${fmt(lines / t.medianWall * 1000)})`;
 }
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+process.stdout.write(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (best of N runs, median in parentheses)\n`);
 const files = corpus(CORPUS);
 let corpusLines = 0;
 let corpusErrors = 0;
@@ -148,7 +157,7 @@ for (const size of sizes) {
   if (size === 10_000) { perLine10k = t.wall / lines; cpuPerLine10k = t.cpu / lines; }
   process.stdout.write(
     `synthetic ${fmt(lines)} lines (best of ${rounds}): ${rate(lines, t)}; ` +
-    `per line ×${(t.wall / lines / perLine10k).toFixed(2)} wall, ×${(t.cpu / lines / cpuPerLine10k).toFixed(2)} cpu of the 10k model\n`,
+    `per line ×${(t.cpu / lines / cpuPerLine10k).toFixed(2)} cpu, ×${(t.wall / lines / perLine10k).toFixed(2)} wall of the 10k model\n`,
   );
 }
 

@@ -194,7 +194,7 @@ export function tokenKindText(kind: number): string {
 /** A regular comment `/* … *\/`, kept because comments are model elements. */
 export class CommentToken extends TextRange {
   /** Index of the first token after the comment. */
-  readonly beforeToken: number;
+  declare readonly beforeToken: number;
   constructor(start: number, end: number, lineStarts: Int32Array, beforeToken: number) {
     super(start, end, lineStarts);
     this.beforeToken = beforeToken;
@@ -296,9 +296,6 @@ export function tokenize(source: string, language: Language): TokenStream {
   let count = 0;
   const comments: CommentToken[] = [];
   const errors: SyntaxDiagnostic[] = [];
-  const lexError = (message: string, start: number, end: number): void => {
-    errors.push({ message, range: new TextRange(start, end, lineStarts) });
-  };
 
   let i = 0;
   while (i < n) {
@@ -322,7 +319,13 @@ export function tokenize(source: string, language: Language): TokenStream {
       if (v > 0) kind = v;
       else {
         // A name: one string per distinct name, shared by every occurrence.
-        if (count === cap) grow();
+        if (count === cap) {
+          cap *= 2;
+          kinds = grownTo(kinds, new Uint16Array(cap));
+          starts = grownTo(starts, new Int32Array(cap));
+          ends = grownTo(ends, new Int32Array(cap));
+          nameIds = grownTo(nameIds, new Int32Array(cap));
+        }
         nameIds[count] = -v;
         kind = IDENT;
       }
@@ -349,7 +352,7 @@ export function tokenize(source: string, language: Language): TokenStream {
               // //* multi-line note */
               const close = source.indexOf('*/', i + 3);
               i = close < 0 ? n : close + 2;
-              if (close < 0) lexError("unterminated note: expected '*/'", start, n);
+              if (close < 0) lexError(errors, "unterminated note: expected '*/'", start, n, lineStarts);
               continue;
             }
             // single-line note
@@ -364,7 +367,7 @@ export function tokenize(source: string, language: Language): TokenStream {
           if (c1 === 42) {
             const close = source.indexOf('*/', i + 2);
             i = close < 0 ? n : close + 2;
-            if (close < 0) lexError("unterminated comment: expected '*/'", start, n);
+            if (close < 0) lexError(errors, "unterminated comment: expected '*/'", start, n, lineStarts);
             comments.push(new CommentToken(start, i, lineStarts, count));
             continue;
           }
@@ -373,7 +376,7 @@ export function tokenize(source: string, language: Language): TokenStream {
           i = quotedEnd(source, i, 34);
           if (i < 0) {
             i = ~i;
-            lexError("unterminated string: expected '\"'", start, i);
+            lexError(errors, "unterminated string: expected '\"'", start, i, lineStarts);
           }
           kind = STRING;
           break;
@@ -381,7 +384,7 @@ export function tokenize(source: string, language: Language): TokenStream {
           i = quotedEnd(source, i, 39);
           if (i < 0) {
             i = ~i;
-            lexError("unterminated name: expected \"'\"", start, i);
+            lexError(errors, "unterminated name: expected \"'\"", start, i, lineStarts);
           }
           kind = IDENT;
           break;
@@ -442,18 +445,30 @@ export function tokenize(source: string, language: Language): TokenStream {
         default: {
           // Unknown character (a surrogate pair counts as one).
           i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
-          lexError(`unexpected character '${source.slice(start, i)}'`, start, i);
+          lexError(errors, `unexpected character '${source.slice(start, i)}'`, start, i, lineStarts);
           continue;
         }
       }
     }
-    if (count === cap) grow();
+    if (count === cap) {
+      cap *= 2;
+      kinds = grownTo(kinds, new Uint16Array(cap));
+      starts = grownTo(starts, new Int32Array(cap));
+      ends = grownTo(ends, new Int32Array(cap));
+      nameIds = grownTo(nameIds, new Int32Array(cap));
+    }
     kinds[count] = kind;
     starts[count] = start;
     ends[count] = i;
     count++;
   }
-  if (count === cap) grow();
+  if (count === cap) {
+    cap += 1;
+    kinds = grownTo(kinds, new Uint16Array(cap));
+    starts = grownTo(starts, new Int32Array(cap));
+    ends = grownTo(ends, new Int32Array(cap));
+    nameIds = grownTo(nameIds, new Int32Array(cap));
+  }
   kinds[count] = EOF;
   starts[count] = n;
   ends[count] = n;
@@ -464,15 +479,27 @@ export function tokenize(source: string, language: Language): TokenStream {
     // A final line terminator ends the last line rather than starting an empty one (as `wc -l`).
     n === 0 ? 0 : lineStarts[lastLine - 1] === n ? lastLine - 1 : lastLine,
   );
-
-  function grow(): void {
-    cap *= 2;
-    const k2 = new Uint16Array(cap); k2.set(kinds); kinds = k2;
-    const s2 = new Int32Array(cap); s2.set(starts); starts = s2;
-    const e2 = new Int32Array(cap); e2.set(ends); ends = e2;
-    const n2 = new Int32Array(cap); n2.set(nameIds); nameIds = n2;
-  }
 }
+
+function grownTo<T extends Uint16Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+function lexError(errors: SyntaxDiagnostic[], message: string, start: number, end: number, lineStarts: Int32Array): void {
+  errors.push({ message, range: new TextRange(start, end, lineStarts) });
+}
+
+// One live object of each class made per text. V8 keeps an object's hidden class only while some
+// object has it; when a full collection finds none (every earlier result dropped), the class goes,
+// the compiled lexer's type feedback with it, and the next text is lexed by unoptimized code that
+// must be compiled again (several times slower).
+const KEEP_SHAPES: readonly object[] = [
+  new WordTable(SYSML_KEYWORDS),
+  new Tokens('', 'sysml', 0, new Uint16Array(0), new Int32Array(0), new Int32Array(0), new Int32Array(0), [], new Int32Array(1), [], [], 0),
+  new CommentToken(0, 0, new Int32Array(1), 0),
+];
+void KEEP_SHAPES;
 
 /** End of the quoted text ("…" or '…', backslash escapes) opened at `i`; `~end` when unterminated
  * (a name or string does not span lines; a line terminator is never escaped). */

@@ -2234,3 +2234,26 @@ class TransitionNode extends FeatureNode implements Transition {
     this.body = body;
   }
 }
+
+// One live object of each class made per text (see KEEP_SHAPES in lexer.ts): without them a full
+// collection after the last tree is dropped takes the classes' hidden classes, and every parser
+// function loses its type feedback and runs unoptimized until compiled again.
+const KEEP_SHAPES: readonly object[] = (() => {
+  const h = new Header(0, null);
+  const r = new TextRange(0, 0, new Int32Array(1));
+  const missing: Expression = { kind: 'Missing', range: r };
+  const usage = new UsageNode(r, h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
+  return [
+    new Parser(tokenize('', 'sysml')), h, r, new ParsedQualifiedName(EMPTY, null, false, r), usage,
+    new SuccessionNode(r, h, 'then', null, null, null, null, null),
+    new IfActionNode(r, h, missing, usage, null),
+    new LoopActionNode(r, h, 'loop', null, usage, null),
+    new ForActionNode(r, h, usage, missing, usage),
+    new TerminateActionNode(r, h, null, null),
+    new SendActionNode(r, h, null, null, null, null),
+    new AssignActionNode(r, h, missing, missing, null),
+    new AcceptActionNode(r, h, null, null, null, null, null),
+    new TransitionNode(r, h, null, null, null, null, null, null),
+  ];
+})();
+void KEEP_SHAPES;
