@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parse, tokenize, lineStartsOf, lineAt, type Definition, type Package } from '../../src/sysml';
+import { parse, tokenize, walk, lineStartsOf, lineAt, type Definition, type Package, type Usage } from '../../src/sysml';
 
 /** `line:column-endLine:endColumn` of a range, as an editor shows it. */
 function at(r: { line: number; column: number; endLine: number; endColumn: number }): string {
@@ -53,5 +53,35 @@ describe('sysml lexer: lines, columns and ranges', () => {
     const r = parse(text);
     for (const e of r.errors) assert.ok(e.range.end <= text.length, `${e.message} ends at ${e.range.end}`);
     assert.match(r.errors[0]!.message, /unterminated string/);
+  });
+});
+
+describe('sysml parser: compact nodes read like plain ones', () => {
+  it('reads prefix flags, a negated assert and an end cross feature through the interface, and gives them in JSON', () => {
+    const r = parse('part def P {\n  abstract in ref part x : T[1] ordered;\n  assert not constraint c;\n  end e[1] item cart : Cart;\n}');
+    assert.deepEqual(r.errors, []);
+    const [x, c, e] = (r.document.members[0] as Definition).body! as Usage[];
+    assert.deepEqual([x!.isAbstract, x!.isRef, x!.isOrdered, x!.isEnd, x!.isKeywordImplicit, x!.direction], [true, true, true, false, false, 'in']);
+    assert.deepEqual([c!.role, c!.isNegated], ['assert', true]);
+    assert.deepEqual([e!.isEnd, e!.name, e!.crossFeature?.name, e!.crossFeature?.isEnd], [true, 'cart', 'e', false]);
+    const json = JSON.parse(JSON.stringify(x)) as Record<string, unknown>;
+    assert.deepEqual([json.kind, json.isAbstract, json.isOrdered, json.isNonunique, json.isKeywordImplicit], ['Usage', true, true, false, false]);
+    assert.deepEqual((json.range as { line: number }).line, 2);
+  });
+
+  it('gives a name’s segment starts whether or not it has one segment', () => {
+    const text = 'part a : T;\npart b : A::B;\npart c : $::C;';
+    const [a, b, c] = parse(text).document.members as Usage[];
+    const target = (u: Usage) => u.relations[0]!.target as { segmentStarts: number[] };
+    assert.deepEqual(target(a!).segmentStarts, [text.indexOf('T')]);
+    assert.deepEqual(target(b!).segmentStarts, [text.indexOf('A::B'), text.indexOf('B;')]);
+    assert.deepEqual(target(c!).segmentStarts, [text.indexOf('C;')]);
+  });
+
+  it('walks children held by compact nodes', () => {
+    const r = parse('action def A { first start; then b; action b; }\nflow of F from a.x to b.y;');
+    const kinds: string[] = [];
+    walk(r.document, (n) => { kinds.push(n.kind); });
+    assert.ok(kinds.includes('Succession') && kinds.includes('ConnectorEnd') && kinds.includes('FeatureChain'), kinds.join(' '));
   });
 });
