@@ -274,10 +274,15 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
       workers.push(w);
       const onMessage = (m: FromWorker) => {
         if (settled || m.run !== runId) return;
-        if (m.type === 'ready') return give(w);
+        // Two chunks in flight per worker: it starts the next one while this thread (busy with its own
+        // slice) gets round to storing the last one; with one, a worker waited ~40% of the time.
+        if (m.type === 'ready') {
+          give(w);
+          return give(w);
+        }
         if (m.type === 'error') return finish(new TaskError(m.message, m.name, m.row, m.details));
+        give(w);
         store(m.start, m.rows as R[]);
-        if (!settled) give(w);
       };
       const onError = (e: Error & { code?: string }) => {
         if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
