@@ -73,6 +73,10 @@ export class RunContext {
     if (now - this.lastProgress >= PROGRESS_INTERVAL_MS) {
       this.lastProgress = now;
       this.pending = undefined;
+      // A held-back count whose timer is late (the thread was busy) is superseded by this one: without
+      // clearing the timer, it sent a second notification in the same millisecond.
+      if (this.pendingTimer) clearTimeout(this.pendingTimer);
+      this.pendingTimer = undefined;
       this.send(counts);
       return;
     }
