@@ -126,10 +126,11 @@ async function main(): Promise<void> {
     console.log(`speed-up jobs=2 / jobs=1: ${ratio((x) => x.engine)} in the engine; ${ratio((x) => x.total)} round trip (goal >= 1.8x)`);
     console.log(`control, a compute loop split over two threads in this process: ${Math.max(...control).toFixed(2)}x best, ${median(control).toFixed(2)}x median (2x when a second core is free)`);
     // On a shared machine the wall clock says little; the CPU each thread needed says what two free
-    // cores would give: the round trip can be no shorter than the main thread's CPU, nor than half the total.
+    // cores would give: the engine's share of the round trip (request read to answer written) can be no
+    // shorter than its main thread's CPU, nor than half its total CPU.
     const cpu1 = median(runs[1].map((x) => x.allCpu));
     const bound = median(runs[2].map((x) => Math.max(x.mainCpu, x.allCpu / 2)));
-    console.log(`CPU-bound estimate of the round-trip speed-up on two free cores: ${(cpu1 / bound).toFixed(2)}x (jobs=1 CPU ${cpu1} ms / max(jobs=2 main thread, half of jobs=2 CPU) ${bound} ms)`);
+    console.log(`CPU-bound estimate of the engine's speed-up on two free cores (request read to answer written): ${(cpu1 / bound).toFixed(2)}x (jobs=1 CPU ${cpu1} ms / max(jobs=2 main thread, half of jobs=2 CPU) ${bound} ms)`);
   } finally {
     if (process.env.SHOW_STDERR) console.log(engine.stderr.join(''));
     await engine.close();
