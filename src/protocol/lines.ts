@@ -24,16 +24,48 @@ export class LineSplitter {
   ) {}
 
   push(chunk: Buffer): void {
-    let start = 0;
+    const first = chunk.indexOf(10);
+    if (first < 0) {
+      if (chunk.length > 0) this.keep(chunk);
+      return;
+    }
+    // The first line may finish one held from earlier chunks (or one being skipped).
+    this.finishLine(chunk, 0, first);
+    const last = chunk.lastIndexOf(10);
+    if (last > first) this.completeLines(chunk, first + 1, last);
+    if (last + 1 < chunk.length) this.keep(chunk.subarray(last + 1));
+  }
+
+  /**
+   * The whole lines between `start` and the newline at `end`, decoded in one call and split as text
+   * (a newline byte never occurs inside a UTF-8 sequence, so the lines are the same).
+   */
+  private completeLines(chunk: Buffer, start: number, end: number): void {
+    const text = chunk.toString('utf8', start, end);
+    let from = 0;
     for (;;) {
-      const newline = chunk.indexOf(10, start);
-      if (newline < 0) {
-        if (start < chunk.length) this.keep(chunk.subarray(start));
+      const newline = text.indexOf('\n', from);
+      const stop = newline < 0 ? text.length : newline;
+      this.emit(text, from, stop);
+      if (newline < 0) return;
+      from = newline + 1;
+    }
+  }
+
+  private emit(text: string, from: number, stop: number): void {
+    // Tolerate CRLF line ends; JSON never ends in a bare CR.
+    const cut = stop > from && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+    const line = from === 0 && cut === text.length ? text : text.slice(from, cut);
+    // A character takes at most 3 bytes per UTF-16 unit: only a long line needs its bytes counted
+    // (its CR included, as the byte limit counts everything before the newline).
+    if ((stop - from) * 3 > this.maxLineBytes) {
+      const bytes = Buffer.byteLength(line, 'utf8') + (cut < stop ? 1 : 0);
+      if (bytes > this.maxLineBytes) {
+        this.sink.overlong(bytes, Buffer.from(line.slice(0, 200), 'utf8').toString('utf8', 0, 200));
         return;
       }
-      this.finishLine(chunk, start, newline);
-      start = newline + 1;
     }
+    this.sink.line(line);
   }
 
   /** Bytes of an unterminated line still held (the stream ended or is mid-line). */

@@ -242,6 +242,16 @@ describe('protocol transport', () => {
     assert.equal(written.length, 0);
   });
 
+  it('line splitter: whole lines inside one chunk count their bytes (multibyte, CR) against the limit', () => {
+    const lines: string[] = [];
+    const over: number[] = [];
+    const s = new LineSplitter({ line: (l) => lines.push(l), overlong: (b) => over.push(b) }, 3);
+    s.push(Buffer.from('x\nab\r\n\u20ac\r\n\u20ac\nabcd\n\u00e9\u00e9\nok\nta'));
+    s.push(Buffer.from('il\n'));
+    assert.deepEqual(lines, ['x', 'ab', '\u20ac', 'ok']);
+    assert.deepEqual(over, [4, 4, 4, 4]);
+  });
+
   it('line splitter: handles split chunks, CRLF, overlong lines and a partial tail', () => {
     const lines: string[] = [];
     const over: number[] = [];
