@@ -73,26 +73,19 @@ export function lineAt(lineStarts: Int32Array, offset: number): number {
 export function lineStartsOf(text: string): Int32Array {
   let starts = new Int32Array(Math.max(16, (text.length >> 5) + 1));
   let count = 1; // starts[0] = 0
-  const add = (offset: number): void => {
+  const n = text.length;
+  const crlf = text.indexOf('\r') >= 0;
+  for (let i = crlf ? 0 : text.indexOf('\n'); i >= 0 && i < n; i = crlf ? i + 1 : text.indexOf('\n', i + 1)) {
+    const c = text.charCodeAt(i);
+    if (c === 13) {
+      if (i + 1 < n && text.charCodeAt(i + 1) === 10) i++;
+    } else if (c !== 10) continue;
     if (count === starts.length) {
       const grown = new Int32Array(starts.length * 2);
       grown.set(starts);
       starts = grown;
     }
-    starts[count++] = offset;
-  };
-  if (text.indexOf('\r') < 0) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) add(i + 1);
-  } else {
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) add(i + 1);
-      else if (c === 13) {
-        if (i + 1 < n && text.charCodeAt(i + 1) === 10) i++;
-        add(i + 1);
-      }
-    }
+    starts[count++] = i + 1;
   }
   return starts.slice(0, count);
 }

@@ -3,7 +3,12 @@
 // model elements in this language, so they are kept on a side list with the index of the token that
 // follows them; line notes `//` and `//* … */` are dropped.
 
-import { TextRange, lineStartsOf, type Language, type SyntaxDiagnostic } from './ast';
+import * as ast from './ast';
+import type { Language, SyntaxDiagnostic } from './ast';
+
+// Local copies: under per-file transpilation (tsx) an imported binding is a property read of the other
+// module's exports object on every use, which also keeps the lexer's loop from being optimized.
+const { TextRange, lineStartsOf } = ast;
 
 // Token kinds. Punctuation and literals first, keywords from KW_BASE on.
 export const EOF = 0;
@@ -294,8 +299,10 @@ export function tokenize(source: string, language: Language): TokenStream {
   let ends = new Int32Array(cap);
   let nameIds = new Int32Array(cap);
   let count = 0;
-  const comments: CommentToken[] = [];
-  const errors: SyntaxDiagnostic[] = [];
+  // Comments and errors are collected as plain data and made into objects after the loop: making
+  // class instances inside it kept the loop from being compiled under per-file transpilation (tsx).
+  const commentSpans: number[] = [];
+  const errorSpans: Array<{ message: string; start: number; end: number }> = [];
 
   let i = 0;
   while (i < n) {
@@ -352,7 +359,7 @@ export function tokenize(source: string, language: Language): TokenStream {
               // //* multi-line note */
               const close = source.indexOf('*/', i + 3);
               i = close < 0 ? n : close + 2;
-              if (close < 0) lexError(errors, "unterminated note: expected '*/'", start, n, lineStarts);
+              if (close < 0) errorSpans.push({ message: "unterminated note: expected '*/'", start: start, end: n });
               continue;
             }
             // single-line note
@@ -367,8 +374,8 @@ export function tokenize(source: string, language: Language): TokenStream {
           if (c1 === 42) {
             const close = source.indexOf('*/', i + 2);
             i = close < 0 ? n : close + 2;
-            if (close < 0) lexError(errors, "unterminated comment: expected '*/'", start, n, lineStarts);
-            comments.push(new CommentToken(start, i, lineStarts, count));
+            if (close < 0) errorSpans.push({ message: "unterminated comment: expected '*/'", start: start, end: n });
+            commentSpans.push(start, i, count);
             continue;
           }
           i++; kind = SLASH; break;
@@ -376,7 +383,7 @@ export function tokenize(source: string, language: Language): TokenStream {
           i = quotedEnd(source, i, 34);
           if (i < 0) {
             i = ~i;
-            lexError(errors, "unterminated string: expected '\"'", start, i, lineStarts);
+            errorSpans.push({ message: "unterminated string: expected '\"'", start: start, end: i });
           }
           kind = STRING;
           break;
@@ -384,7 +391,7 @@ export function tokenize(source: string, language: Language): TokenStream {
           i = quotedEnd(source, i, 39);
           if (i < 0) {
             i = ~i;
-            lexError(errors, "unterminated name: expected \"'\"", start, i, lineStarts);
+            errorSpans.push({ message: "unterminated name: expected \"'\"", start: start, end: i });
           }
           kind = IDENT;
           break;
@@ -445,7 +452,7 @@ export function tokenize(source: string, language: Language): TokenStream {
         default: {
           // Unknown character (a surrogate pair counts as one).
           i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
-          lexError(errors, `unexpected character '${source.slice(start, i)}'`, start, i, lineStarts);
+          errorSpans.push({ message: `unexpected character '${source.slice(start, i)}'`, start: start, end: i });
           continue;
         }
       }
@@ -475,10 +482,21 @@ export function tokenize(source: string, language: Language): TokenStream {
   count++;
   const lastLine = lineStarts.length;
   return new Tokens(
-    source, language, count, kinds, starts, ends, nameIds, words.names, lineStarts, comments, errors,
+    source, language, count, kinds, starts, ends, nameIds, words.names, lineStarts, commentTokens(commentSpans, lineStarts),
+    lexErrors(errorSpans, lineStarts),
     // A final line terminator ends the last line rather than starting an empty one (as `wc -l`).
     n === 0 ? 0 : lineStarts[lastLine - 1] === n ? lastLine - 1 : lastLine,
   );
+}
+
+function commentTokens(spans: number[], lineStarts: Int32Array): CommentToken[] {
+  const out: CommentToken[] = [];
+  for (let k = 0; k < spans.length; k += 3) out.push(new CommentToken(spans[k]!, spans[k + 1]!, lineStarts, spans[k + 2]!));
+  return out;
+}
+
+function lexErrors(spans: Array<{ message: string; start: number; end: number }>, lineStarts: Int32Array): SyntaxDiagnostic[] {
+  return spans.map((e) => ({ message: e.message, range: new TextRange(e.start, e.end, lineStarts) }));
 }
 
 function grownTo<T extends Uint16Array | Int32Array>(from: T, to: T): T {
@@ -486,9 +504,6 @@ function grownTo<T extends Uint16Array | Int32Array>(from: T, to: T): T {
   return to;
 }
 
-function lexError(errors: SyntaxDiagnostic[], message: string, start: number, end: number, lineStarts: Int32Array): void {
-  errors.push({ message, range: new TextRange(start, end, lineStarts) });
-}
 
 // One live object of each class made per text. V8 keeps an object's hidden class only while some
 // object has it; when a full collection finds none (every earlier result dropped), the class goes,

@@ -13,11 +13,12 @@ import type {
   SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
 } from './ast';
-import { ParsedQualifiedName, TextRange, lineAt } from './ast';
+import * as ast from './ast';
 import * as lexer from './lexer';
 import type { TokenStream } from './lexer';
 
-// Local copies: under per-file transpilation an imported binding is a getter call on every use.
+// Local copies: under per-file transpilation (tsx) an imported binding is a getter call on every use.
+const { ParsedQualifiedName, TextRange, lineAt } = ast;
 const {
   AMP, ARROW, AT, AT2, CARET, COLON, COLON2, COLON2_GT, COLON_EQ, COLON_GT, COLON_GT2, COMMA, DOLLAR, DOT, DOT2, DOT_Q, EOF, EQ, EQ2, EQ3, FAT_ARROW, GE, GT, HASH, IDENT, INTEGER, K, KW_BASE, LBRACE, LBRACK, LE, LPAREN, LT, MINUS, NE, NE2, PERCENT, PIPE, PLUS, QUESTION, QUESTION2, RBRACE, RBRACK, REAL, RPAREN, SEMI, SLASH, STAR, STAR2, STRING, TILDE, commentText, nameText, stringValue, tokenize, tokenKindText,
 } = lexer;
