@@ -2004,10 +2004,33 @@ function headerFlags(h: Header): number {
     (h.isNonunique ? F_NONUNIQUE : 0);
 }
 
-/** Fields shared by usages, action nodes, successions and transitions (FeatureHeader). */
-abstract class FeatureNode {
-  // `declare`d fields set in the constructor (see TextRange in ast.ts for why).
-  declare readonly kind: string;
+/** The getters of the prefix flags and `toJSON`, shared by the feature-like node classes below (put on
+ * their prototypes rather than inherited: under tsx, which names every class, V8 gave up optimizing
+ * derived-class constructors). Each class sets the FeatureHeader fields itself, in this order. */
+abstract class FeatureFlags {
+  declare [FLAGS]: number;
+  get isAbstract(): boolean { return (this[FLAGS] & F_ABSTRACT) !== 0; }
+  get isVariation(): boolean { return (this[FLAGS] & F_VARIATION) !== 0; }
+  get isConstant(): boolean { return (this[FLAGS] & F_CONSTANT) !== 0; }
+  get isDerived(): boolean { return (this[FLAGS] & F_DERIVED) !== 0; }
+  get isEnd(): boolean { return (this[FLAGS] & F_END) !== 0; }
+  get isRef(): boolean { return (this[FLAGS] & F_REF) !== 0; }
+  get isComposite(): boolean { return (this[FLAGS] & F_COMPOSITE) !== 0; }
+  get isVar(): boolean { return (this[FLAGS] & F_VAR) !== 0; }
+  get isIndividual(): boolean { return (this[FLAGS] & F_INDIVIDUAL) !== 0; }
+  get isOrdered(): boolean { return (this[FLAGS] & F_ORDERED) !== 0; }
+  get isNonunique(): boolean { return (this[FLAGS] & F_NONUNIQUE) !== 0; }
+  /** The node as plain data, flags included. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...(this as object) };
+    for (const f of HEADER_FLAGS) out[f] = this[f];
+    if ((this as { kind?: string }).kind === 'Usage') for (const f of USAGE_FLAGS) out[f] = (this as unknown as Usage)[f];
+    return out;
+  }
+}
+
+interface UsageNode extends FeatureFlags {}
+class UsageNode implements Usage {
   declare readonly range: SourceRange;
   declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
@@ -2020,48 +2043,6 @@ abstract class FeatureNode {
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
   declare [FLAGS]: number;
-
-  constructor(kind: string, range: SourceRange, h: Header, flags: number) {
-    this.kind = kind;
-    this.range = range;
-    this.visibility = h.visibility;
-    this.prefixMetadata = h.prefixMetadata;
-    this.name = h.name;
-    this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
-    this.relations = h.relations;
-    this.multiplicity = h.multiplicity;
-    this.value = h.value;
-    this[FLAGS] = headerFlags(h) | flags;
-  }
-  protected flag(bit: number): boolean {
-    return (this[FLAGS] & bit) !== 0;
-  }
-  protected setFlag(bit: number): void {
-    this[FLAGS] |= bit;
-  }
-  get isAbstract(): boolean { return this.flag(F_ABSTRACT); }
-  get isVariation(): boolean { return this.flag(F_VARIATION); }
-  get isConstant(): boolean { return this.flag(F_CONSTANT); }
-  get isDerived(): boolean { return this.flag(F_DERIVED); }
-  get isEnd(): boolean { return this.flag(F_END); }
-  get isRef(): boolean { return this.flag(F_REF); }
-  get isComposite(): boolean { return this.flag(F_COMPOSITE); }
-  get isVar(): boolean { return this.flag(F_VAR); }
-  get isIndividual(): boolean { return this.flag(F_INDIVIDUAL); }
-  get isOrdered(): boolean { return this.flag(F_ORDERED); }
-  get isNonunique(): boolean { return this.flag(F_NONUNIQUE); }
-  /** The node as plain data, flags included. */
-  toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { ...(this as object) };
-    for (const f of HEADER_FLAGS) out[f] = this[f];
-    return out;
-  }
-}
-
-class UsageNode extends FeatureNode implements Usage {
   declare readonly kind: 'Usage';
   declare readonly keyword: UsageKeyword;
   declare readonly role: UsageRole | null;
@@ -2076,8 +2057,20 @@ class UsageNode extends FeatureNode implements Usage {
     ends: ConnectorEnd[] | null, payload: Usage | null, satisfiedBy: Expression | null, about: QualifiedName[],
     isParallel: boolean, isNegated: boolean, body: Member[] | null,
   ) {
-    super('Usage', range, h, (implicit ? F_KEYWORD_IMPLICIT : 0) | (isParallel ? F_PARALLEL : 0) |
-      (isNegated ? F_NEGATED : 0) | (h.isSufficient ? F_SUFFICIENT : 0));
+    this.kind = 'Usage';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h) | (implicit ? F_KEYWORD_IMPLICIT : 0) | (isParallel ? F_PARALLEL : 0) |
+      (isNegated ? F_NEGATED : 0) | (h.isSufficient ? F_SUFFICIENT : 0);
     this.keyword = keyword;
     this.role = role;
     this.ends = ends;
@@ -2088,20 +2081,28 @@ class UsageNode extends FeatureNode implements Usage {
   }
   /** `assert not …` written around an inner usage declaration. */
   negate(): void {
-    this.setFlag(F_NEGATED);
+    this[FLAGS] |= F_NEGATED;
   }
-  get isKeywordImplicit(): boolean { return this.flag(F_KEYWORD_IMPLICIT); }
-  get isParallel(): boolean { return this.flag(F_PARALLEL); }
-  get isNegated(): boolean { return this.flag(F_NEGATED); }
-  get isSufficient(): boolean { return this.flag(F_SUFFICIENT); }
-  override toJSON(): Record<string, unknown> {
-    const out = super.toJSON();
-    for (const f of USAGE_FLAGS) out[f] = this[f];
-    return out;
-  }
+  get isKeywordImplicit(): boolean { return (this[FLAGS] & F_KEYWORD_IMPLICIT) !== 0; }
+  get isParallel(): boolean { return (this[FLAGS] & F_PARALLEL) !== 0; }
+  get isNegated(): boolean { return (this[FLAGS] & F_NEGATED) !== 0; }
+  get isSufficient(): boolean { return (this[FLAGS] & F_SUFFICIENT) !== 0; }
 }
 
-class SuccessionNode extends FeatureNode implements Succession {
+interface SuccessionNode extends FeatureFlags {}
+class SuccessionNode implements Succession {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'Succession';
   declare readonly form: Succession['form'];
   declare readonly source: ConnectorEnd | null;
@@ -2110,7 +2111,19 @@ class SuccessionNode extends FeatureNode implements Succession {
   declare readonly guard: Expression | null;
   declare readonly body: Member[] | null;
   constructor(range: SourceRange, h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null, targetMember: Member | null, guard: Expression | null, body: Member[] | null) {
-    super('Succession', range, h, 0);
+    this.kind = 'Succession';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.form = form;
     this.source = source;
     this.target = target;
@@ -2120,27 +2133,77 @@ class SuccessionNode extends FeatureNode implements Succession {
   }
 }
 
-class IfActionNode extends FeatureNode implements IfAction {
+interface IfActionNode extends FeatureFlags {}
+class IfActionNode implements IfAction {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'IfAction';
   declare readonly condition: Expression;
   declare readonly then: Usage;
   declare readonly else: Usage | IfAction | null;
   constructor(range: SourceRange, h: Header, condition: Expression, then: Usage, other: Usage | IfAction | null) {
-    super('IfAction', range, h, 0);
+    this.kind = 'IfAction';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.condition = condition;
     this.then = then;
     this.else = other;
   }
 }
 
-class LoopActionNode extends FeatureNode implements LoopAction {
+interface LoopActionNode extends FeatureFlags {}
+class LoopActionNode implements LoopAction {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'LoopAction';
   declare readonly form: 'while' | 'loop';
   declare readonly condition: Expression | null;
   declare readonly bodyAction: Usage;
   declare readonly until: Expression | null;
   constructor(range: SourceRange, h: Header, form: 'while' | 'loop', condition: Expression | null, bodyAction: Usage, until: Expression | null) {
-    super('LoopAction', range, h, 0);
+    this.kind = 'LoopAction';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.form = form;
     this.condition = condition;
     this.bodyAction = bodyAction;
@@ -2148,38 +2211,113 @@ class LoopActionNode extends FeatureNode implements LoopAction {
   }
 }
 
-class ForActionNode extends FeatureNode implements ForAction {
+interface ForActionNode extends FeatureFlags {}
+class ForActionNode implements ForAction {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'ForAction';
   declare readonly variable: Usage;
   declare readonly collection: Expression;
   declare readonly bodyAction: Usage;
   constructor(range: SourceRange, h: Header, variable: Usage, collection: Expression, bodyAction: Usage) {
-    super('ForAction', range, h, 0);
+    this.kind = 'ForAction';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.variable = variable;
     this.collection = collection;
     this.bodyAction = bodyAction;
   }
 }
 
-class TerminateActionNode extends FeatureNode implements TerminateAction {
+interface TerminateActionNode extends FeatureFlags {}
+class TerminateActionNode implements TerminateAction {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'TerminateAction';
   declare readonly target: Expression | null;
   declare readonly body: Member[] | null;
   constructor(range: SourceRange, h: Header, target: Expression | null, body: Member[] | null) {
-    super('TerminateAction', range, h, 0);
+    this.kind = 'TerminateAction';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.target = target;
     this.body = body;
   }
 }
 
-class SendActionNode extends FeatureNode implements SendAction {
+interface SendActionNode extends FeatureFlags {}
+class SendActionNode implements SendAction {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'SendAction';
   declare readonly payload: Expression | null;
   declare readonly via: Expression | null;
   declare readonly to: Expression | null;
   declare readonly body: Member[] | null;
   constructor(range: SourceRange, h: Header, payload: Expression | null, via: Expression | null, to: Expression | null, body: Member[] | null) {
-    super('SendAction', range, h, 0);
+    this.kind = 'SendAction';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.payload = payload;
     this.via = via;
     this.to = to;
@@ -2187,20 +2325,58 @@ class SendActionNode extends FeatureNode implements SendAction {
   }
 }
 
-class AssignActionNode extends FeatureNode implements AssignAction {
+interface AssignActionNode extends FeatureFlags {}
+class AssignActionNode implements AssignAction {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'AssignAction';
   declare readonly target: Expression;
   declare readonly assigned: Expression;
   declare readonly body: Member[] | null;
   constructor(range: SourceRange, h: Header, target: Expression, assigned: Expression, body: Member[] | null) {
-    super('AssignAction', range, h, 0);
+    this.kind = 'AssignAction';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.target = target;
     this.assigned = assigned;
     this.body = body;
   }
 }
 
-class AcceptActionNode extends FeatureNode implements AcceptAction {
+interface AcceptActionNode extends FeatureFlags {}
+class AcceptActionNode implements AcceptAction {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'AcceptAction';
   declare readonly payload: Usage | null;
   declare readonly triggerKind: 'at' | 'after' | 'when' | null;
@@ -2208,7 +2384,19 @@ class AcceptActionNode extends FeatureNode implements AcceptAction {
   declare readonly receiver: Expression | null;
   declare readonly body: Member[] | null;
   constructor(range: SourceRange, h: Header, payload: Usage | null, triggerKind: 'at' | 'after' | 'when' | null, triggerExpression: Expression | null, receiver: Expression | null, body: Member[] | null) {
-    super('AcceptAction', range, h, 0);
+    this.kind = 'AcceptAction';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.payload = payload;
     this.triggerKind = triggerKind;
     this.triggerExpression = triggerExpression;
@@ -2217,7 +2405,20 @@ class AcceptActionNode extends FeatureNode implements AcceptAction {
   }
 }
 
-class TransitionNode extends FeatureNode implements Transition {
+interface TransitionNode extends FeatureFlags {}
+class TransitionNode implements Transition {
+  declare readonly range: SourceRange;
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly nameRange: SourceRange | null;
+  declare readonly direction: 'in' | 'out' | 'inout' | null;
+  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly value: FeatureValue | null;
+  declare [FLAGS]: number;
   declare readonly kind: 'Transition';
   declare readonly source: Reference | null;
   declare readonly trigger: AcceptAction | null;
@@ -2226,13 +2427,32 @@ class TransitionNode extends FeatureNode implements Transition {
   declare readonly target: Reference | null;
   declare readonly body: Member[] | null;
   constructor(range: SourceRange, h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null, effect: Member | null, target: Reference | null, body: Member[] | null) {
-    super('Transition', range, h, 0);
+    this.kind = 'Transition';
+    this.range = range;
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.nameRange = h.nameRange;
+    this.direction = h.direction;
+    this.portionKind = h.portionKind;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.value = h.value;
+    this[FLAGS] = headerFlags(h);
     this.source = source;
     this.trigger = trigger;
     this.guard = guard;
     this.effect = effect;
     this.target = target;
     this.body = body;
+  }
+}
+
+// The shared getters on each class's prototype.
+for (const node of [UsageNode, SuccessionNode, IfActionNode, LoopActionNode, ForActionNode, TerminateActionNode, SendActionNode, AssignActionNode, AcceptActionNode, TransitionNode]) {
+  for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(FeatureFlags.prototype))) {
+    if (key !== 'constructor' && !Object.prototype.hasOwnProperty.call(node.prototype, key)) Object.defineProperty(node.prototype, key, d);
   }
 }
 
