@@ -100,7 +100,8 @@ export interface ExploreReport {
 }
 
 class Clock {
-  private lastProgress = Date.now();
+  // The first tick reports at once: a user sees counts as soon as exploring starts, then every progressMs.
+  private lastProgress = Number.NEGATIVE_INFINITY;
   private lastPause = Date.now();
   constructor(private readonly hooks: ExploreHooks | undefined, private readonly report: ExploreReport, private readonly startedAt: number) {}
 
