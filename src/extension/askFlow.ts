@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { Host, type EngineCheck, type EngineEntry, type Run, type RunEvent } from '../host';
 import { SysmlModel } from '../host/sysml-model';
-import { QUESTION_KINDS, type Condition, type Question, type QuestionKind, type SourceDocument } from '../protocol';
+import { QUESTION_KINDS, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../protocol';
 import type { AskLensArguments } from '../server/requests';
 import {
   BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor,
@@ -26,6 +26,8 @@ export interface AskArguments extends Partial<AskLensArguments> {
   schedule?: string;
   /** `auto` (the host routes), `all` (every engine that fits, one run each) or an engine's name. */
   engine?: string;
+  /** Values that override the model's (protocol values: name, value, unit); the witness panel's Confirm passes them. */
+  bindings?: unknown;
 }
 
 /** One engine as Show Engines reports it. */
@@ -165,6 +167,17 @@ export class QuestionFlow implements vscode.Disposable {
   // Asking
 
   async ask(args: AskArguments = {}): Promise<number[] | undefined> {
+    // Callers (keybindings, other extensions, the witness panel) may pass anything: bindings are checked first.
+    let bindings: Question['bindings'];
+    if (args.bindings !== undefined) {
+      const parsed = Value.array().safeParse(args.bindings);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        this.notify('error', `Assay: bindings${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`, []);
+        return undefined;
+      }
+      if (parsed.data.length > 0) bindings = parsed.data;
+    }
     const { host, settings } = await this.currentHost();
     if (settings.entries.length === 0) {
       this.notify('error', 'Assay: no engine can answer questions: assay.useBundledEngine is off and assay.engines has no usable entry.',
@@ -245,6 +258,7 @@ export class QuestionFlow implements vscode.Disposable {
     if (options.draws) question.draws = options.draws;
     if (options.clockStep !== undefined) question.clockStep = options.clockStep;
     if (condition) question.condition = condition;
+    if (bindings) question.bindings = bindings;
     const plans: Plan[] = engine === 'all'
       ? candidates.map((entry) => ({ question, engine: entry.name }))
       : [{ question, ...(engine !== 'auto' ? { engine } : {}) }];

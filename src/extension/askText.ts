@@ -130,6 +130,7 @@ export function runsEntry(run: RunView): { label: string; description: string; d
   if (run.engine) details.push(`engine: ${run.engine}`);
   if (run.question.schedule) details.push(`schedule: ${run.question.schedule}`);
   if (run.question.condition) details.push(`condition: ${run.question.condition.name}${run.question.condition.text ? ` = ${run.question.condition.text}` : ''}`);
+  if (run.question.bindings?.length) details.push(`bound: ${run.question.bindings.map((b) => `${b.name} = ${String(b.value)}${b.unit ? ` [${b.unit}]` : ''}`).join(', ')}`);
   if (run.state !== 'settled' || !o) {
     const counts = progressCounts(run.progress);
     const description = run.state === 'queued'

@@ -171,6 +171,15 @@ describe('editor ask flow: what the editor shows', () => {
     assert.equal(durationText(65_400), '1 min 5 s');
   });
 
+  it('lists the values a run was asked with (a witness confirmed with evaluate) in its Runs entry', () => {
+    const confirming: RunView = {
+      id: 4, state: 'running', engine: 'assay-reference',
+      question: { kind: 'evaluate', subject: 'Pkg::ok', schedule: 'fifo', free: [], bindings: [{ name: 'v', value: 3.5, unit: 'm/s' }, { name: 'on', value: true }] },
+    };
+    assert.ok(runsEntry(confirming).details.includes('bound: v = 3.5 [m/s], on = true'), runsEntry(confirming).details.join('\n'));
+    assert.ok(!runsEntry({ ...confirming, question: { ...confirming.question, bindings: [] } }).details.some((d) => d.startsWith('bound:')));
+  });
+
   it('throttles progress to one delivery per interval, the newest value winning and none lost', () => {
     let now = 0;
     const timers: { at: number; run: () => void }[] = [];

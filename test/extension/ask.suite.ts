@@ -10,7 +10,7 @@ interface RunOutcomeShape {
   status: string;
   engine?: string;
   message?: string;
-  result?: { claim: string; strength: string; reason?: string };
+  result?: { claim: string; strength: string; reason?: string; values?: { name: string; value: unknown; unit?: string }[] };
   standing?: { strength: string; claimed: string; reasons: string[] };
 }
 interface RunRecordShape {
@@ -186,6 +186,20 @@ describe('Ask a Question in the extension host', function () {
     const record = await a.settled(again![0]!);
     assert.equal(record.question.subject, 'TrafficLight::TimedCrossing');
     assert.equal(record.outcome?.result?.claim, 'violated');
+  });
+
+  it('asks with the values a caller binds (the witness panel\'s Confirm), and refuses malformed ones with one error', async () => {
+    const a = await api();
+    const constraint = { kind: 'evaluate', subject: 'VehicleModel::SpeedLimit', engine: 'assay-reference' };
+    const fast = await a.settled(await ask({ ...constraint, bindings: [{ name: 'speed', value: 250, unit: 'km/h' }] }));
+    assert.deepEqual(fast.outcome?.result?.values, [{ name: 'SpeedLimit', value: false }], JSON.stringify(fast.outcome));
+    const slow = await a.settled(await ask({ ...constraint, bindings: [{ name: 'speed', value: 100, unit: 'km/h' }] }));
+    assert.deepEqual(slow.outcome?.result?.values, [{ name: 'SpeedLimit', value: true }], JSON.stringify(slow.outcome));
+    const flow = await a.questions();
+    const before = flow.shown.length;
+    const refused = await vscode.commands.executeCommand<number[] | undefined>('assay.ask', { ...constraint, bindings: [{ name: 'speed', value: { km: 1 } }] });
+    assert.equal(refused, undefined);
+    assert.match(flow.shown.slice(before).join('\n'), /bindings\[0\]\.value/);
   });
 
   it('Restart Engines stops the engine processes; the next question starts a new one', async () => {
