@@ -150,6 +150,24 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     assert.ok(service!.tasks.get(submittedId)?.events.some((e) => e.type === 'task_cancel_requested'));
   });
 
+  it('Submit Task Graph from a JSON file\'s context menu in the explorer sends that file', async function () {
+    const page = session!.page;
+    await runCommand(page, 'View: Show Explorer');
+    const tree = page.locator('.explorer-folders-view');
+    const row = (name: string) => tree.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) }).first();
+    await row('tasks').waitFor({ timeout: 15_000 });
+    if (!(await row('quick.json').isVisible())) await row('tasks').click();
+    await row('quick.json').waitFor({ timeout: 10_000 });
+    await row('quick.json').click({ button: 'right' });
+    const item = page.locator('.context-view .action-item', { hasText: 'Submit Task Graph' }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'tasks-explorer-context-menu');
+    await item.click();
+    const toast = await waitForNotification(page, /Submitted 2 tasks: task-\d+, task-\d+/);
+    const ids = [...(await toast.innerText()).matchAll(/task-\d+/g)].map((m) => m[0]);
+    assert.deepEqual(ids.map((id) => service!.tasks.get(id)?.name), ['compile', 'lint']);
+  });
+
   it('Check Service with the service down says what to do by hand, and Open Terminal types the command', async function () {
     const page = session!.page;
     const url = service!.url;
