@@ -136,6 +136,7 @@ export class QuestionFlow implements vscode.Disposable {
       entries: settings.entries,
       modelIndex: model,
       witnessChecker: model,
+      stopEngineAfterCancel: true,
       ...(folder?.scheme === 'file' ? { cwd: folder.fsPath } : {}),
       trace: (engine, direction, line) => {
         if (!this.traceEnabled) return;

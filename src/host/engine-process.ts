@@ -143,8 +143,11 @@ export class EngineProcess {
   /** Starts the engine if it is not running and checks its description. Rejects with EngineFailure. */
   start(): Promise<EngineCapabilities> {
     if (this.refusal !== undefined) return Promise.reject(new EngineFailure(this.name, 'refused', this.refusal));
-    if (this.running && this.capabilities && !this.running.exit) return Promise.resolve(this.capabilities);
-    this.starting ??= this.spawnAndDescribe().finally(() => {
+    const running = this.running;
+    const stopping = running !== undefined && !running.exit && running.stopReason !== undefined;
+    if (running && this.capabilities && !running.exit && !stopping) return Promise.resolve(this.capabilities);
+    // A process on its way out (shut down, killed, faulted) is let go first: the new one replaces it.
+    this.starting ??= (stopping ? running.exited : Promise.resolve()).then(() => this.spawnAndDescribe()).finally(() => {
       this.starting = undefined;
     });
     return this.starting;

@@ -58,6 +58,12 @@ export interface HostOptions extends EngineProcessOptions {
   entries: EngineEntry[];
   /** How long a cancelled run may take to answer before its engine is killed (default 2 s). */
   cancelGraceMs?: number;
+  /**
+   * Shut an engine down once a run the user cancelled has settled and no other run is going (the
+   * editor: a cancelled search may leave the engine holding a large heap; the next question starts it
+   * afresh, while the user picks). Off by default.
+   */
+  stopEngineAfterCancel?: boolean;
   modelIndex?: ModelIndex;
   witnessChecker?: WitnessChecker;
 }
@@ -427,6 +433,9 @@ export class Host {
         return;
       }
       finish({ status: 'error', engine: name, message: error.kind === 'error' ? `engine "${name}" failed (${error.code}): ${error.message}` : error.message });
+    } finally {
+      // `finish` has removed this run from `active`; a run asked meanwhile is in `active` already.
+      if (this.options.stopEngineAfterCancel && run.stopping === 'cancel' && this.active.size === 0) void engine.shutdown();
     }
   }
 }

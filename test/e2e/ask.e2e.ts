@@ -100,16 +100,6 @@ async function runsRows(page: Page, expected: RegExp, timeoutMs = 15_000): Promi
   }
 }
 
-/** CPU ticks (user + system) of a process, or undefined once it is gone. */
-function cpuTicks(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
-
 function lineOf(file: string, text: string): number {
   const lines = readFileSync(join(__dirname, 'workspace', file), 'utf8').split('\n');
   const index = lines.findIndex((line) => line.includes(text));
@@ -199,7 +189,7 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     await clearNotifications(page);
   });
 
-  it('cancels a long run from the notification: cancelled within a second, the engine stops working', async function () {
+  it('cancels a long run from the notification: cancelled within a second, and no engine process left', async function () {
     const page = session!.page;
     await openFile(page, 'counters.sysml');
     await runCommand(page, 'Assay: Ask a Question…');
@@ -221,21 +211,16 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     assert.ok(took < 1000, `the status bar said cancelled ${took} ms after the click`);
     await toast.waitFor({ state: 'hidden', timeout: 5000 });
 
-    // No engine process keeps exploring: each is gone or idle.
-    const engines = processesUsing(session!.dir).filter((pid) => {
+    // No engine process is left: the one that was cancelled is shut down (the next question starts one).
+    const engines = () => processesUsing(session!.dir).filter((pid) => {
       try {
         return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('engine.js');
       } catch {
         return false;
       }
     });
-    const before = engines.map(cpuTicks);
-    await page.waitForTimeout(1000);
-    engines.forEach((pid, i) => {
-      const after = cpuTicks(pid);
-      if (after === undefined || before[i] === undefined) return;
-      assert.ok(after - before[i]! < 30, `engine process ${pid} used ${after - before[i]!} CPU ticks in the second after the cancel`);
-    });
+    for (let i = 0; i < 20 && engines().length > 0; i++) await page.waitForTimeout(50);
+    assert.deepEqual(engines(), [], `engine processes left ${Date.now() - clickedAt} ms after the click`);
     await runsRows(page, /holds Counters::Six\s*cancelled · [\d.]+ (ms|s)/);
   });
 

@@ -150,11 +150,13 @@ describe('Ask a Question in the extension host', function () {
     }
   });
 
-  it('cancels a long run through the protocol: cancelled within a second, and the engine stops working', async () => {
+  it('cancels a long run through the protocol: cancelled within a second, no engine process left, the next question starts one', async () => {
     const a = await api();
     const id = await ask({ kind: 'holds', subject: 'Counters::Six', condition: null, schedule: 'all', engine: 'assay-reference' });
     await until('progress from the engine', () => (a.history.get(id)?.progress?.steps ?? 0) > 0 || undefined);
     assert.match(a.statusBarText(), /^\$\(sync~spin\) holds Counters::Six · [\d,]+ steps/);
+    const pids = (await a.questions()).enginePids();
+    assert.ok(pids.length > 0, 'no engine process while the run goes');
     const cancelledAt = Date.now();
     assert.deepEqual(await vscode.commands.executeCommand('assay.cancelRun'), [id]);
     const record = await a.settled(id);
@@ -162,14 +164,10 @@ describe('Ask a Question in the extension host', function () {
     assert.equal(record.outcome?.status, 'cancelled', JSON.stringify(record.outcome));
     assert.ok(took < 1000, `the run settled ${took} ms after Cancel`);
     assert.equal(a.statusBarText(), '$(circle-slash) cancelled — holds Counters::Six');
-    const pids = (await a.questions()).enginePids();
-    const before = pids.map(cpuTicks);
-    await new Promise((r) => setTimeout(r, 1000));
-    pids.forEach((pid, i) => {
-      const after = cpuTicks(pid);
-      if (after === undefined || before[i] === undefined) return; // exited: nothing left running
-      assert.ok(after - before[i]! < 30, `engine ${pid} still used ${after - before[i]!} ticks of CPU in the second after the cancel`);
-    });
+    // The engine is shut down once the cancelled run has settled: no process left within a second.
+    await until('the engine processes to end', () => pids.every((pid) => cpuTicks(pid) === undefined) || undefined, 1000);
+    // The next question starts a fresh engine.
+    assert.equal((await a.settled(await ask(timed))).outcome?.status, 'answered');
   });
 
   it('copies a run\'s result and asks a run\'s question again from the Runs view', async () => {

@@ -195,6 +195,33 @@ describe('host: routing and runs', function () {
     assert.equal(h.engines[0]!.status, 'ready', 'a cooperative engine is not killed');
   });
 
+  it('with stopEngineAfterCancel, a cancelled run leaves no engine process, and the next question starts a fresh one', async () => {
+    const h = make([good('slow', { delayMs: 400 })], { stopEngineAfterCancel: true });
+    const run = h.ask({ question, documents });
+    h.onEvent((e) => e.type === 'started' && e.run === run.id && run.cancel());
+    assert.equal((await run.settled).status, 'cancelled');
+    // Asked at once after the cancel: the engine on its way out is replaced, not used.
+    const next = h.ask({ question, documents });
+    assert.equal((await next.settled).status, 'answered', JSON.stringify(next.outcome));
+    const [first, second] = pids.pids();
+    assert.equal(pids.pids().length, 2);
+    assert.notEqual(first, second);
+    const last = h.ask({ question, documents });
+    h.onEvent((e) => e.type === 'started' && e.run === last.id && last.cancel());
+    assert.equal((await last.settled).status, 'cancelled');
+    await pids.assertNoneRunning();
+  });
+
+  it('without it, or while another run is going, a cancel leaves the engine running', async () => {
+    const h = make([good('slow', { delayMs: 800 })], { stopEngineAfterCancel: true });
+    const other = h.ask({ question, documents });
+    const run = h.ask({ question, documents });
+    h.onEvent((e) => e.type === 'started' && e.run === run.id && run.cancel());
+    assert.equal((await run.settled).status, 'cancelled');
+    assert.equal(h.engines[0]!.status, 'ready');
+    assert.equal((await other.settled).status, 'answered');
+  });
+
   it('a cancel before the engine starts the run settles at once', async () => {
     const h = make([good('a')]);
     const run = h.ask({ question, documents });
