@@ -236,20 +236,36 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     } catch {
       throw new Error('no `Ask: holds` code lens is shown (the language server sends them from the engine answers)');
     }
-    // The lens just above the TimedCrossing line.
-    const lineTop = (await line.boundingBox())!.y;
-    let lens: Locator | undefined;
-    let best = Infinity;
-    for (let i = 0; i < (await lenses.count()); i++) {
-      const box = await lenses.nth(i).boundingBox();
-      if (box && box.y < lineTop && lineTop - box.y < best) {
-        best = lineTop - box.y;
-        lens = lenses.nth(i);
+    // The lens just above the TimedCrossing line. Lenses are redrawn when the server sends new ones, so a
+    // lens found may be gone by the time it is clicked: find it again and retry.
+    const lensAbove = async (): Promise<Locator | undefined> => {
+      const lineTop = (await line.boundingBox())?.y;
+      if (lineTop === undefined) return undefined;
+      let found: Locator | undefined;
+      let best = Infinity;
+      for (let i = 0; i < (await lenses.count()); i++) {
+        const box = await lenses.nth(i).boundingBox();
+        if (box && box.y < lineTop && lineTop - box.y < best) {
+          best = lineTop - box.y;
+          found = lenses.nth(i);
+        }
+      }
+      return found;
+    };
+    await screenshot(page, 'lens-before-click');
+    for (let attempt = 1; ; attempt++) {
+      const lens = await lensAbove();
+      try {
+        assert.ok(lens, 'no Ask: holds lens above TimedCrossing');
+        await lens.click({ timeout: 5_000 });
+        await page.locator('.quick-input-widget .quick-input-title', { hasText: /condition/ }).first().waitFor({ state: 'visible', timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt >= 4) throw error;
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(500);
       }
     }
-    assert.ok(lens, 'no Ask: holds lens above TimedCrossing');
-    await screenshot(page, 'lens-before-click');
-    await lens.click();
     await pick(page, /condition/, 'safety');
     await pick(page, /schedule policy/, 'all');
     await pick(page, /engine/, 'assay-reference');

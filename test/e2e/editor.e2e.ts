@@ -138,11 +138,22 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
   async function cursorTo(line: number, column: number): Promise<void> {
     const page = session!.page;
     // The editor has the focus (just opened, or moved to by F12); a click could land on a sticky-scroll line.
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+G');
-    await page.keyboard.type(`${line}:${column}`);
-    await page.keyboard.press('Enter');
-    await waitForStatusItem(page, new RegExp(`Ln ${line}, Col ${column}\\b`));
+    // Typing before the Go to Line box is open would type into the model, so wait for the box and its value.
+    const box = page.locator('.quick-input-widget .quick-input-box input');
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+G');
+      await box.waitFor({ state: 'visible', timeout: 10_000 });
+      await box.fill(`:${line}:${column}`);
+      await page.waitForFunction((wanted) => (document.querySelector('.quick-input-widget .quick-input-box input') as HTMLInputElement | null)?.value === wanted, `:${line}:${column}`);
+      await page.keyboard.press('Enter');
+      try {
+        await waitForStatusItem(page, new RegExp(`Ln ${line}, Col ${column}\\b`), attempt < 3 ? 5_000 : 20_000);
+        return;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
   }
 
   it('F12 moves the cursor to the declaration, in another file and in the same one', async function () {

@@ -145,8 +145,13 @@ describe('Ask a Question in the extension host', function () {
       await until('the problem to clear', () => vscode.languages.getDiagnostics(uri).every((d) => d.source !== 'assay') || undefined);
       assert.ok(document.isDirty, 'the model file was written');
     } finally {
+      // Back to the text on disk, whatever the active editor is: later tests ask about this model.
+      const back = new vscode.WorkspaceEdit();
+      back.replace(uri, new vscode.Range(new vscode.Position(0, 0), document.positionAt(document.getText().length)), readFileSync(uri.fsPath, 'utf8'));
+      await vscode.workspace.applyEdit(back);
       await vscode.window.showTextDocument(document);
       await vscode.commands.executeCommand('workbench.action.files.revert');
+      await until('the model to be as on disk', () => (document.getText() === readFileSync(uri.fsPath, 'utf8') && !document.isDirty) || undefined);
     }
   });
 
