@@ -118,4 +118,29 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
     await webview.locator('li.step').first().waitFor({ state: 'detached', timeout: 10_000 });
     await highlight.first().waitFor({ state: 'detached', timeout: 10_000 });
   });
+
+  it('a satisfiable assignment → Show Witness → Confirm with evaluate asks evaluate with the chosen values bound', async function () {
+    const page = session!.page;
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'sizing.sysml');
+    // satisfiable asks about the part's asserted constraints: no condition to pick.
+    const lens = page.locator('.editor-group-container.active .monaco-editor .codelens-decoration a', { hasText: 'Ask: satisfiable' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 30_000 });
+    await lens.click();
+    await pickIfShown(page, /engine/, /assay-reference|auto/i, 2_000);
+    const toast = await waitForNotification(page, /satisfiable Sizing::Tank — satisfiable/, 60_000);
+    await toast.locator('.monaco-button', { hasText: 'Show Witness' }).click();
+
+    const webview: FrameLocator = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    const confirm = webview.locator('[data-action=confirm]');
+    await confirm.waitFor({ timeout: 30_000 });
+    const chosen = (await webview.locator('body').innerText()).replace(/\s+/g, ' ');
+    assert.match(chosen, /fuelMass/);
+    await screenshot(page, 'witness-assignment');
+    await confirm.click();
+    // The values the solver chose satisfy the asserted constraint when evaluated.
+    const confirmed = await waitForNotification(page, /evaluate Sizing::Tank — value/, 60_000);
+    assert.match(await confirmed.innerText(), /its constraint holds/);
+    await screenshot(page, 'witness-assignment-confirmed');
+  });
 });

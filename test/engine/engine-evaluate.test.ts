@@ -130,6 +130,44 @@ describe('reference engine process: evaluate', function () {
     assert.equal(unknown.error?.message, 'the subject VehicleModel::Nope is not declared in the model');
   });
 
+  it('checks the constraints of a part under bindings (what confirms a satisfiable assignment), naming a false one', async () => {
+    const tank = {
+      sources: {
+        library: '2026-04',
+        documents: [{
+          path: 'tank.sysml',
+          text: [
+            'package Sizing {',
+            '    private import ISQ::*;',
+            '    part def Tank {',
+            '        attribute fuelMass : MassValue;',
+            '        attribute capacity : MassValue = 50 [kg];',
+            '        assert constraint fits { fuelMass <= capacity and fuelMass >= 10 [kg] }',
+            '        assert constraint light { fuelMass < 45 [kg] }',
+            '        constraint unchecked { fuelMass > 1000 [kg] }',
+            '    }',
+            '    part tank : Tank;',
+            '}',
+          ].join('\n'),
+        }],
+      },
+    };
+    // 20 kg: 20 <= 50 and 20 >= 10 → fits; 20 < 45 → light; the unasserted constraint is not checked.
+    const ok = await value('Sizing::Tank', { bindings: [kg('fuelMass', 20)] }, tank);
+    assert.deepEqual(valuesOf(ok), { fits: true, light: true });
+    assert.equal(ok.reason, 'Tank: all 2 constraints hold');
+    // 48 kg on the usage (constraints inherited from Tank): fits (48 <= 50), not light (48 >= 45).
+    const heavy = await value('Sizing::tank', { bindings: [kg('fuelMass', 48)] }, tank);
+    assert.deepEqual(valuesOf(heavy), { fits: true, light: false });
+    assert.equal(heavy.reason, 'tank violates a constraint: light: fuelMass < 45 [kg] is false (tank.sysml:7:35)');
+    // A part without constraints has nothing to evaluate: not covered, with the reason.
+    const covers = await engine.request(++id, 'covers', { question: question('evaluate', 'Sizing::Empty'), model: {
+      sources: { library: '2026-04', documents: [{ path: 'e.sysml', text: 'package Sizing { part def Empty { attribute a = 1; } }' }] },
+    } });
+    assert.equal(covers.result?.covers, false);
+    assert.match(String(covers.result?.reason), /Sizing::Empty is a part without constraints/);
+  });
+
   describe('on the corpus examples', () => {
     it('31 Constraints: MassConstraint over a vehicle (in-parameters and redefinitions)', async () => {
       const bindings = [kg('chassisMass', 1000), kg('engine.mass', 800), kg('transmission.mass', 500)];

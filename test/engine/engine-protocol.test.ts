@@ -69,7 +69,7 @@ describe('reference engine process: protocol', function () {
     assert.deepEqual(await covers(12, 'evaluate', 'Odd::Controller::speed'), { covers: true });
     assert.deepEqual(await covers(13, 'evaluate', 'Odd::Controller'), {
       covers: false,
-      reason: 'evaluate answers about attributes, calcs, constraints and requirements; Odd::Controller is a part',
+      reason: 'evaluate answers about attributes, calcs, constraints, requirements, and the constraints of a part or other structure; Odd::Controller is a part without constraints',
     });
     assert.deepEqual(await covers(14, 'evaluate', 'Odd::Nope'), { covers: false, reason: 'the subject Odd::Nope is not declared in the model' });
     // and a run meeting the construct answers unsupported with the same place

@@ -39,6 +39,19 @@ export function evaluable(e: ModelElement): boolean {
   return VALUE_KINDS.has(kind) || (e.node.kind === 'Usage' && e.node.value !== null);
 }
 
+/**
+ * The constraints a structured subject (a part, item, port … definition or usage) checks: its asserted
+ * constraint usages, or every constraint usage it has when none is asserted — what `satisfiable` solves
+ * for the same subject, so an assignment it finds can be confirmed by `evaluate` with those values bound.
+ */
+export function checkedConstraints(index: Model['index'], e: ModelElement): ModelElement[] {
+  const kind = declarationKind(e);
+  if (kind === 'constraint' || kind === 'requirement' || kind === 'concern' || evaluable(e)) return [];
+  const features = index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && declarationKind(f) === 'constraint');
+  const asserted = features.filter((f) => (f.node as Usage).role === 'assert');
+  return asserted.length > 0 ? asserted : features;
+}
+
 function label(e: ModelElement): string {
   return e.name ?? e.qualifiedName;
 }
@@ -172,8 +185,11 @@ export function protocolValues(name: string, v: Value): ProtocolValue[] {
 export function coversEvaluate(params: CoversParams): CoversResult {
   const model = new Model(params.model.sources!);
   const subject = model.subject(params.question.subject);
-  if (!evaluable(subject)) {
-    return { covers: false, reason: `evaluate answers about attributes, calcs, constraints and requirements; ${params.question.subject} is a ${declarationKind(subject)}` };
+  if (!evaluable(subject) && checkedConstraints(model.index, subject).length === 0) {
+    return {
+      covers: false,
+      reason: `evaluate answers about attributes, calcs, constraints, requirements, and the constraints of a part or other structure; ${params.question.subject} is a ${declarationKind(subject)} without constraints`,
+    };
   }
   const construct = unsupportedConstruct(model, subject);
   return construct ? { covers: false, reason: construct } : { covers: true };
@@ -183,6 +199,8 @@ export const evaluateQuestion: QuestionHandler = {
   covers: coversEvaluate,
   async run(params: RunParams, run: RunContext): Promise<RunResult> {
     const { session, random } = runSession(params, run, { stepLimit: true });
+    const checks = checkedConstraints(session.values.index, session.subject);
+    if (checks.length > 0) return checkConstraints(session, checks, random, run);
     const r = evaluateSubject(session);
     const name = session.subject.name ?? 'value';
     return {
@@ -196,6 +214,34 @@ export const evaluateQuestion: QuestionHandler = {
     };
   },
 };
+
+/** A structured subject's constraints under the bindings: each one's verdict, and the first false one named. */
+function checkConstraints(session: Session, checks: ModelElement[], random: CountingRandom | undefined, run: RunContext): RunResult {
+  const values: ProtocolValue[] = [];
+  const failing: string[] = [];
+  for (const c of checks) {
+    const ctx = session.values.child(session.subjectContext, c);
+    const env = session.values.environment(ctx, c);
+    const verdict = session.evaluator.checkConstraint(label(c), resultMember(session, c), [], env, c.node.range);
+    if ('kind' in verdict) throw failure(verdict, session.model, c.path);
+    const value = (c.node as Usage).isNegated ? !verdict.value : verdict.value;
+    values.push({ name: label(c), value });
+    if (!value) {
+      const at = verdict.failing ?? { label: label(c), range: c.node.range };
+      failing.push(`${label(c)}: ${at.label} is false (${place(session.model.pathOf(at.range) ?? c.path, at.range)})`);
+    }
+  }
+  const subject = label(session.subject);
+  return {
+    claim: 'value',
+    strength: random && random.draws > 0 ? 'observed' : 'proved',
+    values,
+    reason: failing.length > 0
+      ? `${subject} violates ${failing.length === 1 ? 'a constraint' : `${failing.length} constraints`}: ${failing.join('; ')}`
+      : `${subject}: ${checks.length === 1 ? 'its constraint holds' : `all ${checks.length} constraints hold`}`,
+    elapsed: run.elapsed(),
+  };
+}
 
 /** The evaluation session of one run: its model, draws (policy or seed), cancel signal, deadline and,
  * when asked, the `steps` bound as a step limit. */
