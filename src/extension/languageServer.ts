@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 
+import { MODEL_NODE_FLAGS } from '../host/node-flags';
+
 /** Languages the Assay language server serves. */
 export const modelLanguages = ['sysml', 'kerml'] as const;
 
@@ -9,9 +11,10 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
   const module = context.asAbsolutePath('dist/server.js');
   const modelFileWatcher = vscode.workspace.createFileSystemWatcher('**/*.{sysml,kerml}');
   context.subscriptions.push(modelFileWatcher);
+  // The server parses whole model files: started with the V8 flags chosen for that (src/host/node-flags.ts).
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: [...MODEL_NODE_FLAGS] } },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: [...MODEL_NODE_FLAGS, '--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: modelLanguages.flatMap((language) => [

@@ -7,6 +7,7 @@ import {
   BoundName, Description, ModelForm, QuestionKind, Strength, WitnessKind, referenceEngineDescription,
 } from '../protocol';
 import packageJson from '../../package.json';
+import { nodeOptionsWithModelFlags } from './node-flags';
 
 /** One engine entry as a manifest file or the `assay.engines` setting spells it. */
 export const ManifestEntry = z.strictObject({
@@ -92,14 +93,16 @@ export function formatManifestProblem(problem: ManifestProblem, source = 'manife
 }
 
 /**
- * The bundled reference engine, run by the same Node that runs the host. `distDir` is the folder holding
- * the bundles (the CLI and the extension pass their own `__dirname`).
+ * The bundled reference engine, run by the same Node that runs the host, with the V8 flags of
+ * `MODEL_NODE_FLAGS` (in NODE_OPTIONS, so that `args` stays the program and its arguments). `distDir`
+ * is the folder holding the bundles (the CLI and the extension pass their own `__dirname`).
  */
 export function referenceEngineEntry(distDir: string): EngineEntry {
   return {
     ...referenceEngineDescription(packageJson.version),
     command: process.execPath,
     args: [join(distDir, 'engine.js')],
+    env: { NODE_OPTIONS: nodeOptionsWithModelFlags() },
     builtIn: true,
   };
 }
