@@ -5,20 +5,36 @@
 // (dist/engine.js starts itself as a worker), prepare the task once from its spec (parse the model, find
 // the subject: only source text and the question cross the thread boundary) and then compute rows by
 // index. Rows are handed out in chunks, whoever is free takes the next one, and results are stored by
-// index, so the table is the same for any `jobs`. A row must depend on its index alone (seeded draws are
+// index, so the table is the same for any `jobs`. A task may pack each finished chunk on the thread that
+// computed it (say, into typed arrays that move to the main thread instead of being copied), so the main
+// thread receives and keeps compact chunks rather than one object per row. A row must depend on its index alone (seeded draws are
 // derived from the index), never on which thread computed it. The main thread computes chunks too, in
 // slices of a few milliseconds, so cancel, progress and the workers' results get their turn; a worker
 // that would only wait while the main thread tabulates would cost a thread and a model parse.
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { Worker, isMainThread, parentPort, workerData, type Transferable } from 'node:worker_threads';
 
 /** Computes one row from its index; built once per worker from the task's spec. */
 export type RowFunction<R> = (index: number) => R;
+/** A task whose finished chunks are packed where they were computed, before they reach the main thread. */
+export interface ChunkTask<R, C> {
+  row: RowFunction<R>;
+  /** The chunk of rows `start …` as it is sent to (and kept by) the main thread. */
+  pack(rows: R[], start: number): C;
+  /** The buffers of a packed chunk that move to the main thread rather than being copied. */
+  transfer?(chunk: C): Transferable[];
+}
+/** A row function (its chunks are the arrays of its rows) or a task that packs its chunks. */
+export type PreparedTask<R, C = R[]> = RowFunction<R> | ChunkTask<R, C>;
 /**
  * Builds the row function of a task from its spec (may throw a user-facing error). On the main thread
  * it gets the run's signal, so a long row can stop in the middle; a worker is terminated instead.
  */
-export type TaskPreparer<S = unknown, R = unknown> = (spec: S, signal?: AbortSignal) => RowFunction<R>;
-export type TaskRegistry = Record<string, TaskPreparer<never, unknown>>;
+export type TaskPreparer<S = unknown, R = unknown, C = unknown> = (spec: S, signal?: AbortSignal) => PreparedTask<R, C>;
+export type TaskRegistry = Record<string, TaskPreparer<never, unknown, unknown>>;
+
+function chunkTask<R, C>(task: PreparedTask<R, C>): ChunkTask<R, C> {
+  return typeof task === 'function' ? { row: task, pack: (rows) => rows as unknown as C } : task;
+}
 
 export interface PoolOptions {
   /** Worker threads to use; 0 or 1 computes inline on the main thread (yielding so cancel is seen). */
@@ -55,6 +71,26 @@ export type PoolOutcome<R> =
   | { status: 'cancelled'; rows: R[] }
   | { status: 'memory'; rows: R[]; reason: string };
 
+export interface ChunkRun<S, R, C> {
+  task: string;
+  spec: S;
+  count: number;
+  signal?: AbortSignal;
+  /** Called with the number of rows finished, after each chunk. */
+  onProgress?: (done: number) => void;
+  /** Called on the main thread with each finished chunk (rows `start`, `start + 1`, …) as it arrives, in any order. */
+  onChunk?: (start: number, chunk: C) => void;
+  /** The task already prepared on the main thread (saves preparing it twice). */
+  prepared?: PreparedTask<R, C>;
+  /** Rows per chunk; by default a size that gives every worker several chunks. */
+  chunkSize?: number;
+}
+
+/** `chunks`: the finished chunks in row order, `done` rows in all (every row, or the finished prefix when stopped early). */
+export type ChunkOutcome<C> =
+  | { status: 'done' | 'cancelled'; done: number; chunks: C[] }
+  | { status: 'memory'; done: number; chunks: C[]; reason: string };
+
 /** A row (or the preparation, row -1) failed inside the task; `name` is the error's class name. */
 export class TaskError extends Error {
   constructor(
@@ -72,7 +108,7 @@ export class TaskError extends Error {
 type ToWorker = { type: 'prepare'; run: number; task: string; spec: unknown } | { type: 'chunk'; run: number; start: number; end: number };
 type FromWorker =
   | { type: 'ready'; run: number }
-  | { type: 'rows'; run: number; start: number; rows: unknown[] }
+  | { type: 'rows'; run: number; start: number; count: number; chunk: unknown }
   | { type: 'error'; run: number; row: number; name: string; message: string; details?: unknown };
 
 let runCounter = 0;
@@ -89,13 +125,13 @@ export function isPoolWorker(): boolean {
 export function serveWorker(tasks: TaskRegistry): void {
   const port = parentPort;
   if (!port) throw new Error('serveWorker runs in a worker thread only');
-  let rowOf: RowFunction<unknown> | undefined;
+  let task: ChunkTask<unknown, unknown> | undefined;
   port.on('message', (m: ToWorker) => {
     if (m.type === 'prepare') {
       const prepare = tasks[m.task];
       try {
         if (!prepare) throw new Error(`unknown task ${m.task}`);
-        rowOf = (prepare as TaskPreparer<unknown, unknown>)(m.spec);
+        task = chunkTask((prepare as TaskPreparer<unknown, unknown, unknown>)(m.spec));
         port.postMessage({ type: 'ready', run: m.run } satisfies FromWorker);
       } catch (e) {
         port.postMessage(errorMessage(e, -1, m.run));
@@ -105,8 +141,10 @@ export function serveWorker(tasks: TaskRegistry): void {
     const rows: unknown[] = [];
     let i = m.start;
     try {
-      for (; i < m.end; i++) rows.push(rowOf!(i));
-      port.postMessage({ type: 'rows', run: m.run, start: m.start, rows } satisfies FromWorker);
+      const t = task!;
+      for (; i < m.end; i++) rows.push(t.row(i));
+      const chunk = t.pack(rows, m.start);
+      port.postMessage({ type: 'rows', run: m.run, start: m.start, count: rows.length, chunk } satisfies FromWorker, t.transfer?.(chunk) ?? []);
     } catch (e) {
       port.postMessage(errorMessage(e, i, m.run));
     }
@@ -127,12 +165,25 @@ function overMemory(memoryMiB: number | undefined): string | undefined {
 }
 
 /** Runs every row of a task; never rejects for cancel or memory, rejects with TaskError when a row fails. */
-export function runPool<S, R>(options: PoolOptions, run: PoolRun<S, R>): Promise<PoolOutcome<R>> {
-  const prepare = options.tasks[run.task] as TaskPreparer<S, R> | undefined;
+export async function runPool<S, R>(options: PoolOptions, run: PoolRun<S, R>): Promise<PoolOutcome<R>> {
+  const { onRows, prepared, ...rest } = run;
+  const out = await runChunks<S, R, R[]>(options, {
+    ...rest,
+    ...(prepared ? { prepared } : {}),
+    ...(onRows ? { onChunk: onRows } : {}),
+  });
+  const rows: R[] = [];
+  for (const chunk of out.chunks) for (const row of chunk) rows.push(row);
+  return out.status === 'memory' ? { status: 'memory', rows, reason: out.reason } : { status: out.status, rows };
+}
+
+/** runPool for tasks that pack their chunks: the outcome keeps the chunks as they came. */
+export function runChunks<S, R, C>(options: PoolOptions, run: ChunkRun<S, R, C>): Promise<ChunkOutcome<C>> {
+  const prepare = options.tasks[run.task] as TaskPreparer<S, R, C> | undefined;
   if (!prepare) return Promise.reject(new Error(`unknown task ${run.task}`));
   const jobs = Math.max(1, Math.min(Math.floor(options.jobs) || 1, run.count));
   if (jobs <= 1 && options.memoryMiB) dropIdle();
-  return runThreads<S, R>(jobs, prepare, options, run);
+  return runThreads<S, R, C>(jobs, prepare, options, run);
 }
 
 function asTaskError(e: unknown, row: number): TaskError {
@@ -202,13 +253,13 @@ function returnWorker(w: Worker, script: string, share: number | undefined): voi
 /** Wall time the main thread computes rows before it yields to the event loop. */
 const MAIN_SLICE_MS = 5;
 
-function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: PoolOptions, run: PoolRun<S, R>): Promise<PoolOutcome<R>> {
+function runThreads<S, R, C>(jobs: number, prepare: TaskPreparer<S, R, C>, options: PoolOptions, run: ChunkRun<S, R, C>): Promise<ChunkOutcome<C>> {
   const count = run.count;
   const helpers = jobs - 1;
   const runId = ++runCounter;
   const chunk = Math.max(1, run.chunkSize ?? Math.min(512, Math.ceil(count / (jobs * 8))));
-  const results: R[] = new Array<R>(count);
-  const finished = new Uint8Array(Math.ceil(count / chunk));
+  const chunks: C[] = new Array<C>(Math.ceil(count / chunk));
+  const finished = new Uint8Array(chunks.length);
   let next = 0;
   let done = 0;
   const workers: Worker[] = [];
@@ -218,15 +269,15 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
   const share = options.memoryMiB ? Math.max(32, Math.floor(options.memoryMiB / jobs)) : undefined;
   if (options.memoryMiB && helpers > 0) dropIdle(`${share ?? 0}|${script}`);
 
-  return new Promise<PoolOutcome<R>>((resolve, reject) => {
+  return new Promise<ChunkOutcome<C>>((resolve, reject) => {
     let settled = false;
     let memoryTimer: NodeJS.Timeout | undefined;
-    const prefix = (): R[] => {
+    const prefix = (): { done: number; chunks: C[] } => {
       let k = 0;
       while (k < finished.length && finished[k]) k++;
-      return results.slice(0, Math.min(count, k * chunk));
+      return { done: Math.min(count, k * chunk), chunks: chunks.slice(0, k) };
     };
-    const finish = (outcome: PoolOutcome<R> | TaskError) => {
+    const finish = (outcome: ChunkOutcome<C> | TaskError) => {
       if (settled) return;
       settled = true;
       if (memoryTimer) clearInterval(memoryTimer);
@@ -239,13 +290,13 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
       if (outcome instanceof TaskError) reject(outcome);
       else resolve(outcome);
     };
-    const onAbort = () => finish({ status: 'cancelled', rows: prefix() });
+    const onAbort = () => finish({ status: 'cancelled', ...prefix() });
     if (run.signal?.aborted) return onAbort();
     run.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.memoryMiB) {
       memoryTimer = setInterval(() => {
         const reason = overMemory(options.memoryMiB);
-        if (reason) finish({ status: 'memory', rows: prefix(), reason });
+        if (reason) finish({ status: 'memory', ...prefix(), reason });
       }, 50);
     }
 
@@ -256,13 +307,14 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
       next = Math.min(count, start + chunk);
       return [start, next];
     };
-    const store = (start: number, rows: R[]) => {
-      for (let k = 0; k < rows.length; k++) results[start + k] = rows[k]!;
-      finished[Math.floor(start / chunk)] = 1;
-      done += rows.length;
-      run.onRows?.(start, rows);
+    const store = (start: number, rows: number, packed: C) => {
+      const k = Math.floor(start / chunk);
+      chunks[k] = packed;
+      finished[k] = 1;
+      done += rows;
+      run.onChunk?.(start, packed);
       run.onProgress?.(done);
-      if (done >= count) finish({ status: 'done', rows: results });
+      if (done >= count) finish({ status: 'done', done, chunks });
     };
     const give = (w: Worker) => {
       const range = take();
@@ -282,11 +334,11 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
         }
         if (m.type === 'error') return finish(new TaskError(m.message, m.name, m.row, m.details));
         give(w);
-        store(m.start, m.rows as R[]);
+        store(m.start, m.count, m.chunk as C);
       };
       const onError = (e: Error & { code?: string }) => {
         if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-          finish({ status: 'memory', rows: prefix(), reason: `memory budget of ${options.memoryMiB} MiB reached (a worker ran out of its ${share} MiB share)` });
+          finish({ status: 'memory', ...prefix(), reason: `memory budget of ${options.memoryMiB} MiB reached (a worker ran out of its ${share} MiB share)` });
         } else {
           finish(new TaskError(e.message, e.constructor.name, -1));
         }
@@ -307,12 +359,13 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
 
     // The main thread's share: chunks computed in slices, yielding between them.
     void (async () => {
-      let rowOf: RowFunction<R>;
+      let task: ChunkTask<R, C>;
       try {
-        rowOf = run.prepared ?? prepare(run.spec, run.signal);
+        task = chunkTask(run.prepared ?? prepare(run.spec, run.signal));
       } catch (e) {
         return finish(asTaskError(e, -1));
       }
+      const rowOf = task.row;
       let slice = Date.now();
       for (let range = take(); range && !settled; range = take()) {
         const [start, end] = range;
@@ -334,11 +387,17 @@ function runThreads<S, R>(jobs: number, prepare: TaskPreparer<S, R>, options: Po
               // Alone, the memory check and the progress of a long chunk come from here.
               run.onProgress?.(done + rows.length);
               const reason = overMemory(options.memoryMiB);
-              if (reason) return finish({ status: 'memory', rows: prefix(), reason });
+              if (reason) return finish({ status: 'memory', ...prefix(), reason });
             }
           }
         }
-        store(start, rows);
+        let packed: C;
+        try {
+          packed = task.pack(rows, start);
+        } catch (e) {
+          return finish(asTaskError(e, start));
+        }
+        store(start, rows.length, packed);
       }
     })();
   });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EngineProcess, modelOf, question, ROOT, runParams, valuesOf, type WireMessage } from './engine-process';
+import { EngineProcess, modelOf, modelText, question, ROOT, runParams, valuesOf, type WireMessage } from './engine-process';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'sysml-release-2026-04', 'training');
 function corpus(...files: string[]) {
@@ -152,6 +152,40 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
         assert.ok(m >= 100 && m <= 300, `row ${i}: ${m}`);
         assert.ok(Math.abs(t - (1600 + m)) < 1e-9, `row ${i}: ${t} = 1600 + ${m}`);
       }
+    });
+
+    it('gives the same table and summaries at jobs 1 and 2 for columns of every kind (numbers, big Integers, Infinity, a unit that changes, Booleans)', async () => {
+      // Workers send a column of finite numbers in one unit as a Float64Array; any other column cell by cell.
+      const mix = `package Mix {
+        private import ISQ::*;
+        private import ScalarValues::*;
+        part def P {
+          attribute x : Integer;
+          attribute r : Real = x / 8.0;
+          attribute big : Integer = x * 10000000000000000000;
+          attribute grow : Real = exp(x * 10.0);
+          attribute len : LengthValue = if x > 150 ? x * 1 [km] else x * 1 [m];
+          attribute flag : Boolean = x > 150;
+        }
+      }`;
+      const sweep = { sweep: { ranges: [{ parameter: 'x', type: 'Integer', from: 0, to: 300 }] } };
+      const one = await result('sweep', 'Mix::P', sweep, modelText('mix.sysml', mix), { jobs: 1 });
+      const two = await result('sweep', 'Mix::P', sweep, modelText('mix.sysml', mix), { jobs: 2 });
+      assert.deepEqual(two.values, one.values);
+      const v = valuesOf(one);
+      assert.deepEqual(
+        ['x@5', 'r@5', 'big@5', 'len@151', 'len@152', 'flag@152', 'flag@151'].map((k) => v[k]),
+        [4, 0.5, '40000000000000000000', '150 [m]', '151 [km]', true, false],
+      );
+      assert.equal(v['grow@1'], 1);
+      assert.equal(v['max(grow)'], v['grow@301']);
+      assert.equal(v['mean(x)'], 150);
+      assert.equal(v['p95(r)'], 35.625); // rank 285 of 0, 0.125, …, 37.5
+      // len in [m] for x ≤ 150 and [km] above, summarized in the first row's unit: (11325 + 33825000) / 301 m
+      assert.equal(v['max(len)'], '300000 [m]');
+      assert.equal(v['p5(len)'], '15 [m]');
+      assert.ok(Math.abs(Number(String(v['mean(len)']).split(' ')[0]) - 33836325 / 301) < 1e-6);
+      assert.equal(v['min(flag)'], undefined);
     });
 
     it('runs Monte Carlo rows with the model drawing from the seed', async () => {

@@ -10,7 +10,7 @@ import { describeKind, int, isError, quantity, real, toProtocolValue, type Value
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError } from '../errors';
 import { declarationKind, type ModelElement } from '../model';
-import { runPool, TaskError, type TaskRegistry } from '../pool';
+import { runChunks, TaskError, type ChunkTask, type TaskRegistry } from '../pool';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../session';
@@ -255,13 +255,65 @@ export function decodeCell(c: EncodedCell): Value {
   return c;
 }
 
+/**
+ * A column of a finished chunk as it crosses to the main thread: finite numbers (Reals, safe Integers, or
+ * magnitudes of quantities in one unit that reads back by its name) as one Float64Array, which moves
+ * instead of being copied and costs the main thread's garbage collector nothing; any other column as
+ * its encoded cells. A safe Integer is kept as its number: its protocol value and its summary are the
+ * same as a Real's.
+ */
+export type PackedColumn = { numbers: Float64Array; unit: string | undefined } | { cells: EncodedCell[] };
+
+/** The rows of a finished chunk, column by column. */
+export interface PackedChunk {
+  rows: number;
+  columns: PackedColumn[];
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+
+/** Packs one column of a chunk (see PackedColumn). */
+function packColumn(rows: readonly Row[], c: number): PackedColumn {
+  const numbers = new Float64Array(rows.length);
+  let unit: string | undefined;
+  for (let r = 0; r < rows.length; r++) {
+    const v = rows[r]![c]!;
+    let x: number;
+    if (v.kind === 'real' && unit === undefined) x = v.value;
+    else if (v.kind === 'integer' && unit === undefined && v.value <= MAX_SAFE && v.value >= MIN_SAFE) x = Number(v.value);
+    else if (v.kind === 'quantity' && (r === 0 ? unitByName(v.unit.name, v.unit) !== undefined : v.unit.name === unit)) {
+      unit = v.unit.name;
+      x = v.value;
+    } else x = NaN;
+    // Anything else, or a number that is not finite: the column's cells one by one.
+    if (!Number.isFinite(x)) return { cells: rows.map((row) => encodeCell(row[c]!)) };
+    numbers[r] = x;
+  }
+  return { numbers, unit };
+}
+
+export function packRows(rows: readonly Row[]): PackedChunk {
+  const width = rows[0]?.length ?? 0;
+  const columns: PackedColumn[] = [];
+  for (let c = 0; c < width; c++) columns.push(packColumn(rows, c));
+  return { rows: rows.length, columns };
+}
+
+function transferOf(chunk: PackedChunk): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const col of chunk.columns) if ('numbers' in col) buffers.push(col.numbers.buffer as ArrayBuffer);
+  return buffers;
+}
+
 /** Worker tasks: the rows of a table (each thread parses the model once and plans the table itself). */
 export const TABLE_TASKS: TaskRegistry = {
-  tableRows: (spec: TableSpec, signal?: AbortSignal) => {
-    const plan = planFor(spec, signal);
-    return (i) => plan.row(i).map(encodeCell);
-  },
+  tableRows: (spec: TableSpec, signal?: AbortSignal) => tableTask(planFor(spec, signal)),
 };
+
+function tableTask(plan: TablePlan): ChunkTask<Row, PackedChunk> {
+  return { row: (i) => plan.row(i), pack: packRows, transfer: transferOf };
+}
 
 /** A cell as a protocol value, straight from its encoded form (the common cases without a Value). */
 function protocolCell(name: string, c: EncodedCell): ProtocolValue {
@@ -271,8 +323,8 @@ function protocolCell(name: string, c: EncodedCell): ProtocolValue {
 }
 
 /**
- * The cells of a table as protocol values, filled chunk by chunk as rows arrive, so the main thread
- * tabulates while other threads still compute.
+ * The cells of a table as protocol values, filled chunk by chunk as chunks arrive (so the main thread
+ * tabulates while other threads still compute), and the summaries from the chunks' columns.
  */
 class TableCells {
   private readonly cells: ProtocolValue[];
@@ -286,21 +338,26 @@ class TableCells {
     this.cells = new Array<ProtocolValue>(count * this.width);
   }
 
-  add(start: number, rows: readonly EncodedCell[][]): void {
+  add(start: number, chunk: PackedChunk): void {
     const { columns, width, cells } = this;
-    for (let k = 0; k < rows.length; k++) {
-      const row = rows[k]!;
-      const r = start + k;
-      const at = r * width;
-      for (let c = 0; c < width; c++) cells[at + c] = protocolCell(`${columns[c]}@${r + 1}`, row[c]!);
+    for (let c = 0; c < width; c++) {
+      const col = chunk.columns[c]!;
+      const prefix = `${columns[c]}@`;
+      if ('numbers' in col) {
+        const { numbers, unit } = col;
+        if (unit === undefined) for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = { name: prefix + (start + k + 1), value: numbers[k]! };
+        else for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = { name: prefix + (start + k + 1), value: numbers[k]!, unit };
+      } else {
+        for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = protocolCell(prefix + (start + k + 1), col.cells[k]!);
+      }
     }
   }
 
-  /** The values of the first `rows.length` rows (the finished table or prefix), then the summaries. */
-  values(rows: readonly EncodedCell[][]): ProtocolValue[] {
-    const out = rows.length * this.width === this.cells.length ? this.cells : this.cells.slice(0, rows.length * this.width);
+  /** The values of the first `rows` rows (the finished table or prefix), then the summaries. */
+  values(rows: number, chunks: readonly PackedChunk[]): ProtocolValue[] {
+    const out = rows * this.width === this.cells.length ? this.cells : this.cells.slice(0, rows * this.width);
     this.columns.forEach((column, c) => {
-      const summary = summarizeColumn(rows, c);
+      const summary = summarizeColumn(chunks, c, rows);
       if (!summary) return;
       for (const stat of SUMMARY_STATISTICS) {
         const v = summary[stat];
@@ -312,24 +369,37 @@ class TableCells {
 }
 
 /**
- * summarizeValues of a column of encoded cells: a column of finite numbers, or of finite magnitudes in
- * one unit, is summarized from the numbers directly; anything else through the Values.
+ * summarizeValues of a column: a column of finite numbers, or of finite magnitudes in one unit, is
+ * summarized from its chunks' Float64Arrays directly; anything else through the Values.
  */
-function summarizeColumn(rows: readonly EncodedCell[][], c: number): ReturnType<typeof summarizeValues> {
-  const first = rows[0]?.[c];
-  const unitName = Array.isArray(first) ? first[1] : undefined;
-  const numbers: number[] = new Array<number>(rows.length);
-  let plain = true;
-  for (let r = 0; r < rows.length && plain; r++) {
-    const cell = rows[r]![c]!;
-    if (unitName === undefined ? typeof cell === 'number' && Number.isFinite(cell) : Array.isArray(cell) && cell[1] === unitName && Number.isFinite(cell[0])) {
-      numbers[r] = typeof cell === 'number' ? cell : (cell as [number, string])[0];
-    } else plain = false;
+function summarizeColumn(chunks: readonly PackedChunk[], c: number, rows: number): ReturnType<typeof summarizeValues> {
+  if (rows === 0) return undefined;
+  const first = chunks[0]!.columns[c]!;
+  const unitName = 'numbers' in first ? first.unit : undefined;
+  const plain = chunks.every((chunk) => {
+    const col = chunk.columns[c]!;
+    return 'numbers' in col && col.unit === unitName;
+  });
+  if (!plain) {
+    const values: Value[] = [];
+    for (const chunk of chunks) {
+      const col = chunk.columns[c]!;
+      for (let k = 0; k < chunk.rows; k++) {
+        if ('cells' in col) values.push(decodeCell(col.cells[k]!));
+        else values.push(col.unit === undefined ? real(col.numbers[k]!) : quantity(col.numbers[k]!, unitByName(col.unit)!));
+      }
+    }
+    return summarizeValues(values);
   }
-  const unit = unitName === undefined ? undefined : unitByName(unitName);
-  if (!plain || rows.length === 0 || (unitName !== undefined && !unit)) return summarizeValues(rows.map((row) => decodeCell(row[c]!)));
+  const numbers = new Float64Array(rows);
+  let at = 0;
+  for (const chunk of chunks) {
+    numbers.set((chunk.columns[c] as { numbers: Float64Array }).numbers, at);
+    at += chunk.rows;
+  }
   // Sorted as doubles first (no comparator calls), so summarize's own sort meets sorted input.
-  const s = summarize(Array.from(Float64Array.from(numbers).sort()))!;
+  const s = summarize(Array.from(numbers.sort()))!;
+  const unit = unitName === undefined ? undefined : unitByName(unitName);
   const wrap = (n: number) => (unit ? quantity(n, unit) : real(n));
   return { min: wrap(s.min), max: wrap(s.max), mean: wrap(s.mean), p5: wrap(s.p5), p95: wrap(s.p95) };
 }
@@ -342,15 +412,15 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
   // Worker threads pay ~0.1 s to start and parse the model: only worth it for tables of some size.
   const jobs = Math.min(run.jobs, Math.max(1, Math.floor(count / 32)));
   const cells = new TableCells(plan.columns, count);
-  const outcome = await runPool<TableSpec, EncodedCell[]>(
+  const outcome = await runChunks<TableSpec, Row, PackedChunk>(
     { jobs, memoryMiB: run.limit('memory'), tasks: TABLE_TASKS },
     {
       task: 'tableRows',
       spec,
       count,
       signal: run.signal,
-      prepared: (i) => plan.row(i).map(encodeCell),
-      onRows: (start, rows) => cells.add(start, rows),
+      prepared: tableTask(plan),
+      onChunk: (start, chunk) => cells.add(start, chunk),
       onProgress: (done) => run.progress({ runs: done, text: `${done} of ${count} rows` }),
     },
   ).catch((e: unknown) => {
@@ -362,7 +432,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
     }
     throw e;
   });
-  if (outcome.status === 'cancelled') throw new BudgetError(`cancelled by the host after ${outcome.rows.length} of ${count} rows`);
+  if (outcome.status === 'cancelled') throw new BudgetError(`cancelled by the host after ${outcome.done} of ${count} rows`);
   const bounds: Bound[] = run.bounds.map((b) => ({ ...b }));
   const reach = (name: 'runs' | 'memory') => {
     const b = bounds.find((x) => x.name === name);
@@ -375,16 +445,16 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
     reason = `stopped at the runs bound: ${count} of ${plan.rows} rows`;
   }
   if (outcome.status === 'memory') {
-    if (outcome.rows.length === 0) throw new BudgetError(outcome.reason);
+    if (outcome.done === 0) throw new BudgetError(outcome.reason);
     reach('memory');
-    reason = `${outcome.reason}: ${outcome.rows.length} of ${plan.rows} rows`;
+    reason = `${outcome.reason}: ${outcome.done} of ${plan.rows} rows`;
   }
   const reached = bounds.some((b) => b.reached);
   const strength = reached ? 'bounded' : plan.random || (kind === 'compute' && usesDraws(plan)) ? 'observed' : 'proved';
   return {
     claim: 'table',
     strength,
-    values: cells.values(outcome.rows),
+    values: cells.values(outcome.done, outcome.chunks),
     ...(bounds.length > 0 ? { bounds } : {}),
     ...(reason ? { reason } : {}),
     elapsed: run.elapsed(),
