@@ -204,9 +204,9 @@ function workerScript(file: string): { script: string; eval: boolean } {
  * A worker's young generation, MiB (three semi-spaces' worth: 64 MiB semi-spaces, as the host gives the
  * engine process with --max-semi-space-size=64). A row allocates ~17 KB of short-lived values; with the
  * young generation a worker gets by default, in a process started without that flag, the worker paused
- * 0.5-0.7 s per 100k-row table for garbage collection (0.03-0.09 s with 64 MiB semi-spaces), jobs=2 used
- * 1.1-1.5 s more CPU than jobs=1, and was no faster (bench with Node's defaults, control 1.9-2.0x: 0.94x
- * best/best before, 1.98x after). It only grows that large while a worker allocates that fast; a
+ * 0.5-0.9 s per 100k-row table for garbage collection (0.03-0.09 s with 64 MiB semi-spaces), jobs=2 used
+ * 0.6-2.1 s more CPU than jobs=1, and was no faster (bench with Node's defaults, control 1.75-2.0x: 0.94x
+ * best/best before, 1.85-1.98x after). It only grows that large while a worker allocates that fast; a
  * --max-semi-space-size given to the process takes precedence.
  */
 const WORKER_YOUNG_MIB = 192;
