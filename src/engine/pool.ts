@@ -7,8 +7,8 @@
 // index. Rows are handed out in chunks, whoever is free takes the next one, and results are stored by
 // index, so the table is the same for any `jobs`. A task may pack each finished chunk on the thread that
 // computed it (say, into typed arrays that move to the main thread instead of being copied), so the main
-// thread receives and keeps compact chunks rather than one object per row. A row must depend on its index alone (seeded draws are
-// derived from the index), never on which thread computed it. The main thread computes chunks too, in
+// thread receives and keeps compact chunks rather than one object per row. A row must depend on its
+// index alone (seeded draws are derived from the index), never on which thread computed it. The main thread computes chunks too, in
 // slices of a few milliseconds, so cancel, progress and the workers' results get their turn; a worker
 // that would only wait while the main thread tabulates would cost a thread and a model parse.
 import { Worker, isMainThread, parentPort, workerData, type Transferable } from 'node:worker_threads';
