@@ -945,7 +945,7 @@ class Parser {
       else inner = this.declaration(h.start, h.visibility, ctx);
       if (inner !== null && inner.kind === 'Usage') {
         const u = inner as UsageNode;
-        if (u.role === null) (u as { role: UsageRole | null }).role = r.role;
+        if (u.role === null) (u as UsageNode).setRole(r.role);
         if (negated) u.negate();
       }
       return inner ?? { kind: 'InvalidMember', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: EMPTY };
@@ -1991,17 +1991,53 @@ const F_PARALLEL = 1 << 12;
 const F_NEGATED = 1 << 13;
 const F_SUFFICIENT = 1 << 14;
 
+// Scalar fields packed in the same number: their index in these lists (null first).
+const VISIBILITY_SHIFT = 15;
+const DIRECTION_SHIFT = 17;
+const PORTION_SHIFT = 19;
+const KEYWORD_SHIFT = 21;
+const KEYWORD_MASK = 63;
+const ROLE_SHIFT = 27;
+const ROLE_MASK = 31;
+const VISIBILITIES: readonly (Visibility | null)[] = [null, 'public', 'private', 'protected'];
+const DIRECTIONS: readonly ('in' | 'out' | 'inout' | null)[] = [null, 'in', 'out', 'inout'];
+const PORTION_KINDS: readonly ('snapshot' | 'timeslice' | 'portion' | null)[] = [null, 'snapshot', 'timeslice', 'portion'];
+const USAGE_KEYWORDS = [
+  'ref', 'attribute', 'enum', 'occurrence', 'event', 'item', 'part', 'port', 'connection', 'flow', 'succession flow',
+  'message', 'interface', 'allocation', 'action', 'state', 'calc', 'constraint', 'requirement', 'concern', 'case',
+  'analysis', 'verification', 'use case', 'view', 'viewpoint', 'rendering', 'metadata', 'binding', 'connect', 'bind',
+  'allocate', 'fork', 'join', 'merge', 'decide', 'feature', 'step', 'expr', 'bool', 'inv', 'connector', 'multiplicity',
+] as const satisfies readonly UsageKeyword[];
+const USAGE_ROLES = [
+  null, 'subject', 'actor', 'stakeholder', 'objective', 'return', 'require', 'assume', 'frame', 'verify', 'satisfy',
+  'assert', 'perform', 'exhibit', 'include', 'render', 'variant', 'member', 'parameter',
+] as const satisfies readonly (UsageRole | null)[];
+// Every keyword and role has a code (a compile error names any missing one).
+const EVERY_KEYWORD_CODED: Exclude<UsageKeyword, (typeof USAGE_KEYWORDS)[number]> extends never ? true : never = true;
+const EVERY_ROLE_CODED: Exclude<UsageRole, (typeof USAGE_ROLES)[number]> extends never ? true : never = true;
+void EVERY_KEYWORD_CODED; void EVERY_ROLE_CODED;
+const USAGE_KEYWORD_CODE: Record<string, number> = Object.fromEntries(USAGE_KEYWORDS.map((k, i) => [k, i]));
+const USAGE_ROLE_CODE: Record<string, number> = Object.fromEntries(USAGE_ROLES.map((r, i) => [r, i]).filter(([r]) => r !== null));
+
 const HEADER_FLAGS = [
   'isAbstract', 'isVariation', 'isConstant', 'isDerived', 'isEnd', 'isRef', 'isComposite', 'isVar', 'isIndividual',
   'isOrdered', 'isNonunique',
 ] as const;
-const USAGE_FLAGS = ['isKeywordImplicit', 'isParallel', 'isNegated', 'isSufficient'] as const;
+const USAGE_FLAGS = ['isKeywordImplicit', 'isParallel', 'isNegated', 'isSufficient', 'keyword', 'role'] as const;
+const HEADER_SCALARS = ['visibility', 'direction', 'portionKind'] as const;
 
 function headerFlags(h: Header): number {
   return (h.isAbstract ? F_ABSTRACT : 0) | (h.isVariation ? F_VARIATION : 0) | (h.isConstant ? F_CONSTANT : 0) |
     (h.isDerived ? F_DERIVED : 0) | (h.isEnd ? F_END : 0) | (h.isRef ? F_REF : 0) | (h.isComposite ? F_COMPOSITE : 0) |
     (h.isVar ? F_VAR : 0) | (h.isIndividual ? F_INDIVIDUAL : 0) | (h.isOrdered ? F_ORDERED : 0) |
-    (h.isNonunique ? F_NONUNIQUE : 0);
+    (h.isNonunique ? F_NONUNIQUE : 0) | (code(VISIBILITIES, h.visibility) << VISIBILITY_SHIFT) |
+    (code(DIRECTIONS, h.direction) << DIRECTION_SHIFT) | (code(PORTION_KINDS, h.portionKind) << PORTION_SHIFT);
+}
+
+function code<T>(values: readonly T[], value: T): number {
+  const i = values.indexOf(value);
+  if (i < 0) throw new Error(`no code for ${String(value)}`);
+  return i;
 }
 
 /** The getters of the prefix flags and `toJSON`, shared by the feature-like node classes below (put on
@@ -2020,10 +2056,14 @@ abstract class FeatureFlags {
   get isIndividual(): boolean { return (this[FLAGS] & F_INDIVIDUAL) !== 0; }
   get isOrdered(): boolean { return (this[FLAGS] & F_ORDERED) !== 0; }
   get isNonunique(): boolean { return (this[FLAGS] & F_NONUNIQUE) !== 0; }
+  get visibility(): Visibility | null { return VISIBILITIES[(this[FLAGS] >>> VISIBILITY_SHIFT) & 3]!; }
+  get direction(): 'in' | 'out' | 'inout' | null { return DIRECTIONS[(this[FLAGS] >>> DIRECTION_SHIFT) & 3]!; }
+  get portionKind(): 'snapshot' | 'timeslice' | 'portion' | null { return PORTION_KINDS[(this[FLAGS] >>> PORTION_SHIFT) & 3]!; }
   /** The node as plain data, flags included. */
   toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { ...(this as object) };
     for (const f of HEADER_FLAGS) out[f] = this[f];
+    for (const f of HEADER_SCALARS) out[f] = this[f];
     if ((this as { kind?: string }).kind === 'Usage') for (const f of USAGE_FLAGS) out[f] = (this as unknown as Usage)[f];
     return out;
   }
@@ -2032,20 +2072,15 @@ abstract class FeatureFlags {
 interface UsageNode extends FeatureFlags {}
 class UsageNode implements Usage {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
   declare [FLAGS]: number;
   declare readonly kind: 'Usage';
-  declare readonly keyword: UsageKeyword;
-  declare readonly role: UsageRole | null;
   declare readonly ends: ConnectorEnd[] | null;
   declare readonly payload: Usage | null;
   declare readonly satisfiedBy: Expression | null;
@@ -2059,20 +2094,16 @@ class UsageNode implements Usage {
   ) {
     this.kind = 'Usage';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
     this[FLAGS] = headerFlags(h) | (implicit ? F_KEYWORD_IMPLICIT : 0) | (isParallel ? F_PARALLEL : 0) |
-      (isNegated ? F_NEGATED : 0) | (h.isSufficient ? F_SUFFICIENT : 0);
-    this.keyword = keyword;
-    this.role = role;
+      (isNegated ? F_NEGATED : 0) | (h.isSufficient ? F_SUFFICIENT : 0) |
+      (USAGE_KEYWORD_CODE[keyword]! << KEYWORD_SHIFT) | (role === null ? 0 : USAGE_ROLE_CODE[role]! << ROLE_SHIFT);
     this.ends = ends;
     this.payload = payload;
     this.satisfiedBy = satisfiedBy;
@@ -2083,6 +2114,12 @@ class UsageNode implements Usage {
   negate(): void {
     this[FLAGS] |= F_NEGATED;
   }
+  /** The membership of a usage declared inside one (`subject v : V;` in a `require constraint`). */
+  setRole(role: UsageRole): void {
+    this[FLAGS] = (this[FLAGS] & ~(ROLE_MASK << ROLE_SHIFT)) | (USAGE_ROLE_CODE[role]! << ROLE_SHIFT);
+  }
+  get keyword(): UsageKeyword { return USAGE_KEYWORDS[(this[FLAGS] >>> KEYWORD_SHIFT) & KEYWORD_MASK]!; }
+  get role(): UsageRole | null { return USAGE_ROLES[(this[FLAGS] >>> ROLE_SHIFT) & ROLE_MASK]!; }
   get isKeywordImplicit(): boolean { return (this[FLAGS] & F_KEYWORD_IMPLICIT) !== 0; }
   get isParallel(): boolean { return (this[FLAGS] & F_PARALLEL) !== 0; }
   get isNegated(): boolean { return (this[FLAGS] & F_NEGATED) !== 0; }
@@ -2092,13 +2129,10 @@ class UsageNode implements Usage {
 interface SuccessionNode extends FeatureFlags {}
 class SuccessionNode implements Succession {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2113,13 +2147,10 @@ class SuccessionNode implements Succession {
   constructor(range: SourceRange, h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null, targetMember: Member | null, guard: Expression | null, body: Member[] | null) {
     this.kind = 'Succession';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2136,13 +2167,10 @@ class SuccessionNode implements Succession {
 interface IfActionNode extends FeatureFlags {}
 class IfActionNode implements IfAction {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2154,13 +2182,10 @@ class IfActionNode implements IfAction {
   constructor(range: SourceRange, h: Header, condition: Expression, then: Usage, other: Usage | IfAction | null) {
     this.kind = 'IfAction';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2174,13 +2199,10 @@ class IfActionNode implements IfAction {
 interface LoopActionNode extends FeatureFlags {}
 class LoopActionNode implements LoopAction {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2193,13 +2215,10 @@ class LoopActionNode implements LoopAction {
   constructor(range: SourceRange, h: Header, form: 'while' | 'loop', condition: Expression | null, bodyAction: Usage, until: Expression | null) {
     this.kind = 'LoopAction';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2214,13 +2233,10 @@ class LoopActionNode implements LoopAction {
 interface ForActionNode extends FeatureFlags {}
 class ForActionNode implements ForAction {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2232,13 +2248,10 @@ class ForActionNode implements ForAction {
   constructor(range: SourceRange, h: Header, variable: Usage, collection: Expression, bodyAction: Usage) {
     this.kind = 'ForAction';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2252,13 +2265,10 @@ class ForActionNode implements ForAction {
 interface TerminateActionNode extends FeatureFlags {}
 class TerminateActionNode implements TerminateAction {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2269,13 +2279,10 @@ class TerminateActionNode implements TerminateAction {
   constructor(range: SourceRange, h: Header, target: Expression | null, body: Member[] | null) {
     this.kind = 'TerminateAction';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2288,13 +2295,10 @@ class TerminateActionNode implements TerminateAction {
 interface SendActionNode extends FeatureFlags {}
 class SendActionNode implements SendAction {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2307,13 +2311,10 @@ class SendActionNode implements SendAction {
   constructor(range: SourceRange, h: Header, payload: Expression | null, via: Expression | null, to: Expression | null, body: Member[] | null) {
     this.kind = 'SendAction';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2328,13 +2329,10 @@ class SendActionNode implements SendAction {
 interface AssignActionNode extends FeatureFlags {}
 class AssignActionNode implements AssignAction {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2346,13 +2344,10 @@ class AssignActionNode implements AssignAction {
   constructor(range: SourceRange, h: Header, target: Expression, assigned: Expression, body: Member[] | null) {
     this.kind = 'AssignAction';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2366,13 +2361,10 @@ class AssignActionNode implements AssignAction {
 interface AcceptActionNode extends FeatureFlags {}
 class AcceptActionNode implements AcceptAction {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2386,13 +2378,10 @@ class AcceptActionNode implements AcceptAction {
   constructor(range: SourceRange, h: Header, payload: Usage | null, triggerKind: 'at' | 'after' | 'when' | null, triggerExpression: Expression | null, receiver: Expression | null, body: Member[] | null) {
     this.kind = 'AcceptAction';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2408,13 +2397,10 @@ class AcceptActionNode implements AcceptAction {
 interface TransitionNode extends FeatureFlags {}
 class TransitionNode implements Transition {
   declare readonly range: SourceRange;
-  declare readonly visibility: Visibility | null;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
   declare readonly nameRange: SourceRange | null;
-  declare readonly direction: 'in' | 'out' | 'inout' | null;
-  declare readonly portionKind: 'snapshot' | 'timeslice' | 'portion' | null;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2429,13 +2415,10 @@ class TransitionNode implements Transition {
   constructor(range: SourceRange, h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null, effect: Member | null, target: Reference | null, body: Member[] | null) {
     this.kind = 'Transition';
     this.range = range;
-    this.visibility = h.visibility;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
     this.nameRange = h.nameRange;
-    this.direction = h.direction;
-    this.portionKind = h.portionKind;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
