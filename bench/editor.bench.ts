@@ -44,8 +44,7 @@ async function main(): Promise<void> {
     const output = await harness.waitForOutputText(page, /activated in [\d.]+ ms/);
     console.log(`activation (the extension's own measure, bundle evaluation + activate()): ${/activated in ([\d.]+) ms/.exec(output)![1]} ms (goal < 150 ms)`);
     await harness.runCommand(page, 'Developer: Show Running Extensions');
-    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Assay' }).first();
-    await row.waitFor({ timeout: 15_000 });
+    const row = await harness.runningExtensionRow(page, 'Assay');
     const measured = /(\d+)\s*ms/.exec(await row.innerText());
     console.log(`activation as VS Code reports it (Running Extensions): ${measured ? `${measured[1]} ms` : 'not shown'}`);
     await page.keyboard.press('Control+W');
@@ -69,9 +68,8 @@ async function main(): Promise<void> {
       }).observe(bar, { subtree: true, childList: true, characterData: true });
     });
 
-    const status: number[] = [];
-    const counts: number[] = [];
-    for (let i = 0; i < ASKS; i++) {
+    /** One question from the palette; returns ms from the Enter on the last pick to the first status and counts. */
+    const askOnce = async (): Promise<{ status?: number; counts?: number }> => {
       await page.evaluate(() => {
         const b = (globalThis as unknown as BenchPage).__bench!;
         b.watching = true;
@@ -88,17 +86,43 @@ async function main(): Promise<void> {
       }
       await harness.waitForStatusItem(page, /holds Counters::Four · [\d,]+ steps/, 30_000);
       const b = await page.evaluate(() => (globalThis as unknown as BenchPage).__bench!);
-      if (b.firstStatus !== undefined) status.push(b.firstStatus - b.enterAt);
-      if (b.firstCounts !== undefined) counts.push(b.firstCounts - b.enterAt);
       await page.evaluate(() => void ((globalThis as unknown as BenchPage).__bench!.watching = false));
+      return {
+        ...(b.firstStatus !== undefined ? { status: b.firstStatus - b.enterAt } : {}),
+        ...(b.firstCounts !== undefined ? { counts: b.firstCounts - b.enterAt } : {}),
+      };
+    };
+    const show = (values: number[]) => values.length === 0 ? 'not seen'
+      : `median ${median(values).toFixed(0)} ms (${values.map((v) => v.toFixed(0)).join(', ')})`;
+
+    // As a modeler works: ask, let the answer come (Counters::Four takes ~1.5 s), ask again. The first ask
+    // of the window starts the engine process.
+    const status: number[] = [];
+    const counts: number[] = [];
+    for (let i = 0; i < ASKS; i++) {
+      const t = await askOnce();
+      if (t.status !== undefined) status.push(t.status);
+      if (t.counts !== undefined) counts.push(t.counts);
+      await harness.waitForStatusItem(page, /holds — proved/, 30_000);
+      await harness.runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+    }
+    console.log(`Ask (Enter on the last pick) → first run status in the status bar: ${show(status)}`);
+    console.log(`Ask (Enter on the last pick) → first progress counts in the status bar: ${show(counts)} (goal < 300 ms; the first ask starts the engine)`);
+
+    // After a Cancel the engine process is shut down, so the next question starts a fresh one (during the
+    // picks) and runs on code V8 has not compiled yet.
+    const afterCancel: number[] = [];
+    for (let i = 0; i < Math.min(ASKS, 3); i++) {
+      await askOnce();
       await harness.runCommand(page, 'Assay: Cancel Run');
       await harness.waitForStatusItem(page, /cancelled — holds Counters::Four/, 10_000);
       await harness.runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+      const t = await askOnce();
+      if (t.counts !== undefined) afterCancel.push(t.counts);
+      await harness.waitForStatusItem(page, /holds — proved/, 30_000);
+      await harness.runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
     }
-    const show = (values: number[]) => values.length === 0 ? 'not seen'
-      : `median ${median(values).toFixed(0)} ms (${values.map((v) => v.toFixed(0)).join(', ')})`;
-    console.log(`Ask (Enter on the last pick) → first run status in the status bar: ${show(status)}`);
-    console.log(`Ask (Enter on the last pick) → first progress counts in the status bar: ${show(counts)} (goal < 300 ms; the engine reports every 200 ms)`);
+    console.log(`  the same, asked right after a Cancel (a fresh engine process): ${show(afterCancel)}`);
   } finally {
     await session.close();
   }

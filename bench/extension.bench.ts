@@ -38,6 +38,8 @@ function standIn(): unknown {
   const target = function () {};
   return new Proxy(target, {
     get: (_t, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => '' : standIn()),
+    // Assignments (item.name = …) are accepted and forgotten: a function's own `name` is read-only.
+    set: () => true,
     apply: () => standIn(),
     construct: () => standIn() as object,
   });

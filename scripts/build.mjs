@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const programs = {
   extension: 'src/extension/main.ts',
+  'extension-lazy': 'src/extension/lazy.ts',
   server: 'src/server/main.ts',
   engine: 'src/engine/main.ts',
   cli: 'src/cli/main.ts',

@@ -8,6 +8,7 @@ import { RunsTree, type RunNode } from './runsView';
 import { RunStatusBar } from './statusBar';
 import { registerTaskCommands } from './tasks';
 import { registerWitnessPanels } from './witnessPanel';
+import { lazy } from './loadLazy';
 
 /** What the extension exports to other extensions and to its own in-editor tests. */
 export interface AssayApi {
@@ -48,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   context.subscriptions.push(runs, status, vscode.window.createTreeView('assay.runs', { treeDataProvider: runs, showCollapseAll: true }));
 
   // The question flow (host core, SysML front end) is loaded on first use, so activation does not pay for it.
-  const questions = (): Promise<QuestionFlow> => (flow ??= import('./askFlow').then(({ QuestionFlow }) => {
+  const questions = (): Promise<QuestionFlow> => (flow ??= lazy().then(({ QuestionFlow }) => {
     const created = new QuestionFlow(context, output, history);
     context.subscriptions.push({ dispose: () => void created.dispose() });
     return created;
@@ -89,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
     const f = await questions();
     const settings = changed ? await f.settingsChanged() : await f.engineSettings();
     if (!client?.isRunning()) return;
-    const { engineAnswers } = await import('./askSettings');
+    const { engineAnswers } = await lazy();
     await client.sendNotification(ENGINE_ANSWERS_NOTIFICATION, engineAnswers(settings.entries));
   };
   const reportFailure = (error: unknown) => output.error(`Engine settings: ${error instanceof Error ? error.message : String(error)}`);
@@ -108,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   // Load the language client (most of this bundle) and start the server after activation returns:
   // commands, views and settings are usable at once, and activation does not wait for a second process.
   const startedAt = performance.now();
-  import('./languageServer')
+  lazy()
     .then(({ createLanguageClient }) => {
       client = createLanguageClient(context, output);
       return client.start();

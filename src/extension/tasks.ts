@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Summary, TaskCommand } from '../adapter/editor-commands';
 import type { Envelope } from '../adapter/outcome';
+import { lazy } from './loadLazy';
 import { TaskResultDocuments, taskResultScheme } from './tasksResults';
 import type { TaskCommands } from './tasksCommands';
 
@@ -40,7 +41,7 @@ export function registerTaskCommands(context: vscode.ExtensionContext, output: v
   const documents = new TaskResultDocuments();
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(taskResultScheme, documents));
   let loaded: Promise<TaskCommands> | undefined;
-  const commands = () => (loaded ??= import('./tasksCommands').then(({ TaskCommands }) => new TaskCommands(context, output, documents)));
+  const commands = () => (loaded ??= lazy().then(({ TaskCommands }) => new TaskCommands(context, output, documents)));
   const register = (name: string, run: (tasks: TaskCommands, ...args: never[]) => Promise<TaskCommandResult | undefined>) =>
     context.subscriptions.push(vscode.commands.registerCommand(`assay.tasks.${name}`, async (...args: never[]) => run(await commands(), ...args)));
   register('checkService', (tasks) => tasks.checkService());

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { lazy } from './loadLazy';
 import type { Question, RunResult, SourceDocument } from '../protocol';
 import type { Standing } from '../host';
 import type { PanelState } from '../webview/messages';
@@ -21,8 +22,8 @@ export interface WitnessSource {
 export type OpenWitnessResult = import('../host/witness-view-types').WitnessView | undefined;
 
 // The replay (the SysML front end and semantics) and the panel code load on first use, not at activation.
-const viewModel = () => import('../host/witness-view');
-const panelModule = () => import('./witnessWebview');
+const viewModel = lazy;
+const panelModule = lazy;
 
 /**
  * `Assay: Open Witness` (with a run id from the result notification, the Runs view or a quick fix; or

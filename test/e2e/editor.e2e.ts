@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   openFile, packagedExtension, paletteRows, readOutline, readProblems, recordFigure, runCommand, screenshot, Session, tokenColours,
   waitForNotification, waitForOutputText, waitForStatusItem,
+  runningExtensionRow,
 } from './harness';
 
 const commandTitles = [
@@ -61,8 +62,7 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     assert.ok(activation > 0);
     // VS Code's own measurement of the same activation, from Developer: Show Running Extensions.
     await runCommand(page, 'Developer: Show Running Extensions');
-    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Assay' }).first();
-    await row.waitFor({ timeout: 15_000 });
+    const row = await runningExtensionRow(page, 'Assay');
     const rowText = await row.innerText();
     await screenshot(page, 'running-extensions');
     const measured = /(\d+)\s*ms/.exec(rowText);

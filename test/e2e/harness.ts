@@ -128,7 +128,7 @@ export function packageExtension(outDir: string): PackagedExtension {
     throw new Error(`vsce package failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
   const files = vsixFiles(vsix);
-  const needed = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/server.js',
+  const needed = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/extension-lazy.js', 'extension/dist/server.js',
     'extension/syntaxes/sysml.tmLanguage.json', 'extension/syntaxes/kerml.tmLanguage.json', 'extension/language-configuration.json'];
   if (existsSync(join(repoRoot, 'dist', 'engine.js'))) {
     needed.push('extension/dist/engine.js', 'extension/node_modules/z3-solver/build/node.js', 'extension/node_modules/z3-solver/build/z3-built.wasm');
@@ -437,6 +437,27 @@ export async function runExtensionTests(timeoutMs = 180_000): Promise<ExtensionT
 
 // ---------------------------------------------------------------------------------------------
 // Driving the workbench
+
+/**
+ * The row of `Developer: Show Running Extensions` naming this extension. The list is sorted by activation
+ * time, slowest first, and draws only the rows in view, so a quick extension is found by scrolling down.
+ */
+export async function runningExtensionRow(page: Page, name: string, timeoutMs = 15_000): Promise<Locator> {
+  const list = page.locator('.runtime-extensions-editor .monaco-list').first();
+  await list.waitFor({ timeout: timeoutMs });
+  const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: name }).first();
+  const deadline = Date.now() + timeoutMs;
+  while (!(await row.isVisible())) {
+    if (Date.now() > deadline) throw new Error(`no "${name}" row in Running Extensions`);
+    const box = await list.boundingBox();
+    if (box) {
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, 300);
+    }
+    await page.waitForTimeout(100);
+  }
+  return row;
+}
 
 /** Opens the command palette, types `title`, and runs the row whose label is exactly `title`. */
 export async function runCommand(page: Page, title: string, timeoutMs = 20_000): Promise<void> {
