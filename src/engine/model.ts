@@ -292,3 +292,14 @@ export function declarationKind(e: ModelElement): string {
 export function rangeOf(e: ModelElement): SourceRange {
   return e.node.nameRange ?? e.node.range;
 }
+
+/**
+ * The constraints a structure (a part, item, port … definition or usage) holds itself to: its asserted
+ * constraint usages, own and inherited, or every constraint usage it has when none is asserted. What
+ * `satisfiable` solves for such a subject, and what `evaluate` checks of it.
+ */
+export function constraintsOf(index: ModelIndex, e: ModelElement): ModelElement[] {
+  const features = index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && declarationKind(f) === 'constraint');
+  const asserted = features.filter((f) => (f.node as Usage).role === 'assert');
+  return asserted.length > 0 ? asserted : features;
+}

@@ -106,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
     vscode.workspace.onDidGrantWorkspaceTrust(() => sendEngineAnswers(true).catch(reportFailure)),
   );
 
-  // Load the language client (most of this bundle) and start the server after activation returns:
+  // Load the language client (in the bundle loaded after activation) and start the server:
   // commands, views and settings are usable at once, and activation does not wait for a second process.
   const startedAt = performance.now();
   lazy()

@@ -21,9 +21,7 @@ export interface WitnessSource {
 /** What `assay.openWitness` returns: the panel's view model (the in-editor tests read it). */
 export type OpenWitnessResult = import('../host/witness-view-types').WitnessView | undefined;
 
-// The replay (the SysML front end and semantics) and the panel code load on first use, not at activation.
-const viewModel = lazy;
-const panelModule = lazy;
+// The replay (the SysML front end and semantics) and the panel code are in the bundle loaded on first use.
 
 /**
  * `Assay: Open Witness` (with a run id from the result notification, the Runs view or a quick fix; or
@@ -33,7 +31,7 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
   const open = new Map<number, WitnessPanel>();
 
   const show = async (source: WitnessSource): Promise<OpenWitnessResult> => {
-    const { witnessView } = await viewModel();
+    const { witnessView } = await lazy();
     const view = witnessView(source);
     const existing = source.runId !== undefined ? open.get(source.runId) : undefined;
     if (existing) {
@@ -41,7 +39,7 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
       existing.panel.reveal(undefined, false);
       return view;
     }
-    const { WitnessPanel, WITNESS_VIEW_TYPE } = await panelModule();
+    const { WitnessPanel, WITNESS_VIEW_TYPE } = await lazy();
     const panel = vscode.window.createWebviewPanel(WITNESS_VIEW_TYPE, 'Witness', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { enableScripts: true });
     const witness = new WitnessPanel(panel, context.extensionUri, output);
     if (source.runId !== undefined) {
@@ -65,7 +63,7 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
   };
 
   const pick = async (): Promise<RunRecord | undefined> => {
-    const { hasWitnessView } = await viewModel();
+    const { hasWitnessView } = await lazy();
     const candidates = history.all().filter((r) => r.outcome?.status === 'answered' && hasWitnessView(r.outcome.result));
     if (candidates.length === 0) {
       void vscode.window.showInformationMessage('Assay: no run in this window has a witness or result to show yet. Ask a question first (Assay: Ask a Question…).');
@@ -127,7 +125,7 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
           panel.dispose();
           return;
         }
-        const { WitnessPanel } = await panelModule();
+        const { WitnessPanel } = await lazy();
         const witness = new WitnessPanel(panel, context.extensionUri, output);
         witness.restored(saved);
         context.subscriptions.push(witness);

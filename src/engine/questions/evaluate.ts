@@ -8,7 +8,7 @@ import { isError, toProtocolValue, type Outcome, type Value } from '../../sysml/
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { isCallable } from '../environment';
 import { UnsupportedError, place } from '../errors';
-import { declarationKind, type ModelElement } from '../model';
+import { constraintsOf, declarationKind, type ModelElement } from '../model';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../session';
@@ -40,16 +40,14 @@ export function evaluable(e: ModelElement): boolean {
 }
 
 /**
- * The constraints a structured subject (a part, item, port … definition or usage) checks: its asserted
- * constraint usages, or every constraint usage it has when none is asserted — what `satisfiable` solves
- * for the same subject, so an assignment it finds can be confirmed by `evaluate` with those values bound.
+ * What `evaluate` checks of a subject that has no value of its own (a part, item, port …): its
+ * constraints, the set `satisfiable` solves, so an assignment it finds can be confirmed with those
+ * values bound. Empty for a subject evaluate answers about otherwise.
  */
 export function checkedConstraints(index: Model['index'], e: ModelElement): ModelElement[] {
   const kind = declarationKind(e);
   if (kind === 'constraint' || kind === 'requirement' || kind === 'concern' || evaluable(e)) return [];
-  const features = index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && declarationKind(f) === 'constraint');
-  const asserted = features.filter((f) => (f.node as Usage).role === 'assert');
-  return asserted.length > 0 ? asserted : features;
+  return constraintsOf(index, e);
 }
 
 function label(e: ModelElement): string {

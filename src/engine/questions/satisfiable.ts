@@ -2,12 +2,12 @@
 // Each condition set becomes one z3 problem: its features are free variables (type, unit, domain), its
 // pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
 import { parse } from '../../sysml';
-import type { Expression, SourceRange, Usage } from '../../sysml/ast';
+import type { Expression, SourceRange } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
 import type { ConditionSet, CoversParams, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError, place } from '../errors';
-import { declarationKind, type ModelElement } from '../model';
+import { constraintsOf, declarationKind, type ModelElement } from '../model';
 import type { RunContext } from '../run';
 import { DEFAULT_SOLVER_TIMEOUT_MS } from '../run';
 import type { QuestionHandler } from '../server';
@@ -262,9 +262,7 @@ class SatisfiableQuestion {
     if (kind === 'constraint' || kind === 'requirement' || kind === 'concern') {
       assertions.push({ name: subject.name ?? subject.qualifiedName, term: this.constraintTerm(symbolizer, subject, ctx) });
     } else {
-      const features = this.session.values.index.featuresOf(subject).filter((f) => f.node.kind === 'Usage' && declarationKind(f) === 'constraint');
-      const asserted = features.filter((f) => (f.node as Usage).role === 'assert');
-      for (const c of asserted.length > 0 ? asserted : features) {
+      for (const c of constraintsOf(this.session.values.index, subject)) {
         const range = c.node.nameRange ?? c.node.range;
         const name = c.name ?? `constraint at ${place(c.path, range)}`;
         assertions.push({ name, term: this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c)) });
