@@ -55,6 +55,8 @@ export class QuestionFlow implements vscode.Disposable {
   private host: Host | undefined;
   private settings: EngineSettings | undefined;
   private stale = true;
+  /** Counts settings changes, so that a read that a change overtook is not used. */
+  private settingsGeneration = 0;
   private nextId = 1;
   /** Host run id → record id, for the current host's events. */
   private readonly recordOf = new Map<Host, Map<number, number>>();
@@ -97,6 +99,7 @@ export class QuestionFlow implements vscode.Disposable {
   /** Re-reads the engine settings (after a change); reports bad entries once; the next question uses a new host. */
   async settingsChanged(): Promise<EngineSettings> {
     this.stale = true;
+    this.settingsGeneration++;
     const settings = await readEngineSettings(this.distDir);
     this.reportSettingsProblems(settings.problems);
     return settings;
@@ -126,7 +129,11 @@ export class QuestionFlow implements vscode.Disposable {
 
   private async currentHost(): Promise<{ host: Host; settings: EngineSettings }> {
     if (this.host && this.settings && !this.stale) return { host: this.host, settings: this.settings };
+    const generation = this.settingsGeneration;
     const settings = await readEngineSettings(this.distDir);
+    // Settings that changed during the read (VS Code may deliver the user's settings after activation)
+    // must not be overwritten by the older read: read them again.
+    if (generation !== this.settingsGeneration) return this.currentHost();
     if (this.host && this.settings && !this.stale) return { host: this.host, settings: this.settings }; // built meanwhile
     this.reportSettingsProblems(settings.problems);
     if (this.host) this.retire(this.host);
