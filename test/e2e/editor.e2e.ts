@@ -110,7 +110,10 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     const page = session!.page;
     await runCommand(page, 'Assay: Show Engines');
     const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-    await rows.filter({ hasText: 'workspace-engine' }).first().waitFor({ timeout: 10_000 });
+    // Rows appear as each engine's entry is read: wait for the three before reading them.
+    for (const name of ['assay-reference', 'workspace-engine', 'half-configured']) {
+      await rows.filter({ hasText: name }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    }
     const labels = await rows.allInnerTexts();
     await screenshot(page, 'show-engines');
     assert.ok(labels.some((label) => label.includes('assay-reference')), `no bundled engine row in ${JSON.stringify(labels)}`);
