@@ -1,6 +1,6 @@
 // `assay <kind> <subject> --model <file.sysml>... [options]` and `assay engines`: the host on the command
 // line. Exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget.
-// Ctrl-C sends the protocol's cancel; a second Ctrl-C stops the engines at once.
+// Ctrl-C sends the protocol's cancel; a second Ctrl-C (or one while the engines shut down) stops them at once.
 import { readFileSync } from 'node:fs';
 import {
   Host, formatManifestProblem, parseManifest, referenceEngineEntry,
@@ -65,18 +65,51 @@ export async function runAskCommand(argv: string[], deps: AskDependencies = {}):
   if ('usage' in entries) return usageError(output, entries.usage, args.json);
   if (args.command === 'engines') return listEngines(args, entries.list, entries.problems, deps, output);
 
-  let documents: SourceDocument[];
+  // Listen for Ctrl-C before reading the model, not once the run exists: reading it and routing it
+  // (host.ask parses the model) take tens of milliseconds without yielding, and a Ctrl-C then met
+  // Node's default action, killing the process by SIGINT instead of exiting 4 as documented. With a
+  // listener the signal waits until that work yields, and by then the run exists to be cancelled.
+  // The listener stays until the engines are shut down and the outcome is printed.
+  const interrupts = new Interrupts(deps.interrupts ?? PROCESS_INTERRUPTS);
   try {
-    documents = args.modelFiles.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message;
-    return usageError(output, `--model ${e.path ?? ''}: cannot read the model file (${why})`, args.json);
+    let documents: SourceDocument[];
+    try {
+      documents = args.modelFiles.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message;
+      return usageError(output, `--model ${e.path ?? ''}: cannot read the model file (${why})`, args.json);
+    }
+    if (args.engine !== undefined && !entries.list.some((e) => e.name === args.engine)) {
+      return usageError(output, `--engine ${args.engine}: no such engine; configured: ${entries.list.map((e) => e.name).join(', ') || 'none'}`, args.json);
+    }
+    return await ask(args, entries.list, documents, deps, output, interrupts);
+  } finally {
+    interrupts.stop();
   }
-  if (args.engine !== undefined && !entries.list.some((e) => e.name === args.engine)) {
-    return usageError(output, `--engine ${args.engine}: no such engine; configured: ${entries.list.map((e) => e.name).join(', ') || 'none'}`, args.json);
+}
+
+/** Counts Ctrl-C from its creation on and passes each one to the handler; those that came first, once it is set. */
+class Interrupts {
+  private count = 0;
+  private handler: ((count: number) => void) | undefined;
+  private readonly stopListening: () => void;
+
+  constructor(source: { on(listener: () => void): () => void }) {
+    this.stopListening = source.on(() => {
+      this.count++;
+      this.handler?.(this.count);
+    });
   }
-  return ask(args, entries.list, documents, deps, output);
+
+  handle(handler: (count: number) => void): void {
+    this.handler = handler;
+    for (let i = 1; i <= this.count; i++) handler(i);
+  }
+
+  stop(): void {
+    this.stopListening();
+  }
 }
 
 function usageError(output: AskOutput, message: string, json: boolean): number {
@@ -158,7 +191,14 @@ async function listEngines(
   }
 }
 
-async function ask(args: AskArgs, entries: EngineEntry[], documents: SourceDocument[], deps: AskDependencies, output: AskOutput): Promise<number> {
+async function ask(
+  args: AskArgs,
+  entries: EngineEntry[],
+  documents: SourceDocument[],
+  deps: AskDependencies,
+  output: AskOutput,
+  interrupts: Interrupts,
+): Promise<number> {
   const host = newHost(entries, deps, output);
   const run = host.ask({
     question: args.question,
@@ -167,14 +207,13 @@ async function ask(args: AskArgs, entries: EngineEntry[], documents: SourceDocum
     ...(args.engine !== undefined ? { engine: args.engine } : {}),
   });
   const startedAt = Date.now();
-  let interrupts = 0;
-  const stopListening = (deps.interrupts ?? PROCESS_INTERRUPTS).on(() => {
-    interrupts++;
-    if (interrupts === 1) {
+  interrupts.handle((count) => {
+    if (count === 1 && !run.outcome) {
       output.err('\nassay: cancelling (Ctrl-C again to stop the engines at once)\n');
       run.cancel();
     } else {
-      for (const engine of host.engines) void engine.kill('the user interrupted twice');
+      // Also after the run settled: the shutdown may wait out the engine's grace period.
+      for (const engine of host.engines) void engine.kill(count === 1 ? 'the user interrupted the shutdown' : 'the user interrupted twice');
     }
   });
   let progressShown = false;
@@ -196,7 +235,6 @@ async function ask(args: AskArgs, entries: EngineEntry[], documents: SourceDocum
   try {
     outcome = await run.settled;
   } finally {
-    stopListening();
     if (progressShown) output.err('\r\x1b[K');
     await host.shutdown();
   }

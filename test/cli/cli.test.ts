@@ -13,18 +13,27 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 
 interface CliRun {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> & { child: ReturnType<typeof spawn> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ASSAY_CANCEL_GRACE_MS: '300', ...env } });
+function runCli(args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<CliRun> & { child: ReturnType<typeof spawn> } {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { env: { ...process.env, ASSAY_CANCEL_GRACE_MS: '300', ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stderr += c));
-  const done = new Promise<CliRun>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return Object.assign(done, { child });
+}
+
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  const until = Date.now() + 10000;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** stdout must be exactly one JSON object on one line. */
@@ -164,6 +173,76 @@ describe('cli: assay as a child process', function () {
     const run = await running;
     assert.equal(run.code, 4);
     assert.match(run.stdout, /holds Demo::S: cancelled — engine "deaf" did not answer the cancel within 0\.3 s and was stopped/);
+  });
+
+  it('Ctrl-C while the CLI reads the model, before the run exists: exit 4, cancelled, no engine left', async () => {
+    // A preload raises SIGINT inside the CLI's own read of the model file, the deterministic stand-in for
+    // a Ctrl-C in the tens of milliseconds of reading and routing the model before the run exists. The
+    // CLI used to listen only from then on, so Node's default action killed it by SIGINT instead.
+    const preload = join(dir, 'sigint-on-model-read.js');
+    writeFileSync(
+      preload,
+      `const fs = require('node:fs'); const read = fs.readFileSync; let sent = false;
+fs.readFileSync = function (path, ...rest) {
+  if (!sent && String(path) === ${JSON.stringify(model)}) {
+    sent = true;
+    process.stderr.write('[preload: SIGINT raised while reading the model]\\n');
+    process.kill(process.pid, 'SIGINT');
+  }
+  return read.call(this, path, ...rest);
+};\n`,
+    );
+    const run = await runCli(holds(manifest([good('slow', { delayMs: 60000 })]), '--json'), {}, ['--require', preload]);
+    assert.match(run.stderr, /\[preload: SIGINT raised while reading the model\]/);
+    assert.deepEqual([run.code, run.signal], [4, null], run.stderr);
+    assert.deepEqual(oneJson(run), { error: { message: 'cancelled before an engine started the run', status: 'cancelled' } });
+  });
+
+  it('Ctrl-C at any moment of a run ends the CLI, exit 4 once it listens, and leaves no engine', async function () {
+    // A Ctrl-C that is lost lets the engine run on to its 60 s answer: the test then fails by timeout.
+    this.timeout(40000);
+    const slow = () => manifest([good('slow', { delayMs: 60000 }), { name: 'broken', command: 'x', witness: 'video' }]);
+
+    // At once: Node has not run a line of the CLI yet and its default action ends the process.
+    const atOnce = runCli(holds(slow(), '--json'));
+    atOnce.child.kill('SIGINT');
+    const first = await atOnce;
+    assert.ok(first.code === 4 || (first.signal === 'SIGINT' && first.stdout === ''), `code ${first.code}, signal ${first.signal}\n${first.stderr}`);
+
+    // After the first byte on stderr (the ignored manifest entry, written just before the CLI listens).
+    const afterByte = runCli(holds(slow(), '--json'));
+    afterByte.child.stderr!.once('data', () => afterByte.child.kill('SIGINT'));
+    const second = await afterByte;
+    assert.ok(second.code === 4 || (second.signal === 'SIGINT' && second.stdout === ''), `code ${second.code}, signal ${second.signal}\n${second.stderr}`);
+    if (second.code === 4) assert.equal(oneJson(second).error.status, 'cancelled');
+
+    // While the engine starts (it has its pid written and spends 3 s before reading describe).
+    const spawned = pids.pids().length;
+    const starting = runCli(holds(manifest([fixtureEntry('slow-start.js', pids, { name: 'late', env: { FIXTURE_START_MS: '3000' } })]), '--json'));
+    await waitFor(() => pids.pids().length > spawned, 'the engine to be spawned');
+    starting.child.kill('SIGINT');
+    const third = await starting;
+    assert.deepEqual([third.code, third.signal], [4, null], third.stderr);
+    assert.deepEqual(oneJson(third), { error: { message: 'cancelled before an engine started the run', status: 'cancelled' } });
+    // (After the run reached the engine: 'Ctrl-C cancels the run through the protocol' above.)
+  });
+
+  it('a second Ctrl-C while the engine shuts down stops it at once; the outcome is still printed, exit 4', async () => {
+    // The engine answers the cancel at once but takes 15 s to exit once its input closes, and the
+    // shutdown grace is longer still: only the second Ctrl-C can end the wait. The CLI used to stop
+    // listening when the run settled, so that Ctrl-C killed it by SIGINT with nothing printed and left
+    // the engine running.
+    const events = join(dir, 'events');
+    const running = runCli(holds(manifest([good('lingers', { delayMs: 60000, lingerMs: 15000 }, { FIXTURE_EVENTS: events })]), '--json'), { ASSAY_CANCEL_GRACE_MS: '60000' });
+    const noted = () => (existsSync(events) ? readFileSync(events, 'utf8') : '');
+    await waitFor(() => noted().includes('run 3'), 'the run to reach the engine');
+    running.child.kill('SIGINT');
+    await waitFor(() => noted().includes('input closed'), 'the shutdown to close the engine input');
+    running.child.kill('SIGINT');
+    const run = await running;
+    assert.deepEqual([run.code, run.signal], [4, null], run.stderr);
+    assert.deepEqual(oneJson(run), { error: { message: 'engine "lingers": cancelled by the host', status: 'cancelled', engine: 'lingers' } });
+    assert.equal(noted(), 'run 3\ncancel 3\ninput closed\n');
   });
 
   it('usage errors: exit 2, naming the flag; with --json one JSON object', async () => {
