@@ -1,7 +1,7 @@
 // One question's view of the model: the parsed documents, the name index, the subject and its root
 // instance, the bindings, and an evaluator set up with the question's draws and the run's cancel.
 import type { Expression, SourceRange } from '../sysml/ast';
-import { languageOfPath, parse } from '../sysml';
+import { languageOfPath, parse, sourceOf } from '../sysml';
 import { Evaluator, type EvaluationOptions } from '../sysml/semantics/evaluate';
 import { Random, type Draws } from '../sysml/semantics/random';
 import { quantityKindUnit, sameDimension, tryParseUnit } from '../sysml/semantics/units';
@@ -63,19 +63,14 @@ export class Model {
     return doc?.text.slice(range.start, range.end);
   }
 
-  /** The document a range belongs to (ranges carry no path; they are found by identity in the trees). */
+  /** The document a range belongs to (ranges carry no path; the text they were parsed from is
+   * known by its identity, see sourceOf). */
   pathOf(range: SourceRange, preferred?: string): string | undefined {
-    const seen = new Set<object>();
-    const holds = (node: unknown): boolean => {
-      if (node === range) return true;
-      if (typeof node !== 'object' || node === null || seen.has(node)) return false;
-      seen.add(node);
-      for (const v of Object.values(node)) if (typeof v === 'object' && v !== null && holds(v)) return true;
-      return false;
-    };
+    const source = sourceOf(range);
+    if (source === undefined) return undefined;
     const first = preferred !== undefined ? this.byPath.get(preferred) : undefined;
-    if (first && holds(first.parsed.document)) return preferred;
-    for (const [path, doc] of this.byPath) if (doc !== first && holds(doc.parsed.document)) return path;
+    if (first && sourceOf(first.parsed.document.range) === source) return preferred;
+    for (const [path, doc] of this.byPath) if (doc !== first && sourceOf(doc.parsed.document.range) === source) return path;
     return undefined;
   }
 

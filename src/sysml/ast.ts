@@ -57,6 +57,49 @@ export class TextRange implements SourceRange {
   }
 }
 
+/** The text a range was parsed from, as an identity: two ranges the parser made from one text give
+ * the same object (the text's table of line starts), ranges of different texts different ones, and a
+ * range made by hand undefined. Ranges are made when read (see SpannedNode), so they have no
+ * identity of their own: this is how to tell which document a range belongs to. */
+export function sourceOf(range: SourceRange): object | undefined {
+  return range instanceof TextRange ? range[LINE_STARTS] : undefined;
+}
+
+// Hidden fields of the parser's node classes: the node's range (and its name's) as offsets, made
+// into a TextRange only when read. A tree holds a range per node and one per name, and almost none
+// is ever read; as objects they were a third of the objects of a tree and a third of its memory.
+export const SPAN_START: unique symbol = Symbol('start');
+export const SPAN_END: unique symbol = Symbol('end');
+export const SPAN_LINES: unique symbol = Symbol('lineStarts');
+/** Start and end of the node's name; -1 when it has none. */
+export const NAME_START: unique symbol = Symbol('nameStart');
+export const NAME_END: unique symbol = Symbol('nameEnd');
+
+/** The `range` and `nameRange` getters of node classes that keep their spans as offsets, and a
+ * `toJSON` that writes them out. Not a base class: the parser copies these onto each class's
+ * prototype (see `spanned` in parser.ts). */
+export abstract class SpannedNode {
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
+  get range(): SourceRange {
+    return new TextRange(this[SPAN_START], this[SPAN_END], this[SPAN_LINES]);
+  }
+  get nameRange(): SourceRange | null {
+    const s = this[NAME_START];
+    return s === undefined || s < 0 ? null : new TextRange(s, this[NAME_END], this[SPAN_LINES]);
+  }
+  /** The node as plain data, its ranges included (a name range only on nodes that can be named). */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...(this as object) };
+    out.range = this.range;
+    if (this[NAME_START] !== undefined) out.nameRange = this.nameRange;
+    return out;
+  }
+}
+
 /** 1-based line of `offset` in a text whose line start offsets (ascending, the first 0) are given. */
 export function lineAt(lineStarts: Int32Array, offset: number): number {
   let lo = 0;
@@ -128,24 +171,32 @@ export interface QualifiedName {
 }
 
 /** The qualified names the parser builds. Most names have one segment, which starts where the name
- * does: for those no array of starts is kept, `segmentStarts` makes one when read. */
+ * does: for those no array of starts is kept, `segmentStarts` makes one when read. The range is kept
+ * as offsets (see SpannedNode). */
 export class ParsedQualifiedName implements QualifiedName {
   declare readonly kind: 'QualifiedName';
   declare readonly segments: string[];
   declare readonly isGlobal: boolean;
-  declare readonly range: SourceRange;
-  /** Start of each segment; null for a single segment that starts at `range.start`. */
+  /** Start of each segment; null for a single segment that starts at the name's start. */
   declare readonly [STARTS]: number[] | null;
+  declare readonly [SPAN_START]: number;
+  declare readonly [SPAN_END]: number;
+  declare readonly [SPAN_LINES]: Int32Array;
 
-  constructor(segments: string[], starts: number[] | null, isGlobal: boolean, range: SourceRange) {
+  constructor(segments: string[], starts: number[] | null, isGlobal: boolean, start: number, end: number, lineStarts: Int32Array) {
     this.kind = 'QualifiedName';
     this.segments = segments;
     this.isGlobal = isGlobal;
-    this.range = range;
     this[STARTS] = starts;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lineStarts;
+  }
+  get range(): SourceRange {
+    return new TextRange(this[SPAN_START], this[SPAN_END], this[SPAN_LINES]);
   }
   get segmentStarts(): number[] {
-    return this[STARTS] ?? [this.range.start];
+    return this[STARTS] ?? [this[SPAN_START]];
   }
   toJSON(): QualifiedName {
     return { kind: 'QualifiedName', segments: this.segments, segmentStarts: this.segmentStarts, isGlobal: this.isGlobal, range: this.range };

@@ -12,13 +12,15 @@ import type {
   LoopAction, Member, Multiplicity, ParseResult, QualifiedName, Reference, Relation, RelationKind, SendAction,
   SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
+  NameExpression, LiteralExpression, BinaryExpression, QuantityExpression,
 } from './ast';
 import * as ast from './ast';
 import * as lexer from './lexer';
 import type { TokenStream } from './lexer';
 
 // Local copies: under per-file transpilation (tsx) an imported binding is a getter call on every use.
-const { ParsedQualifiedName, TextRange, lineAt } = ast;
+const { ParsedQualifiedName, TextRange, lineAt, SpannedNode, SPAN_START, SPAN_END, SPAN_LINES, NAME_START, NAME_END } = ast;
+type SpannedNode = ast.SpannedNode;
 const {
   AMP, ARROW, AT, AT2, CARET, COLON, COLON2, COLON2_GT, COLON_EQ, COLON_GT, COLON_GT2, COMMA, DOLLAR, DOT, DOT2, DOT_Q, EOF, EQ, EQ2, EQ3, FAT_ARROW, GE, GT, HASH, IDENT, INTEGER, K, KW_BASE, LBRACE, LBRACK, LE, LPAREN, LT, MINUS, NE, NE2, PERCENT, PIPE, PLUS, QUESTION, QUESTION2, RBRACE, RBRACK, REAL, RPAREN, SEMI, SLASH, STAR, STAR2, STRING, TILDE, commentText, nameText, stringValue, tokenize, tokenKindText,
 } = lexer;
@@ -187,7 +189,9 @@ class Header {
   declare value: FeatureValue | null;
   declare name: string | null;
   declare shortName: string | null;
-  declare nameRange: SourceRange | null;
+  /** Start and end offsets of the name (or short name); -1 when unnamed. */
+  declare nameStart: number;
+  declare nameEnd: number;
   constructor(start: number, visibility: Visibility | null) {
     this.start = start;
     this.visibility = visibility;
@@ -213,7 +217,8 @@ class Header {
     this.value = null;
     this.name = null;
     this.shortName = null;
-    this.nameRange = null;
+    this.nameStart = -1;
+    this.nameEnd = -1;
   }
 }
 
@@ -278,6 +283,14 @@ class Parser {
     const b = this.p - 1;
     const s = this.starts[a]!;
     return new TextRange(s, b < a ? s : this.ends[b]!, this.lineStarts);
+  }
+  /** End offset of the range from token `a` to the last consumed token (see `rng`). */
+  private endFrom(a: number): number {
+    const b = this.p - 1;
+    return b < a ? this.starts[a]! : this.ends[b]!;
+  }
+  private nameRangeOf(h: Header): SourceRange | null {
+    return h.nameStart < 0 ? null : new TextRange(h.nameStart, h.nameEnd, this.lineStarts);
   }
   private tokRange(i: number): SourceRange {
     return new TextRange(this.starts[i]!, this.ends[i]!, this.lineStarts);
@@ -714,11 +727,13 @@ class Parser {
       if (this.tk() === IDENT) { h.shortName = this.name(this.p); this.adv(); }
       else this.expected('a short name', "'<'");
       this.expect(GT, 'short name');
-      h.nameRange = this.rng(a);
+      h.nameStart = this.starts[a]!;
+      h.nameEnd = this.endFrom(a);
     }
     if (this.tk() === IDENT) {
       h.name = this.name(this.p);
-      h.nameRange = this.tokRange(this.p);
+      h.nameStart = this.starts[this.p]!;
+      h.nameEnd = this.ends[this.p]!;
       this.adv();
     }
   }
@@ -779,7 +794,7 @@ class Parser {
       const a = this.p;
       const conj = allowConjugate && this.eat(TILDE);
       const target = this.tk() === IDENT ? this.reference('a name') : this.reference(`a name after ${operator >= 0 ? `'${this.text(operator)}'` : 'the relationship'}`);
-      const relation: Relation = { kind: 'Relation', relation: rel, target, isConjugated: conj, range: conj ? this.rng(a) : target.range };
+      const relation: Relation = new RelationNode(rel, target, conj ? this.rng(a) : null);
       if (h.relations === EMPTY) h.relations = [relation];
       else h.relations.push(relation);
       if (this.tk() !== COMMA || rel === 'reference' || rel === 'chaining') return;
@@ -800,11 +815,11 @@ class Parser {
       upper = this.multiplicityBound();
     }
     this.expect(RBRACK, 'multiplicity');
-    return { kind: 'Multiplicity', lower, upper, range: this.rng(a) };
+    return new MultiplicityNode(lower, upper, this.starts[a]!, this.endFrom(a), this.lineStarts);
   }
   private multiplicityBound(): Expression {
     const k = this.tk();
-    if (k === STAR) { const a = this.p; this.adv(); return { kind: 'Literal', literal: 'infinity', value: Infinity, range: this.rng(a) }; }
+    if (k === STAR) { const a = this.p; this.adv(); return new LiteralNode('infinity', Infinity, this.starts[a]!, this.endFrom(a), this.lineStarts); }
     if (k === INTEGER || k === IDENT || k === DOLLAR || k === REAL || k === STRING || k === K.true || k === K.false) {
       return this.primary();
     }
@@ -827,7 +842,7 @@ class Parser {
       else if (this.tk() === COLON_EQ) { isInitial = true; this.adv(); }
     } else return;
     const expression = this.expression();
-    h.value = { kind: 'FeatureValue', isInitial, isDefault, expression, range: this.rng(a) };
+    h.value = new FeatureValueNode(isInitial, isDefault, expression, this.starts[a]!, this.endFrom(a), this.lineStarts);
   }
 
   /** Identification + specializations of a feature (`all`? `<s> name : T [m] :> x …`). */
@@ -842,12 +857,7 @@ class Parser {
     let isParallel = false;
     if (keyword === 'state' && this.eat(K.parallel)) isParallel = true;
     const body = this.body(bodyContext(keyword, true), definitionWhat(keyword, this.kerml));
-    return {
-      kind: 'Definition', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, keyword, isAbstract: h.isAbstract,
-      isVariation: h.isVariation, isIndividual: h.isIndividual, isSufficient: h.isSufficient, isParallel,
-      relations: h.relations, multiplicity: h.multiplicity, body,
-    };
+    return new DefinitionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, keyword, isParallel, body);
   }
 
   /** A usage after its keyword (or without one). */
@@ -884,7 +894,7 @@ class Parser {
     if ((ctx & CTX_METADATA) !== 0 && implicit && this.tk() === IDENT) {
       // Metadata bodies: `x = 1;` redefines the metadata feature x.
       const target = this.reference('a feature name');
-      h.relations = [{ kind: 'Relation', relation: 'redefinition', target, isConjugated: false, range: target.range }];
+      h.relations = [new RelationNode('redefinition', target, null)];
       this.specializations(h, false);
       this.valuePart(h);
       return this.usageNode(h, keyword, implicit, role, null, null, null, EMPTY, false, false, this.body(CTX_METADATA, 'metadata feature'));
@@ -909,13 +919,13 @@ class Parser {
     payload: Usage | null, satisfiedBy: Expression | null, about: QualifiedName[], isParallel: boolean,
     isNegated: boolean, body: Member[] | null,
   ): Usage {
-    return new UsageNode(this.rng(h.start), h, keyword, implicit, role, ends, payload, satisfiedBy, about, isParallel, isNegated, body);
+    return new UsageNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, keyword, implicit, role, ends, payload, satisfiedBy, about, isParallel, isNegated, body);
   }
 
   /** `perform a.b;`, `satisfy R by v;`, `event e;`: a usage whose first part references a feature. */
   private referenceUsage(h: Header, keyword: UsageKeyword, role: UsageRole | null, ctx: number, negated = false): Usage {
     const target = this.reference('a name');
-    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: target.range }];
+    h.relations = [new RelationNode('reference', target, null)];
     this.specializations(h, false);
     this.valuePart(h);
     let satisfiedBy: Expression | null = null;
@@ -963,7 +973,7 @@ class Parser {
     const members = this.body(0, keyword);
     return {
       kind: 'Package', range: this.rng(h.start), visibility: h.visibility, prefixMetadata: h.prefixMetadata,
-      name: h.name, shortName: h.shortName, nameRange: h.nameRange, keyword, isLibrary: h.isLibrary,
+      name: h.name, shortName: h.shortName, nameRange: this.nameRangeOf(h), keyword, isLibrary: h.isLibrary,
       isStandard: h.isStandard, members,
     };
   }
@@ -999,7 +1009,7 @@ class Parser {
     }
     const save = this.p;
     this.p = end;
-    const target: QualifiedName = new ParsedQualifiedName(segments, segmentStarts, isGlobal, this.rng(a));
+    const target: QualifiedName = new ParsedQualifiedName(segments, segmentStarts, isGlobal, this.starts[a]!, this.endFrom(a), this.lineStarts);
     this.p = save;
     let filters: Expression[] = EMPTY;
     while (this.tk() === LBRACK) {
@@ -1020,7 +1030,7 @@ class Parser {
     this.expect(K.for, 'alias name');
     const target = this.qualifiedName("a qualified name after 'for'");
     const body = this.body(0, 'alias');
-    return { kind: 'Alias', range: this.rng(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, target, body };
+    return { kind: 'Alias', range: this.rng(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: this.nameRangeOf(h), target, body };
   }
 
   private dependency(s: number, visibility: Visibility | null, prefixMetadata: QualifiedName[]): Member {
@@ -1034,7 +1044,7 @@ class Parser {
     this.expect(K.to, 'dependency clients');
     const suppliers = this.qualifiedNameList();
     const body = this.body(0, 'dependency');
-    return { kind: 'Dependency', range: this.rng(s), visibility, prefixMetadata, name: h.name, shortName: h.shortName, nameRange: h.nameRange, clients, suppliers, body };
+    return { kind: 'Dependency', range: this.rng(s), visibility, prefixMetadata, name: h.name, shortName: h.shortName, nameRange: this.nameRangeOf(h), clients, suppliers, body };
   }
 
   private qualifiedNameList(): QualifiedName[] {
@@ -1053,7 +1063,7 @@ class Parser {
     let locale: string | null = null;
     if (this.eat(K.locale)) locale = this.stringLiteral("'locale'");
     const text = this.takeComment('comment declaration') ?? '';
-    return { kind: 'Comment', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, about, locale, text };
+    return { kind: 'Comment', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: this.nameRangeOf(h), about, locale, text };
   }
 
   private documentation(s: number, visibility: Visibility | null): Documentation {
@@ -1063,7 +1073,7 @@ class Parser {
     let locale: string | null = null;
     if (this.eat(K.locale)) locale = this.stringLiteral("'locale'");
     const text = this.takeComment("'doc'") ?? '';
-    return { kind: 'Documentation', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, locale, text };
+    return { kind: 'Documentation', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: this.nameRangeOf(h), locale, text };
   }
 
   private representation(s: number, visibility: Visibility | null): TextualRepresentation {
@@ -1072,7 +1082,7 @@ class Parser {
     this.expect(K.language, 'textual representation');
     const language = this.stringLiteral("'language'") ?? '';
     const text = this.takeComment('language name') ?? '';
-    return { kind: 'TextualRepresentation', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, language, text };
+    return { kind: 'TextualRepresentation', range: this.rngWithComment(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: this.nameRangeOf(h), language, text };
   }
 
   private stringLiteral(after: string): string | null {
@@ -1128,7 +1138,7 @@ class Parser {
     }
     const target = this.reference('a name');
     const body = this.body(0, `${keyword} relationship`);
-    return { kind: 'RelationshipDeclaration', range: this.rng(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: h.nameRange, keyword, relation, source, target, body };
+    return { kind: 'RelationshipDeclaration', range: this.rng(s), visibility, prefixMetadata: EMPTY, name: h.name, shortName: h.shortName, nameRange: this.nameRangeOf(h), keyword, relation, source, target, body };
   }
 
   /** Whether `want` occurs before `stop` (and before the end of the declaration). */
@@ -1161,7 +1171,7 @@ class Parser {
     if (this.tk() === COLON) this.adv();
     else if (this.tk() === K.typed || (this.tk() === IDENT && this.text(this.p) === 'typed' && this.la(1) === K.by)) { this.adv(); this.expect(K.by, "'typed'"); }
     const type = this.reference('a metadata type');
-    h.relations = [{ kind: 'Relation', relation: 'typing', target: type, isConjugated: false, range: type.range }];
+    h.relations = [new RelationNode('typing', type, null)];
     this.specializations(h, false);
     let about: QualifiedName[] = EMPTY;
     if (this.eat(K.about)) about = this.qualifiedNameList();
@@ -1268,7 +1278,7 @@ class Parser {
       if (this.tk() === LBRACK) h.multiplicity = this.multiplicity();
       if (this.tk() === IDENT || this.tk() === DOLLAR) {
         const target = this.reference('a payload type');
-        h.relations = [{ kind: 'Relation', relation: 'typing', target, isConjugated: false, range: target.range }];
+        h.relations = [new RelationNode('typing', target, null)];
       } else if (this.tk() !== K.at && this.tk() !== K.after && this.tk() !== K.when) {
         this.expected('a payload', "'of'");
       }
@@ -1283,7 +1293,7 @@ class Parser {
     h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null,
     targetMember: Member | null, guard: Expression | null, body: Member[] | null,
   ): Succession {
-    return new SuccessionNode(this.rng(h.start), h, form, source, target, targetMember, guard, body);
+    return new SuccessionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, form, source, target, targetMember, guard, body);
   }
 
   /** `succession s first a then b;` (SysML, KerML), `succession a then b;` (KerML). */
@@ -1380,7 +1390,7 @@ class Parser {
         other = this.actionBodyParameter("'else'");
       }
     }
-    return new IfActionNode(this.rng(h.start), h, condition, then, other);
+    return new IfActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, condition, then, other);
   }
 
   /** `{ … }` or `action a { … }` as the body of if/while/for. */
@@ -1403,7 +1413,7 @@ class Parser {
       until = this.expression();
       this.expect(SEMI, 'until condition');
     }
-    return new LoopActionNode(this.rng(h.start), h, form, condition, bodyAction, until);
+    return new LoopActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, form, condition, bodyAction, until);
   }
 
   private forAction(h: Header): ForAction {
@@ -1414,7 +1424,7 @@ class Parser {
     this.expect(K.in, 'for variable');
     const collection = this.expression();
     const bodyAction = this.actionBodyParameter('for collection');
-    return new ForActionNode(this.rng(h.start), h, variable, collection, bodyAction);
+    return new ForActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, variable, collection, bodyAction);
   }
 
   private terminateAction(h: Header): TerminateAction {
@@ -1422,7 +1432,7 @@ class Parser {
     let target: Expression | null = null;
     if (this.tk() !== SEMI && this.tk() !== LBRACE) target = this.expression();
     const body = this.body(CTX_ACTION, 'terminate action');
-    return new TerminateActionNode(this.rng(h.start), h, target, body);
+    return new TerminateActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, target, body);
   }
 
   private sendAction(h: Header, bodyOptional = false): SendAction {
@@ -1435,7 +1445,7 @@ class Parser {
     if (this.eat(K.via)) via = this.expression();
     if (this.eat(K.to)) to = this.expression();
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'send action');
-    return new SendActionNode(this.rng(h.start), h, payload, via, to, body);
+    return new SendActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, payload, via, to, body);
   }
 
   private assignAction(h: Header, bodyOptional = false): AssignAction {
@@ -1444,7 +1454,7 @@ class Parser {
     this.expect(COLON_EQ, 'assignment target');
     const assigned = this.expression();
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'assign action');
-    return new AssignActionNode(this.rng(h.start), h, target, assigned, body);
+    return new AssignActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, target, assigned, body);
   }
 
   private optionalBlock(): Member[] | null {
@@ -1484,7 +1494,7 @@ class Parser {
     receiver: Expression | null, bodyMode: 0 | 1 | 2,
   ): AcceptAction {
     const body = bodyMode === 0 ? null : bodyMode === 1 ? this.optionalBlock() : this.body(CTX_ACTION, 'accept action');
-    return new AcceptActionNode(this.rng(h.start), h, payload, triggerKind, triggerExpression, receiver, body);
+    return new AcceptActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, payload, triggerKind, triggerExpression, receiver, body);
   }
 
   /** `accept …` at a member: an accept action, or (followed by if/do/then) a transition shorthand. */
@@ -1502,7 +1512,7 @@ class Parser {
     h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null,
     effect: Member | null, target: Reference | null, body: Member[] | null,
   ): Transition {
-    return new TransitionNode(this.rng(h.start), h, source, trigger, guard, effect, target, body);
+    return new TransitionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, source, trigger, guard, effect, target, body);
   }
 
   /** `transition t first s1 accept e if g do a then s2;` (current token is 'transition'). */
@@ -1560,7 +1570,7 @@ class Parser {
     }
     if (k === K.perform) this.adv();
     const target = this.reference('an action');
-    h.relations = [{ kind: 'Relation', relation: 'reference', target, isConjugated: false, range: target.range }];
+    h.relations = [new RelationNode('reference', target, null)];
     this.specializations(h, false);
     this.valuePart(h);
     const body = bodyOptional ? this.optionalBlock() : this.body(CTX_ACTION, 'performed action');
@@ -1589,7 +1599,7 @@ class Parser {
     }
     if (this.tk() !== IDENT) {
       this.expected(what);
-      return new ParsedQualifiedName(EMPTY, EMPTY, isGlobal, this.rng(a));
+      return new ParsedQualifiedName(EMPTY, EMPTY, isGlobal, this.starts[a]!, this.endFrom(a), this.lineStarts);
     }
     // Most names have one segment: share one frozen array per name (push onto [] reserves 17 slots),
     // and keep no array of starts when the segment starts the name.
@@ -1605,7 +1615,7 @@ class Parser {
       segmentStarts.push(this.starts[this.p]!);
       this.adv();
     }
-    return new ParsedQualifiedName(segments, segmentStarts, isGlobal, this.rng(a));
+    return new ParsedQualifiedName(segments, segmentStarts, isGlobal, this.starts[a]!, this.endFrom(a), this.lineStarts);
   }
 
   private readonly segmentArrays = new Map<string, string[]>();
@@ -1679,7 +1689,7 @@ class Parser {
       }
       // ** and ^ are right-associative; all other binary operators group to the left.
       const right = this.binary(prec === 12 ? prec : prec + 1);
-      left = { kind: 'Binary', operator: BINARY_OP[k] as BinaryOperator, left, right, range: this.rng(a) };
+      left = new BinaryNode(BINARY_OP[k] as BinaryOperator, left, right, this.starts[a]!, this.endFrom(a), this.lineStarts);
     }
   }
 
@@ -1771,7 +1781,7 @@ class Parser {
         } else if (t === IDENT || t === DOLLAR) {
           const b = this.p;
           const fn = this.qualifiedName('a function name');
-          args = [{ kind: 'Argument', name: null, value: { kind: 'Name', name: fn, range: fn.range }, range: this.rng(b) }];
+          args = [{ kind: 'Argument', name: null, value: new NameNode(fn), range: this.rng(b) }];
         } else {
           this.expected("'(', '{' or a function name", `'->${callee.kind === 'QualifiedName' ? callee.segments.join('::') : ''}'`);
           args = EMPTY;
@@ -1790,7 +1800,7 @@ class Parser {
         this.adv();
         const unit = this.sequenceContents(this.p);
         this.expect(RBRACK, 'unit');
-        e = { kind: 'Quantity', value: e, unit, range: this.rng(a) };
+        e = new QuantityNode(e, unit, this.starts[a]!, this.endFrom(a), this.lineStarts);
         continue;
       }
       return e;
@@ -1813,7 +1823,7 @@ class Parser {
           const args = this.argumentList();
           return { kind: 'Invocation', callee: name, args, range: this.rng(a) };
         }
-        return { kind: 'Name', name, range: name.range };
+        return new NameNode(name);
       }
       case DOLLAR: {
         const name = this.qualifiedName('a name');
@@ -1821,19 +1831,19 @@ class Parser {
           const args = this.argumentList();
           return { kind: 'Invocation', callee: name, args, range: this.rng(a) };
         }
-        return { kind: 'Name', name, range: name.range };
+        return new NameNode(name);
       }
       case INTEGER: case REAL: {
         this.adv();
-        return { kind: 'Literal', literal: k === INTEGER ? 'integer' : 'real', value: Number(this.text(a)), range: this.rng(a) };
+        return new LiteralNode(k === INTEGER ? 'integer' : 'real', Number(this.text(a)), this.starts[a]!, this.endFrom(a), this.lineStarts);
       }
       case STRING: {
         this.adv();
-        return { kind: 'Literal', literal: 'string', value: stringValue(this.src, this.starts[a]!, this.ends[a]!), range: this.rng(a) };
+        return new LiteralNode('string', stringValue(this.src, this.starts[a]!, this.ends[a]!), this.starts[a]!, this.endFrom(a), this.lineStarts);
       }
       case STAR: {
         this.adv();
-        return { kind: 'Literal', literal: 'infinity', value: Infinity, range: this.rng(a) };
+        return new LiteralNode('infinity', Infinity, this.starts[a]!, this.endFrom(a), this.lineStarts);
       }
       case LPAREN: {
         this.adv();
@@ -1850,7 +1860,7 @@ class Parser {
     }
     if (k === K.true || k === K.false) {
       this.adv();
-      return { kind: 'Literal', literal: 'boolean', value: k === K.true, range: this.rng(a) };
+      return new LiteralNode('boolean', k === K.true, this.starts[a]!, this.endFrom(a), this.lineStarts);
     }
     if (k === K.null) {
       this.adv();
@@ -2059,9 +2069,12 @@ abstract class FeatureFlags {
   get visibility(): Visibility | null { return VISIBILITIES[(this[FLAGS] >>> VISIBILITY_SHIFT) & 3]!; }
   get direction(): 'in' | 'out' | 'inout' | null { return DIRECTIONS[(this[FLAGS] >>> DIRECTION_SHIFT) & 3]!; }
   get portionKind(): 'snapshot' | 'timeslice' | 'portion' | null { return PORTION_KINDS[(this[FLAGS] >>> PORTION_SHIFT) & 3]!; }
-  /** The node as plain data, flags included. */
+  /** The node as plain data, flags and ranges included. */
   toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { ...(this as object) };
+    const spanned = this as unknown as SpannedNode;
+    out.range = spanned.range;
+    out.nameRange = spanned.nameRange;
     for (const f of HEADER_FLAGS) out[f] = this[f];
     for (const f of HEADER_SCALARS) out[f] = this[f];
     if ((this as { kind?: string }).kind === 'Usage') for (const f of USAGE_FLAGS) out[f] = (this as unknown as Usage)[f];
@@ -2069,13 +2082,16 @@ abstract class FeatureFlags {
   }
 }
 
-interface UsageNode extends FeatureFlags {}
+interface UsageNode extends FeatureFlags, SpannedNode {}
 class UsageNode implements Usage {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2088,16 +2104,19 @@ class UsageNode implements Usage {
   declare readonly body: Member[] | null;
   declare crossFeature?: Usage;
   constructor(
-    range: SourceRange, h: Header, keyword: UsageKeyword, implicit: boolean, role: UsageRole | null,
+    start: number, end: number, lines: Int32Array, h: Header, keyword: UsageKeyword, implicit: boolean, role: UsageRole | null,
     ends: ConnectorEnd[] | null, payload: Usage | null, satisfiedBy: Expression | null, about: QualifiedName[],
     isParallel: boolean, isNegated: boolean, body: Member[] | null,
   ) {
     this.kind = 'Usage';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2126,13 +2145,16 @@ class UsageNode implements Usage {
   get isSufficient(): boolean { return (this[FLAGS] & F_SUFFICIENT) !== 0; }
 }
 
-interface SuccessionNode extends FeatureFlags {}
+interface SuccessionNode extends FeatureFlags, SpannedNode {}
 class SuccessionNode implements Succession {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2144,13 +2166,16 @@ class SuccessionNode implements Succession {
   declare readonly targetMember: Member | null;
   declare readonly guard: Expression | null;
   declare readonly body: Member[] | null;
-  constructor(range: SourceRange, h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null, targetMember: Member | null, guard: Expression | null, body: Member[] | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, form: Succession['form'], source: ConnectorEnd | null, target: ConnectorEnd | null, targetMember: Member | null, guard: Expression | null, body: Member[] | null) {
     this.kind = 'Succession';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2164,13 +2189,16 @@ class SuccessionNode implements Succession {
   }
 }
 
-interface IfActionNode extends FeatureFlags {}
+interface IfActionNode extends FeatureFlags, SpannedNode {}
 class IfActionNode implements IfAction {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2179,13 +2207,16 @@ class IfActionNode implements IfAction {
   declare readonly condition: Expression;
   declare readonly then: Usage;
   declare readonly else: Usage | IfAction | null;
-  constructor(range: SourceRange, h: Header, condition: Expression, then: Usage, other: Usage | IfAction | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, condition: Expression, then: Usage, other: Usage | IfAction | null) {
     this.kind = 'IfAction';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2196,13 +2227,16 @@ class IfActionNode implements IfAction {
   }
 }
 
-interface LoopActionNode extends FeatureFlags {}
+interface LoopActionNode extends FeatureFlags, SpannedNode {}
 class LoopActionNode implements LoopAction {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2212,13 +2246,16 @@ class LoopActionNode implements LoopAction {
   declare readonly condition: Expression | null;
   declare readonly bodyAction: Usage;
   declare readonly until: Expression | null;
-  constructor(range: SourceRange, h: Header, form: 'while' | 'loop', condition: Expression | null, bodyAction: Usage, until: Expression | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, form: 'while' | 'loop', condition: Expression | null, bodyAction: Usage, until: Expression | null) {
     this.kind = 'LoopAction';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2230,13 +2267,16 @@ class LoopActionNode implements LoopAction {
   }
 }
 
-interface ForActionNode extends FeatureFlags {}
+interface ForActionNode extends FeatureFlags, SpannedNode {}
 class ForActionNode implements ForAction {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2245,13 +2285,16 @@ class ForActionNode implements ForAction {
   declare readonly variable: Usage;
   declare readonly collection: Expression;
   declare readonly bodyAction: Usage;
-  constructor(range: SourceRange, h: Header, variable: Usage, collection: Expression, bodyAction: Usage) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, variable: Usage, collection: Expression, bodyAction: Usage) {
     this.kind = 'ForAction';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2262,13 +2305,16 @@ class ForActionNode implements ForAction {
   }
 }
 
-interface TerminateActionNode extends FeatureFlags {}
+interface TerminateActionNode extends FeatureFlags, SpannedNode {}
 class TerminateActionNode implements TerminateAction {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2276,13 +2322,16 @@ class TerminateActionNode implements TerminateAction {
   declare readonly kind: 'TerminateAction';
   declare readonly target: Expression | null;
   declare readonly body: Member[] | null;
-  constructor(range: SourceRange, h: Header, target: Expression | null, body: Member[] | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, target: Expression | null, body: Member[] | null) {
     this.kind = 'TerminateAction';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2292,13 +2341,16 @@ class TerminateActionNode implements TerminateAction {
   }
 }
 
-interface SendActionNode extends FeatureFlags {}
+interface SendActionNode extends FeatureFlags, SpannedNode {}
 class SendActionNode implements SendAction {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2308,13 +2360,16 @@ class SendActionNode implements SendAction {
   declare readonly via: Expression | null;
   declare readonly to: Expression | null;
   declare readonly body: Member[] | null;
-  constructor(range: SourceRange, h: Header, payload: Expression | null, via: Expression | null, to: Expression | null, body: Member[] | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, payload: Expression | null, via: Expression | null, to: Expression | null, body: Member[] | null) {
     this.kind = 'SendAction';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2326,13 +2381,16 @@ class SendActionNode implements SendAction {
   }
 }
 
-interface AssignActionNode extends FeatureFlags {}
+interface AssignActionNode extends FeatureFlags, SpannedNode {}
 class AssignActionNode implements AssignAction {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2341,13 +2399,16 @@ class AssignActionNode implements AssignAction {
   declare readonly target: Expression;
   declare readonly assigned: Expression;
   declare readonly body: Member[] | null;
-  constructor(range: SourceRange, h: Header, target: Expression, assigned: Expression, body: Member[] | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, target: Expression, assigned: Expression, body: Member[] | null) {
     this.kind = 'AssignAction';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2358,13 +2419,16 @@ class AssignActionNode implements AssignAction {
   }
 }
 
-interface AcceptActionNode extends FeatureFlags {}
+interface AcceptActionNode extends FeatureFlags, SpannedNode {}
 class AcceptActionNode implements AcceptAction {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2375,13 +2439,16 @@ class AcceptActionNode implements AcceptAction {
   declare readonly triggerExpression: Expression | null;
   declare readonly receiver: Expression | null;
   declare readonly body: Member[] | null;
-  constructor(range: SourceRange, h: Header, payload: Usage | null, triggerKind: 'at' | 'after' | 'when' | null, triggerExpression: Expression | null, receiver: Expression | null, body: Member[] | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, payload: Usage | null, triggerKind: 'at' | 'after' | 'when' | null, triggerExpression: Expression | null, receiver: Expression | null, body: Member[] | null) {
     this.kind = 'AcceptAction';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2394,13 +2461,16 @@ class AcceptActionNode implements AcceptAction {
   }
 }
 
-interface TransitionNode extends FeatureFlags {}
+interface TransitionNode extends FeatureFlags, SpannedNode {}
 class TransitionNode implements Transition {
-  declare readonly range: SourceRange;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
   declare readonly prefixMetadata: QualifiedName[];
   declare readonly name: string | null;
   declare readonly shortName: string | null;
-  declare readonly nameRange: SourceRange | null;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
   declare readonly relations: Relation[];
   declare readonly multiplicity: Multiplicity | null;
   declare readonly value: FeatureValue | null;
@@ -2412,13 +2482,16 @@ class TransitionNode implements Transition {
   declare readonly effect: Member | null;
   declare readonly target: Reference | null;
   declare readonly body: Member[] | null;
-  constructor(range: SourceRange, h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null, effect: Member | null, target: Reference | null, body: Member[] | null) {
+  constructor(start: number, end: number, lines: Int32Array, h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null, effect: Member | null, target: Reference | null, body: Member[] | null) {
     this.kind = 'Transition';
-    this.range = range;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
     this.prefixMetadata = h.prefixMetadata;
     this.name = h.name;
     this.shortName = h.shortName;
-    this.nameRange = h.nameRange;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
     this.relations = h.relations;
     this.multiplicity = h.multiplicity;
     this.value = h.value;
@@ -2432,32 +2505,228 @@ class TransitionNode implements Transition {
   }
 }
 
-// The shared getters on each class's prototype.
-for (const node of [UsageNode, SuccessionNode, IfActionNode, LoopActionNode, ForActionNode, TerminateActionNode, SendActionNode, AssignActionNode, AcceptActionNode, TransitionNode]) {
-  for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(FeatureFlags.prototype))) {
-    if (key !== 'constructor' && !Object.prototype.hasOwnProperty.call(node.prototype, key)) Object.defineProperty(node.prototype, key, d);
+/** `def` declarations. */
+interface DefinitionNode extends SpannedNode {}
+class DefinitionNode implements Definition {
+  declare readonly kind: 'Definition';
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly name: string | null;
+  declare readonly shortName: string | null;
+  declare readonly keyword: DefinitionKeyword;
+  declare readonly isAbstract: boolean;
+  declare readonly isVariation: boolean;
+  declare readonly isIndividual: boolean;
+  declare readonly isSufficient: boolean;
+  declare readonly isParallel: boolean;
+  declare readonly relations: Relation[];
+  declare readonly multiplicity: Multiplicity | null;
+  declare readonly body: Member[] | null;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  declare [NAME_START]: number;
+  declare [NAME_END]: number;
+  constructor(start: number, end: number, lines: Int32Array, h: Header, keyword: DefinitionKeyword, isParallel: boolean, body: Member[] | null) {
+    this.kind = 'Definition';
+    this.visibility = h.visibility;
+    this.prefixMetadata = h.prefixMetadata;
+    this.name = h.name;
+    this.shortName = h.shortName;
+    this.keyword = keyword;
+    this.isAbstract = h.isAbstract;
+    this.isVariation = h.isVariation;
+    this.isIndividual = h.isIndividual;
+    this.isSufficient = h.isSufficient;
+    this.isParallel = isParallel;
+    this.relations = h.relations;
+    this.multiplicity = h.multiplicity;
+    this.body = body;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+    this[NAME_START] = h.nameStart;
+    this[NAME_END] = h.nameEnd;
   }
 }
+
+/** A specialization-like relationship; its range is its target's unless it is conjugated (`~T`). */
+const CONJUGATED_RANGE: unique symbol = Symbol('conjugatedRange');
+class RelationNode implements Relation {
+  declare readonly kind: 'Relation';
+  declare readonly relation: RelationKind;
+  declare readonly target: Reference;
+  declare readonly isConjugated: boolean;
+  declare readonly [CONJUGATED_RANGE]: SourceRange | null;
+  constructor(relation: RelationKind, target: Reference, conjugatedRange: SourceRange | null) {
+    this.kind = 'Relation';
+    this.relation = relation;
+    this.target = target;
+    this.isConjugated = conjugatedRange !== null;
+    this[CONJUGATED_RANGE] = conjugatedRange;
+  }
+  get range(): SourceRange {
+    return this[CONJUGATED_RANGE] ?? this.target.range;
+  }
+  toJSON(): Relation {
+    return { kind: 'Relation', relation: this.relation, target: this.target, isConjugated: this.isConjugated, range: this.range };
+  }
+}
+
+/** A feature reference in an expression; its range is its name's. */
+class NameNode implements NameExpression {
+  declare readonly kind: 'Name';
+  declare readonly name: QualifiedName;
+  constructor(name: QualifiedName) {
+    this.kind = 'Name';
+    this.name = name;
+  }
+  get range(): SourceRange {
+    return this.name.range;
+  }
+  toJSON(): NameExpression {
+    return { kind: 'Name', name: this.name, range: this.range };
+  }
+}
+
+interface LiteralNode extends SpannedNode {}
+class LiteralNode implements LiteralExpression {
+  declare readonly kind: 'Literal';
+  declare readonly literal: LiteralExpression['literal'];
+  declare readonly value: number | string | boolean;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(literal: LiteralExpression['literal'], value: number | string | boolean, start: number, end: number, lines: Int32Array) {
+    this.kind = 'Literal';
+    this.literal = literal;
+    this.value = value;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+interface BinaryNode extends SpannedNode {}
+class BinaryNode implements BinaryExpression {
+  declare readonly kind: 'Binary';
+  declare readonly operator: BinaryOperator;
+  declare readonly left: Expression;
+  declare readonly right: Expression;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(operator: BinaryOperator, left: Expression, right: Expression, start: number, end: number, lines: Int32Array) {
+    this.kind = 'Binary';
+    this.operator = operator;
+    this.left = left;
+    this.right = right;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+/** `value [unit]` */
+interface QuantityNode extends SpannedNode {}
+class QuantityNode implements QuantityExpression {
+  declare readonly kind: 'Quantity';
+  declare readonly value: Expression;
+  declare readonly unit: Expression;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(value: Expression, unit: Expression, start: number, end: number, lines: Int32Array) {
+    this.kind = 'Quantity';
+    this.value = value;
+    this.unit = unit;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+interface MultiplicityNode extends SpannedNode {}
+class MultiplicityNode implements Multiplicity {
+  declare readonly kind: 'Multiplicity';
+  declare readonly lower: Expression | null;
+  declare readonly upper: Expression;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(lower: Expression | null, upper: Expression, start: number, end: number, lines: Int32Array) {
+    this.kind = 'Multiplicity';
+    this.lower = lower;
+    this.upper = upper;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+/** `= expr`, `:= expr`, `default …` */
+interface FeatureValueNode extends SpannedNode {}
+class FeatureValueNode implements FeatureValue {
+  declare readonly kind: 'FeatureValue';
+  declare readonly isInitial: boolean;
+  declare readonly isDefault: boolean;
+  declare readonly expression: Expression;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(isInitial: boolean, isDefault: boolean, expression: Expression, start: number, end: number, lines: Int32Array) {
+    this.kind = 'FeatureValue';
+    this.isInitial = isInitial;
+    this.isDefault = isDefault;
+    this.expression = expression;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+/** Copies the getters (and `toJSON`) of `source` onto `target`'s prototype where it has none. */
+function mixIn(target: { prototype: object }, source: { prototype: object }): void {
+  for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(source.prototype))) {
+    if (key !== 'constructor' && !Object.prototype.hasOwnProperty.call(target.prototype, key)) Object.defineProperty(target.prototype, key, d);
+  }
+}
+// The shared getters on each class's prototype: flags first (its toJSON writes flags and ranges).
+for (const node of [UsageNode, SuccessionNode, IfActionNode, LoopActionNode, ForActionNode, TerminateActionNode, SendActionNode, AssignActionNode, AcceptActionNode, TransitionNode]) {
+  mixIn(node, FeatureFlags);
+  mixIn(node, SpannedNode);
+}
+for (const node of [DefinitionNode, LiteralNode, BinaryNode, QuantityNode, MultiplicityNode, FeatureValueNode]) mixIn(node, SpannedNode);
 
 // One live object of each class made per text (see KEEP_SHAPES in lexer.ts): without them a full
 // collection after the last tree is dropped takes the classes' hidden classes, and every parser
 // function loses its type feedback and runs unoptimized until compiled again.
 const KEEP_SHAPES: readonly object[] = (() => {
   const h = new Header(0, null);
-  const r = new TextRange(0, 0, new Int32Array(1));
+  const lines = new Int32Array(1);
+  const r = new TextRange(0, 0, lines);
   const missing: Expression = { kind: 'Missing', range: r };
-  const usage = new UsageNode(r, h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
+  const usage = new UsageNode(0, 0, lines, h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
+  const name = new ParsedQualifiedName(EMPTY, null, false, 0, 0, lines);
   return [
-    new Parser(tokenize('', 'sysml')), h, r, new ParsedQualifiedName(EMPTY, null, false, r), usage,
-    new SuccessionNode(r, h, 'then', null, null, null, null, null),
-    new IfActionNode(r, h, missing, usage, null),
-    new LoopActionNode(r, h, 'loop', null, usage, null),
-    new ForActionNode(r, h, usage, missing, usage),
-    new TerminateActionNode(r, h, null, null),
-    new SendActionNode(r, h, null, null, null, null),
-    new AssignActionNode(r, h, missing, missing, null),
-    new AcceptActionNode(r, h, null, null, null, null, null),
-    new TransitionNode(r, h, null, null, null, null, null, null),
+    new Parser(tokenize('', 'sysml')), h, r, name, usage,
+    new SuccessionNode(0, 0, lines, h, 'then', null, null, null, null, null),
+    new IfActionNode(0, 0, lines, h, missing, usage, null),
+    new LoopActionNode(0, 0, lines, h, 'loop', null, usage, null),
+    new ForActionNode(0, 0, lines, h, usage, missing, usage),
+    new TerminateActionNode(0, 0, lines, h, null, null),
+    new SendActionNode(0, 0, lines, h, null, null, null, null),
+    new AssignActionNode(0, 0, lines, h, missing, missing, null),
+    new AcceptActionNode(0, 0, lines, h, null, null, null, null, null),
+    new TransitionNode(0, 0, lines, h, null, null, null, null, null, null),
+    new DefinitionNode(0, 0, lines, h, 'part', false, null),
+    new RelationNode('typing', name, null),
+    new NameNode(name),
+    new LiteralNode('integer', 0, 0, 0, lines),
+    new BinaryNode('+', missing, missing, 0, 0, lines),
+    new QuantityNode(missing, missing, 0, 0, lines),
+    new MultiplicityNode(null, missing, 0, 0, lines),
+    new FeatureValueNode(false, false, missing, 0, 0, lines),
   ];
 })();
 void KEEP_SHAPES;

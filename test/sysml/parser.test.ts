@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
-  parse, walk, childrenOf, type AcceptAction, type Definition, type Expression, type IfAction, type Import, type LoopAction, type Member,
+  parse, walk, childrenOf, sourceOf, type AcceptAction, type Definition, type Expression, type IfAction, type Import, type LoopAction, type Member,
   type Package, type ParseResult, type StateSubaction, type Succession, type Transition, type Usage,
 } from '../../src/sysml';
 
@@ -447,6 +447,58 @@ describe('kerml parser', () => {
     assert.deepEqual(k.map((m) => (m as Usage).name), ['part', 'action']);
     const s = members('attribute type : String; attribute feature;');
     assert.deepEqual(s.map((m) => (m as Usage).name), ['type', 'feature']);
+  });
+});
+
+describe('sysml parser: ranges kept as offsets', () => {
+  const text = 'part def V :> Base {\n  attribute <m1> mass : Real [1] = 1 + 2 [kg];\n  port e : ~Engine;\n}\n';
+  const slice = (r: { start: number; end: number }) => text.slice(r.start, r.end);
+
+  it('reads the same range, names included, every time it is asked, for each kind of node', () => {
+    const v = ok(text).document.members[0] as Definition;
+    const mass = v.body![0] as Usage;
+    const sum = mass.value!.expression as Expression & { kind: 'Binary' };
+    const quantity = sum.right as Expression & { kind: 'Quantity' };
+    const nodes: Array<[{ range: unknown }, string]> = [
+      [v, text.slice(0, text.length - 1)], [v.relations[0]!, 'Base'], [v.relations[0]!.target, 'Base'],
+      [(v.body![1] as Usage).relations[0]!, '~Engine'], [(v.body![1] as Usage).relations[0]!.target, 'Engine'],
+      [mass, 'attribute <m1> mass : Real [1] = 1 + 2 [kg];'], [mass.relations[0]!, 'Real'], [mass.multiplicity!, '[1]'],
+      [mass.value!, '= 1 + 2 [kg]'], [sum, '1 + 2 [kg]'], [sum.left, '1'], [quantity, '2 [kg]'], [quantity.unit, 'kg'],
+    ];
+    for (const [node, written] of nodes) {
+      assert.equal(slice(node.range as { start: number; end: number }), written);
+      assert.deepEqual(node.range, node.range, 'two reads give equal ranges');
+    }
+    assert.equal(slice(v.nameRange!), 'V');
+    assert.equal(slice(mass.nameRange!), 'mass', 'the name, not the short name written before it');
+    assert.deepEqual([mass.range.line, mass.range.column, mass.range.endLine, mass.range.endColumn], [2, 3, 2, 47]);
+    assert.equal((v.body![1] as Usage).nameRange!.line, 3);
+  });
+
+  it('writes ranges and name ranges out as JSON, with lines and columns', () => {
+    const v = ok(text).document.members[0] as Definition;
+    const json = JSON.parse(JSON.stringify(v)) as { range: Record<string, number>; nameRange: Record<string, number>; relations: Array<{ range: Record<string, number>; isConjugated: boolean }>; body: Array<Record<string, any>> };
+    assert.deepEqual(json.range, { start: 0, end: text.length - 1, line: 1, column: 1, endLine: 4, endColumn: 2 });
+    assert.deepEqual(json.nameRange, { start: 9, end: 10, line: 1, column: 10, endLine: 1, endColumn: 11 });
+    assert.deepEqual([json.relations[0]!.isConjugated, json.relations[0]!.range.column, json.relations[0]!.range.endColumn], [false, 15, 19]);
+    const port = json.body[1]!;
+    assert.deepEqual([port.relations[0].isConjugated, port.relations[0].range.column, port.relations[0].target.range.column], [true, 12, 13]);
+    const mass = json.body[0]!;
+    assert.deepEqual([mass.range.line, mass.nameRange.column, mass.value.range.column, mass.value.expression.left.range.column], [2, 18, 34, 36]);
+    assert.deepEqual([mass.value.expression.left.value, mass.value.expression.right.range.column], [1, 40]);
+    assert.deepEqual(mass.relations[0].target, { kind: 'QualifiedName', segments: ['Real'], segmentStarts: [text.indexOf('Real')], isGlobal: false, range: mass.relations[0].range });
+  });
+
+  it('tells which text a range was parsed from (sourceOf), and nothing for a range made by hand', () => {
+    const a = ok(text);
+    const b = ok(text);
+    const va = a.document.members[0] as Definition;
+    const vb = b.document.members[0] as Definition;
+    const inner = (va.body![0] as Usage).value!.expression;
+    assert.equal(sourceOf(inner.range), sourceOf(a.document.range));
+    assert.equal(sourceOf(va.nameRange!), sourceOf(va.range));
+    assert.notEqual(sourceOf(vb.range), sourceOf(va.range), 'two parses of one text are two sources');
+    assert.equal(sourceOf({ start: 0, end: 1, line: 1, column: 1, endLine: 1, endColumn: 2 }), undefined);
   });
 });
 

@@ -1,7 +1,7 @@
 // `satisfiable`: can the subject's constraints (or the question's condition sets) all hold at once?
 // Each condition set becomes one z3 problem: its features are free variables (type, unit, domain), its
 // pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
-import { parse } from '../../sysml';
+import { parse, sourceOf } from '../../sysml';
 import type { Expression, SourceRange } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
@@ -98,7 +98,8 @@ function describeOutcomeValue(v: SolverValue, variable: FreeVariable): { protoco
 
 class SatisfiableQuestion {
   readonly session: Session;
-  private readonly conditionPlaces = new Map<SourceRange, string>();
+  /** The condition each parsed condition text is, by the identity of its source (see sourceOf). */
+  private readonly conditionPlaces = new Map<object, string>();
 
   constructor(
     readonly model: Model,
@@ -136,7 +137,8 @@ class SatisfiableQuestion {
   /** Where a range is: a model document, or a condition's text. */
   private placeOf(at: SourceRange | undefined, fallback: string): string {
     if (!at) return fallback;
-    const condition = this.conditionPlaces.get(at);
+    const source = sourceOf(at);
+    const condition = source === undefined ? undefined : this.conditionPlaces.get(source);
     if (condition) return `${condition}, column ${at.column}`;
     const path = this.model.pathOf(at, fallback);
     return path ? place(path, at) : `${fallback}:${at.line}:${at.column}`;
@@ -144,16 +146,9 @@ class SatisfiableQuestion {
 
   private conditionExpression(text: string, what: string): Expression {
     const expr = parseExpressionText(text, what);
-    // Remember every range of the condition's tree, so messages can say "condition c, column 7".
-    const stack: unknown[] = [expr];
-    while (stack.length > 0) {
-      const n = stack.pop();
-      if (typeof n !== 'object' || n === null) continue;
-      for (const [k, v] of Object.entries(n)) {
-        if (k === 'range' && v && typeof v === 'object') this.conditionPlaces.set(v as SourceRange, what);
-        else if (typeof v === 'object') stack.push(v);
-      }
-    }
+    // Every range of the condition's tree has the text as its source, so messages can say "condition c, column 7".
+    const source = sourceOf(expr.range);
+    if (source !== undefined) this.conditionPlaces.set(source, what);
     return expr;
   }
 

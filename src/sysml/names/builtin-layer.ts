@@ -37,7 +37,7 @@ export function readTable(table: string): Map<string, Declaration[]> {
     stack.length = depth;
     const parent = depth > 0 ? stack[depth - 1]! : null;
     const d = new Declaration('builtin', name === '' ? null : name, short === '' ? null : short, kind, isDefinition,
-      null, parent, null, 'public', null, null);
+      null, parent, null, 'public', null);
     all.push(d);
     links.push([d, supers, imports, alias]);
     if (parent) parent.addMember(d);

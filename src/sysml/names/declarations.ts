@@ -72,9 +72,18 @@ export class Declaration {
     readonly parent: Declaration | null,
     readonly document: string | null,
     readonly visibility: Visibility,
-    readonly range: SourceRange | null,
-    readonly nameRange: SourceRange | null,
+    /** Where the ranges are read from when asked (the parser makes a node's ranges on each read, and
+     * most declarations' ranges are never read): the node itself, or ranges given; null for none. */
+    private readonly ranges: { readonly range: SourceRange; readonly nameRange?: SourceRange | null } | null,
   ) {}
+
+  get range(): SourceRange | null {
+    return this.ranges === null ? null : this.ranges.range;
+  }
+  /** Range of the name; null when unnamed or not in a document. */
+  get nameRange(): SourceRange | null {
+    return this.ranges === null ? null : this.ranges.nameRange ?? null;
+  }
 
   get qualifiedName(): string {
     const names: string[] = [];
@@ -171,7 +180,7 @@ type Owner = Declaration;
 
 /** Builds the declarations of a parsed document. */
 export function declareDocument(uri: string, members: readonly Member[], layer: Layer): DocumentDeclarations {
-  const root = new Declaration(layer, null, null, 'root', false, null, null, uri, 'public', null, null);
+  const root = new Declaration(layer, null, null, 'root', false, null, null, uri, 'public', null);
   const out: DocumentDeclarations = { uri, root, all: [], bodies: new Map(), ofNode: new Map() };
   const builder = new DeclarationBuilder(out, layer);
   for (const m of members) builder.member(m, root);
@@ -185,11 +194,11 @@ class DeclarationBuilder {
   private implicitName: string | null = null;
 
   private make(node: Member | BodyExpression, parent: Owner, name: string | null, shortName: string | null,
-    kind: string, isDefinition: boolean, visibility: Visibility | null, nameRange: SourceRange | null): Declaration {
+    kind: string, isDefinition: boolean, visibility: Visibility | null): Declaration {
     if (name === null && shortName === null && this.implicitName !== null) name = this.implicitName;
     this.implicitName = null;
     const decl = new Declaration(this.layer, name, shortName, kind, isDefinition, node, parent, this.out.uri,
-      visibility ?? 'public', node.range, nameRange);
+      visibility ?? 'public', node);
     parent.addMember(decl);
     this.out.all.push(decl);
     this.out.ofNode.set(node, decl);
@@ -207,7 +216,7 @@ class DeclarationBuilder {
   bodyScope(b: BodyExpression, owner: Owner): Declaration {
     const existing = this.out.bodies.get(b);
     if (existing) return existing;
-    const decl = new Declaration(this.layer, null, null, 'body', false, b, owner, this.out.uri, 'public', b.range, null);
+    const decl = new Declaration(this.layer, null, null, 'body', false, b, owner, this.out.uri, 'public', b);
     this.out.bodies.set(b, decl);
     this.out.all.push(decl);
     this.body(b.members, decl);
@@ -229,7 +238,7 @@ class DeclarationBuilder {
   member(m: Member, owner: Owner): void {
     switch (m.kind) {
       case 'Package': {
-        const d = this.make(m, owner, m.name, m.shortName, 'package', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'package', false, m.visibility);
         this.metadata(d, m.prefixMetadata, m.members);
         this.body(m.members, d);
         return;
@@ -242,10 +251,10 @@ class DeclarationBuilder {
         for (const f of m.filters) this.expressions(f, owner);
         return;
       case 'Alias':
-        this.make(m, owner, m.name, m.shortName, 'alias', false, m.visibility, m.nameRange);
+        this.make(m, owner, m.name, m.shortName, 'alias', false, m.visibility);
         return;
       case 'Definition': {
-        const d = this.make(m, owner, m.name, m.shortName, m.keyword, true, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, m.keyword, true, m.visibility);
         for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
         this.implicit(d, false, m);
         this.metadata(d, m.prefixMetadata, m.body);
@@ -257,7 +266,7 @@ class DeclarationBuilder {
         this.usage(m, owner);
         return;
       case 'Succession': {
-        const d = this.make(m, owner, m.name, m.shortName, 'succession', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'succession', false, m.visibility);
         this.feature(d, m);
         this.expressions(m.guard, d);
         if (m.targetMember) this.member(m.targetMember, owner);
@@ -265,7 +274,7 @@ class DeclarationBuilder {
         return;
       }
       case 'Transition': {
-        const d = this.make(m, owner, m.name, m.shortName, 'transition', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'transition', false, m.visibility);
         this.feature(d, m);
         if (m.trigger) {
           // The trigger and the effect redefine TransitionAction's `accepter` and `effect`.
@@ -286,21 +295,21 @@ class DeclarationBuilder {
         this.accept(m, owner);
         return;
       case 'SendAction': {
-        const d = this.make(m, owner, m.name, m.shortName, 'send', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'send', false, m.visibility);
         this.feature(d, m);
         this.expressions(m.payload, d); this.expressions(m.via, d); this.expressions(m.to, d);
         this.body(m.body, d);
         return;
       }
       case 'AssignAction': {
-        const d = this.make(m, owner, m.name, m.shortName, 'assign', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'assign', false, m.visibility);
         this.feature(d, m);
         this.expressions(m.target, d); this.expressions(m.assigned, d);
         this.body(m.body, d);
         return;
       }
       case 'IfAction': {
-        const d = this.make(m, owner, m.name, m.shortName, 'if', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'if', false, m.visibility);
         this.feature(d, m);
         this.expressions(m.condition, d);
         this.member(m.then, d);
@@ -308,7 +317,7 @@ class DeclarationBuilder {
         return;
       }
       case 'LoopAction': {
-        const d = this.make(m, owner, m.name, m.shortName, m.form, false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, m.form, false, m.visibility);
         this.feature(d, m);
         this.expressions(m.condition, d);
         this.member(m.bodyAction, d);
@@ -316,7 +325,7 @@ class DeclarationBuilder {
         return;
       }
       case 'ForAction': {
-        const d = this.make(m, owner, m.name, m.shortName, 'for', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'for', false, m.visibility);
         this.feature(d, m);
         this.member(m.variable, d);
         this.expressions(m.collection, d);
@@ -324,7 +333,7 @@ class DeclarationBuilder {
         return;
       }
       case 'TerminateAction': {
-        const d = this.make(m, owner, m.name, m.shortName, 'terminate', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'terminate', false, m.visibility);
         this.feature(d, m);
         this.expressions(m.target, d);
         this.body(m.body, d);
@@ -341,12 +350,12 @@ class DeclarationBuilder {
         return;
       case 'RelationshipDeclaration':
         if (m.body) {
-          const d = this.make(m, owner, m.name, m.shortName, 'relationship', false, m.visibility, m.nameRange);
+          const d = this.make(m, owner, m.name, m.shortName, 'relationship', false, m.visibility);
           this.body(m.body, d);
         }
         return;
       case 'Dependency': {
-        const d = this.make(m, owner, m.name, m.shortName, 'dependency', false, m.visibility, m.nameRange);
+        const d = this.make(m, owner, m.name, m.shortName, 'dependency', false, m.visibility);
         this.body(m.body, d);
         return;
       }
@@ -354,7 +363,7 @@ class DeclarationBuilder {
       case 'Documentation':
       case 'TextualRepresentation':
         if (m.name !== null || m.shortName !== null) {
-          this.make(m, owner, m.name, m.shortName, m.kind === 'Comment' ? 'comment' : m.kind === 'Documentation' ? 'doc' : 'rep', false, m.visibility, m.nameRange);
+          this.make(m, owner, m.name, m.shortName, m.kind === 'Comment' ? 'comment' : m.kind === 'Documentation' ? 'doc' : 'rep', false, m.visibility);
         }
         return;
       case 'InvalidMember':
@@ -363,7 +372,7 @@ class DeclarationBuilder {
   }
 
   private accept(m: AcceptAction, owner: Owner): Declaration {
-    const d = this.make(m, owner, m.name, m.shortName, 'accept', false, m.visibility, m.nameRange);
+    const d = this.make(m, owner, m.name, m.shortName, 'accept', false, m.visibility);
     this.feature(d, m);
     if (m.payload) this.usage(m.payload, d);
     this.expressions(m.triggerExpression, d);
@@ -373,13 +382,13 @@ class DeclarationBuilder {
   }
 
   private usage(m: Usage, owner: Owner): void {
-    const d = this.make(m, owner, effectiveName(m), m.shortName, m.keyword, false, m.visibility, m.nameRange);
+    const d = this.make(m, owner, effectiveName(m), m.shortName, m.keyword, false, m.visibility);
     this.feature(d, m, m);
     this.metadata(d, m.prefixMetadata, m.body);
     // Named connector ends (`connect (e1 ::> a.b, e2 ::> c)`) are features of the connector.
     for (const end of m.ends ?? []) {
       if (end.name === null) continue;
-      const e = new Declaration(this.layer, end.name, null, 'end', false, null, d, this.out.uri, 'public', end.range, end.range);
+      const e = new Declaration(this.layer, end.name, null, 'end', false, null, d, this.out.uri, 'public', { range: end.range, nameRange: end.range });
       e.supertypeRefs.push({ relation: 'reference', ref: end.target });
       d.addMember(e);
       this.out.all.push(e);

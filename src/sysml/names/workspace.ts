@@ -145,13 +145,20 @@ export class Workspace {
     const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
     if (!entry) return [];
     this.resolveDocument(entry);
+    // The innermost reference around `offset` (each read of a range makes it: read it once).
     let best: ResolvedReference | null = null;
+    let bestLength = Infinity;
     for (const r of entry.references) {
-      if (r.range.start <= offset && offset <= r.range.end && (!best || r.range.end - r.range.start < best.range.end - best.range.start)) best = r;
+      const range = r.range;
+      if (range.start <= offset && offset <= range.end && range.end - range.start < bestLength) {
+        best = r;
+        bestLength = range.end - range.start;
+      }
     }
     if (best) return best.targets.map(info);
     for (const d of entry.decls.all) {
-      if (d.nameRange && d.nameRange.start <= offset && offset <= d.nameRange.end) return [info(d)];
+      const at = d.nameRange;
+      if (at && at.start <= offset && offset <= at.end) return [info(d)];
     }
     return [];
   }
@@ -584,6 +591,17 @@ function referenceText(ref: Reference): string {
   return ref.kind === 'QualifiedName' ? text(ref) : ref.chain.map(text).join('.');
 }
 
+/** A resolved reference; its range and text are read from the reference when asked (most never are). */
+class ReferenceRecord implements ResolvedReference {
+  constructor(private readonly ref: Reference, readonly targets: readonly Declaration[]) {}
+  get range(): SourceRange {
+    return this.ref.range;
+  }
+  get text(): string {
+    return referenceText(this.ref);
+  }
+}
+
 /** Walks a document's syntax tree and resolves every reference in it. */
 class ReferenceWalker {
   readonly diagnostics: NameDiagnostic[] = [];
@@ -592,7 +610,7 @@ class ReferenceWalker {
   constructor(private readonly ws: Workspace, private readonly decls: DocumentDeclarations) {}
 
   private record(ref: Reference, targets: Declaration[]): Declaration[] {
-    this.references.push({ range: ref.range, text: referenceText(ref), targets });
+    this.references.push(new ReferenceRecord(ref, targets));
     if (targets.length === 0) this.diagnostics.push({ message: `unresolved reference '${referenceText(ref)}'`, range: ref.range });
     return targets;
   }
