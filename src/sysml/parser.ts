@@ -12,7 +12,7 @@ import type {
   LoopAction, Member, Multiplicity, ParseResult, QualifiedName, Reference, Relation, RelationKind, SendAction,
   SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
-  NameExpression, LiteralExpression, BinaryExpression, QuantityExpression,
+  NameExpression, LiteralExpression, BinaryExpression, QuantityExpression, ResultExpression,
 } from './ast';
 import * as ast from './ast';
 import * as lexer from './lexer';
@@ -584,7 +584,7 @@ class Parser {
     if (this.p === s && (ctx & CTX_RESULT) !== 0 && this.startsExpression(k)) {
       const expression = this.expression();
       this.endOfResult();
-      return { kind: 'ResultExpression', range: visibility === null && this.ends[this.p - 1] === expression.range.end ? expression.range : this.rng(s), visibility, prefixMetadata: EMPTY, expression };
+      return new ResultExpressionNode(visibility, expression, this.starts[s]!, this.endFrom(s), this.lineStarts);
     }
     if (this.p > s) {
       // Prefix keywords without a declaration: for KerML `#M feature` shorthand `#M;` is a feature.
@@ -1191,7 +1191,7 @@ class Parser {
       this.adv(); this.adv();
     }
     const target = this.reference('a connector end');
-    return { kind: 'ConnectorEnd', name, target, multiplicity, range: name === null && multiplicity === null ? target.range : this.rng(a) };
+    return new ConnectorEndNode(name, target, multiplicity, this.starts[a]!, this.endFrom(a), this.lineStarts);
   }
 
   /** `a to b` or `(a, b, c)` */
@@ -1366,7 +1366,7 @@ class Parser {
       const other = this.expression();
       const expression: Expression = { kind: 'Conditional', condition, then, else: other, range: this.rng(ifTok) };
       this.endOfResult();
-      return { kind: 'ResultExpression', range: this.rng(s), visibility: h.visibility, prefixMetadata: EMPTY, expression };
+      return new ResultExpressionNode(h.visibility, expression, this.starts[s]!, this.endFrom(s), this.lineStarts);
     }
     if ((ctx & CTX_STATE) !== 0 && (this.tk() === K.then || this.tk() === K.do)) {
       return this.transitionTail(h, null, null, condition);
@@ -1584,7 +1584,7 @@ class Parser {
     let action: Member | null = null;
     if (this.tk() === SEMI) this.adv();
     else action = this.effectAction(false);
-    return { kind: 'StateSubaction', range: this.rng(s), visibility, prefixMetadata: EMPTY, which, action };
+    return new StateSubactionNode(visibility, which, action, this.starts[s]!, this.endFrom(s), this.lineStarts);
   }
 
   // ----------------------------------------------------------------------------------- names
@@ -1898,7 +1898,7 @@ class Parser {
         this.adv(); this.adv();
       }
       const value = this.expression();
-      const arg: Argument = { kind: 'Argument', name, value, range: name === null ? value.range : this.rng(a) };
+      const arg: Argument = new ArgumentNode(name, value, this.starts[a]!, this.endFrom(a), this.lineStarts);
       if (args === EMPTY) args = [arg];
       else args.push(arg);
       if (this.eat(COMMA)) continue;
@@ -2685,6 +2685,90 @@ class FeatureValueNode implements FeatureValue {
   }
 }
 
+/** `(a, b)` ends of connectors and successions, `x ::> a.b`. */
+interface ConnectorEndNode extends SpannedNode {}
+class ConnectorEndNode implements ConnectorEnd {
+  declare readonly kind: 'ConnectorEnd';
+  declare readonly name: string | null;
+  declare readonly target: Reference;
+  declare readonly multiplicity: Multiplicity | null;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(name: string | null, target: Reference, multiplicity: Multiplicity | null, start: number, end: number, lines: Int32Array) {
+    this.kind = 'ConnectorEnd';
+    this.name = name;
+    this.target = target;
+    this.multiplicity = multiplicity;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+/** The result expression of a body, or an expression-valued member. */
+interface ResultExpressionNode extends SpannedNode {}
+class ResultExpressionNode implements ResultExpression {
+  declare readonly kind: 'ResultExpression';
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly expression: Expression;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(visibility: Visibility | null, expression: Expression, start: number, end: number, lines: Int32Array) {
+    this.kind = 'ResultExpression';
+    this.visibility = visibility;
+    this.prefixMetadata = EMPTY;
+    this.expression = expression;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+/** `entry …`, `do …`, `exit …` of a state. */
+interface StateSubactionNode extends SpannedNode {}
+class StateSubactionNode implements StateSubaction {
+  declare readonly kind: 'StateSubaction';
+  declare readonly visibility: Visibility | null;
+  declare readonly prefixMetadata: QualifiedName[];
+  declare readonly which: StateSubaction['which'];
+  declare readonly action: Member | null;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(visibility: Visibility | null, which: StateSubaction['which'], action: Member | null, start: number, end: number, lines: Int32Array) {
+    this.kind = 'StateSubaction';
+    this.visibility = visibility;
+    this.prefixMetadata = EMPTY;
+    this.which = which;
+    this.action = action;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
+/** An argument of an invocation, `x` or `name = x`. */
+interface ArgumentNode extends SpannedNode {}
+class ArgumentNode implements Argument {
+  declare readonly kind: 'Argument';
+  declare readonly name: string | null;
+  declare readonly value: Expression;
+  declare [SPAN_START]: number;
+  declare [SPAN_END]: number;
+  declare [SPAN_LINES]: Int32Array;
+  constructor(name: string | null, value: Expression, start: number, end: number, lines: Int32Array) {
+    this.kind = 'Argument';
+    this.name = name;
+    this.value = value;
+    this[SPAN_START] = start;
+    this[SPAN_END] = end;
+    this[SPAN_LINES] = lines;
+  }
+}
+
 /** Copies the getters (and `toJSON`) of `source` onto `target`'s prototype where it has none. */
 function mixIn(target: { prototype: object }, source: { prototype: object }): void {
   for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(source.prototype))) {
@@ -2696,7 +2780,10 @@ for (const node of [UsageNode, SuccessionNode, IfActionNode, LoopActionNode, For
   mixIn(node, FeatureFlags);
   mixIn(node, SpannedNode);
 }
-for (const node of [DefinitionNode, LiteralNode, BinaryNode, QuantityNode, MultiplicityNode, FeatureValueNode]) mixIn(node, SpannedNode);
+for (const node of [
+  DefinitionNode, LiteralNode, BinaryNode, QuantityNode, MultiplicityNode, FeatureValueNode, ConnectorEndNode, ResultExpressionNode,
+  StateSubactionNode, ArgumentNode,
+]) mixIn(node, SpannedNode);
 
 // One live object of each class made per text (see KEEP_SHAPES in lexer.ts): without them a full
 // collection after the last tree is dropped takes the classes' hidden classes, and every parser
@@ -2727,6 +2814,10 @@ const KEEP_SHAPES: readonly object[] = (() => {
     new QuantityNode(missing, missing, 0, 0, lines),
     new MultiplicityNode(null, missing, 0, 0, lines),
     new FeatureValueNode(false, false, missing, 0, 0, lines),
+    new ConnectorEndNode(null, name, null, 0, 0, lines),
+    new ResultExpressionNode(null, missing, 0, 0, lines),
+    new StateSubactionNode(null, 'entry', null, 0, 0, lines),
+    new ArgumentNode(null, missing, 0, 0, lines),
   ];
 })();
 void KEEP_SHAPES;

@@ -475,6 +475,18 @@ describe('sysml parser: ranges kept as offsets', () => {
     assert.equal((v.body![1] as Usage).nameRange!.line, 3);
   });
 
+  it('gives connector ends, arguments, result expressions and state subactions the range of their text', () => {
+    const t = 'part def C { connect [1] a.x to e ::> b.y; }\ncalc def K { in x; f(x, n = 2) }\nstate def S { state on { entry action warm; } }\n';
+    const [c, k, st] = ok(t).document.members as [Definition, Definition, Definition];
+    const ends = (c.body![0] as Usage).ends!;
+    const result = k.body![1] as Member & { kind: 'ResultExpression' };
+    const call = result.expression as Expression & { kind: 'Invocation' };
+    const entry = ((st.body![0] as Usage).body![0]) as StateSubaction;
+    const written = [...ends, result, call, ...call.args, entry].map((n) => t.slice(n.range.start, n.range.end));
+    assert.deepEqual(written, ['[1] a.x', 'e ::> b.y', 'f(x, n = 2)', 'f(x, n = 2)', 'x', 'n = 2', 'entry action warm;']);
+    assert.deepEqual(JSON.parse(JSON.stringify(call.args[1])), { kind: 'Argument', name: 'n', value: JSON.parse(JSON.stringify(call.args[1]!.value)), range: JSON.parse(JSON.stringify(call.args[1]!.range)) });
+  });
+
   it('writes ranges and name ranges out as JSON, with lines and columns', () => {
     const v = ok(text).document.members[0] as Definition;
     const json = JSON.parse(JSON.stringify(v)) as { range: Record<string, number>; nameRange: Record<string, number>; relations: Array<{ range: Record<string, number>; isConjugated: boolean }>; body: Array<Record<string, any>> };
