@@ -1,6 +1,7 @@
 // Fuzzes the SysML/KerML parser with mutated corpus files: deleted, duplicated, swapped and replaced
 // tokens, truncations, spliced fragments of other files, and random token soup. Every input must give
-// a result (diagnostics, never an exception) whose ranges lie inside the text, within 2 s.
+// a result (diagnostics, never an exception) whose ranges (of its diagnostics and of every node) lie
+// inside the text, within 2 s.
 // Parsing runs in a worker so a hang is caught by a timer and reported with the input that caused it.
 //
 //   npm run fuzz -- parser                       (5000 cases, seed 1)
@@ -115,7 +116,7 @@ function tokenSoup(rnd: () => number): string {
 const WORKER = `
 require('tsx/cjs');
 const { parentPort } = require('node:worker_threads');
-const { parse } = require(${JSON.stringify(join(__dirname, '..', '..', 'src', 'sysml', 'index.ts'))});
+const { parse, walk } = require(${JSON.stringify(join(__dirname, '..', '..', 'src', 'sysml', 'index.ts'))});
 parentPort.on('message', ({ text, language }) => {
   const t0 = performance.now();
   try {
@@ -130,6 +131,18 @@ parentPort.on('message', ({ text, language }) => {
       else if (!(g.line >= 1 && g.column >= 1 && g.endLine >= g.line)) problem = 'bad line/column: ' + JSON.stringify(g);
       if (problem) break;
     }
+    // Every node's range and name range (made when read) lies inside the text, and the tree
+    // writes out as JSON.
+    if (!problem) walk(r.document, (node) => {
+      for (const g of [node.range, node.nameRange]) {
+        if (g === undefined || g === null) continue;
+        if (!(g.start >= 0 && g.start <= g.end && g.end <= text.length && g.line >= 1 && g.column >= 1)) {
+          problem = node.kind + ' range outside the text: ' + JSON.stringify(g);
+          return false;
+        }
+      }
+    });
+    if (!problem) JSON.stringify(r.document);
     parentPort.postMessage({ ms, errors: r.errors.length, problem });
   } catch (error) {
     parentPort.postMessage({ ms: performance.now() - t0, errors: 0, problem: 'threw: ' + (error && error.stack || String(error)) });
