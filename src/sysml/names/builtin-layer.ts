@@ -64,7 +64,7 @@ function importOf(owner: Declaration, text: string, at: (ref: string) => Declara
   const target = m ? at(m[2]!) : undefined;
   if (!m || !target) return null;
   return {
-    owner, target: null, targetDecls: [target], isNamespace: m[1]!.startsWith('*'), isRecursive: m[1] === '**' || m[1] === '=*',
+    owner, target: null, targetStart: -1, targetDecls: [target], isNamespace: m[1]!.startsWith('*'), isRecursive: m[1] === '**' || m[1] === '=*',
     isAll: false, isPublic: true, filters: [], node: null,
   };
 }

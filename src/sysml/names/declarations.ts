@@ -15,6 +15,8 @@ export type Layer = 'builtin' | 'library' | 'user';
 export interface ImportSpec {
   readonly owner: Declaration;
   readonly target: QualifiedName | null;
+  /** Where the target starts (its key in the owner's resolution cache); -1 without a target. */
+  readonly targetStart: number;
   /** Targets known directly (built-in table). */
   readonly targetDecls: readonly Declaration[] | null;
   readonly isNamespace: boolean;
@@ -245,7 +247,7 @@ class DeclarationBuilder {
       }
       case 'Import':
         owner.imports.push({
-          owner, target: m.target, targetDecls: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
+          owner, target: m.target, targetStart: m.target.range.start, targetDecls: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
           isAll: m.isImportAll || m.keyword === 'expose', isPublic: m.visibility !== 'private', filters: m.filters, node: m,
         });
         for (const f of m.filters) this.expressions(f, owner);

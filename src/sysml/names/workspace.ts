@@ -418,7 +418,7 @@ export class Workspace {
     // (an import never imports through itself).
     const owner = imp.owner;
     this.fresh(owner);
-    const key = guardKey + imp.target.range.start;
+    const key = guardKey + imp.targetStart;
     const cached = owner.tierCache.get(key);
     if (cached) return this.guarded(cached, true)[0]!;
     const hits = this.cycleHits;

@@ -11,8 +11,8 @@ import { binary, index, single, truth, unary, withUnit, type BinaryOperator } fr
 import type { Draws } from './random';
 import { isDimensionless, ONE, quantityKindUnit, sameDimension, tryParseUnit } from './units';
 import {
-  bool, error, int, isError, isNull, itemsOf, NULL, real, sequence, str, unitValue, describeKind,
-  type Instance, type Outcome, type Scalar, type Value, type ValueError,
+  bool, error, int, isError, isNull, itemsOf, NULL, rangeOfPlace, real, sequence, str, unitValue, describeKind,
+  type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError,
 } from './values';
 
 /** An evaluated argument of an invocation: positional (name null) or named (`f(x = 1)`). */
@@ -101,8 +101,8 @@ function simpleName(ref: Reference): string {
   return q.segments.at(-1) ?? '';
 }
 
-function withRange(v: Outcome, at: SourceRange): Outcome {
-  return v.kind === 'error' && !v.range ? { ...v, range: at } : v;
+function withRange(v: Outcome, at: Place): Outcome {
+  return v.kind === 'error' && !v.range ? { ...v, range: rangeOfPlace(at) } : v;
 }
 
 type Thunk = () => Outcome;
@@ -203,7 +203,7 @@ export class Evaluator {
   }
 
   /** Runs `f` one level deeper, refusing past maxDepth (runaway recursion through calcs or features). */
-  nested(what: string, at: SourceRange | undefined, f: () => Outcome): Outcome {
+  nested(what: string, at: Place | undefined, f: () => Outcome): Outcome {
     const max = this.options.maxDepth ?? 200;
     if (this.depth >= max) return error(`evaluation nested deeper than ${max} levels at ${what} (recursive definition?)`, at, 'budget');
     this.depth++;
@@ -223,7 +223,8 @@ export class Evaluator {
     if (this.options.maxSteps !== undefined && this.steps > this.options.maxSteps) {
       return error(`evaluation stopped after ${this.options.maxSteps} steps`, expr.range, 'budget');
     }
-    const at = expr.range;
+    // The node stands for its range: made only if an error needs it.
+    const at: Place = expr;
     switch (expr.kind) {
       case 'Literal':
         return this.literal(expr, env, unitContext);
@@ -240,7 +241,7 @@ export class Evaluator {
       case 'Conditional': {
         const c = this.eval(expr.condition, env, false);
         if (isError(c)) return c;
-        const t = truth(c, 'the condition of if', expr.condition.range);
+        const t = truth(c, 'the condition of if', expr.condition);
         if (typeof t !== 'boolean') return t;
         return this.eval(t ? expr.then : expr.else, env, unitContext);
       }
@@ -315,7 +316,7 @@ export class Evaluator {
     }
   }
 
-  private name(name: QualifiedName, env: Environment, unitContext: boolean, at: SourceRange): Outcome {
+  private name(name: QualifiedName, env: Environment, unitContext: boolean, at: Place): Outcome {
     const asUnit = (): Outcome | undefined => {
       const first = name.segments[0];
       if (name.segments.length > 2 || (name.segments.length === 2 && first !== 'SI' && first !== 'USCustomaryUnits')) return undefined;
@@ -334,21 +335,21 @@ export class Evaluator {
   }
 
   private binaryExpression(
-    op: BinaryOperator, leftExpr: Expression, rightExpr: Expression, env: Environment, unitContext: boolean, at: SourceRange,
+    op: BinaryOperator, leftExpr: Expression, rightExpr: Expression, env: Environment, unitContext: boolean, at: Place,
   ): Outcome {
     const unitOperands = unitContext && (op === '*' || op === '/' || op === '**' || op === '^');
     const left = this.eval(leftExpr, env, unitOperands);
     if (isError(left)) return left;
     // Conditional operators evaluate the right operand only when it decides the result.
     if (op === 'and' || op === 'or' || op === 'implies') {
-      const a = truth(left, `'${op}'`, leftExpr.range);
+      const a = truth(left, `'${op}'`, leftExpr);
       if (typeof a !== 'boolean') return a;
       if (op === 'and' && !a) return bool(false);
       if (op === 'or' && a) return bool(true);
       if (op === 'implies' && !a) return bool(true);
       const right = this.eval(rightExpr, env, false);
       if (isError(right)) return right;
-      const b = truth(right, `'${op}'`, rightExpr.range);
+      const b = truth(right, `'${op}'`, rightExpr);
       return typeof b === 'boolean' ? bool(b) : b;
     }
     if (op === '??') return isNull(left) ? this.eval(rightExpr, env, unitContext) : left;
@@ -359,7 +360,7 @@ export class Evaluator {
   }
 
   private classification(
-    op: 'istype' | 'hastype' | '@' | 'as' | '@@' | 'meta', operandExpr: Expression | null, type: QualifiedName, env: Environment, at: SourceRange,
+    op: 'istype' | 'hastype' | '@' | 'as' | '@@' | 'meta', operandExpr: Expression | null, type: QualifiedName, env: Environment, at: Place,
   ): Outcome {
     if (op === '@@' || op === 'meta') return error(`metaclassification '${op}' is not supported`, at, 'unsupported');
     if (!operandExpr) return error(`'${op} ${nameText(type)}' without an operand is only meaningful in a filter`, at, 'unsupported');
@@ -379,7 +380,7 @@ export class Evaluator {
   }
 
   /** `target.name` over every element of target (feature chains over sequences flatten). */
-  private member(target: Value, name: string, at: SourceRange): Outcome {
+  private member(target: Value, name: string, at: Place): Outcome {
     const out: Value[] = [];
     for (const item of itemsOf(target)) {
       if (item.kind !== 'instance') return error(`cannot read feature '${name}' of ${describeKind(item)}`, at);
@@ -401,7 +402,7 @@ export class Evaluator {
     return out;
   }
 
-  private invocation(callee: Reference, args: readonly Argument[], env: Environment, at: SourceRange): Outcome {
+  private invocation(callee: Reference, args: readonly Argument[], env: Environment, at: Place): Outcome {
     const name = simpleName(callee);
     if (isBodyFunction(name) && args.length === 2 && args[1]!.value.kind === 'Body') {
       const target = this.eval(args[0]!.value, env, false);
@@ -414,8 +415,8 @@ export class Evaluator {
   }
 
   /** Calls a model calc through the environment, else a library function by simple name. */
-  private call(callee: Reference, args: readonly CallArgument[], env: Environment, at: SourceRange): Outcome {
-    const fromModel = env.invoke?.(callee, args, this, at);
+  private call(callee: Reference, args: readonly CallArgument[], env: Environment, at: Place): Outcome {
+    const fromModel = env.invoke?.(callee, args, this, rangeOfPlace(at));
     if (fromModel !== undefined) return withRange(fromModel, at);
     const name = simpleName(callee);
     const named = args.find((a) => a.name !== null);
@@ -427,7 +428,7 @@ export class Evaluator {
     return error(`unknown calc or function '${referenceText(callee)}'`, at, 'unsupported');
   }
 
-  private arrowInvocation(targetExpr: Expression, callee: Reference, args: readonly Argument[], env: Environment, at: SourceRange): Outcome {
+  private arrowInvocation(targetExpr: Expression, callee: Reference, args: readonly Argument[], env: Environment, at: Place): Outcome {
     const target = this.eval(targetExpr, env, false);
     if (isError(target)) return target;
     const name = simpleName(callee);
@@ -445,7 +446,7 @@ export class Evaluator {
   }
 
   /** `seq->reduce '+'` with an operator name: a left fold. */
-  private reduce(target: Value, args: readonly Argument[], at: SourceRange): Outcome {
+  private reduce(target: Value, args: readonly Argument[], at: Place): Outcome {
     const fn = args[0]?.value;
     const op = fn?.kind === 'Name' ? fn.name.segments.at(-1) : undefined;
     const operators = new Set(['+', '-', '*', '/', '%', '**', '^', 'and', 'or', 'xor', '&', '|']);
@@ -464,7 +465,7 @@ export class Evaluator {
   }
 
   /** collect/select/reject/forAll/exists with a body `{ in x; … }` evaluated per element. */
-  private applyBody(name: BodyFunction, target: Value, body: BodyExpression, env: Environment, at: SourceRange): Outcome {
+  private applyBody(name: BodyFunction, target: Value, body: BodyExpression, env: Environment, at: Place): Outcome {
     const param = body.members.find((m): m is Usage => m.kind === 'Usage' && m.direction === 'in');
     const paramName = param ? declaredName(param) : null;
     if (!body.result) return error(`the body of ${name} has no result expression`, body.range);
@@ -504,7 +505,7 @@ export class Evaluator {
       const members = usage.body;
       const requirement = usage.keyword === 'requirement';
       return () => this.nested(`'${name}'`, usage.range, () => {
-        const inner = this.bindBody(name, members, [], scope, usage.range);
+        const inner = this.bindBody(name, members, [], scope, usage);
         if (isError(inner as Outcome)) return inner as ValueError;
         const v = requirement ? this.requirement(name, members, inner as LocalScope) : this.predicate(name, members, inner as LocalScope);
         return isError(v as Outcome) ? (v as ValueError) : bool((v as Verdict).value);
@@ -530,7 +531,7 @@ export class Evaluator {
    * requirement's `subject`) take the arguments in order (positional) or by name; a parameter without
    * an argument uses its own `= expr`; other named usages are locals, evaluated when first needed.
    */
-  bindBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): LocalScope | ValueError {
+  bindBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): LocalScope | ValueError {
     const params = members.filter((m): m is Usage =>
       m.kind === 'Usage' && m.role !== 'return' && (m.direction === 'in' || m.direction === 'inout' || m.role === 'subject'));
     const scope = new LocalScope(outer);
@@ -566,7 +567,7 @@ export class Evaluator {
    * Evaluates a calc or constraint body for an invocation (see bindBody). The result is the body's
    * result expression, else the `return` usage's value (or an instance built from its body).
    */
-  callBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): Outcome {
+  callBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): Outcome {
     return this.nested(label, at, () => {
       const scope = this.bindBody(label, members, args, outer, at);
       if (isError(scope as Outcome)) return scope as ValueError;
@@ -574,7 +575,7 @@ export class Evaluator {
     });
   }
 
-  private bodyResult(label: string, members: readonly Member[], scope: LocalScope, at?: SourceRange): Outcome {
+  private bodyResult(label: string, members: readonly Member[], scope: LocalScope, at?: Place): Outcome {
     const resultExpr = resultExpressionOf(members);
     if (resultExpr) return this.eval(resultExpr, scope, false);
     const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
@@ -597,7 +598,7 @@ export class Evaluator {
    * true. When it is false, `failing` names the first false conjunct of a top-level `and` chain (by its
    * source text when the environment provides it) and its range. A body without an expression holds.
    */
-  checkConstraint(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): Verdict | ValueError {
+  checkConstraint(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): Verdict | ValueError {
     const r = this.nested(label, at, () => {
       const scope = this.bindBody(label, members, args, outer, at);
       if (isError(scope as Outcome)) return scope as ValueError;
@@ -613,7 +614,7 @@ export class Evaluator {
    * `vacuous` is set when an assumption is false (the requirement then holds without being tested).
    * Nested requirement usages (requirement groups) are checked too.
    */
-  checkRequirement(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: SourceRange): Verdict | ValueError {
+  checkRequirement(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): Verdict | ValueError {
     const r = this.nested(label, at, () => {
       const scope = this.bindBody(label, members, args, outer, at);
       if (isError(scope as Outcome)) return scope as ValueError;
@@ -655,14 +656,14 @@ export class Evaluator {
     if (name !== null) {
       const v = scope.has(name) ? scope.local(name) : scope.lookup(qualifiedName(name, m.range));
       if (v !== undefined) {
-        const b = expectBoolean(v, label, m.range);
+        const b = expectBoolean(v, label, m);
         if (typeof b !== 'boolean') return b;
         return b ? { value: true } : { value: false, failing: { label, range: m.range } };
       }
     }
     if (inherits(m)) return error(`requirement ${label} specializes a definition the environment did not resolve`, m.range, 'unsupported');
     if (!m.body) return { value: true };
-    const inner = this.bindBody(label, m.body, [], scope, m.range);
+    const inner = this.bindBody(label, m.body, [], scope, m);
     if (isError(inner as Outcome)) return inner as ValueError;
     return this.requirement(label, m.body, inner as LocalScope);
   }
@@ -671,7 +672,7 @@ export class Evaluator {
   private constraintMember(m: Usage, scope: LocalScope): Verdict | ValueError {
     const label = usageLabel(m, m.role ?? 'constraint');
     if (m.body !== null && resultExpressionOf(m.body)) {
-      const inner = this.bindBody(label, m.body, [], scope, m.range);
+      const inner = this.bindBody(label, m.body, [], scope, m);
       if (isError(inner as Outcome)) return inner as ValueError;
       return this.predicate(label, m.body, inner as LocalScope);
     }
@@ -682,8 +683,8 @@ export class Evaluator {
     const targetName = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
     const name = own !== null && m.name !== null ? qualifiedName(own, m.range) : targetName;
     if (!name) return error(`${label} has no constraint to check`, m.range, 'unsupported');
-    const v = this.name(name, scope, false, m.range);
-    const b = expectBoolean(v, label, m.range);
+    const v = this.name(name, scope, false, m);
+    const b = expectBoolean(v, label, m);
     if (typeof b !== 'boolean') return b;
     return b ? { value: true } : { value: false, failing: { label: nameText(name), range: m.range } };
   }
@@ -693,7 +694,7 @@ export class Evaluator {
     if (!expr) return { value: true };
     for (const part of conjuncts(expr)) {
       const v = this.eval(part, scope, false);
-      const b = expectBoolean(v, label, part.range);
+      const b = expectBoolean(v, label, part);
       if (typeof b !== 'boolean') return b;
       if (!b) return { value: false, failing: { label: scope.sourceText(part.range) ?? `${label} at ${part.range.line}:${part.range.column}`, range: part.range } };
     }
@@ -769,7 +770,7 @@ export function evaluate(expr: Expression, env: Environment, options: Evaluation
 export const BODY_FUNCTION_NAMES: readonly string[] = BODY_FUNCTIONS;
 
 /** The single Boolean an expression must produce (constraints, requirements, conditions). */
-export function expectBoolean(v: Outcome, what: string, at?: SourceRange): boolean | ValueError {
+export function expectBoolean(v: Outcome, what: string, at?: Place): boolean | ValueError {
   if (isError(v)) return v;
   const x = single(v, what, '', at);
   if (isError(x)) return x;

@@ -6,7 +6,7 @@ import { drawNormal, drawTriangular, drawUniform, type Draws } from './random';
 import { convertMagnitude, parseUnit, powerUnit, type Unit } from './units';
 import {
   bool, describeKind, equals, error, format, int, isError, itemsOf, NULL, quantity, real, sequence, str,
-  type Outcome, type Scalar, type SourceRange, type Value, type ValueError,
+  type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
 /** A body expression (`{in x; x > 0}`) applied to one element. */
@@ -14,7 +14,7 @@ export type Body = (item: Scalar, index: number) => Outcome;
 
 export interface CallContext {
   readonly draws?: Draws;
-  readonly range?: SourceRange;
+  readonly range?: Place;
 }
 
 type Fn = (args: readonly Value[], ctx: CallContext) => Outcome;

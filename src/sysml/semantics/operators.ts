@@ -6,7 +6,7 @@ import {
 } from './units';
 import {
   bool, compare, describeKind, equals, error, identical, int, isNull, itemsOf, NULL, quantity, real,
-  sequence, str, unitValue, type Outcome, type Scalar, type SourceRange, type Value, type ValueError,
+  sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
 export type ArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '**' | '^';
@@ -32,7 +32,7 @@ const VERB: Record<ArithmeticOperator, (a: string, b: string) => string> = {
 };
 
 /** The single scalar of an operand, or an error naming the operator and side. */
-export function single(v: Value, op: string, side: string, range?: SourceRange): Scalar | ValueError {
+export function single(v: Value, op: string, side: string, range?: Place): Scalar | ValueError {
   if (v.kind !== 'sequence') return v;
   if (v.items.length === 1) return v.items[0]!;
   const where = side ? ` ${side}` : '';
@@ -40,7 +40,7 @@ export function single(v: Value, op: string, side: string, range?: SourceRange):
   return error(`'${op}' needs a single value${where}, got a sequence of ${v.items.length}`, range);
 }
 
-function operands(op: string, a: Value, b: Value, range?: SourceRange): [Scalar, Scalar] | ValueError {
+function operands(op: string, a: Value, b: Value, range?: Place): [Scalar, Scalar] | ValueError {
   const x = single(a, op, 'on its left', range);
   if (x.kind === 'error') return x;
   const y = single(b, op, 'on its right', range);
@@ -65,7 +65,7 @@ function quantityIn(value: number, unit: Unit): Scalar {
 // ---------------------------------------------------------------------------------------------------
 // Arithmetic
 
-export function arithmetic(op: ArithmeticOperator, left: Value, right: Value, range?: SourceRange): Outcome {
+export function arithmetic(op: ArithmeticOperator, left: Value, right: Value, range?: Place): Outcome {
   const pair = operands(op, left, right, range);
   if ('kind' in pair) return pair;
   const [a, b] = pair;
@@ -110,7 +110,7 @@ function textOf(v: Scalar): string {
   }
 }
 
-function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch: () => ValueError): Outcome {
+function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | undefined, mismatch: () => ValueError): Outcome {
   if (a.kind === 'integer' && b.kind === 'integer') return int(op === '+' ? a.value + b.value : a.value - b.value);
   if (isPlainNumber(a) && isPlainNumber(b)) {
     const x = asNumber(a);
@@ -143,7 +143,7 @@ function isZero(v: Numeric): boolean {
   return v.kind === 'integer' ? v.value === 0n : v.value === 0;
 }
 
-function divide(a: Numeric, b: Numeric, range?: SourceRange): Outcome {
+function divide(a: Numeric, b: Numeric, range?: Place): Outcome {
   if (isZero(b)) return error(`division by zero: ${describeKind(a)} / ${describeKind(b)}`, range);
   // Integer / Integer is Rational in the library (IntegerFunctions::'/'): a Real here.
   if (isPlainNumber(a) && isPlainNumber(b)) return real(asNumber(a) / asNumber(b));
@@ -153,7 +153,7 @@ function divide(a: Numeric, b: Numeric, range?: SourceRange): Outcome {
   throw new Error('unreachable');
 }
 
-function modulo(a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch: () => ValueError): Outcome {
+function modulo(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () => ValueError): Outcome {
   if (isZero(b)) return error(`modulo by zero: ${describeKind(a)} % ${describeKind(b)}`, range);
   // Truncated remainder (sign of the dividend), as JavaScript and Java compute it.
   if (a.kind === 'integer' && b.kind === 'integer') return int(a.value % b.value);
@@ -167,7 +167,7 @@ function modulo(a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch
   return mismatch();
 }
 
-function power(a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch: () => ValueError): Outcome {
+function power(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () => ValueError): Outcome {
   if (b.kind === 'quantity') return mismatch();
   if (a.kind === 'integer' && b.kind === 'integer') {
     if (b.value >= 0n) {
@@ -188,7 +188,7 @@ function power(a: Numeric, b: Numeric, range: SourceRange | undefined, mismatch:
 }
 
 /** Arithmetic with unit values: `km/h` inside brackets, `2 * SI::kg`, `SI::m ** 2`. */
-function unitArithmetic(op: ArithmeticOperator, a: Scalar, b: Scalar, range?: SourceRange): Outcome | undefined {
+function unitArithmetic(op: ArithmeticOperator, a: Scalar, b: Scalar, range?: Place): Outcome | undefined {
   if (a.kind === 'unit' && b.kind === 'unit') {
     if (op === '*') return unitValue(multiplyUnits(a.unit, b.unit));
     if (op === '/') return unitValue(divideUnits(a.unit, b.unit));
@@ -207,7 +207,7 @@ function unitArithmetic(op: ArithmeticOperator, a: Scalar, b: Scalar, range?: So
 }
 
 /** `value [unit]`: attaches a unit to a number, or converts a quantity of the same dimension. */
-export function withUnit(v: Value, u: Value, range?: SourceRange): Outcome {
+export function withUnit(v: Value, u: Value, range?: Place): Outcome {
   const unit = single(u, '[', 'inside the brackets', range);
   if (unit.kind === 'error') return unit;
   if (unit.kind !== 'unit') return error(`expected a unit inside [ ], got ${describeKind(unit)}`, range);
@@ -224,7 +224,7 @@ export function withUnit(v: Value, u: Value, range?: SourceRange): Outcome {
 }
 
 /** `convert(q, toUnit)`: the same quantity in another unit of its dimension. */
-export function convertQuantity(q: Scalar, to: Unit, range?: SourceRange): Outcome {
+export function convertQuantity(q: Scalar, to: Unit, range?: Place): Outcome {
   if (q.kind !== 'quantity') {
     if (isPlainNumber(q) && isDimensionless(to.dimension)) return quantity((asNumber(q) * to.den) / to.num, to);
     return error(`cannot convert ${describeKind(q)} to [${to.name}]`, range);
@@ -237,7 +237,7 @@ export function convertQuantity(q: Scalar, to: Unit, range?: SourceRange): Outco
 // ---------------------------------------------------------------------------------------------------
 // Comparison, equality, boolean, sequence operators
 
-export function comparison(op: ComparisonOperator, left: Value, right: Value, range?: SourceRange): Outcome {
+export function comparison(op: ComparisonOperator, left: Value, right: Value, range?: Place): Outcome {
   const pair = operands(op, left, right, range);
   if ('kind' in pair) return pair;
   const [a, b] = pair;
@@ -260,7 +260,7 @@ function compareWithZero(a: Scalar, b: Scalar): number | undefined {
   return undefined;
 }
 
-export function equality(op: EqualityOperator, a: Value, b: Value, range?: SourceRange): Outcome {
+export function equality(op: EqualityOperator, a: Value, b: Value, range?: Place): Outcome {
   // Quantities of different dimensions are a modelling mistake, not merely unequal.
   const xs = itemsOf(a);
   const ys = itemsOf(b);
@@ -288,14 +288,14 @@ function equalsWithZero(a: Value, b: Value): boolean {
 }
 
 /** The Boolean of a condition operand, or an error naming what it got instead. */
-export function truth(v: Value, what: string, range?: SourceRange): boolean | ValueError {
+export function truth(v: Value, what: string, range?: Place): boolean | ValueError {
   const x = single(v, what, '', range);
   if (x.kind === 'error') return x;
   if (x.kind !== 'boolean') return error(`${what} needs a Boolean, got ${describeKind(x)}`, range);
   return x.value;
 }
 
-export function booleanOp(op: BooleanOperator, left: Value, right: Value, range?: SourceRange): Outcome {
+export function booleanOp(op: BooleanOperator, left: Value, right: Value, range?: Place): Outcome {
   const a = truth(left, `'${op}'`, range);
   if (typeof a !== 'boolean') return a;
   const b = truth(right, `'${op}'`, range);
@@ -311,7 +311,7 @@ export function booleanOp(op: BooleanOperator, left: Value, right: Value, range?
 }
 
 /** `lower..upper`: the Integers from lower to upper inclusive (null when lower > upper). */
-export function range(lower: Value, upper: Value, where?: SourceRange): Outcome {
+export function range(lower: Value, upper: Value, where?: Place): Outcome {
   const pair = operands('..', lower, upper, where);
   if ('kind' in pair) return pair;
   const [a, b] = pair;
@@ -332,7 +332,7 @@ export function coalesce(a: Value, b: Value): Value {
 }
 
 /** `seq#(i)`: the i-th element, counting from 1; null past either end (SequenceFunctions::'#'). */
-export function index(seq: Value, i: Value, where?: SourceRange): Outcome {
+export function index(seq: Value, i: Value, where?: Place): Outcome {
   const k = single(i, '#', 'as the index', where);
   if (k.kind === 'error') return k;
   if (k.kind !== 'integer') return error(`'#' needs an Integer index, got ${describeKind(k)}`, where);
@@ -341,7 +341,7 @@ export function index(seq: Value, i: Value, where?: SourceRange): Outcome {
   return at >= 1 && at <= items.length ? items[at - 1]! : NULL;
 }
 
-export function unary(op: UnaryOperator, operand: Value, where?: SourceRange): Outcome {
+export function unary(op: UnaryOperator, operand: Value, where?: Place): Outcome {
   const x = single(operand, op, 'after it', where);
   if (x.kind === 'error') return x;
   switch (op) {
@@ -362,7 +362,7 @@ export function unary(op: UnaryOperator, operand: Value, where?: SourceRange): O
 }
 
 /** Dispatches any binary operator (short-circuit operators evaluate both sides here). */
-export function binary(op: BinaryOperator, a: Value, b: Value, where?: SourceRange): Outcome {
+export function binary(op: BinaryOperator, a: Value, b: Value, where?: Place): Outcome {
   switch (op) {
     case '+': case '-': case '*': case '/': case '%': case '**': case '^':
       return arithmetic(op, a, b, where);

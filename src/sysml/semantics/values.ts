@@ -78,9 +78,18 @@ export function sequence(values: readonly Value[]): Value {
   return items.length === 1 ? items[0]! : { kind: 'sequence', items };
 }
 
-export function error(message: string, range?: SourceRange, code?: ValueError['code']): ValueError {
+/** Where an operation is written: a range, or the node itself, whose range (made on each read, see
+ * SpannedNode) is read only when an error needs it: evaluation passes nodes, so a run of a sweep
+ * makes no range for the expressions that evaluate without error. */
+export type Place = SourceRange | { readonly range: SourceRange };
+
+export function rangeOfPlace(place: Place): SourceRange {
+  return 'start' in place ? place : place.range;
+}
+
+export function error(message: string, range?: Place, code?: ValueError['code']): ValueError {
   const e: { kind: 'error'; message: string; range?: SourceRange; code?: ValueError['code'] } = { kind: 'error', message };
-  if (range) e.range = range;
+  if (range) e.range = rangeOfPlace(range);
   if (code) e.code = code;
   return e;
 }
