@@ -196,6 +196,15 @@ export function tokenKindText(kind: number): string {
   return PUNCT_TEXT[kind] ?? 'token';
 }
 
+/** A character as an error message shows it: quoted when it prints, by code point when it is a
+ * control or invisible character (a NUL byte must not reach the terminal); U+FFFD is what a byte
+ * that is not UTF-8 was read as. */
+function describeCharacter(ch: string): string {
+  const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (ch === '\uFFFD') return `${code} (the file is not UTF-8 text here)`;
+  return /^[\p{Cc}\p{Cf}\p{Z}\p{Co}\p{Cn}]$/u.test(ch) ? code : `'${ch}'`;
+}
+
 /** A regular comment `/* … *\/`, kept because comments are model elements. */
 export class CommentToken extends TextRange {
   /** Index of the first token after the comment. */
@@ -452,7 +461,7 @@ export function tokenize(source: string, language: Language): TokenStream {
         default: {
           // Unknown character (a surrogate pair counts as one).
           i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
-          errorSpans.push({ message: `unexpected character '${source.slice(start, i)}'`, start: start, end: i });
+          errorSpans.push({ message: `unexpected character ${describeCharacter(source.slice(start, i))}`, start: start, end: i });
           continue;
         }
       }

@@ -42,6 +42,14 @@ describe('sysml lexer: lines, columns and ranges', () => {
     assert.deepEqual(r.errors.map((e) => `${at(e.range)} ${e.message}`), ["2:7-2:8 unexpected character '§'"]);
   });
 
+  it('names control characters and bytes that are not UTF-8 by code point, not as raw characters', () => {
+    const text = Buffer.from([0x70, 0x20, 0x00, 0x20, 0x01, 0x20, 0xff, 0x0a]).toString('utf8');
+    assert.deepEqual(parse(text).errors.map((e) => `${at(e.range)} ${e.message}`).filter((m) => m.includes('character')), [
+      '1:3-1:4 unexpected character U+0000', '1:5-1:6 unexpected character U+0001',
+      '1:7-1:8 unexpected character U+FFFD (the file is not UTF-8 text here)',
+    ]);
+  });
+
   it('gives all six fields of a range in JSON', () => {
     const d = parse('part def A;\npart def B;').document.members[1]!;
     assert.deepEqual(JSON.parse(JSON.stringify(d.range)), { start: 12, end: 23, line: 2, column: 1, endLine: 2, endColumn: 12 });

@@ -611,7 +611,9 @@ class ReferenceWalker {
 
   private record(ref: Reference, targets: Declaration[]): Declaration[] {
     this.references.push(new ReferenceRecord(ref, targets));
-    if (targets.length === 0) this.diagnostics.push({ message: `unresolved reference '${referenceText(ref)}'`, range: ref.range });
+    // A name the parser found missing (no segments) is already a syntax error: not also a name error.
+    const missing = ref.kind === 'QualifiedName' && ref.segments.length === 0;
+    if (targets.length === 0 && !missing) this.diagnostics.push({ message: `unresolved reference '${referenceText(ref)}'`, range: ref.range });
     return targets;
   }
 

@@ -20,6 +20,12 @@ function targetOf(text: string, marker: string, occurrence = 1): string[] {
 }
 
 describe('sysml names: resolution rules', () => {
+  it('reports a name the parser found missing as the syntax error only, not also as an unresolved name', () => {
+    const text = 'part def A;\npart def B :> ~A;\npart c : ;';
+    assert.deepEqual(parse(text).errors.length, 2);
+    assert.deepEqual(unresolved(text), []);
+  });
+
   it('reports an unresolved name with its message and range, and never throws', () => {
     const text = 'package P {\n  part def A;\n  part a : Missing;\n}';
     const { diagnostics } = resolveDocuments([doc('m.sysml', text)]);
