@@ -275,17 +275,7 @@ export class ModelSet {
   referenceAt(uri: string, offset: number): ResolvedReference | null {
     const key = canonicalUri(uri);
     if (!this.open.has(key)) return null;
-    // The innermost reference around `offset` (each read of a range makes it: read it once).
-    let best: ResolvedReference | null = null;
-    let bestLength = Infinity;
-    for (const r of this.index.references(key)) {
-      const range = r.range;
-      if (range.start <= offset && offset <= range.end && range.end - range.start < bestLength) {
-        best = r;
-        bestLength = range.end - range.start;
-      }
-    }
-    return best;
+    return this.index.referenceAt(key, offset);
   }
 
   /** Declarations at `offset`: a reference's targets, or the declaration named there. */

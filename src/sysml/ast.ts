@@ -77,7 +77,7 @@ export const NAME_END: unique symbol = Symbol('nameEnd');
 
 /** The `range` and `nameRange` getters of node classes that keep their spans as offsets, and a
  * `toJSON` that writes them out. Not a base class: the parser copies these onto each class's
- * prototype (see `spanned` in parser.ts). */
+ * prototype (see `mixIn` in parser.ts). */
 export abstract class SpannedNode {
   declare [SPAN_START]: number;
   declare [SPAN_END]: number;

@@ -280,11 +280,9 @@ class Parser {
 
   /** Range from token `a` to the last consumed token. */
   private rng(a: number): SourceRange {
-    const b = this.p - 1;
-    const s = this.starts[a]!;
-    return new TextRange(s, b < a ? s : this.ends[b]!, this.lineStarts);
+    return new TextRange(this.starts[a]!, this.endFrom(a), this.lineStarts);
   }
-  /** End offset of the range from token `a` to the last consumed token (see `rng`). */
+  /** End offset of the range from token `a` to the last consumed token (its start if none was). */
   private endFrom(a: number): number {
     const b = this.p - 1;
     return b < a ? this.starts[a]! : this.ends[b]!;
@@ -2071,10 +2069,7 @@ abstract class FeatureFlags {
   get portionKind(): 'snapshot' | 'timeslice' | 'portion' | null { return PORTION_KINDS[(this[FLAGS] >>> PORTION_SHIFT) & 3]!; }
   /** The node as plain data, flags and ranges included. */
   toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { ...(this as object) };
-    const spanned = this as unknown as SpannedNode;
-    out.range = spanned.range;
-    out.nameRange = spanned.nameRange;
+    const out = SpannedNode.prototype.toJSON.call(this);
     for (const f of HEADER_FLAGS) out[f] = this[f];
     for (const f of HEADER_SCALARS) out[f] = this[f];
     if ((this as { kind?: string }).kind === 'Usage') for (const f of USAGE_FLAGS) out[f] = (this as unknown as Usage)[f];

@@ -130,6 +130,20 @@ export class Workspace {
     return entry.references;
   }
 
+  /** The innermost reference of a document around `offset`, with what it resolved to. */
+  referenceAt(uri: string, offset: number): ResolvedReference | null {
+    let best: ResolvedReference | null = null;
+    let bestLength = Infinity;
+    for (const r of this.references(uri)) {
+      const range = r.range; // made on each read: read it once
+      if (range.start <= offset && offset <= range.end && range.end - range.start < bestLength) {
+        best = r;
+        bestLength = range.end - range.start;
+      }
+    }
+    return best;
+  }
+
   /** The declarations a qualified name (`A::B::'c d'`) denotes, with their kinds. */
   declarationsOf(qualifiedName: string): DeclarationInfo[] {
     const segments = parseQualifiedName(qualifiedName);
@@ -144,17 +158,7 @@ export class Workspace {
   lookupAt(uri: string, offset: number): DeclarationInfo[] {
     const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
     if (!entry) return [];
-    this.resolveDocument(entry);
-    // The innermost reference around `offset` (each read of a range makes it: read it once).
-    let best: ResolvedReference | null = null;
-    let bestLength = Infinity;
-    for (const r of entry.references) {
-      const range = r.range;
-      if (range.start <= offset && offset <= range.end && range.end - range.start < bestLength) {
-        best = r;
-        bestLength = range.end - range.start;
-      }
-    }
+    const best = this.referenceAt(uri, offset);
     if (best) return best.targets.map(info);
     for (const d of entry.decls.all) {
       const at = d.nameRange;
