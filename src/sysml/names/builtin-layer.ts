@@ -10,7 +10,7 @@
 // The implicit base of each kind (and `Base::things` for features) is not listed: the reader adds
 // it, as the builder of declarations does for documents.
 
-import { Declaration, type ImportSpec, implicitBase, push } from './declarations';
+import { added, Declaration, type ImportSpec, implicitBase, push } from './declarations';
 import { BUILTIN_LIBRARY_VERSION, BUILTIN_TABLE } from './builtin-table';
 
 export { BUILTIN_LIBRARY_VERSION };
@@ -49,11 +49,11 @@ export function readTable(table: string): Map<string, Declaration[]> {
   }
   const at = (ref: string): Declaration | undefined => all[parseInt(ref, 36)];
   for (const [d, supers, imports, alias] of links) {
-    for (const s of supers.split(',')) { const t = s === '' ? undefined : at(s); if (t) d.directSupertypes.push(t); }
+    for (const s of supers.split(',')) { const t = s === '' ? undefined : at(s); if (t) d.directSupertypes = added(d.directSupertypes, t); }
     const base = implicitBase(d.kind);
-    if (base) d.fixedSupertypes.push(base);
-    if (!d.isDefinition && d.kind !== 'package' && d.kind !== 'alias') d.fixedSupertypes.push(['Base', 'things']);
-    for (const i of imports.split(',')) if (i !== '') { const spec = importOf(d, i, at); if (spec) d.imports.push(spec); }
+    if (base) d.fixedSupertypes = added(d.fixedSupertypes, base);
+    if (!d.isDefinition && d.kind !== 'package' && d.kind !== 'alias') d.fixedSupertypes = added(d.fixedSupertypes, ['Base', 'things']);
+    for (const i of imports.split(',')) if (i !== '') { const spec = importOf(d, i, at); if (spec) d.imports = added(d.imports, spec); }
     if (alias !== '') d.aliasTarget = at(alias) ?? null;
   }
   return out;

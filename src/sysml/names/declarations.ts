@@ -34,27 +34,40 @@ export interface SupertypeRef {
 
 let nextId = 1;
 
+// A declaration's lists and maps are made when their first entry is added: most declarations (a
+// feature with no members, imports or metadata) never get one, and empty arrays and maps made for
+// each of them were about as much memory as the syntax tree they were built from.
+const NONE: readonly never[] = Object.freeze([]);
+
+/** `list` with `value` added: a new array in place of the shared empty one, else `list` itself. */
+export function added<T>(list: readonly T[], value: T): T[] {
+  if (list.length === 0) return [value];
+  (list as T[]).push(value);
+  return list as T[];
+}
+
 export class Declaration {
   readonly id = nextId++;
   /** Members in order of declaration (unnamed ones included: they are still scopes). */
-  readonly members: Declaration[] = [];
-  /** Members by name and by short name. */
-  readonly byName = new Map<string, Declaration[]>();
-  readonly imports: ImportSpec[] = [];
+  members: readonly Declaration[] = NONE;
+  /** Members by name and by short name; null until the first named member. */
+  byName: Map<string, Declaration[]> | null = null;
+  imports: readonly ImportSpec[] = NONE;
   /** Specializations written in the text, resolved lazily from the parent scope. */
-  readonly supertypeRefs: SupertypeRef[] = [];
+  supertypeRefs: readonly SupertypeRef[] = NONE;
   /** Global qualified names of supertypes known without resolution (built-ins, implicit bases). */
-  readonly fixedSupertypes: string[][] = [];
+  fixedSupertypes: readonly string[][] = NONE;
   /** Supertypes known directly (built-in table). */
-  readonly directSupertypes: Declaration[] = [];
+  directSupertypes: readonly Declaration[] = NONE;
   /** Built-in alias target. */
   aliasTarget: Declaration | null = null;
   /** Metadata annotating this element (`#M`, `@M;`, `metadata m : M;`) as references. */
-  readonly metadataRefs: QualifiedName[] = [];
+  metadataRefs: readonly QualifiedName[] = NONE;
 
   // Resolution caches, valid while `generation` equals the owning index's generation.
   generation = -1;
-  tierCache = new Map<string, Declaration[][]>();
+  /** Memoized lookups by key; null until the first. */
+  tierCache: Map<string, Declaration[][]> | null = null;
   supertypeCache: Declaration[] | null = null;
   computingSupertypes = false;
   recursiveCache: Map<string, Declaration[]> | null = null;
@@ -96,9 +109,14 @@ export class Declaration {
   }
 
   addMember(member: Declaration): void {
-    this.members.push(member);
-    if (member.name !== null) push(this.byName, member.name, member);
-    if (member.shortName !== null && member.shortName !== member.name) push(this.byName, member.shortName, member);
+    this.members = added(this.members, member);
+    if (member.name !== null) this.addName(member.name, member);
+    if (member.shortName !== null && member.shortName !== member.name) this.addName(member.shortName, member);
+  }
+
+  /** Makes `d` visible in this scope under `name` (a member, or an accepted payload in a transition). */
+  addName(name: string, d: Declaration): void {
+    push(this.byName ??= new Map(), name, d);
   }
 }
 
@@ -227,11 +245,11 @@ class DeclarationBuilder {
   }
 
   private metadata(decl: Declaration, prefix: readonly QualifiedName[], body: readonly Member[] | null): void {
-    decl.metadataRefs.push(...prefix);
+    for (const p of prefix) decl.metadataRefs = added(decl.metadataRefs, p);
     if (body) {
       for (const m of body) {
         if (m.kind === 'Usage' && m.keyword === 'metadata') {
-          for (const r of m.relations) if (r.relation === 'typing' && r.target.kind === 'QualifiedName') decl.metadataRefs.push(r.target);
+          for (const r of m.relations) if (r.relation === 'typing' && r.target.kind === 'QualifiedName') decl.metadataRefs = added(decl.metadataRefs, r.target);
         }
       }
     }
@@ -246,7 +264,7 @@ class DeclarationBuilder {
         return;
       }
       case 'Import':
-        owner.imports.push({
+        owner.imports = added(owner.imports, {
           owner, target: m.target, targetStart: m.target.range.start, targetDecls: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
           isAll: m.isImportAll || m.keyword === 'expose', isPublic: m.visibility !== 'private', filters: m.filters, node: m,
         });
@@ -257,7 +275,7 @@ class DeclarationBuilder {
         return;
       case 'Definition': {
         const d = this.make(m, owner, m.name, m.shortName, m.keyword, true, m.visibility);
-        for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
+        for (const r of m.relations) d.supertypeRefs = added(d.supertypeRefs, { relation: r.relation, ref: r.target });
         this.implicit(d, false, m);
         this.metadata(d, m.prefixMetadata, m.body);
         if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
@@ -285,7 +303,7 @@ class DeclarationBuilder {
           // The accepted payload is visible to the guard and the effect.
           if (m.trigger.payload) {
             const p = this.out.ofNode.get(m.trigger.payload);
-            if (p && p.name !== null) push(d.byName, p.name, p);
+            if (p && p.name !== null) d.addName(p.name, p);
           }
         }
         this.expressions(m.guard, d);
@@ -391,7 +409,7 @@ class DeclarationBuilder {
     for (const end of m.ends ?? []) {
       if (end.name === null) continue;
       const e = new Declaration(this.layer, end.name, null, 'end', false, null, d, this.out.uri, 'public', { range: end.range, nameRange: end.range });
-      e.supertypeRefs.push({ relation: 'reference', ref: end.target });
+      e.supertypeRefs = added(e.supertypeRefs, { relation: 'reference', ref: end.target });
       d.addMember(e);
       this.out.all.push(e);
     }
@@ -404,7 +422,7 @@ class DeclarationBuilder {
   /** Relations, implicit base, multiplicity and value of a feature-like member. */
   private feature(d: Declaration, m: { relations: readonly { relation: RelationKind; target: Reference }[];
     multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }, usage?: Usage): void {
-    for (const r of m.relations) d.supertypeRefs.push({ relation: r.relation, ref: r.target });
+    for (const r of m.relations) d.supertypeRefs = added(d.supertypeRefs, { relation: r.relation, ref: r.target });
     this.implicit(d, false, usage);
     if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
     if (m.value) this.expressions(m.value.expression, d);
@@ -421,9 +439,9 @@ class DeclarationBuilder {
         + (node.body ?? []).filter((m) => m.kind === 'Usage' && m.isEnd).length;
       if (ends === 2) base = d.kind === 'interface' ? ['Interfaces', 'BinaryInterface'] : ['Connections', 'BinaryConnection'];
     }
-    if (base) d.fixedSupertypes.push(base);
+    if (base) d.fixedSupertypes = added(d.fixedSupertypes, base);
     // Every feature is one of `things`, which is where `that` comes from.
-    if (!d.isDefinition && d.kind !== 'ref' && d.kind !== 'feature') d.fixedSupertypes.push(['Base', 'things']);
+    if (!d.isDefinition && d.kind !== 'ref' && d.kind !== 'feature') d.fixedSupertypes = added(d.fixedSupertypes, ['Base', 'things']);
   }
 }
 

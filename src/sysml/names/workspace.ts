@@ -51,6 +51,11 @@ function isInside(scope: Declaration | null, ns: Declaration): boolean {
 
 const EMPTY: Declaration[] = [];
 const IMPORT_KEY = '\u0000import';
+
+/** A declaration's memoized lookups, made on first use. */
+function cacheOf(d: Declaration): Map<string, Declaration[][]> {
+  return d.tierCache ??= new Map();
+}
 const PROVISIONAL = new WeakSet<Declaration[][]>();
 function provisional(entry: Declaration[][]): Declaration[][] {
   PROVISIONAL.add(entry);
@@ -213,7 +218,7 @@ export class Workspace {
     const g = this.generationOf(d.layer);
     if (d.generation !== g) {
       d.generation = g;
-      d.tierCache.clear();
+      d.tierCache = null;
       d.supertypeCache = null;
       d.recursiveCache = null;
       d.valueTypeCache = null;
@@ -235,18 +240,18 @@ export class Workspace {
   private tiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
     this.fresh(ns);
     const key = (withPrivate ? '1' : '0') + name;
-    const cached = ns.tierCache.get(key);
+    const cached = ns.tierCache?.get(key);
     if (cached) return this.guarded(cached);
     const hits = this.cycleHits;
     const [owned, inherited] = this.ownTiers(ns, name, withPrivate);
-    ns.tierCache.set(key, provisional([owned!, inherited!, EMPTY])); // cycle guard
+    cacheOf(ns).set(key, provisional([owned!, inherited!, EMPTY])); // cycle guard
     const imported: Declaration[] = [];
     for (const imp of ns.imports) {
       if (!withPrivate && !imp.isPublic) continue;
       imported.push(...this.importedNamed(imp, name));
     }
     const result = [owned!, inherited!, unique(imported)];
-    this.settle(ns.tierCache, key, result, hits);
+    this.settle(cacheOf(ns), key, result, hits);
     return result;
   }
 
@@ -255,12 +260,12 @@ export class Workspace {
   private ownTiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
     this.fresh(ns);
     const key = (withPrivate ? 'o1' : 'o0') + name;
-    const cached = ns.tierCache.get(key);
+    const cached = ns.tierCache?.get(key);
     if (cached) return this.guarded(cached);
     const hits = this.cycleHits;
-    ns.tierCache.set(key, provisional([EMPTY, EMPTY])); // cycle guard
+    cacheOf(ns).set(key, provisional([EMPTY, EMPTY])); // cycle guard
     const owned: Declaration[] = [];
-    for (const m of ns.byName.get(name) ?? EMPTY) {
+    for (const m of ns.byName?.get(name) ?? EMPTY) {
       if (!withPrivate && m.visibility === 'private') continue;
       if (m.kind === 'alias') owned.push(...this.aliasTargets(m));
       else owned.push(m);
@@ -270,7 +275,7 @@ export class Workspace {
       for (const tier of this.tiers(s, name, false)) for (const d of tier) if (d.visibility !== 'private') inherited.push(d);
     }
     const result = [owned, unique(inherited)];
-    this.settle(ns.tierCache, key, result, hits);
+    this.settle(cacheOf(ns), key, result, hits);
     return result;
   }
 
@@ -423,10 +428,10 @@ export class Workspace {
     const owner = imp.owner;
     this.fresh(owner);
     const key = guardKey + imp.targetStart;
-    const cached = owner.tierCache.get(key);
+    const cached = owner.tierCache?.get(key);
     if (cached) return this.guarded(cached, true)[0]!;
     const hits = this.cycleHits;
-    owner.tierCache.set(key, provisional([EMPTY]));
+    cacheOf(owner).set(key, provisional([EMPTY]));
     // The first name is looked up in the owner without its imports, then outward as usual.
     const segments = imp.target.segments;
     let targets: Declaration[] = EMPTY;
@@ -447,7 +452,7 @@ export class Workspace {
       if (targets.length === 0) targets = owner.parent ? this.lexical(segments[0]!, owner.parent, null) : this.global(segments[0]!, owner.layer);
     }
     for (let i = 1; i < segments.length && targets.length > 0; i++) targets = this.membersNamed(targets, segments[i]!, owner);
-    this.settle(owner.tierCache, key, [targets], hits);
+    this.settle(cacheOf(owner), key, [targets], hits);
     return targets;
   }
 
