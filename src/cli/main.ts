@@ -12,6 +12,14 @@ async function main(argv: string[]): Promise<number> {
   return runAskCommand(argv, { modelIndex: model, witnessChecker: model });
 }
 
+// A reader that leaves before the output is all written (`assay parse … | head`) is not an error:
+// stop quietly with 141, the status of a process a shell's pipe stopped with SIGPIPE (engines exit
+// when their input closes with this process). Without this Node threw EPIPE with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(141);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -76,6 +76,16 @@ describe('cli: assay as a child process', function () {
   const good = (name: string, config: unknown = {}, env: Record<string, string> = {}) => fixtureEntry('well-behaved.js', pids, { name, config, env });
   const holds = (engines: string, ...more: string[]) => ['holds', 'Demo::S', '--model', model, '--engines', engines, ...more];
 
+  it('a reader that leaves early (`assay parse … | head`) ends the CLI quietly with 141, not an EPIPE stack trace', async () => {
+    // Enough diagnostics that the output outlasts the pipe's buffer after the reader is gone.
+    writeFileSync(model, 'part def A {\n' + '  part p : Missing;\n'.repeat(20000) + '}\n');
+    const run = runCli(['parse', model]);
+    run.child.stdout!.once('data', () => run.child.stdout!.destroy());
+    const r = await run;
+    assert.equal(r.code, 141, r.stderr);
+    assert.equal(r.stderr, '');
+  });
+
   it('--json: exactly one object with the question as sent (subjectKind added), engine, result and standing; exit 0', async () => {
     const witness = { schedules: ['step 1: t1@go first of t1@go'], at: 1 };
     const run = await runCli(holds(manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] } })]), '--depth', '4', '--json'));
