@@ -2,10 +2,10 @@
 // (src/sysml/behavior) on the run's budget, with progress, cancel and deadline from the RunContext.
 import type { CoversParams, CoversResult, RunParams, RunResult } from '../protocol';
 import { answerBehavior, BehaviorError, compileBehavior, type BehaviorKind, type BehaviorQuestion } from '../sysml/behavior';
-import { BudgetError, UnsupportedError } from './errors';
+import { BudgetError, UnsupportedError } from '../sysml/model/errors';
 import { yieldNow, type RunContext } from './run';
 import type { QuestionHandler, QuestionHandlers } from './server';
-import { Model } from './session';
+import { Model } from '../sysml/model/session';
 
 function documentsOf(model: Model) {
   return model.index.documents;

@@ -19,7 +19,7 @@ import {
   type RunParams,
   type RunResult,
 } from '../protocol';
-import { BudgetError, UnsupportedError } from './errors';
+import { BudgetError, UnsupportedError } from '../sysml/model/errors';
 import { RunContext } from './run';
 
 /** One question kind the engine answers. */

@@ -11,9 +11,9 @@ import { callLibraryFunction } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
 import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
 import { describeKind, format, isError, itemsOf, type Scalar, type Value } from '../sysml/semantics/values';
-import { isCallable, joinPath, type InstanceContext, type ModelValues } from './environment';
-import { UnsupportedError, place } from './errors';
-import { rangeOf, type ModelElement, type ModelIndex } from './model';
+import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
+import { UnsupportedError, place } from '../sysml/model/errors';
+import { rangeOf, type ModelElement, type ModelIndex } from '../sysml/model/model';
 import type { Sort, Term } from './solver';
 
 export type Sym =

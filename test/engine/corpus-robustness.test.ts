@@ -9,9 +9,9 @@ import type { RunParams } from '../../src/protocol';
 import { EngineError } from '../../src/protocol';
 import { ENGINE_QUESTIONS } from '../../src/engine/questions';
 import { coversQuestion, runQuestion } from '../../src/engine/server';
-import { Model } from '../../src/engine/session';
+import { Model } from '../../src/sysml/model/session';
 import { unloadZ3 } from '../../src/engine/solver';
-import type { ModelElement } from '../../src/engine/model';
+import type { ModelElement } from '../../src/sysml/model/model';
 import { ROOT } from './engine-process';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'sysml-release-2026-04', 'training');

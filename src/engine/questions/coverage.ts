@@ -1,8 +1,8 @@
 // What `covers` checks before a run: constructs the engine does not evaluate, named with their place.
 import type { Expression, SourceRange } from '../../sysml/ast';
-import { place } from '../errors';
-import type { ModelElement } from '../model';
-import type { Model } from '../session';
+import { place } from '../../sysml/model/errors';
+import type { ModelElement } from '../../sysml/model/model';
+import type { Model } from '../../sysml/model/session';
 
 /** A construct the evaluator does not handle, as a short phrase, or undefined. */
 function constructOf(node: { kind: string } & Record<string, unknown>): string | undefined {

@@ -6,12 +6,12 @@ import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
 import { Random } from '../../sysml/semantics/random';
 import { isError, toProtocolValue, type Outcome, type Value } from '../../sysml/semantics/values';
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
-import { isCallable } from '../environment';
-import { UnsupportedError, place } from '../errors';
-import { constraintsOf, declarationKind, type ModelElement } from '../model';
+import { isCallable } from '../../sysml/model/environment';
+import { UnsupportedError, place } from '../../sysml/model/errors';
+import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
-import { failure, Model, Session, typeName } from '../session';
+import { failure, Model, Session, typeName } from '../../sysml/model/session';
 import { unsupportedConstruct } from './coverage';
 
 /** A generator that counts its draws, so a result can say whether chance was involved. */

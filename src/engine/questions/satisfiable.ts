@@ -5,13 +5,13 @@ import { parse, sourceOf } from '../../sysml';
 import type { Expression, SourceRange } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
-import type { ConditionSet, CoversParams, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
-import { BudgetError, UnsupportedError, place } from '../errors';
-import { constraintsOf, declarationKind, type ModelElement } from '../model';
+import type { ConditionSet, CoversParams, Question, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
+import { BudgetError, UnsupportedError, place } from '../../sysml/model/errors';
+import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
 import type { RunContext } from '../run';
 import { DEFAULT_SOLVER_TIMEOUT_MS } from '../run';
 import type { QuestionHandler } from '../server';
-import { Model, Session, typeName } from '../session';
+import { Model, Session, typeName } from '../../sysml/model/session';
 import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
 import { describeType, enumerationVariable, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
@@ -97,7 +97,7 @@ function describeOutcomeValue(v: SolverValue, variable: FreeVariable): { protoco
 }
 
 class SatisfiableQuestion {
-  readonly session: Session;
+  readonly session: Session<Question>;
   /** The condition each parsed condition text is, by the identity of its source (see sourceOf). */
   private readonly conditionPlaces = new Map<object, string>();
 

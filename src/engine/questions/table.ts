@@ -8,12 +8,12 @@ import { SUMMARY_STATISTICS, summarize, summarizeValues } from '../../sysml/sema
 import { quantityKindUnit, sameDimension, tryParseUnit, type Unit } from '../../sysml/semantics/units';
 import { describeKind, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
-import { BudgetError, UnsupportedError } from '../errors';
-import { declarationKind, type ModelElement } from '../model';
+import { BudgetError, UnsupportedError } from '../../sysml/model/errors';
+import { declarationKind, type ModelElement } from '../../sysml/model/model';
 import { runChunks, TaskError, type ChunkTask, type TaskRegistry } from '../pool';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
-import { failure, Model, Session, typeName } from '../session';
+import { failure, Model, Session, typeName } from '../../sysml/model/session';
 import { unsupportedConstruct } from './coverage';
 import { CountingRandom, evaluable, evaluateSubject, presentable, runSession, seededRandom } from './evaluate';
 
@@ -68,7 +68,7 @@ export class TablePlan {
   readonly seed: number;
   readonly random: boolean;
 
-  constructor(readonly session: Session) {
+  constructor(readonly session: Session<Question>) {
     const q = session.question;
     const sweep = q.sweep;
     this.sampled = sweep?.sampled === true;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BEHAVIOR_QUESTIONS } from '../../../src/engine/behavior-questions';
-import { BudgetError, UnsupportedError } from '../../../src/engine/errors';
+import { BudgetError, UnsupportedError } from '../../../src/sysml/model/errors';
 import { RunContext } from '../../../src/engine/run';
 import { RunResult, type RunParams } from '../../../src/protocol';
 

@@ -1,5 +1,5 @@
 // The ways a run ends other than with a result. Each maps to one protocol error code in server.ts.
-import type { SourceRange } from '../sysml/ast';
+import type { SourceRange } from '../ast';
 
 /** `file:line:col` of a range in a document, the place every user-facing message starts with. */
 export function place(path: string, range: SourceRange | undefined): string {

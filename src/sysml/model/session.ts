@@ -1,12 +1,24 @@
 // One question's view of the model: the parsed documents, the name index, the subject and its root
 // instance, the bindings, and an evaluator set up with the question's draws and the run's cancel.
-import type { Expression, SourceRange } from '../sysml/ast';
-import { languageOfPath, parse, sourceOf } from '../sysml';
-import { Evaluator, type EvaluationOptions } from '../sysml/semantics/evaluate';
-import { Random, type Draws } from '../sysml/semantics/random';
-import { quantityKindUnit, sameDimension, tryParseUnit } from '../sysml/semantics/units';
-import { enumLiteral, fromProtocolValue, isError, parseNotation, type Outcome, type Value } from '../sysml/semantics/values';
-import type { Question, Sources, Value as ProtocolValue } from '../protocol';
+import type { Expression, SourceRange } from '../ast';
+import { languageOfPath, parse, sourceOf } from '..';
+import { Evaluator, type EvaluationOptions } from '../semantics/evaluate';
+import { Random, type DrawPolicy, type Draws } from '../semantics/random';
+import { quantityKindUnit, sameDimension, tryParseUnit } from '../semantics/units';
+import { enumLiteral, fromProtocolValue, isError, parseNotation, type Outcome, type Value } from '../semantics/values';
+/** The `sources` model form, structurally (the protocol layer's schema validates it; this library
+ * stays below the protocol layer). */
+export interface SourcesLike { readonly documents: readonly { readonly path: string; readonly text: string }[] }
+/** A protocol value as bindings carry it. */
+export interface BindingValue { readonly value: number | boolean | string; readonly unit?: string | undefined }
+/** The parts of a question a session reads. */
+export interface QuestionLike {
+  readonly subject: string;
+  readonly schedule: string;
+  readonly draws?: DrawPolicy | undefined;
+  readonly modelSeed?: number | undefined;
+  readonly bindings?: readonly ({ readonly name: string } & BindingValue)[] | undefined;
+}
 import { ModelValues, type InstanceContext } from './environment';
 import { BudgetError, UnsupportedError, place } from './errors';
 import { ModelIndex, splitQualifiedName, type ModelElement, type ParsedDocument } from './model';
@@ -42,7 +54,7 @@ export class Model {
   readonly index: ModelIndex;
   private readonly byPath = new Map<string, CachedParse>();
 
-  constructor(sources: Sources) {
+  constructor(sources: SourcesLike) {
     const docs = sources.documents.map((d) => parsed(d.path, d.text));
     for (const d of docs) this.byPath.set(d.parsed.path, d);
     const at = INDEX_CACHE.findIndex((c) => c.key.length === docs.length && c.key.every((d, i) => d === docs[i]));
@@ -115,14 +127,14 @@ export interface SessionOptions {
 }
 
 /** How the question's draws resolve: a policy, or a generator seeded by modelSeed (or a `seed:<n>` schedule). */
-export function drawsOf(question: Question): Draws {
+export function drawsOf(question: QuestionLike): Draws {
   if (question.draws) return { policy: question.draws };
   const seed = question.modelSeed ?? /^seed:(\d+)$/.exec(question.schedule)?.[1];
   if (seed === undefined) return {};
   return { random: new Random(BigInt(seed)) };
 }
 
-export class Session {
+export class Session<Q extends QuestionLike = QuestionLike> {
   readonly subject: ModelElement;
   readonly root: ModelElement;
   readonly evaluator: Evaluator;
@@ -135,7 +147,7 @@ export class Session {
 
   constructor(
     readonly model: Model,
-    readonly question: Question,
+    readonly question: Q,
     private readonly options: SessionOptions = {},
     extraBindings: ReadonlyMap<string, Value> = new Map(),
     resolved?: { chain: ModelElement[]; bindings: ReadonlyMap<string, Value> },
@@ -208,7 +220,7 @@ export class Session {
   }
 
   /** A protocol value as a model value, typed by the feature it binds. */
-  bindingValue(b: Pick<ProtocolValue, 'value' | 'unit'>, feature: ModelElement | undefined, name = ''): Value {
+  bindingValue(b: BindingValue, feature: ModelElement | undefined, name = ''): Value {
     const type = feature ? typeName(feature) : undefined;
     const enumeration = feature && typeof b.value === 'string' ? this.enumerationOf(feature) : undefined;
     if (enumeration && typeof b.value === 'string') {

@@ -3,8 +3,8 @@
 // same node. Names are resolved by that resolver (enclosing namespaces, imports with filters, aliases,
 // inherited members, visibility); what stays here is the engine's own reading of features: which
 // features an element has, inherited ones first and redefined ones replaced (the evaluation order).
-import type { Alias, Definition, Document, Import, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../sysml/ast';
-import { Workspace, type Declaration } from '../sysml/names';
+import type { Alias, Definition, Document, Import, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
+import { Workspace, type Declaration } from '../names';
 
 export type NamespaceNode = Package | Definition | Usage;
 

@@ -4,9 +4,9 @@
 // An instance is a path of features from the evaluation's root (the outermost definition or usage that
 // holds the subject): `engine.mass` is the feature `mass` of the instance `engine`. Bindings name such
 // paths. Feature values are computed once per instance path and remembered.
-import type { Member, QualifiedName, Reference, SourceRange } from '../sysml/ast';
-import type { CallArgument, Environment, Evaluator } from '../sysml/semantics/evaluate';
-import { enumLiteral, error, type Instance, type Outcome, type Scalar, type Value } from '../sysml/semantics/values';
+import type { Member, QualifiedName, Reference, SourceRange } from '../ast';
+import type { CallArgument, Environment, Evaluator } from '../semantics/evaluate';
+import { enumLiteral, error, type Instance, type Outcome, type Scalar, type Value } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
