@@ -56,13 +56,17 @@ describe('reference engine process: runs', function () {
   });
 
   it('sends progress at most every ~200 ms', async () => {
+    // No timing assertion that a slow machine could break: wait for three notifications however long
+    // they take, then check there were not more than one per ~200 ms of the time it took.
+    const started = Date.now();
     const answer = engine.request(1, 'run', runParams(longSweep, modelOf('long.sysml')));
-    await new Promise((r) => setTimeout(r, 1500));
+    while (engine.progressOf(1).length < 3) await new Promise((r) => setTimeout(r, 50));
     engine.cancel(1);
     await answer;
+    const elapsed = Date.now() - started;
     const progress = engine.progressOf(1);
-    assert.ok(progress.length >= 3, `${progress.length} progress notifications in 1.5 s`);
-    assert.ok(progress.length <= 10, `${progress.length} progress notifications in 1.5 s`);
+    assert.ok(progress.length >= 3, `${progress.length} progress notifications`);
+    assert.ok(progress.length <= elapsed / 150 + 1, `${progress.length} progress notifications in ${elapsed} ms`);
     const counts = progress.map((p) => p.params!.runs as number);
     assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
   });

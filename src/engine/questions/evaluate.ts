@@ -28,6 +28,8 @@ export interface SubjectValue {
   /** Why a constraint or requirement is false (or holds only vacuously). */
   reason?: string;
   assumptions?: string[];
+  /** A calc's or analysis's `out` parameters besides its result. */
+  outputs?: { name: string; value: Value }[];
 }
 
 const VALUE_KINDS = new Set(['attribute', 'ref', 'feature', 'calc', 'constraint', 'requirement', 'analysis', 'verification', 'concern', 'case', 'enum']);
@@ -59,7 +61,7 @@ function checkMembers(session: Session, e: ModelElement): Member[] {
   return session.values.index
     .featuresOf(e)
     .map((f) => f.node as Member)
-    .filter((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.keyword === 'requirement' && m.role === null && m.body !== null)));
+    .filter((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null && m.body !== null)));
 }
 
 function resultMember(session: Session, e: ModelElement): Member[] {
@@ -83,7 +85,10 @@ export function boundArguments(session: Session, e: ModelElement): CallArgument[
     const path = session.subjectContext.path === '' ? name : `${session.subjectContext.path}.${name}`;
     const bound = session.values.bindings.get(path);
     if (bound !== undefined) args.push({ name, value: bound });
-    else if (m.value === null) {
+    else if (m.value === null && m.role === 'subject' && ![...session.values.bindings.keys()].some((k) => k.startsWith(`${path}.`))) {
+      // An unvalued subject is not an instance with unknown features: the question cannot be answered.
+      throw new UnsupportedError(`${place(e.path, m.nameRange ?? m.range)}: the subject '${name}' of ${label(e)} has no value: give it one in the model (subject ${name} = …) or bind its features in the question`);
+    } else if (m.value === null) {
       const v = session.values.featureValue(session.subjectContext, f);
       if (v.kind === 'instance') args.push({ name, value: v });
     }
@@ -122,8 +127,19 @@ export function evaluateSubject(session: Session): SubjectValue {
     return verdictResult(session, session.evaluator.checkConstraint(label(e), resultMember(session, e), [], env, e.node.range), negated);
   }
   let v: Outcome;
+  let outputs: SubjectValue['outputs'];
+  let failing: string | undefined;
   if (isCallable(e)) {
-    v = values.invokeElement(e, boundArguments(session, e), ctx, e.node.range);
+    const r = values.invokeElementDetailed(e, boundArguments(session, e), ctx, e.node.range);
+    v = r.value;
+    if (r.failing) failing = `${label(e)}: its asserted constraint ${r.failing.label} is false (${place(session.model.pathOf(r.failing.range) ?? e.path, r.failing.range)})`;
+    const outs: { name: string; value: Value }[] = [];
+    for (const o of r.outputs) {
+      if (isError(o.value)) throw failure(o.value, session.model, e.path);
+      if (o.value.kind !== 'instance') outs.push({ name: o.name, value: o.value });
+    }
+    // The single output already is the value when there is no result.
+    if (outs.length > 0 && !(outs.length === 1 && !hasResult(session, e))) outputs = outs;
   } else if (e.node.kind === 'Usage' && e.node.value) {
     const bound = values.bindings.get(ctx.path);
     if (bound !== undefined) v = bound;
@@ -139,7 +155,12 @@ export function evaluateSubject(session: Session): SubjectValue {
   if (v.kind === 'instance') {
     throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} is a structured value (${v.label}); ask about one of its attributes`);
   }
-  return { value: v };
+  return { value: v, ...(failing ? { reason: failing } : {}), ...(outputs ? { outputs } : {}) };
+}
+
+/** Whether a calc-like element has a result of its own (a result expression or a return parameter). */
+function hasResult(session: Session, e: ModelElement): boolean {
+  return session.values.bodyMembers(e).some((m) => m.kind === 'ResultExpression' || (m.kind === 'Usage' && m.role === 'return'));
 }
 
 /** The type a subject's value is declared with: its own typing, or a calc's return parameter's. */
@@ -205,7 +226,7 @@ export const evaluateQuestion: QuestionHandler = {
       claim: 'value',
       // One draw from a seed is one observation; everything else is computed exactly.
       strength: random && random.draws > 0 ? 'observed' : 'proved',
-      values: protocolValues(name, r.value),
+      values: [...protocolValues(name, r.value), ...(r.outputs ?? []).flatMap((o) => protocolValues(o.name, o.value))],
       ...(r.reason ? { reason: r.reason } : {}),
       ...(r.assumptions ? { assumptions: r.assumptions } : {}),
       elapsed: run.elapsed(),

@@ -489,7 +489,7 @@ export const computeQuestion: QuestionHandler = {
     return {
       claim: 'value',
       strength: random && random.draws > 0 ? 'observed' : 'proved',
-      values: [toProtocolValue(session.subject.name ?? 'value', r.value) as ProtocolValue],
+      values: [toProtocolValue(session.subject.name ?? 'value', r.value) as ProtocolValue, ...(r.outputs ?? []).map((o) => toProtocolValue(o.name, o.value) as ProtocolValue)],
       ...(r.reason ? { reason: r.reason } : {}),
       elapsed: run.elapsed(),
     };

@@ -4,9 +4,10 @@
 // An instance is a path of features from the evaluation's root (the outermost definition or usage that
 // holds the subject): `engine.mass` is the feature `mass` of the instance `engine`. Bindings name such
 // paths. Feature values are computed once per instance path and remembered.
-import type { Member, QualifiedName, Reference, SourceRange } from '../ast';
-import type { CallArgument, Environment, Evaluator } from '../semantics/evaluate';
-import { enumLiteral, error, type Instance, type Outcome, type Scalar, type Value } from '../semantics/values';
+import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
+import { refusalMessage, unmodeled, unmodeledDefinition } from '../support';
+import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
+import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -24,6 +25,29 @@ export function joinPath(path: string, name: string): string {
 }
 
 const BODY_MEMBERS = new WeakMap<ModelElement, Member[]>();
+// Elements never change once indexed: what their bodies refuse and which binding connectors they hold
+// are computed once per element, not once per table row.
+const BODY_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
+const BINDS = new WeakMap<ModelElement, ModelElement[]>();
+
+/** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
+const STRUCTURAL = new Set(['part', 'item', 'occurrence', 'port', 'individual']);
+
+function referenceSegments(ref: Reference): string[] {
+  return ref.kind === 'QualifiedName' ? [...ref.segments] : ref.chain.flatMap((q) => [...q.segments]);
+}
+
+function sameSegments(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** A reference (a connector end) as the expression that reads it. */
+function referenceExpression(ref: Reference): Expression {
+  if (ref.kind === 'QualifiedName') return { kind: 'Name', name: ref, range: ref.range };
+  let e: Expression = { kind: 'Name', name: ref.chain[0]!, range: ref.chain[0]!.range };
+  for (const link of ref.chain.slice(1)) e = { kind: 'MemberAccess', target: e, member: link, range: link.range };
+  return e;
+}
 
 /** Shared by every environment of one evaluation: the model, the bindings and the remembered values. */
 export class ModelValues {
@@ -81,10 +105,27 @@ export class ModelValues {
   private computeFeature(owner: InstanceContext, feature: ModelElement, path: string): Outcome {
     const node = feature.node;
     const ctx = this.child(owner, feature);
+    // Soundness: the feature's declaration and the body it is read in hold only modeled constructs.
+    const refused = this.refusal(owner.element, feature);
+    if (refused) return refused;
+    const conflict = this.index.conflictOf(feature);
+    if (conflict) return error(conflict, rangeOf(feature));
+    const bound = this.boundValue(owner, feature);
     if (node.kind === 'Usage' && node.value) {
       // The value is written in the feature's owner; names in it are features of that instance.
       const expr = node.value.expression;
-      return this.evaluator.nested(`'${path}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, feature.parent ?? feature)));
+      const v = this.evaluator.nested(`'${path}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, feature.parent ?? feature)));
+      if (isError(v)) return v;
+      if (bound !== undefined) {
+        if (isError(bound.value)) return bound.value;
+        if (!equals(v, bound.value)) return error(`'${path}' is ${format(v)} by its value but ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}`, rangeOf(feature));
+      }
+      return this.checkCount(feature, path, v);
+    }
+    if (bound !== undefined) return isError(bound.value) ? bound.value : this.checkCount(feature, path, bound.value);
+    if (node.kind === 'Usage' && !isCallable(feature)) {
+      const many = this.multipleValues(owner, feature, path);
+      if (many !== undefined) return many;
     }
     if (node.kind === 'Usage' && isCallable(feature)) {
       // A calc or constraint usage read as a feature: its result; when the usage names its result
@@ -108,6 +149,149 @@ export class ModelValues {
     }
     // An enumeration-typed feature has no value unless given one; so has a plain attribute.
     return error(`'${path}' has no value: give it one in the model or bind it in the question`, rangeOf(feature));
+  }
+
+  /** Why reading `feature` on an instance of `owner` is refused (src/sysml/support.ts), if it is. */
+  private refusal(owner: ModelElement, feature: ModelElement): ValueError | undefined {
+    if (feature.node.kind !== 'Package') {
+      const u = feature.node.kind === 'Usage' ? unmodeled(feature.node, 'values') : unmodeledDefinition(feature.node, 'values');
+      if (u) return error(`${refusalMessage(u, `in '${feature.name ?? feature.qualifiedName}'`)}`, u.range, 'unsupported');
+    }
+    return this.bodyRefusal(owner);
+  }
+
+  /** The first construct of an element's body (own and inherited members) that reading its features cannot model. */
+  bodyRefusal(element: ModelElement): ValueError | undefined {
+    if (element.node.kind === 'Package') return undefined;
+    const hit = BODY_REFUSALS.get(element);
+    if (hit !== undefined) return hit ?? undefined;
+    let found: ValueError | undefined;
+    const visit = (e: ModelElement, seen: Set<ModelElement>): void => {
+      if (found || seen.has(e) || e.node.kind === 'Package') return;
+      seen.add(e);
+      const d = e.node.kind === 'Definition' ? unmodeledDefinition(e.node, 'values') : undefined;
+      if (d) {
+        found = error(refusalMessage(d, `in '${e.name ?? e.qualifiedName}'`), d.range, 'unsupported');
+        return;
+      }
+      for (const m of e.node.body ?? []) {
+        const u = unmodeled(m, 'values');
+        if (u) {
+          found = error(refusalMessage(u, `in '${e.name ?? e.qualifiedName}', whose features are read`), u.range, 'unsupported');
+          return;
+        }
+      }
+      for (const t of this.index.typesOf(e)) visit(t, seen);
+    };
+    visit(element, new Set());
+    BODY_REFUSALS.set(element, found ?? null);
+    return found;
+  }
+
+  /**
+   * A binding connector (`bind a = b;`) that binds this feature, in the body of its owner or of an
+   * instance holding it: the other end's value (SysML 8.3.12: bound features have equal values).
+   */
+  private boundValue(owner: InstanceContext, feature: ModelElement): { value: Outcome; at: SourceRange } | undefined {
+    const name = feature.name;
+    if (name === null) return undefined;
+    let relative = [name];
+    for (let c: InstanceContext | undefined = owner; c; c = c.parent) {
+      if (c.element.node.kind !== 'Package') {
+        for (const b of this.bindsOf(c.element)) {
+          const ends = b.node.kind === 'Usage' ? b.node.ends ?? [] : [];
+          if (ends.length !== 2) continue;
+          for (const [self, other] of [[ends[0]!, ends[1]!], [ends[1]!, ends[0]!]] as const) {
+            if (!sameSegments(referenceSegments(self.target), relative)) continue;
+            const env = this.environment(c, b.parent ?? c.element);
+            const expr = referenceExpression(other.target);
+            return { value: this.evaluator.evaluate(expr, env), at: rangeOf(b) };
+          }
+        }
+      }
+      const step = c.element.name;
+      if (step === null || !c.parent) break;
+      relative = [step, ...relative];
+    }
+    return undefined;
+  }
+
+  private bindsOf(element: ModelElement): ModelElement[] {
+    let hit = BINDS.get(element);
+    if (!hit) {
+      hit = this.index.featuresOf(element).filter((f) => f.node.kind === 'Usage' && (f.node.keyword === 'bind' || f.node.keyword === 'binding'));
+      BINDS.set(element, hit);
+    }
+    return hit;
+  }
+
+  /**
+   * The values of a feature without a value of its own, from its multiplicity (KerML 7.3.4.4) and the
+   * features that subset it (7.3.4.5). Closed world: the features a body declares to subset `f` are all
+   * of `f`'s values; a part or item declared `[n]` with none holds n anonymous instances of its type; a
+   * part or item whose multiplicity allows none (`[*]`, `[0..n]`) and that nothing subsets holds none.
+   * Undefined when the feature reads as before (one instance, or no value).
+   */
+  private multipleValues(owner: InstanceContext, feature: ModelElement, path: string): Outcome | undefined {
+    const subsetters = owner.element.node.kind === 'Package' ? [] : this.index.subsettersOf(owner.element, feature);
+    const mult = this.index.multiplicityOf(feature);
+    const bounds = mult ? this.bounds(mult, owner) : undefined;
+    if (bounds && isError(bounds as Outcome)) return bounds as ValueError;
+    const [lower, upper] = (bounds as [number, number] | undefined) ?? [1, 1];
+    if (subsetters.length > 0) {
+      const items: Value[] = [];
+      for (const s of subsetters) {
+        const v = this.featureValue(owner, s);
+        if (isError(v)) return v;
+        items.push(v);
+      }
+      return this.checkCount(feature, path, sequence(items));
+    }
+    if (!mult) return undefined;
+    const node = feature.node as Usage;
+    const structural = STRUCTURAL.has(node.keyword) || (node.keyword === 'ref' && this.index.featuresOf(feature).length > 0);
+    if (!structural) return undefined;
+    if (lower === upper) {
+      if (lower === 1) return undefined;
+      const items: Value[] = [];
+      for (let k = 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+      return sequence(items);
+    }
+    if (lower === 0) return sequence([]);
+    return error(`'${path}' has between ${lower} and ${upper === Infinity ? '*' : upper} values and the model does not say which: declare them (parts that subset it) or give it a multiplicity of one number`, mult.range, 'unsupported');
+  }
+
+  /** The bounds of a multiplicity (`[4]`, `[2..*]`); its expressions must be Integers. */
+  private bounds(m: Multiplicity, owner: InstanceContext): [number, number] | ValueError {
+    const env = this.environment(owner, owner.element);
+    const read = (e: Expression): number | ValueError => {
+      const v = this.evaluator.evaluate(e, env);
+      if (isError(v)) return v;
+      if (v.kind === 'real' && v.value === Infinity) return Infinity;
+      if (v.kind !== 'integer') return error(`a multiplicity bound must be an Integer, got ${format(v)}`, e.range);
+      return Number(v.value);
+    };
+    const upper = read(m.upper);
+    if (typeof upper !== 'number') return upper;
+    if (m.lower === null) return upper === Infinity ? [0, Infinity] : [upper, upper];
+    const lower = read(m.lower);
+    if (typeof lower !== 'number') return lower;
+    return [lower, upper];
+  }
+
+  /** A value against the feature's multiplicity: a count outside its bounds is a model error. */
+  private checkCount(feature: ModelElement, path: string, v: Value): Outcome {
+    const mult = this.index.multiplicityOf(feature);
+    if (!mult) return v;
+    const owner = this.contextOf(feature.parent ?? feature);
+    const b = this.bounds(mult, owner);
+    if (isError(b as Outcome)) return b as ValueError;
+    const [lower, upper] = b as [number, number];
+    const count = itemsOf(v).length;
+    if (count < lower || count > upper) {
+      return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside its multiplicity [${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]`, mult.range);
+    }
+    return v;
   }
 
   /** The name a calc usage gives its result (`return a;`), if any. */
@@ -170,11 +354,18 @@ export class ModelValues {
     return undefined;
   }
 
+  /** invokeElement with the body's outputs and the failed assertion (evaluate of an analysis reports them). */
+  invokeElementDetailed(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): BodyOutcome {
+    const label = element.name ?? element.qualifiedName;
+    const outer = this.environment(ctx, element);
+    return this.evaluator.callBodyDetailed(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
+  }
+
   /** Invokes a calc/constraint element with arguments; `ctx` is the instance it is read on. */
   invokeElement(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): Outcome {
     const label = element.name ?? element.qualifiedName;
     const outer = this.environment(ctx, element);
-    return this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at);
+    return this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
   }
 }
 

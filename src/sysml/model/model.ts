@@ -3,7 +3,7 @@
 // same node. Names are resolved by that resolver (enclosing namespaces, imports with filters, aliases,
 // inherited members, visibility); what stays here is the engine's own reading of features: which
 // features an element has, inherited ones first and redefined ones replaced (the evaluation order).
-import type { Alias, Definition, Document, Import, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
+import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
 
 export type NamespaceNode = Package | Definition | Usage;
@@ -81,6 +81,26 @@ function usageName(u: Usage): string | null {
   return lastSegment(redefined.target);
 }
 
+/** The names of the features a usage redefines (`:>> mass`, `redefines Vehicle::mass`). */
+function redefinedNames(e: ModelElement): string[] {
+  if (e.node.kind !== 'Usage') return [];
+  const out: string[] = [];
+  for (const r of e.node.relations) {
+    if (r.relation !== 'redefinition') continue;
+    const n = lastSegment(r.target);
+    if (n !== null && n !== e.name && !out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+function ownedBy(m: ModelElement, e: ModelElement): boolean {
+  return m.parent === e;
+}
+
+function hasValue(m: ModelElement): boolean {
+  return m.node.kind === 'Usage' && m.node.value !== null && !m.node.value.isDefault;
+}
+
 export function lastSegment(ref: Reference): string | null {
   const qn = ref.kind === 'FeatureChain' ? ref.chain.at(-1) : ref;
   return qn?.segments.at(-1) ?? null;
@@ -95,6 +115,8 @@ export class ModelIndex {
   private readonly featuresCache = new Map<ModelElement, ModelElement[]>();
   private readonly memberCache = new Map<ModelElement, Map<string, ModelElement | null>>();
   private readonly featureNameCache = new Map<ModelElement, Map<string, ModelElement>>();
+  private readonly subsetterCache = new Map<ModelElement, Map<ModelElement, ModelElement[]>>();
+  private readonly conflicts = new Map<ModelElement, string>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -167,7 +189,10 @@ export class ModelIndex {
     if (!found) return undefined;
     const chain = [found];
     for (const s of segments.slice(1)) {
-      found = this.member(found, s);
+      // A feature of an instance is the one its redefinitions leave (featuresOf), which the resolver's
+      // first inherited match need not be (`car : MassedThing :> compositeThing` takes compositeThing's
+      // redefined totalMass).
+      found = (found.node.kind !== 'Package' ? this.featureNamed(found, s) : undefined) ?? this.member(found, s);
       if (!found) return undefined;
       chain.push(found);
     }
@@ -210,17 +235,82 @@ export class ModelIndex {
     seen.add(e);
     const result: ModelElement[] = [];
     const index = new Map<string, number>();
-    const put = (m: ModelElement) => {
-      const at = m.name ? index.get(m.name) : undefined;
-      if (at !== undefined) result[at] = m;
-      else {
-        if (m.name) index.set(m.name, result.length);
+    // A redefinition is one feature under two names (KerML 7.3.4.6): `attribute y :>> x` replaces the
+    // inherited `x`, and reading `x` or `y` gives the same feature.
+    const put = (m: ModelElement, own: boolean) => {
+      const names = [m.name, ...redefinedNames(m)].filter((n): n is string => n !== null);
+      let at: number | undefined;
+      for (const n of names) {
+        at = index.get(n);
+        if (at !== undefined) break;
+      }
+      if (at !== undefined) {
+        const before = result[at]!;
+        if (own && ownedBy(before, e) && before !== m && hasValue(before) && hasValue(m)) {
+          this.conflicts.set(m, `'${m.name ?? names[0]}' gives ${names[0]} a second value (it is already valued at ${before.node.range.line}:${before.node.range.column}): a feature has one value`);
+        }
+        result[at] = m;
+      } else {
+        at = result.length;
         result.push(m);
       }
+      for (const n of names) index.set(n, at);
     };
-    for (const t of this.typesOf(e)) for (const m of this.featuresOf(t, seen)) put(m);
-    for (const m of e.members) put(m);
+    for (const t of this.typesOf(e)) for (const m of this.featuresOf(t, seen)) put(m, false);
+    for (const m of e.members) put(m, true);
     return result;
+  }
+
+  /** Why a feature cannot be read (it values a feature that already has a value in the same body). */
+  conflictOf(e: ModelElement): string | undefined {
+    return this.conflicts.get(e);
+  }
+
+  /**
+   * The features of `owner` that subset `feature` (`part engine :> subcomponents`): their values are
+   * values of `feature` (KerML 7.3.4.5).
+   */
+  subsettersOf(owner: ModelElement, feature: ModelElement): ModelElement[] {
+    let byFeature = this.subsetterCache.get(owner);
+    if (!byFeature) this.subsetterCache.set(owner, (byFeature = new Map()));
+    const hit = byFeature.get(feature);
+    if (hit) return hit;
+    const roots = this.redefinitionRoots(feature);
+    const out: ModelElement[] = [];
+    for (const f of this.featuresOf(owner)) {
+      if (f === feature || f.node.kind !== 'Usage') continue;
+      for (const r of f.node.relations) {
+        if (r.relation !== 'subsetting') continue;
+        const t = this.resolveReference(f.parent ?? f, r.target, f);
+        if (t && this.redefinitionRoots(t).some((x) => roots.includes(x))) {
+          out.push(f);
+          break;
+        }
+      }
+    }
+    byFeature.set(feature, out);
+    return out;
+  }
+
+  /** A feature and every feature it redefines, transitively. */
+  redefinitionRoots(e: ModelElement): ModelElement[] {
+    const out = [e];
+    for (let i = 0; i < out.length; i++) {
+      const x = out[i]!;
+      if (x.node.kind !== 'Usage') continue;
+      for (const r of x.node.relations) {
+        if (r.relation !== 'redefinition') continue;
+        const t = this.resolveReference(x.parent ?? x, r.target, x);
+        if (t && !out.includes(t)) out.push(t);
+      }
+    }
+    return out;
+  }
+
+  /** The multiplicity a feature declares, or inherits from the feature it redefines. */
+  multiplicityOf(e: ModelElement): Multiplicity | null {
+    for (const x of this.redefinitionRoots(e)) if (x.node.kind === 'Usage' && x.node.multiplicity) return x.node.multiplicity;
+    return null;
   }
 
   /** A feature (own or inherited usage) of an element by name or short name. */
@@ -231,6 +321,10 @@ export class ModelIndex {
       for (const f of this.featuresOf(e)) {
         if (f.node.kind !== 'Usage') continue;
         if (f.shortName && !byName.has(f.shortName)) byName.set(f.shortName, f);
+      }
+      for (const f of this.featuresOf(e)) {
+        if (f.node.kind !== 'Usage') continue;
+        for (const n of redefinedNames(f)) if (!byName.has(n)) byName.set(n, f);
       }
       for (const f of this.featuresOf(e)) if (f.node.kind === 'Usage' && f.name) byName.set(f.name, f);
       this.featureNameCache.set(e, byName);

@@ -6,6 +6,8 @@
 import type {
   Argument, BodyExpression, Expression, Member, QualifiedName, Reference, SourceRange, Usage,
 } from '../ast';
+import { refusalMessage, unmodeled } from '../support';
+import { CalcBodyRunner, hasBodyActions } from './calc-body';
 import { BODY_FUNCTIONS, callBodyFunction, callLibraryFunction, isBodyFunction, type BodyFunction } from './functions';
 import { binary, index, single, truth, unary, withUnit, type BinaryOperator } from './operators';
 import type { Draws } from './random';
@@ -126,6 +128,16 @@ export class LocalScope implements Environment {
     return this.entries.has(name);
   }
 
+  /** Sets a local of this scope or of an enclosing local scope (an `assign` in a calc body); false when
+   * no local scope declares the name. */
+  assign(name: string, value: Outcome): boolean {
+    if (this.entries.has(name)) {
+      this.entries.set(name, { state: 'done', thunk: () => value, value });
+      return true;
+    }
+    return this.outer instanceof LocalScope ? this.outer.assign(name, value) : false;
+  }
+
   /** The value of a local name, or undefined when it is not local. */
   local(name: string): Outcome | undefined {
     const e = this.entries.get(name);
@@ -195,6 +207,26 @@ export class Evaluator {
   /** Evaluates the inside of `[ … ]`: names mean units first (`[m]` is metres even where `m` is a feature). */
   evaluateUnit(expr: Expression, env: Environment): Outcome {
     return this.eval(expr, env, true);
+  }
+
+  /** Counts one loop iteration of a calc body as a step: the step limit, cancel and deadline stop it. */
+  tick(at: SourceRange): ValueError | undefined {
+    this.steps++;
+    if (this.steps % INTERRUPT_EVERY === 0) {
+      const stop = this.options.interrupt?.();
+      if (stop !== undefined) return error(stop, at, 'budget');
+    }
+    if (this.options.maxSteps !== undefined && this.steps > this.options.maxSteps) {
+      return error(`evaluation stopped after ${this.options.maxSteps} steps`, at, 'budget');
+    }
+    return undefined;
+  }
+
+  /** A scope over `outer` holding the named usages of `members`, evaluated when first read. */
+  localScope(members: readonly Member[], outer: Environment): LocalScope {
+    const scope = new LocalScope(outer);
+    this.defineLocals(scope, members, []);
+    return scope;
   }
 
   /** Expression nodes evaluated so far by this evaluator. */
@@ -532,6 +564,11 @@ export class Evaluator {
    * an argument uses its own `= expr`; other named usages are locals, evaluated when first needed.
    */
   bindBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): LocalScope | ValueError {
+    // Soundness: every member of the body is modeled here, or the invocation is refused (src/sysml/support.ts).
+    for (const m of members) {
+      const u = unmodeled(m, 'calc');
+      if (u) return error(`${label}: ${refusalMessage(u, 'in a calc, constraint or requirement body')}`, u.range, 'unsupported');
+    }
     const params = members.filter((m): m is Usage =>
       m.kind === 'Usage' && m.role !== 'return' && (m.direction === 'in' || m.direction === 'inout' || m.role === 'subject'));
     const scope = new LocalScope(outer);
@@ -567,15 +604,100 @@ export class Evaluator {
    * Evaluates a calc or constraint body for an invocation (see bindBody). The result is the body's
    * result expression, else the `return` usage's value (or an instance built from its body).
    */
-  callBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): Outcome {
-    return this.nested(label, at, () => {
-      const scope = this.bindBody(label, members, args, outer, at);
-      if (isError(scope as Outcome)) return scope as ValueError;
-      return this.bodyResult(label, members, scope as LocalScope, at);
-    });
+  callBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place, kind?: string): Outcome {
+    return this.callBodyDetailed(label, members, args, outer, at, kind).value;
   }
 
-  private bodyResult(label: string, members: readonly Member[], scope: LocalScope, at?: Place): Outcome {
+  /** callBody, with the body's outputs and, when the value is false because an assertion failed, which one. */
+  callBodyDetailed(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place, kind?: string): BodyOutcome {
+    let outputs: { name: string; value: Outcome }[] = [];
+    let failing: { label: string; range: SourceRange } | undefined;
+    const value = this.nested(label, at, () => {
+      const run = this.runBody(label, members, args, outer, at);
+      if (isError(run as Outcome)) return run as ValueError;
+      const scope = run as LocalScope;
+      const r = this.bodyResult(label, members, scope, at, kind);
+      if (r.kind === 'boolean' && !r.value) {
+        const f = this.assertedFailure(label, members, scope);
+        if (f && !isError(f as Outcome)) failing = f as { label: string; range: SourceRange };
+      }
+      if (!isError(r)) outputs = this.outputsOf(members).map((o) => ({ name: declaredName(o)!, value: scope.local(declaredName(o)!) ?? NULL }));
+      return r;
+    });
+    return failing ? { value, outputs, failing } : { value, outputs };
+  }
+
+  /**
+   * Binds a calc body's parameters and runs its actions (a calc is a behaviour: its body runs, then the
+   * result is read): the scope holding the locals' values at the end.
+   */
+  runBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): LocalScope | ValueError {
+    const scope = this.bindBody(label, members, args, outer, at);
+    if (isError(scope as Outcome)) return scope as ValueError;
+    if (hasBodyActions(members)) {
+      const local = scope as LocalScope;
+      // Initial values (`:=`) are the values before the actions run.
+      for (const m of members) {
+        if (m.kind !== 'Usage' || !m.value?.isInitial) continue;
+        const n = declaredName(m);
+        if (n === null || !local.has(n)) continue;
+        const v = local.local(n)!;
+        if (isError(v)) return v;
+      }
+      const host = { evaluator: this, localScope: (ms: readonly Member[], o: Environment) => this.localScope(ms, o), tick: (r: SourceRange) => this.tick(r) };
+      const stop = new CalcBodyRunner(host, label).run(members, local);
+      if (stop) return stop;
+    }
+    return scope;
+  }
+
+  /**
+   * A body's asserted constraints (`assert constraint …` in a calc or analysis): the first false one, or
+   * undefined when all hold.
+   */
+  assertedFailure(label: string, members: readonly Member[], scope: LocalScope): { label: string; range: SourceRange } | ValueError | undefined {
+    for (const m of members) {
+      if (m.kind !== 'Usage' || m.role !== 'assert' || m.keyword !== 'constraint') continue;
+      const v = this.constraintMember(m, scope);
+      if (isError(v as Outcome)) return v as ValueError;
+      const verdict = v as Verdict;
+      const holds = m.isNegated ? !verdict.value : verdict.value;
+      if (!holds) return verdict.failing && !m.isNegated ? verdict.failing : { label: usageLabel(m, 'assert constraint'), range: m.range };
+    }
+    void label;
+    return undefined;
+  }
+
+  /** A body's output parameters (`out x`, not the result), in order. */
+  outputsOf(members: readonly Member[]): Usage[] {
+    return members.filter((m): m is Usage => m.kind === 'Usage' && m.role !== 'return' && m.direction === 'out' && declaredName(m) !== null);
+  }
+
+  private bodyResult(label: string, members: readonly Member[], scope: LocalScope, at?: Place, kind?: string): Outcome {
+    const requirementLike = kind === 'requirement' || kind === 'concern' ||
+      (kind === undefined && members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.keyword === 'requirement' && m.role === null))));
+    if (requirementLike) {
+      // A requirement body (subject, assume, require, assert, nested requirements) reads as true or false.
+      const v = this.requirement(label, members, scope);
+      return isError(v as Outcome) ? (v as ValueError) : bool((v as Verdict).value);
+    }
+    const result = this.plainResult(label, members, scope);
+    const failed = this.assertedFailure(label, members, scope);
+    if (failed !== undefined && isError(failed as Outcome)) return failed as ValueError;
+    if (result === undefined) {
+      // No result and no outputs: an analysis (or calc) that only asserts reads as whether its assertions hold.
+      if (members.some((m) => m.kind === 'Usage' && m.role === 'assert')) return bool(failed === undefined);
+      return error(`${label} has no result to evaluate (no result expression, return value or output)`, at, 'unsupported');
+    }
+    if (failed !== undefined) {
+      const f = failed as { label: string; range: SourceRange };
+      return error(`${label}: its asserted constraint ${f.label} is false, so it has no result`, f.range);
+    }
+    return result;
+  }
+
+  /** The result expression, else the return parameter's value, else the single output's (or the outputs as one value). */
+  private plainResult(label: string, members: readonly Member[], scope: LocalScope): Outcome | undefined {
     const resultExpr = resultExpressionOf(members);
     if (resultExpr) return this.eval(resultExpr, scope, false);
     const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
@@ -584,13 +706,21 @@ export class Evaluator {
       if (n !== null && scope.has(n)) return scope.local(n)!;
       const thunk = this.usageThunk(ret, scope);
       if (thunk) return thunk();
+      return error(`${label}: its result '${n ?? 'return'}' has no value`, ret.range);
     }
-    // A requirement body (subject, assume, require, nested requirements) reads as true or false.
-    if (members.some((m) => m.kind === 'Usage' && (m.role === 'subject' || m.role === 'require' || m.role === 'assume' || (m.keyword === 'requirement' && m.role === null)))) {
-      const v = this.requirement(label, members, scope);
-      return isError(v as Outcome) ? (v as ValueError) : bool((v as Verdict).value);
+    const outs = this.outputsOf(members);
+    if (outs.length === 1) {
+      const n = declaredName(outs[0]!)!;
+      return scope.has(n) ? scope.local(n)! : error(`${label}: its output '${n}' has no value`, outs[0]!.range);
     }
-    return error(`${label} has no result to evaluate (no result expression or return value)`, at, 'unsupported');
+    if (outs.length > 1) {
+      const identity = {};
+      return {
+        kind: 'instance', label, identity,
+        member: (name: string) => (outs.some((o) => declaredName(o) === name) && scope.has(name) ? scope.local(name) : undefined),
+      };
+    }
+    return undefined;
   }
 
   /**
@@ -634,12 +764,13 @@ export class Evaluator {
     }
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
-      const isRequire = m.role === 'require';
+      // `assert constraint` in a requirement is required as `require` is (an asserted constraint must hold).
+      const isRequire = m.role === 'require' || (m.role === 'assert' && m.keyword === 'constraint');
       const isSubRequirement = m.keyword === 'requirement' && m.role === null;
       if (!isRequire && !isSubRequirement) continue;
       const v = isSubRequirement ? this.subRequirement(m, scope) : this.constraintMember(m, scope);
       if (isError(v as Outcome)) return v as ValueError;
-      const verdict = v as Verdict;
+      const verdict = m.isNegated ? { value: !(v as Verdict).value } : (v as Verdict);
       if (!verdict.value) {
         const name = declaredName(m);
         return { value: false, failing: name !== null ? { label: name, range: m.range } : verdict.failing ?? { label: usageLabel(m, 'require'), range: m.range } };
@@ -700,6 +831,13 @@ export class Evaluator {
     }
     return { value: true };
   }
+}
+
+/** A calc body's result with its outputs (`out` parameters) and the assertion that made it false, if any. */
+export interface BodyOutcome {
+  readonly value: Outcome;
+  readonly outputs: readonly { readonly name: string; readonly value: Outcome }[];
+  readonly failing?: { readonly label: string; readonly range: SourceRange };
 }
 
 /** The outcome of checking a constraint or requirement. */
