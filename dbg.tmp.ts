@@ -1,9 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { Model, Session } from './src/sysml/model/session';
-const path = '../shared/soundness/rollup-subsetting.sysml';
-const model = new Model({ documents: [{ path, text: readFileSync(path, 'utf8') }] });
-const car = model.subject('R::car');
-console.log(model.index.typesOf(car).map((t) => t.qualifiedName));
-console.log(model.index.featuresOf(car).map((f) => f.qualifiedName));
-const tm = model.index.featureNamed(car, 'totalMass')!;
-console.log(tm.qualifiedName, (tm.node as any).value?.expression?.kind);
+import { parse } from './src/sysml';
+const r = parse(`package P { part sys { attribute r3 = 1; part eng { attribute rpm : Real; } bind eng.rpm = r3; } }`);
+const sys = (r.document.members[0] as any).members[0];
+const b = sys.body[2];
+console.log(b.kind, b.keyword, b.name, JSON.stringify(b.ends?.map((e: any) => e.target)), b.value, b.relations);

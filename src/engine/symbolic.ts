@@ -13,7 +13,9 @@ import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, same
 import { describeKind, format, isError, itemsOf, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
 import { UnsupportedError, place } from '../sysml/model/errors';
-import { rangeOf, type ModelElement, type ModelIndex } from '../sysml/model/model';
+import { rangeOf, typeName, type ModelElement, type ModelIndex } from '../sysml/model/model';
+import { refusalMessage, unmodeled } from '../sysml/support';
+import { hasBodyActions } from '../sysml/semantics/calc-body';
 import type { Sort, Term } from './solver';
 
 export type Sym =
@@ -198,6 +200,9 @@ export class Symbolizer {
   private computeFeature(owner: InstanceContext, feature: ModelElement, path: string): Sym {
     const node = feature.node;
     const ctx = this.values.child(owner, feature);
+    // Soundness: what the evaluator refuses, and what only the evaluator models (several values, bindings).
+    const refused = this.values.solverRefusal(owner, feature);
+    if (refused) this.fail(refused.range, feature.path, refused.message);
     if (node.kind === 'Usage' && node.value) {
       return this.nested(() => this.expression(node.value!.expression, this.environment(owner, feature.parent ?? feature)));
     }
@@ -224,8 +229,8 @@ export class Symbolizer {
   }
 
   private implicitVariable(feature: ModelElement, path: string): FreeVariable {
-    const typeRef = feature.node.kind === 'Package' ? undefined : feature.node.relations.find((r) => r.relation === 'typing')?.target;
-    const type = typeRef ? (typeRef.kind === 'QualifiedName' ? typeRef.segments.join('::') : undefined) : undefined;
+    // `attribute m :> ISQ::mass` is a mass as `m : MassValue` is.
+    const type = typeName(feature, this.values.index);
     const t = describeType(type, undefined) ?? enumerationVariable(this.values.index, feature);
     if (!t) {
       this.fail(rangeOf(feature), feature.path, `'${path}' has no value and its type ${type ?? '(none)'} is not one the solver can choose a value of (Boolean, Integer, Real or a quantity)`);
@@ -335,6 +340,11 @@ export class Symbolizer {
     at: SourceRange | undefined,
     path: string,
   ): Sym {
+    for (const m of members) {
+      const u = unmodeled(m, 'calc');
+      if (u) this.fail(u.range, path, `${label}: ${refusalMessage(u, 'in a calc, constraint or requirement body')}`);
+    }
+    if (hasBodyActions(members)) this.fail(at, path, `${label}: a body with actions (assign, if, loops) is evaluated by running it, which the solver does not model; ask evaluate or compute`);
     const params = members.filter((m): m is Usage => m.kind === 'Usage' && (m.direction === 'in' || m.direction === 'inout') && m.role !== 'return');
     const scope = new SymLocal(outer);
     const given = new Map<Usage, Sym>();
@@ -369,6 +379,9 @@ export class Symbolizer {
       scope.define(n, () => this.expression(expr, scope));
     }
     const result = [...members].reverse().find((m) => m.kind === 'ResultExpression');
+    const hasResult = result !== undefined || members.some((m) => m.kind === 'Usage' && m.role === 'return');
+    const asserted = members.find((m) => m.kind === 'Usage' && m.role === 'assert');
+    if (hasResult && asserted) this.fail(asserted.range, path, `${label}: an asserted constraint inside a calc with a result is not modeled by the solver`);
     if (result && result.kind === 'ResultExpression') return this.expression(result.expression, scope);
     const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return' && m.value !== null);
     if (ret) return this.expression(ret.value!.expression, scope);

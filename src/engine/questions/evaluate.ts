@@ -165,12 +165,12 @@ function hasResult(session: Session, e: ModelElement): boolean {
 
 /** The type a subject's value is declared with: its own typing, or a calc's return parameter's. */
 function declaredType(session: Session, e: ModelElement): string | undefined {
-  const own = typeName(e);
+  const own = typeName(e, session.values.index);
   if (own && quantityKindUnit(own)) return own;
   if (!isCallable(e)) return own;
   const ret = session.values.bodyMembers(e).find((m) => m.kind === 'Usage' && m.role === 'return');
   const element = ret ? session.values.index.elementOf(ret as Usage) : undefined;
-  return (element ? typeName(element) : undefined) ?? own;
+  return (element ? typeName(element, session.values.index) : undefined) ?? own;
 }
 
 /**

@@ -120,7 +120,7 @@ class SatisfiableQuestion {
     const declared: FreeVariable[] = [];
     for (const f of features) {
       const found = this.session.featurePath(f.name);
-      const type = f.type ?? (found ? typeName(found.feature) : undefined);
+      const type = f.type ?? (found ? typeName(found.feature, this.session.model.index) : undefined);
       const t = describeType(type, f.unit, tryParseUnit) ?? (found ? enumerationVariable(this.model.index, found.feature) : undefined);
       if (!t) {
         throw new UnsupportedError(
@@ -162,7 +162,7 @@ class SatisfiableQuestion {
       const v = this.session.evaluateExpression(expr);
       if (isError(v)) throw new UnsupportedError(`pinned ${p.name}: ${v.message}`);
       values.set(found.path, v);
-      const type = typeName(found.feature);
+      const type = typeName(found.feature, this.session.model.index);
       list.push({ name: p.name, path: found.path, text: p.text, ...(type ? { type } : {}) });
     }
     return { values, list };

@@ -105,7 +105,7 @@ export class TablePlan {
     const written = r.unit ? tryParseUnit(r.unit) : undefined;
     if (r.unit && !written) throw new UnsupportedError(`range ${r.parameter}: unknown unit '${r.unit}'`);
     // A range over a quantity without a unit is in the quantity kind's coherent unit (m/s for a SpeedValue).
-    const featureType = typeName(found.feature);
+    const featureType = typeName(found.feature, this.session.model.index);
     const kind = quantityKindUnit(r.type) ?? (featureType ? quantityKindUnit(featureType) : undefined);
     const unit = written ?? kind;
     if (kind && unit && !sameDimension(kind.dimension, unit.dimension)) {

@@ -8,7 +8,8 @@ import type { Expression, Member, Multiplicity, QualifiedName, Reference, Source
 import { refusalMessage, unmodeled, unmodeledDefinition } from '../support';
 import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError } from '../semantics/values';
-import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
+import { declarationKind, rangeOf, typeName, type ModelElement, type ModelIndex } from './model';
+import { quantityKindUnit, sameDimension } from '../semantics/units';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
 export interface InstanceContext {
@@ -52,6 +53,7 @@ function referenceExpression(ref: Reference): Expression {
 /** Shared by every environment of one evaluation: the model, the bindings and the remembered values. */
 export class ModelValues {
   private readonly cache = new Map<string, { state: 'running' | 'done'; value?: Outcome }>();
+  private readonly activeBinds = new Set<string>();
   readonly root: InstanceContext;
 
   constructor(
@@ -110,18 +112,21 @@ export class ModelValues {
     if (refused) return refused;
     const conflict = this.index.conflictOf(feature);
     if (conflict) return error(conflict, rangeOf(feature));
-    const bound = this.boundValue(owner, feature);
     if (node.kind === 'Usage' && node.value) {
       // The value is written in the feature's owner; names in it are features of that instance.
       const expr = node.value.expression;
       const v = this.evaluator.nested(`'${path}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, feature.parent ?? feature)));
       if (isError(v)) return v;
-      if (bound !== undefined) {
-        if (isError(bound.value)) return bound.value;
-        if (!equals(v, bound.value)) return error(`'${path}' is ${format(v)} by its value but ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}`, rangeOf(feature));
+      // Bound to another feature too: both must agree. When the other end has no value of its own (it
+      // takes this one's through the binding), there is nothing to compare.
+      const bound = this.boundValue(owner, feature);
+      if (bound !== undefined && !isError(bound.value) && !equals(v, bound.value)) {
+        return error(`'${path}' is ${format(v)} by its value but ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}`, rangeOf(feature));
       }
-      return this.checkCount(feature, path, v);
+      const typed = this.checkType(feature, `'${path}'`, v);
+      return isError(typed) ? typed : this.checkCount(feature, path, v);
     }
+    const bound = this.boundValue(owner, feature);
     if (bound !== undefined) return isError(bound.value) ? bound.value : this.checkCount(feature, path, bound.value);
     if (node.kind === 'Usage' && !isCallable(feature)) {
       const many = this.multipleValues(owner, feature, path);
@@ -149,6 +154,34 @@ export class ModelValues {
     }
     // An enumeration-typed feature has no value unless given one; so has a plain attribute.
     return error(`'${path}' has no value: give it one in the model or bind it in the question`, rangeOf(feature));
+  }
+
+  /**
+   * Why the solver cannot read `feature` as one term: what the evaluator refuses, a value twice given,
+   * or what only the evaluator models (several values from a multiplicity or subsetting features, a
+   * binding connector).
+   */
+  solverRefusal(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
+    const refused = this.refusal(owner.element, feature);
+    if (refused) return refused;
+    const conflict = this.index.conflictOf(feature);
+    if (conflict) return error(conflict, rangeOf(feature));
+    const mult = this.index.multiplicityOf(feature);
+    if (mult) {
+      const b = this.bounds(mult, owner);
+      if (isError(b as Outcome)) return b as ValueError;
+      const [lower, upper] = b as [number, number];
+      if (!(lower === 1 && upper === 1)) return error(`'${feature.name}' has the multiplicity [${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]: features with several values are evaluated, not solved`, mult.range, 'unsupported');
+    }
+    if (owner.element.node.kind !== 'Package' && this.index.subsettersOf(owner.element, feature).length > 0) {
+      return error(`'${feature.name}' has features that subset it: features with several values are evaluated, not solved`, rangeOf(feature), 'unsupported');
+    }
+    for (let c: InstanceContext | undefined = owner; c; c = c.parent) {
+      if (c.element.node.kind === 'Package') continue;
+      const b = this.bindsOf(c.element).find((x) => x.node.kind === 'Usage' && (x.node.ends ?? []).some((end) => referenceSegments(end.target).at(-1) === feature.name));
+      if (b) return error(`a binding connector binds '${feature.name}': bindings are evaluated, not solved`, rangeOf(b), 'unsupported');
+    }
+    return undefined;
   }
 
   /** Why reading `feature` on an instance of `owner` is refused (src/sysml/support.ts), if it is. */
@@ -201,11 +234,20 @@ export class ModelValues {
         for (const b of this.bindsOf(c.element)) {
           const ends = b.node.kind === 'Usage' ? b.node.ends ?? [] : [];
           if (ends.length !== 2) continue;
+          // A binding being followed is not followed back from its other end (a = b reads b, whose
+          // own reading must not come back to a through the same binding).
+          const key = `${c.path}|${rangeOf(b).start}`;
+          if (this.activeBinds.has(key)) continue;
           for (const [self, other] of [[ends[0]!, ends[1]!], [ends[1]!, ends[0]!]] as const) {
             if (!sameSegments(referenceSegments(self.target), relative)) continue;
             const env = this.environment(c, b.parent ?? c.element);
             const expr = referenceExpression(other.target);
-            return { value: this.evaluator.evaluate(expr, env), at: rangeOf(b) };
+            this.activeBinds.add(key);
+            try {
+              return { value: this.evaluator.evaluate(expr, env), at: rangeOf(b) };
+            } finally {
+              this.activeBinds.delete(key);
+            }
           }
         }
       }
@@ -294,6 +336,37 @@ export class ModelValues {
     return v;
   }
 
+  /**
+   * A value against the feature's declared type: a quantity of another dimension than the declared
+   * quantity kind (`m : MassValue = 3 [m]`, a calc declared to return an AccelerationValue yielding
+   * kJ*kW), or a Boolean/String feature given something else, is a model error. A plain number for a
+   * quantity is read as is.
+   */
+  checkType(feature: ModelElement, what: string, v: Outcome): Outcome {
+    if (isError(v)) return v;
+    const type = typeName(feature, this.index);
+    if (!type) return v;
+    const last = type.split('::').at(-1)!.replace(/^'|'$/g, '');
+    const kind = quantityKindUnit(last);
+    for (const item of itemsOf(v)) {
+      if (kind && item.kind === 'quantity' && !sameDimension(item.unit.dimension, kind.dimension)) {
+        return error(`${what} is declared ${type} (a quantity in ${kind.name}) but its value ${format(item)} is another quantity`, rangeOf(feature));
+      }
+      if ((last === 'Boolean' && item.kind !== 'boolean') || (last === 'String' && item.kind !== 'string')) {
+        return error(`${what} is declared ${type} but its value is ${format(item)}`, rangeOf(feature));
+      }
+    }
+    return v;
+  }
+
+  /** A calc's value against its declared result type (its return parameter's). */
+  private checkResult(element: ModelElement, label: string, v: Outcome): Outcome {
+    if (isError(v)) return v;
+    const ret = this.bodyMembers(element).find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
+    const retElement = ret ? this.index.elementOf(ret) : undefined;
+    return retElement ? this.checkType(retElement, `the result of ${label}`, v) : v;
+  }
+
   /** The name a calc usage gives its result (`return a;`), if any. */
   namedResult(element: ModelElement): string | undefined {
     for (const f of this.index.featuresOf(element)) {
@@ -358,14 +431,16 @@ export class ModelValues {
   invokeElementDetailed(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): BodyOutcome {
     const label = element.name ?? element.qualifiedName;
     const outer = this.environment(ctx, element);
-    return this.evaluator.callBodyDetailed(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
+    const r = this.evaluator.callBodyDetailed(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
+    const checked = this.checkResult(element, label, r.value);
+    return checked === r.value ? r : { ...r, value: checked };
   }
 
   /** Invokes a calc/constraint element with arguments; `ctx` is the instance it is read on. */
   invokeElement(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): Outcome {
     const label = element.name ?? element.qualifiedName;
     const outer = this.environment(ctx, element);
-    return this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
+    return this.checkResult(element, label, this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at, declarationKind(element)));
   }
 }
 
@@ -400,6 +475,9 @@ export class ModelEnvironment implements Environment {
   private elementValue(element: ModelElement): Outcome | undefined {
     const owner = element.parent;
     if (owner && owner.node.kind === 'Definition' && owner.node.keyword === 'enum' && element.node.kind === 'Usage') {
+      // A literal that declares a value (`enum def Grade :> Real { enum A = 4.0; }`) is that value.
+      const valued = element.node.value;
+      if (valued) return this.values.evaluator.nested(`'${element.qualifiedName}'`, valued.expression.range, () => this.values.evaluator.evaluate(valued.expression, this.values.environment(this.values.root, owner)));
       return enumLiteral(owner.name ?? owner.qualifiedName, element.name ?? '');
     }
     if (element.node.kind === 'Definition' || element.node.kind === 'Package') return undefined;

@@ -5,6 +5,7 @@
 // features an element has, inherited ones first and redefined ones replaced (the evaluation order).
 import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
+import { quantityKindUnit } from '../semantics/units';
 
 export type NamespaceNode = Package | Definition | Usage;
 
@@ -238,7 +239,7 @@ export class ModelIndex {
     // A redefinition is one feature under two names (KerML 7.3.4.6): `attribute y :>> x` replaces the
     // inherited `x`, and reading `x` or `y` gives the same feature.
     const put = (m: ModelElement, own: boolean) => {
-      const names = [m.name, ...redefinedNames(m)].filter((n): n is string => n !== null);
+      const names = [m.name, ...this.redefinedNamesOf(m)].filter((n): n is string => n !== null);
       let at: number | undefined;
       for (const n of names) {
         at = index.get(n);
@@ -247,7 +248,9 @@ export class ModelIndex {
       if (at !== undefined) {
         const before = result[at]!;
         if (own && ownedBy(before, e) && before !== m && hasValue(before) && hasValue(m)) {
-          this.conflicts.set(m, `'${m.name ?? names[0]}' gives ${names[0]} a second value (it is already valued at ${before.node.range.line}:${before.node.range.column}): a feature has one value`);
+          const message = `'${m.name ?? names[0]}' and '${before.name ?? names[0]}' are one feature (a redefinition) valued twice, at ${before.node.range.line}:${before.node.range.column} and ${m.node.range.line}:${m.node.range.column}: a feature has one value`;
+          this.conflicts.set(m, message);
+          this.conflicts.set(before, message);
         }
         result[at] = m;
       } else {
@@ -292,6 +295,14 @@ export class ModelIndex {
     return out;
   }
 
+  /** Every name a feature is known by through the features it redefines, transitively (`y :>> x`: x). */
+  redefinedNamesOf(e: ModelElement): string[] {
+    const out = redefinedNames(e);
+    if (e.node.kind !== 'Usage' || !e.node.relations.some((r) => r.relation === 'redefinition')) return out;
+    for (const r of this.redefinitionRoots(e).slice(1)) if (r.name !== null && r.name !== e.name && !out.includes(r.name)) out.push(r.name);
+    return out;
+  }
+
   /** A feature and every feature it redefines, transitively. */
   redefinitionRoots(e: ModelElement): ModelElement[] {
     const out = [e];
@@ -324,7 +335,7 @@ export class ModelIndex {
       }
       for (const f of this.featuresOf(e)) {
         if (f.node.kind !== 'Usage') continue;
-        for (const n of redefinedNames(f)) if (!byName.has(n)) byName.set(n, f);
+        for (const n of this.redefinedNamesOf(f)) if (!byName.has(n)) byName.set(n, f);
       }
       for (const f of this.featuresOf(e)) if (f.node.kind === 'Usage' && f.name) byName.set(f.name, f);
       this.featureNameCache.set(e, byName);
@@ -396,4 +407,24 @@ export function constraintsOf(index: ModelIndex, e: ModelElement): ModelElement[
   const features = index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && declarationKind(f) === 'constraint');
   const asserted = features.filter((f) => (f.node as Usage).role === 'assert');
   return asserted.length > 0 ? asserted : features;
+}
+
+/**
+ * The type a feature's values have, as written: its typing, else the quantity a feature it subsets or
+ * redefines names (`attribute m :> ISQ::mass` is a mass, as `m : MassValue` is), else the type of the
+ * model feature it redefines or subsets.
+ */
+export function typeName(feature: ModelElement, index?: ModelIndex, seen = new Set<ModelElement>()): string | undefined {
+  if (feature.node.kind === 'Package' || seen.has(feature)) return undefined;
+  seen.add(feature);
+  const t = feature.node.relations.find((r) => r.relation === 'typing')?.target;
+  if (t) return t.kind === 'QualifiedName' ? t.segments.join('::') : undefined;
+  for (const r of feature.node.relations) {
+    if (r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
+    if (r.target.kind === 'QualifiedName' && quantityKindUnit(r.target.segments.at(-1)!)) return r.target.segments.join('::');
+    const target = index?.resolveReference(feature.parent ?? feature, r.target, feature);
+    const inherited = target ? typeName(target, index, seen) : undefined;
+    if (inherited) return inherited;
+  }
+  return undefined;
 }

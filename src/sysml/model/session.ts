@@ -21,7 +21,9 @@ export interface QuestionLike {
 }
 import { ModelValues, type InstanceContext } from './environment';
 import { BudgetError, UnsupportedError, place } from './errors';
-import { ModelIndex, splitQualifiedName, type ModelElement, type ParsedDocument } from './model';
+import { ModelIndex, splitQualifiedName, typeName, type ModelElement, type ParsedDocument } from './model';
+
+export { typeName };
 
 interface CachedParse {
   text: string;
@@ -221,7 +223,7 @@ export class Session<Q extends QuestionLike = QuestionLike> {
 
   /** A protocol value as a model value, typed by the feature it binds. */
   bindingValue(b: BindingValue, feature: ModelElement | undefined, name = ''): Value {
-    const type = feature ? typeName(feature) : undefined;
+    const type = feature ? typeName(feature, this.model.index) : undefined;
     const enumeration = feature && typeof b.value === 'string' ? this.enumerationOf(feature) : undefined;
     if (enumeration && typeof b.value === 'string') {
       // `Colour::green` or `green` for an enumeration-typed feature.
@@ -260,13 +262,6 @@ export class Session<Q extends QuestionLike = QuestionLike> {
 }
 
 /** The type a feature is declared with (`Real`, `ISQ::MassValue`), as written. */
-export function typeName(feature: ModelElement): string | undefined {
-  if (feature.node.kind === 'Package') return undefined;
-  const t = feature.node.relations.find((r) => r.relation === 'typing')?.target;
-  if (!t) return undefined;
-  return t.kind === 'QualifiedName' ? t.segments.join('::') : undefined;
-}
-
 /**
  * Turns an evaluation error into the run's error: `budget` when evaluation was stopped, else
  * `unsupported` naming the place (a construct the engine lacks, or a mistake in the model).

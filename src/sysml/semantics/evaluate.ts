@@ -356,8 +356,16 @@ export class Evaluator {
       return u ? unitValue(u) : undefined;
     };
     if (unitContext) {
+      // Inside `[ ]` a name is looked up as anywhere else (KerML: the bracket is an ordinary expression
+      // over the library's unit features); the built-in units answer the library's names. A model feature
+      // that takes a unit's name there would change the meaning silently: refused, naming both.
       const u = asUnit();
-      if (u) return u;
+      const v = env.lookup(name);
+      if (v === undefined) return u ?? error(`unknown name '${nameText(name)}'`, at);
+      if (v.kind === 'unit') return v;
+      if (v.kind === 'error') return u ?? withRange(v, at);
+      if (u) return error(`'${nameText(name)}' inside [ ] names a feature of the model, which hides the unit ${nameText(name)}: write [SI::${nameText(name)}] for the unit, or rename the feature`, at, 'unsupported');
+      return withRange(v, at);
     }
     const v = env.lookup(name);
     if (v !== undefined) return withRange(v, at);
