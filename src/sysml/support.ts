@@ -365,3 +365,55 @@ export const EXPRESSIONS: Readonly<Record<Expression['kind'], ConstructInfo>> = 
   MetadataAccess: c('metadata access', R, R, R, 'not modeled'),
   Missing: c('a missing expression', R, R, R, 'a syntax error refuses the question'),
 };
+
+const MEMBER_KINDS = new Set([
+  'Package', 'Import', 'Alias', 'Dependency', 'Comment', 'Documentation', 'TextualRepresentation', 'RelationshipDeclaration',
+  'Definition', 'Usage', 'Succession', 'Transition', 'AcceptAction', 'SendAction', 'AssignAction', 'IfAction', 'LoopAction',
+  'ForAction', 'TerminateAction', 'StateSubaction', 'ResultExpression', 'ElementFilter', 'InvalidMember',
+]);
+
+/** Node kinds that are parts of other constructs, counted through them (names, ends, relations …). */
+const PARTS = new Set(['Document', 'QualifiedName', 'FeatureChain', 'Relation', 'Multiplicity', 'FeatureValue', 'ConnectorEnd', 'Argument']);
+
+/**
+ * Every construct a syntax tree holds, with how often: member constructs (constructsOf, definition
+ * modifiers) and expression kinds (`expr:<Kind>`). Node kinds this module does not know are counted
+ * as `unknown:<Kind>`, which the census test rejects.
+ */
+export function censusOf(root: import('./ast').Node, counts = new Map<string, number>()): Map<string, number> {
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  walkNodes(root, (n) => {
+    if (MEMBER_KINDS.has(n.kind)) {
+      const m = n as Member;
+      for (const u of constructsOf(m)) add(u.key);
+      if (m.kind === 'Definition') for (const u of definitionConstructs(m)) add(u.key);
+    } else if (n.kind in EXPRESSIONS) add(`expr:${n.kind}`);
+    else if (!PARTS.has(n.kind)) add(`unknown:${n.kind}`);
+  });
+  return counts;
+}
+
+function walkNodes(root: import('./ast').Node, visit: (n: import('./ast').Node) => void): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop();
+    if (n === null || typeof n !== 'object') continue;
+    if (Array.isArray(n)) {
+      for (const x of n) stack.push(x);
+      continue;
+    }
+    const o = n as { kind?: unknown } & Record<string, unknown>;
+    if (typeof o.kind === 'string') visit(o as unknown as import('./ast').Node);
+    for (const key in o) {
+      if (key === 'range' || key === 'nameRange' || key === 'kind') continue;
+      const v = o[key];
+      if (v !== null && typeof v === 'object') stack.push(v);
+    }
+  }
+}
+
+/** Whether the census knows a key (a construct of CONSTRUCTS, or an expression kind). */
+export function censusInfo(key: string): ConstructInfo | undefined {
+  if (key.startsWith('expr:')) return EXPRESSIONS[key.slice(5) as Expression['kind']];
+  return CONSTRUCTS[key];
+}

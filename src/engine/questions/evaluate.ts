@@ -236,6 +236,9 @@ export const evaluateQuestion: QuestionHandler = {
 
 /** A structured subject's constraints under the bindings: each one's verdict, and the first false one named. */
 function checkConstraints(session: Session, checks: ModelElement[], random: CountingRandom | undefined, run: RunContext): RunResult {
+  // Soundness: what the structure asserts besides constraints (a satisfy, a verification) must be modeled too.
+  const refused = session.values.bodyRefusal(session.subject, 'checks');
+  if (refused) throw failure(refused, session.model, session.subject.path);
   const values: ProtocolValue[] = [];
   const failing: string[] = [];
   for (const c of checks) {

@@ -241,6 +241,11 @@ class SatisfiableQuestion {
     const symbolizer = this.symbolizer(question.inputs ?? [], new Map());
     const kind = declarationKind(subject);
     const ctx = this.session.subjectContext;
+    if (kind !== 'constraint' && kind !== 'requirement' && kind !== 'concern') {
+      // Soundness: a structure's other assertions (satisfy, verify …) must be modeled to solve for it.
+      const refused = this.session.values.bodyRefusal(subject, 'checks');
+      if (refused) throw new UnsupportedError(`${place(this.session.model.pathOf(refused.range!) ?? subject.path, refused.range)}: ${refused.message}`);
+    }
     const assertions: Assertion[] = [];
     let objective: SolvableSet['objective'];
     const condition = question.condition;

@@ -5,7 +5,7 @@
 // holds the subject): `engine.mass` is the feature `mass` of the instance `engine`. Bindings name such
 // paths. Feature values are computed once per instance path and remembered.
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
-import { refusalMessage, unmodeled, unmodeledDefinition } from '../support';
+import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
 import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError } from '../semantics/values';
 import { declarationKind, rangeOf, typeName, type ModelElement, type ModelIndex } from './model';
@@ -29,6 +29,7 @@ const BODY_MEMBERS = new WeakMap<ModelElement, Member[]>();
 // Elements never change once indexed: what their bodies refuse and which binding connectors they hold
 // are computed once per element, not once per table row.
 const BODY_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
+const CHECK_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const BINDS = new WeakMap<ModelElement, ModelElement[]>();
 
 /** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
@@ -194,30 +195,31 @@ export class ModelValues {
   }
 
   /** The first construct of an element's body (own and inherited members) that reading its features cannot model. */
-  bodyRefusal(element: ModelElement): ValueError | undefined {
+  bodyRefusal(element: ModelElement, layer: Layer = 'values'): ValueError | undefined {
     if (element.node.kind === 'Package') return undefined;
-    const hit = BODY_REFUSALS.get(element);
+    const cache = layer === 'checks' ? CHECK_REFUSALS : BODY_REFUSALS;
+    const hit = cache.get(element);
     if (hit !== undefined) return hit ?? undefined;
     let found: ValueError | undefined;
     const visit = (e: ModelElement, seen: Set<ModelElement>): void => {
       if (found || seen.has(e) || e.node.kind === 'Package') return;
       seen.add(e);
-      const d = e.node.kind === 'Definition' ? unmodeledDefinition(e.node, 'values') : undefined;
+      const d = e.node.kind === 'Definition' ? unmodeledDefinition(e.node, layer) : undefined;
       if (d) {
         found = error(refusalMessage(d, `in '${e.name ?? e.qualifiedName}'`), d.range, 'unsupported');
         return;
       }
       for (const m of e.node.body ?? []) {
-        const u = unmodeled(m, 'values');
+        const u = unmodeled(m, layer);
         if (u) {
-          found = error(refusalMessage(u, `in '${e.name ?? e.qualifiedName}', whose features are read`), u.range, 'unsupported');
+          found = error(refusalMessage(u, `in '${e.name ?? e.qualifiedName}', whose ${layer === 'checks' ? 'constraints are checked' : 'features are read'}`), u.range, 'unsupported');
           return;
         }
       }
       for (const t of this.index.typesOf(e)) visit(t, seen);
     };
     visit(element, new Set());
-    BODY_REFUSALS.set(element, found ?? null);
+    cache.set(element, found ?? null);
     return found;
   }
 
