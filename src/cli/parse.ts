@@ -25,7 +25,7 @@ export interface ParseDiagnostic {
   readonly column: number;
   readonly endLine: number;
   readonly endColumn: number;
-  readonly kind: 'syntax' | 'name' | 'file';
+  readonly kind: 'syntax' | 'name' | 'file' | 'warning';
   readonly message: string;
 }
 
@@ -163,11 +163,11 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
   const resolved = resolveDocuments(models, { library });
   let unresolvedReferences = 0;
   for (const [file, list] of resolved.diagnostics) {
-    unresolvedReferences += list.length;
     for (const d of list) {
+      if (d.severity !== 'warning') unresolvedReferences++;
       diagnostics.push({
         file, line: d.range.line, column: d.range.column, endLine: d.range.endLine, endColumn: d.range.endColumn,
-        kind: 'name', message: d.message,
+        kind: d.severity === 'warning' ? 'warning' : 'name', message: d.message,
       });
     }
   }
@@ -183,11 +183,12 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
     io.out(JSON.stringify(report) + '\n');
   } else {
     let text = '';
-    for (const d of diagnostics) text += `${d.file}:${d.line}:${d.column}: ${d.message}\n`;
+    for (const d of diagnostics) text += `${d.file}:${d.line}:${d.column}: ${d.kind === 'warning' ? 'warning: ' : ''}${d.message}\n`;
     const libraryNote = libraryFiles.length > 0 ? ` (+${libraryFiles.length} library)` : '';
     text += `${files.length} files${libraryNote}, ${lines} lines, ${syntaxErrors} syntax errors, ` +
       `${unresolvedReferences} unresolved references, ${seconds.toFixed(2)} s\n`;
     io.out(text);
   }
-  return diagnostics.length === 0 ? 0 : 1;
+  // Warnings alone do not fail the parse.
+  return diagnostics.some((d) => d.kind !== 'warning') ? 1 : 0;
 }

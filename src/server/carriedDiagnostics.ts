@@ -6,6 +6,7 @@ export interface OffsetDiagnostic {
   readonly start: number;
   readonly end: number;
   readonly message: string;
+  readonly severity?: 'warning';
 }
 
 /** The one changed span between two texts: common prefix and suffix left out. */

@@ -68,7 +68,7 @@ function publish(document: TextDocument, names: readonly OffsetDiagnostic[]): vo
     range: rangeIn(document, error.range), message: error.message, severity: DiagnosticSeverity.Error, source,
   }));
   for (const name of names) {
-    diagnostics.push({ range: rangeIn(document, name), message: name.message, severity: DiagnosticSeverity.Error, source });
+    diagnostics.push({ range: rangeIn(document, name), message: name.message, severity: name.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error, source });
   }
   void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
 }
@@ -76,7 +76,7 @@ function publish(document: TextDocument, names: readonly OffsetDiagnostic[]): vo
 /** Resolves the document's names and publishes every diagnostic. */
 function publishComplete(document: TextDocument): void {
   const started = performance.now();
-  const names = models.nameDiagnostics(document.uri).map((d) => ({ start: d.range.start, end: d.range.end, message: d.message }));
+  const names = models.nameDiagnostics(document.uri).map((d) => ({ start: d.range.start, end: d.range.end, message: d.message, ...(d.severity ? { severity: d.severity } : {}) }));
   const resolveMs = Math.max(performance.now() - started, (checked.get(document.uri)?.resolveMs ?? 0) / 2);
   checked.set(document.uri, { text: document.getText(), names, resolveMs });
   publish(document, names);
@@ -150,7 +150,7 @@ function checkQueuedFiles(): void {
     if (!found) continue; // opened or gone meanwhile: its own check publishes
     const source = languageOf(uri);
     const diagnostics: Diagnostic[] = [...found.syntax, ...found.names].map((d) => ({
-      range: rangeIn(found.text, d.range), message: d.message, severity: DiagnosticSeverity.Error, source,
+      range: rangeIn(found.text, d.range), message: d.message, severity: 'severity' in d && d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error, source,
     }));
     void connection.sendDiagnostics({ uri, diagnostics });
   }

@@ -12,10 +12,13 @@ import {
 } from './declarations';
 import { builtinRoots } from './builtin-layer';
 import { parseQualifiedName } from './qualified';
+import { tryParseUnit } from '../semantics/units';
 
 export interface NameDiagnostic {
   readonly message: string;
   readonly range: SourceRange;
+  /** Absent: an error. */
+  readonly severity?: 'warning';
 }
 
 /** A resolved (or unresolved) reference of a document, for go-to-definition and hover. */
@@ -600,6 +603,11 @@ function referenceText(ref: Reference): string {
   return ref.kind === 'QualifiedName' ? text(ref) : ref.chain.map(text).join('.');
 }
 
+function lastName(ref: Reference): string {
+  const q = ref.kind === 'QualifiedName' ? ref : ref.chain.at(-1);
+  return q?.segments.at(-1) ?? '';
+}
+
 /** A resolved reference; its range and text are read from the reference when asked (most never are). */
 class ReferenceRecord implements ResolvedReference {
   constructor(private readonly ref: Reference, readonly targets: readonly Declaration[]) {}
@@ -866,6 +874,7 @@ class ReferenceWalker {
       }
       case 'Quantity':
         this.expression(e.value, scope);
+        this.hiddenUnits(e.unit, scope);
         this.expression(e.unit, scope);
         return EMPTY;
       case 'Sequence':
@@ -893,6 +902,32 @@ class ReferenceWalker {
       case 'MetadataAccess':
         this.ref(e.target, scope, null);
         return EMPTY;
+    }
+  }
+
+  /**
+   * A unit's name inside `[ ]` that a feature of the model takes in this scope (`subject m` and
+   * `[m/s]`): the evaluator reads the unit, ordinary lookup would read the feature; warn, naming both.
+   */
+  private hiddenUnits(unit: Expression, scope: Declaration): void {
+    const stack: Expression[] = [unit];
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      if (x.kind === 'Binary') { stack.push(x.left, x.right); continue; }
+      if (x.kind === 'Unary') { stack.push(x.operand); continue; }
+      if (x.kind !== 'Name' || x.name.isGlobal || x.name.segments.length !== 1) continue;
+      const n = x.name.segments[0]!;
+      if (!tryParseUnit(n)) continue;
+      // A feature typed by a unit type (`attribute gallon : VolumeUnit = …`) is a unit the model defines.
+      const isUnit = (d: Declaration) => d.node?.kind === 'Usage' && d.node.relations.some((r) => r.relation === 'typing' && /Unit$/.test(lastName(r.target)));
+      const hiding = this.ws.resolveReference(x.name, scope, null).find((d) => d.layer === 'user' && !d.isDefinition && d.kind !== 'package' && !isUnit(d));
+      if (!hiding) continue;
+      const at = hiding.nameRange ?? hiding.range;
+      this.diagnostics.push({
+        message: `'${n}' inside [ ] is read as the unit ${n}, though the feature '${n}'${at ? ` (line ${at.line})` : ''} has this name here; write [SI::${n}] to say so, or rename the feature`,
+        range: x.range,
+        severity: 'warning',
+      });
     }
   }
 

@@ -356,16 +356,11 @@ export class Evaluator {
       return u ? unitValue(u) : undefined;
     };
     if (unitContext) {
-      // Inside `[ ]` a name is looked up as anywhere else (KerML: the bracket is an ordinary expression
-      // over the library's unit features); the built-in units answer the library's names. A model feature
-      // that takes a unit's name there would change the meaning silently: refused, naming both.
+      // Inside `[ ]` a unit's name is the unit even where a feature of the model has the same name
+      // (`subject m` and `[m/s]`): the modeler meant the unit. Ordinary lookup (KerML) would take the
+      // feature; the language server warns where a feature hides a unit name this way (names/workspace.ts).
       const u = asUnit();
-      const v = env.lookup(name);
-      if (v === undefined) return u ?? error(`unknown name '${nameText(name)}'`, at);
-      if (v.kind === 'unit') return v;
-      if (v.kind === 'error') return u ?? withRange(v, at);
-      if (u) return error(`'${nameText(name)}' inside [ ] names a feature of the model, which hides the unit ${nameText(name)}: write [SI::${nameText(name)}] for the unit, or rename the feature`, at, 'unsupported');
-      return withRange(v, at);
+      if (u) return u;
     }
     const v = env.lookup(name);
     if (v !== undefined) return withRange(v, at);
@@ -528,6 +523,8 @@ export class Evaluator {
       if (n === null || scope.has(n)) continue;
       const thunk = this.usageThunk(m, scope);
       if (thunk) scope.define(n, thunk);
+      // An output or result without a value is still the body's own: its actions may assign it.
+      else if (m.direction === 'out' || m.role === 'return') scope.define(n, () => error(`'${n}' has no value: no action of the body assigned it`, m));
     }
   }
 

@@ -1,0 +1,167 @@
+// Soundness (#14): the questions on which assay once answered wrongly at `proved`, asked through the CLI
+// of the bundled engine. Each answer is the correct one, or a refusal naming the construct and its place.
+// The reduced models come from ../shared/soundness (read there, never copied); ours sit in
+// test/fixtures/models/soundness.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const SHARED = join(ROOT, '..', 'shared', 'soundness');
+const OURS = join(ROOT, 'test', 'fixtures', 'models', 'soundness');
+
+interface Answer {
+  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string };
+  standing?: { strength: string };
+  error?: { message: string; status: string };
+}
+
+function ask(...args: string[]): { code: number | null; answer: Answer } {
+  const run = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}\n${run.stderr}`);
+  return { code: run.status, answer: JSON.parse(lines[0]!) as Answer };
+}
+
+function value(answer: Answer, name: string): string {
+  const v = answer.result?.values?.find((x) => x.name === name);
+  assert.ok(v, `no value ${name} in ${JSON.stringify(answer)}`);
+  return v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value);
+}
+
+function proved(code: number | null, answer: Answer): void {
+  assert.equal(code, 0, JSON.stringify(answer));
+  assert.equal(answer.standing?.strength, 'proved');
+}
+
+function refused(code: number | null, answer: Answer, place: RegExp, what: RegExp): void {
+  assert.equal(code, 3, JSON.stringify(answer));
+  assert.match(answer.error?.message ?? '', place);
+  assert.match(answer.error?.message ?? '', what);
+}
+
+describe('cli: soundness — the wrong answers of real models are right or refused', function () {
+  this.timeout(120_000);
+  before(() => {
+    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
+      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+      assert.equal(built.status, 0, 'npm run build failed');
+    }
+  });
+
+  it('multiplicity: wheels : Wheel[4] are four wheels to size and sum', () => {
+    const m = join(SHARED, 'multiplicity-sum.sysml');
+    let r = ask('evaluate', 'MS::car::wheelCount', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'wheelCount'), '4');
+    r = ask('evaluate', 'MS::car::wheelMass', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'wheelMass'), '40 [kg]');
+  });
+
+  it('calc and analysis bodies run their for/assign actions', () => {
+    const m = join(SHARED, 'analysis-loop.sysml');
+    let r = ask('compute', 'AL::Counter', '--bind', 'n=4', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Counter'), '10');
+    r = ask('compute', 'AL::Squares', '--bind', 'xs=(1, 2, 3)', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Squares'), '(1, 4, 9)');
+  });
+
+  it('subsetting: parts :> subcomponents are its values, and car : MassedThing :> compositeThing takes the redefined totalMass', () => {
+    const m = join(SHARED, 'rollup-subsetting.sysml');
+    for (const subject of ['R::car::totalMass', 'R::car2::totalMass']) {
+      const r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, 'totalMass'), '1150 [kg]', subject);
+    }
+  });
+
+  it('analyses: an asserted constraint that fails makes the analysis false, with the reason; an unvalued subject is refused', () => {
+    const m = join(SHARED, 'analysis-subject.sysml');
+    let r = ask('evaluate', 'AS::budget', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'budget'), 'false');
+    assert.match(r.answer.result?.reason ?? '', /margin > 0 \[m\/s\] is false \(.*analysis-subject\.sysml:9:29\)/);
+    r = ask('evaluate', 'AS::budgetNoValue', '--model', m);
+    refused(r.code, r.answer, /analysis-subject\.sysml:12:17/, /the subject 'm' of budgetNoValue has no value/);
+  });
+
+  it("analyses: the out parameter is the analysis's value", () => {
+    const m = join(SHARED, 'analysis-out.sysml');
+    for (const subject of ['AO::apolloCost', 'AO::apolloCost2']) {
+      const r = ask('compute', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::')[1]!), '7 [kg]', subject);
+    }
+  });
+
+  it('requirements: assert constraint counts as require does', () => {
+    const m = join(SHARED, 'req-assert.sysml');
+    for (const subject of ['RA::massReqAssert', 'RA::massReqRequire']) {
+      const r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::')[1]!), 'false', subject);
+    }
+  });
+
+  it('features :> ISQ::mass are masses to the solver', () => {
+    const r = ask('satisfiable', 'P::MassRequirement', '--condition', 'cap=massRequired <= 1500 [kg]', '--model', join(SHARED, 'subset-quantity-sat.sysml'));
+    assert.equal(r.code, 0, JSON.stringify(r.answer));
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+  });
+
+  it('values: valued enumeration literals, declared result types, one feature under two names, bindings, units hidden by features', () => {
+    const m = join(OURS, 'values.sysml');
+    let r = ask('evaluate', 'V::doubled', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'doubled'), '8');
+    r = ask('evaluate', 'V::isB', '--model', m);
+    assert.equal(value(r.answer, 'isB'), 'true');
+    r = ask('evaluate', 'V::a', '--model', m);
+    refused(r.code, r.answer, /values\.sysml:9:61/, /the result of Accel is declared AccelerationValue .* but its value 6 \[kJ\*kW\] is another quantity/);
+    r = ask('evaluate', 'V::h::x', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'y'), '5 [kg]');
+    r = ask('evaluate', 'V::twice::x', '--model', m);
+    refused(r.code, r.answer, /values\.sysml:13:/, /one feature \(a redefinition\) valued twice/);
+    r = ask('evaluate', 'V::sys::eng::rpm', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'rpm'), '30');
+    r = ask('evaluate', 'V::shadow::len', '--model', m);
+    refused(r.code, r.answer, /values\.sysml:14:55/, /'m' inside \[ \] names a feature of the model, which hides the unit m/);
+  });
+
+  it('calc bodies: ordered actions run; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
+    const m = join(OURS, 'calc-bodies.sysml');
+    let r = ask('compute', 'CB::Factorial', '--bind', 'n=6', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Factorial'), '720');
+    r = ask('compute', 'CB::Collatz', '--bind', 'n=6', '--model', m);
+    assert.equal(value(r.answer, 'Collatz'), '8');
+    r = ask('compute', 'CB::Ordered', '--model', m);
+    assert.equal(value(r.answer, 'Ordered'), '10');
+    r = ask('compute', 'CB::LastSeen', '--model', m);
+    assert.equal(value(r.answer, 'LastSeen'), '30');
+    r = ask('compute', 'CB::Racy', '--model', m);
+    refused(r.code, r.answer, /calc-bodies\.sysml:29:9/, /two actions of its body use 'x' and no succession orders them/);
+    r = ask('compute', 'CB::Bound', '--model', m);
+    refused(r.code, r.answer, /calc-bodies\.sysml:42:9/, /'x' is bound with '=' to its value, so it cannot be assigned/);
+    r = ask('compute', 'CB::Sends', '--bind', 'x=1', '--model', m);
+    refused(r.code, r.answer, /calc-bodies\.sysml:54:9/, /send/);
+  });
+
+  it("a unit's name inside [ ] is the unit even where a feature takes the name, and parse warns there (exit 0)", () => {
+    const run = spawnSync(process.execPath, [CLI, 'parse', join(SHARED, 'analysis-subject.sysml')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /analysis-subject\.sysml:8:53: warning: 'm' inside \[ \] is read as the unit m, though the feature 'm' \(line 7\) has this name here/);
+  });
+
+  it('a refusal names the file that holds the construct, with several model files', () => {
+    const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
+    refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);
+  });
+});
