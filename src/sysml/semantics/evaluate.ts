@@ -550,6 +550,10 @@ export class Evaluator {
     }
     if (usage.body && usage.body.some((m) => m.kind === 'Usage')) {
       const body = usage.body;
+      for (const m of body) {
+        const u = unmodeled(m, 'values');
+        if (u) return () => error(`${name}: ${refusalMessage(u, `in '${name}', whose features are read`)}`, u.range, 'unsupported');
+      }
       return () => this.instanceFromBody(name, body, scope);
     }
     return undefined;
