@@ -8,7 +8,7 @@ import type { Expression, Member, Multiplicity, QualifiedName, Reference, Source
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
 import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError } from '../semantics/values';
-import { declarationKind, rangeOf, typeName, type ModelElement, type ModelIndex } from './model';
+import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { quantityKindUnit, sameDimension } from '../semantics/units';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -30,6 +30,7 @@ const BODY_MEMBERS = new WeakMap<ModelElement, Member[]>();
 // are computed once per element, not once per table row.
 const BODY_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const CHECK_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
+const FEATURE_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const BINDS = new WeakMap<ModelElement, ModelElement[]>();
 
 /** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
@@ -187,11 +188,16 @@ export class ModelValues {
 
   /** Why reading `feature` on an instance of `owner` is refused (src/sysml/support.ts), if it is. */
   private refusal(owner: ModelElement, feature: ModelElement): ValueError | undefined {
-    if (feature.node.kind !== 'Package') {
-      const u = feature.node.kind === 'Usage' ? unmodeled(feature.node, 'values') : unmodeledDefinition(feature.node, 'values');
-      if (u) return error(`${refusalMessage(u, `in '${feature.name ?? feature.qualifiedName}'`)}`, u.range, 'unsupported');
+    let own = FEATURE_REFUSALS.get(feature);
+    if (own === undefined) {
+      own = null;
+      if (feature.node.kind !== 'Package') {
+        const u = feature.node.kind === 'Usage' ? unmodeled(feature.node, 'values') : unmodeledDefinition(feature.node, 'values');
+        if (u) own = error(`${refusalMessage(u, `in '${feature.name ?? feature.qualifiedName}'`)}`, u.range, 'unsupported');
+      }
+      FEATURE_REFUSALS.set(feature, own);
     }
-    return this.bodyRefusal(owner);
+    return own ?? this.bodyRefusal(owner);
   }
 
   /** The first construct of an element's body (own and inherited members) that reading its features cannot model. */
@@ -346,7 +352,7 @@ export class ModelValues {
    */
   checkType(feature: ModelElement, what: string, v: Outcome): Outcome {
     if (isError(v)) return v;
-    const type = typeName(feature, this.index);
+    const type = this.index.typeNameOf(feature);
     if (!type) return v;
     const last = type.split('::').at(-1)!.replace(/^'|'$/g, '');
     const kind = quantityKindUnit(last);

@@ -118,6 +118,9 @@ export class ModelIndex {
   private readonly featureNameCache = new Map<ModelElement, Map<string, ModelElement>>();
   private readonly subsetterCache = new Map<ModelElement, Map<ModelElement, ModelElement[]>>();
   private readonly conflicts = new Map<ModelElement, string>();
+  private readonly rootsCache = new Map<ModelElement, ModelElement[]>();
+  private readonly multiplicityCache = new Map<ModelElement, Multiplicity | null>();
+  private readonly typeNameCache = new Map<ModelElement, string | undefined>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -305,7 +308,10 @@ export class ModelIndex {
 
   /** A feature and every feature it redefines, transitively. */
   redefinitionRoots(e: ModelElement): ModelElement[] {
+    const hit = this.rootsCache.get(e);
+    if (hit) return hit;
     const out = [e];
+    this.rootsCache.set(e, out);
     for (let i = 0; i < out.length; i++) {
       const x = out[i]!;
       if (x.node.kind !== 'Usage') continue;
@@ -320,8 +326,25 @@ export class ModelIndex {
 
   /** The multiplicity a feature declares, or inherits from the feature it redefines. */
   multiplicityOf(e: ModelElement): Multiplicity | null {
-    for (const x of this.redefinitionRoots(e)) if (x.node.kind === 'Usage' && x.node.multiplicity) return x.node.multiplicity;
-    return null;
+    const hit = this.multiplicityCache.get(e);
+    if (hit !== undefined) return hit;
+    let found: Multiplicity | null = null;
+    for (const x of this.redefinitionRoots(e)) {
+      if (x.node.kind === 'Usage' && x.node.multiplicity) {
+        found = x.node.multiplicity;
+        break;
+      }
+    }
+    this.multiplicityCache.set(e, found);
+    return found;
+  }
+
+  /** typeName, once per element (the index never changes). */
+  typeNameOf(e: ModelElement): string | undefined {
+    if (this.typeNameCache.has(e)) return this.typeNameCache.get(e);
+    const t = typeName(e, this);
+    this.typeNameCache.set(e, t);
+    return t;
   }
 
   /** A feature (own or inherited usage) of an element by name or short name. */
