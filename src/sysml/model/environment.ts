@@ -35,6 +35,8 @@ const BINDS = new WeakMap<ModelElement, ModelElement[]>();
 
 /** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
 const STRUCTURAL = new Set(['part', 'item', 'occurrence', 'port', 'individual']);
+/** Usage keywords whose default multiplicity is [1..1]. */
+const DEFAULT_ONE = new Set(['attribute', 'part', 'item', 'occurrence', 'port', 'enum']);
 
 function referenceSegments(ref: Reference): string[] {
   return ref.kind === 'QualifiedName' ? [...ref.segments] : ref.chain.flatMap((q) => [...q.segments]);
@@ -332,7 +334,14 @@ export class ModelValues {
   /** A value against the feature's multiplicity: a count outside its bounds is a model error. */
   private checkCount(feature: ModelElement, path: string, v: Value): Outcome {
     const mult = this.index.multiplicityOf(feature);
-    if (!mult) return v;
+    if (!mult) {
+      // A usage without a multiplicity has [1..1] (SysML 8.3.6): several values are a model error.
+      const count = itemsOf(v).length;
+      if (count > 1 && feature.node.kind === 'Usage' && DEFAULT_ONE.has(feature.node.keyword)) {
+        return error(`'${path}' holds ${count} values, but a usage without a multiplicity holds one ([1..1]): declare it [${count}] or [*]`, rangeOf(feature));
+      }
+      return v;
+    }
     const owner = this.contextOf(feature.parent ?? feature);
     const b = this.bounds(mult, owner);
     if (isError(b as Outcome)) return b as ValueError;
