@@ -58,15 +58,15 @@ export function checkAssignment(question: Question, result: RunResult, documents
         prefix: question.conditions!.length > 1 ? `${c.name}:` : '', name: c.name, features: c.features, assertions: c.assertions, pinned: c.pinned ?? [], subjectConstraints: false,
       }))
     : [{ prefix: '', name: question.subject, features: question.inputs ?? [], assertions: question.condition ? [question.condition] : [], pinned: [], subjectConstraints: true }];
-  const claimed = new Set<ProtocolValue>();
+  const stray = inputs.find((v) => !sets.some((set) => v.name.startsWith(set.prefix)));
+  if (stray) return { ok: false, reason: `the witness value ${stray.name} belongs to no condition set of the question` };
   try {
     for (const set of sets) {
-      const own = inputs.filter((v) => (set.prefix === '' ? true : v.name.startsWith(set.prefix)));
-      for (const v of own) claimed.add(v);
-      checkSet(model, question, set, own.map((v) => ({ ...v, name: v.name.slice(set.prefix.length) })));
+      const own = inputs.filter((v) => v.name.startsWith(set.prefix)).map((v) => ({ ...v, name: v.name.slice(set.prefix.length) }));
+      const missing = set.features.find((f) => !own.some((v) => v.name === f.name));
+      if (missing) return { ok: false, reason: `the witness gives no value for ${set.prefix}${missing.name}, a free feature of the question` };
+      checkSet(model, question, set, own);
     }
-    const stray = inputs.find((v) => !claimed.has(v));
-    if (stray) return { ok: false, reason: `the witness value ${stray.name} belongs to no condition set of the question` };
     return { ok: true };
   } catch (e) {
     if (e instanceof Refuted) return { ok: false, reason: e.message };

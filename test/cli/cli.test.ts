@@ -61,7 +61,8 @@ describe('cli: assay as a child process', function () {
     dir = mkdtempSync(join(tmpdir(), 'assay-cli-'));
     pids = new PidTracker();
     model = join(dir, 'demo.sysml');
-    // S has no behaviour the host could replay, so these output tests see the engine's witness as given.
+    // S has no behaviour the host could replay: the engine's witness is shown as given, and the claim
+    // stands at most observed because the host could not check it.
     writeFileSync(model, 'package Demo { part def S; }\n');
   });
   afterEach(async () => {
@@ -94,7 +95,13 @@ describe('cli: assay as a child process', function () {
       question: { kind: 'holds', subject: 'Demo::S', schedule: 'fifo', free: [], subjectKind: 'part' },
       engine: 'fx',
       result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] },
-      standing: { strength: 'bounded', reasons: ['the run reached its bound depth (limit 4)'] },
+      standing: {
+        strength: 'observed',
+        reasons: [
+          'the run reached its bound depth (limit 4)',
+          `the host could not check the witness: the host's semantics cannot execute the model: ${model}:1:25: Demo::S performs and exhibits no behaviour`,
+        ],
+      },
     });
   });
 
@@ -104,7 +111,7 @@ describe('cli: assay as a child process', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^holds Demo::S: violated\n/);
     assert.match(run.stdout, /engine: {3}fx/);
-    assert.match(run.stdout, /strength: proved\n/);
+    assert.match(run.stdout, /strength: observed \(the engine claimed proved\)\n {4}because the host could not check the witness: the host's semantics cannot execute the model: .*Demo::S performs and exhibits no behaviour\n/);
     assert.match(run.stdout, /witness:\n {6}step 1: t1@go first of t1@go, t2@stop\n {6}step 2: t2@stop first of t2@stop\n {4}violated at move 2/);
   });
 
