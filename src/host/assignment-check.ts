@@ -74,6 +74,28 @@ export function checkAssignment(question: Question, result: RunResult, documents
   }
 }
 
+/**
+ * A behaviour witness's feature names (a `sensitive` witness's `feature`, the inputs of the witness and
+ * of each execution) that the subject does not have, for when the host cannot replay the witness: such
+ * a witness is wrong about the model whatever the semantics. Undefined when all resolve (or the question
+ * itself names what the model lacks).
+ */
+export function unknownWitnessFeature(question: Question, result: RunResult, documents: readonly SourceDocument[]): string | undefined {
+  let session: Session;
+  try {
+    session = new Session(new Model({ documents }), question);
+  } catch {
+    return undefined;
+  }
+  const names = [
+    ...(result.witness?.feature !== undefined ? [result.witness.feature] : []),
+    ...(result.witness?.inputs ?? []).map((v) => v.name),
+    ...(result.executions ?? []).flatMap((e) => (e.inputs ?? []).map((v) => v.name)),
+  ];
+  const unknown = names.find((n) => !session.featurePath(n));
+  return unknown === undefined ? undefined : `the witness names ${unknown}, which is not a feature of ${question.subject}`;
+}
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }

@@ -7,7 +7,7 @@ import { lowerToGraphs } from '../sysml/lower';
 import { BehaviorError, prepareBehavior, recheckAnswer, type BehaviorDocument, type BehaviorQuestion } from '../sysml/behavior';
 import type { ModelIndex } from './host';
 import type { WitnessChecker } from './standing';
-import { checkAssignment, type WitnessVerdict } from './assignment-check';
+import { checkAssignment, unknownWitnessFeature, type WitnessVerdict } from './assignment-check';
 
 interface ParsedModel {
   readonly documents: readonly BehaviorDocument[];
@@ -54,7 +54,11 @@ export class SysmlModel implements ModelIndex, WitnessChecker {
     const m = this.model(documents);
     if (m.index.declarationsOf(question.subject).length === 0) return { ok: false, reason: `the subject ${question.subject} is not declared in the model` };
     const prepared = prepareBehavior(m.documents, question as BehaviorQuestion);
-    if (prepared instanceof BehaviorError) return { ok: 'unchecked', reason: `the host's semantics cannot execute the model: ${prepared.text}` };
+    if (prepared instanceof BehaviorError) {
+      const unknown = unknownWitnessFeature(question, result, documents);
+      if (unknown) return { ok: false, reason: unknown };
+      return { ok: 'unchecked', reason: `the host's semantics cannot execute the model: ${prepared.text}` };
+    }
     const recheck = recheckAnswer(m.documents, question as BehaviorQuestion, result as never);
     return recheck.ok ? { ok: true } : { ok: false, reason: recheck.reason };
   }

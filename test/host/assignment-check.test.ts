@@ -51,13 +51,18 @@ describe('host: SysmlModel.check of assignment witnesses', () => {
     assert.deepEqual(await check(twoSets, partial), { ok: false, reason: 'the witness gives no value for heavy:motors, a free feature of the question' });
   });
 
-  it('schedule witnesses: a subject the model does not declare is refuted, a model without behaviour is unchecked', async () => {
+  it('schedule witnesses: a subject or feature the model does not have is refuted, a model without behaviour is unchecked', async () => {
     const violated: RunResult = { claim: 'violated', strength: 'proved', witness: { schedules: ['step 1: t1@go first of t1@go'], at: 1 } };
     const holds = (subject: string): Question => ({ kind: 'holds', subject, schedule: 'fifo', free: ['schedule'] });
     assert.deepEqual(await check(holds('Design::Plane'), violated), { ok: false, reason: 'the subject Design::Plane is not declared in the model' });
     const unchecked = await check(holds('Design::Drone'), violated);
     assert.equal(unchecked.ok, 'unchecked');
     assert.match((unchecked as { reason: string }).reason, /^the host's semantics cannot execute the model: design\.sysml:\d+:\d+: Design::Drone performs and exhibits no behaviour$/);
+    // a feature the subject does not have is wrong whatever the semantics
+    const sensitive: RunResult = { claim: 'sensitive', strength: 'proved', witness: { schedules: ['step 1: t1@go first of t1@go', 'step 1: t1@go first of t1@go'], feature: 'wings' } };
+    assert.deepEqual(await check({ ...holds('Design::Drone'), kind: 'sensitive' }, sensitive), { ok: false, reason: 'the witness names wings, which is not a feature of Design::Drone' });
+    const withInputs: RunResult = { ...violated, witness: { ...violated.witness, inputs: [{ name: 'payload', value: 1, unit: 'kg' }] } };
+    assert.equal((await check(holds('Design::Drone'), withInputs)).ok, 'unchecked', 'a feature it has: still unchecked');
   });
 
   it('a model sent as graphs cannot be checked', async () => {
