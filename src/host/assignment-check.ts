@@ -4,8 +4,12 @@
 // or requirement subject itself), the question's `condition`, each condition set's assertions with its
 // pinned values. Only feasibility is checked; an objective's optimality is not.
 //
-// Reals a solver reports are rounded (an algebraic √2 arrives as a double), so a comparison that is
-// false exactly but within a relative 1e-9 (or an absolute 1e-12) of its boundary counts as holding.
+// Reals a solver reports are rounded (an algebraic √2 arrives as a double, and `x * x == 2` is false
+// for it in doubles). An equality or non-strict comparison that is false exactly but within a relative
+// 1e-9 (or an absolute 1e-12) of its boundary is no evidence against the witness, and none for it either
+// (a point a hair across a boundary is all a forged witness of `x >= 3 and x < 3` needs): the check
+// then ends `unchecked` and the answer stands at most observed. A strict comparison must hold exactly.
+// Only an exact pass lets `proved` stand.
 import type { Expression, SourceRange } from '../sysml/ast';
 import { parse } from '../sysml';
 import { UnsupportedError, place } from '../sysml/model/errors';
@@ -28,6 +32,9 @@ export type WitnessVerdict =
 
 export const RELATIVE_TOLERANCE = 1e-9;
 export const ABSOLUTE_TOLERANCE = 1e-12;
+
+/** Comparisons that held only within rounding in the check under way (the check is synchronous). */
+let rounding: string[] = [];
 
 /** A witness that is wrong about the model (not the host's failure to check it). */
 class Refuted extends Error {}
@@ -58,6 +65,7 @@ export function checkAssignment(question: Question, result: RunResult, documents
         prefix: question.conditions!.length > 1 ? `${c.name}:` : '', name: c.name, features: c.features, assertions: c.assertions, pinned: c.pinned ?? [], subjectConstraints: false,
       }))
     : [{ prefix: '', name: question.subject, features: question.inputs ?? [], assertions: question.condition ? [question.condition] : [], pinned: [], subjectConstraints: true }];
+  rounding = [];
   const stray = inputs.find((v) => !sets.some((set) => v.name.startsWith(set.prefix)));
   if (stray) return { ok: false, reason: `the witness value ${stray.name} belongs to no condition set of the question` };
   try {
@@ -66,6 +74,9 @@ export function checkAssignment(question: Question, result: RunResult, documents
       const missing = set.features.find((f) => !own.some((v) => v.name === f.name));
       if (missing) return { ok: false, reason: `the witness gives no value for ${set.prefix}${missing.name}, a free feature of the question` };
       checkSet(model, question, set, own);
+    }
+    if (rounding.length > 0) {
+      return { ok: 'unchecked', reason: `the assignment meets its assertions only within the rounding of Reals, which the host's evaluation in doubles cannot settle: ${rounding.join('; ')}` };
     }
     return { ok: true };
   } catch (e) {
@@ -166,7 +177,7 @@ function checkSet(model: Model, question: Question, set: AssertionSet, witness: 
     if ((a.name === 'minimize' || a.name === 'maximize') && a.text) continue; // an objective, not an assertion
     if (a.text) {
       const expr = expressionOf(a.text, `condition ${a.name}`);
-      const r = holds(session, expr, session.values.environment(ctx, subject), true);
+      const r = holds(session, expr, session.values.environment(ctx, subject), true, (range) => conditionText(a.text!, range));
       if (!r.ok) note(`condition ${a.name}`, undefined, r.failing ? `${conditionText(a.text, r.failing)} is false` : undefined);
     } else {
       const failing = namedConstraint(session, model, a.name);
@@ -260,7 +271,7 @@ function constraintFails(session: Session, e: ModelElement, ctx: InstanceContext
     return b !== negated ? undefined : '';
   }
   const env = session.values.environment(ctx, e);
-  const r = holds(session, result.expression, env, !negated);
+  const r = holds(session, result.expression, env, !negated, (range) => env.sourceText(range));
   if (r.ok) return undefined;
   return r.failing ? `${env.sourceText(r.failing) ?? 'an expression'} is false (${place(session.model.pathOf(r.failing) ?? e.path, r.failing)})` : '';
 }
@@ -277,14 +288,14 @@ type Holds = { ok: true } | { ok: false; failing?: SourceRange };
  * misses its boundary by no more than the tolerance. `and`/`or`/`not`/`implies` are followed so the
  * tolerance applies to each comparison, and the failing part is named.
  */
-function holds(session: Session, expr: Expression, env: Environment, want: boolean): Holds {
+function holds(session: Session, expr: Expression, env: Environment, want: boolean, textOf: (range: SourceRange) => string | undefined): Holds {
   if (expr.kind === 'Binary') {
     const op = expr.operator;
     const both = (wl: boolean, wr: boolean, all: boolean): Holds => {
-      const l = holds(session, expr.left, env, wl);
+      const l = holds(session, expr.left, env, wl, textOf);
       if (all && !l.ok) return l;
       if (!all && l.ok) return l;
-      const r = holds(session, expr.right, env, wr);
+      const r = holds(session, expr.right, env, wr, textOf);
       if (r.ok || all) return r;
       return { ok: false, failing: expr.range };
     };
@@ -294,15 +305,23 @@ function holds(session: Session, expr: Expression, env: Environment, want: boole
     if (op === '==' || op === '!=' || op === '<' || op === '<=' || op === '>' || op === '>=') {
       const exact = booleanOf(session, expr, env);
       if (exact === want) return { ok: true };
-      // Tolerance never helps a `!=` that must hold, or an `==` that must fail: both need a difference.
-      if ((op === '!=' && want) || (op === '==' && !want)) return { ok: false, failing: expr.range };
+      // Tolerance only widens what is closed at its boundary (`==`, `<=`, `>=`, and their negations
+      // `!=`, `>`, `<` wanted false): a strict comparison must hold exactly, so `x < 3 and x >= 3`
+      // cannot stand on x = 3.
+      const closed = want ? op === '==' || op === '<=' || op === '>=' : op === '!=' || op === '<' || op === '>';
+      if (!closed) return { ok: false, failing: expr.range };
       const left = session.evaluator.evaluate(expr.left, env);
       const right = session.evaluator.evaluate(expr.right, env);
-      if (!isError(left) && !isError(right) && near(left, right)) return { ok: true };
+      if (!isError(left) && !isError(right) && near(left, right)) {
+        // Within rounding: no evidence against the witness, and none for it either (a point just
+        // across a boundary may be all a forged witness needs): the answer stands at most observed.
+        rounding.push(`${textOf(expr.range) ?? 'a comparison'} is ${want ? 'false' : 'true'} exactly (${format(left)} against ${format(right)}), but within rounding`);
+        return { ok: true };
+      }
       return { ok: false, failing: expr.range };
     }
   }
-  if (expr.kind === 'Unary' && expr.operator === 'not') return holds(session, expr.operand, env, !want);
+  if (expr.kind === 'Unary' && expr.operator === 'not') return holds(session, expr.operand, env, !want, textOf);
   return booleanOf(session, expr, env) === want ? { ok: true } : { ok: false, failing: expr.range };
 }
 
@@ -363,23 +382,33 @@ function outsideDomain(value: Value, input: FreeInput): boolean | string {
     return x;
   };
   const close = (a: number, b: number) => Math.abs(a - b) <= ABSOLUTE_TOLERANCE || Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+  // Past a closed bound by no more than rounding: not outside, but not settled either.
+  const past = (bound: number, what: string): boolean => {
+    if (!close(n!, bound)) return true;
+    rounding.push(`${input.name} = ${n} is ${what} ${bound}, within rounding`);
+    return false;
+  };
   const range = /^\[?\s*([^.\s][^\s]*?)\s*\.\.\s*([^\]\s]*)\s*\]?$/.exec(text);
   if (range) {
-    if (range[1] !== '*' && n < num(range[1]!) && !close(n, num(range[1]!))) return true;
-    if (range[2] !== '*' && range[2] !== '' && n > num(range[2]!) && !close(n, num(range[2]!))) return true;
+    if (range[1] !== '*' && n < num(range[1]!) && past(num(range[1]!), 'below')) return true;
+    if (range[2] !== '*' && range[2] !== '' && n > num(range[2]!) && past(num(range[2]!), 'above')) return true;
     return false;
   }
   const cmp = /^(>=|>|<=|<)\s*(.+)$/.exec(text);
   if (cmp) {
     const bound = num(cmp[2]!);
     switch (cmp[1]) {
-      case '>=': return n < bound && !close(n, bound);
+      case '>=': return n < bound && past(bound, 'below');
       case '>': return !(n > bound);
-      case '<=': return n > bound && !close(n, bound);
+      case '<=': return n > bound && past(bound, 'above');
       default: return !(n < bound);
     }
   }
   const list = text.replace(/^[{(]\s*|\s*[})]$/g, '').split(',').map(num);
-  return !list.some((x) => close(x, n!));
+  if (list.includes(n)) return false;
+  const nearest = list.find((x) => close(x, n!));
+  if (nearest === undefined) return true;
+  rounding.push(`${input.name} = ${n} is not ${nearest} of its domain, but within rounding of it`);
+  return false;
 }
 

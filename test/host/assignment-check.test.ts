@@ -65,6 +65,22 @@ describe('host: SysmlModel.check of assignment witnesses', () => {
     assert.equal((await check(holds('Design::Drone'), withInputs)).ok, 'unchecked', 'a feature it has: still unchecked');
   });
 
+  it('within rounding is not settled (observed), past it is refuted; a strict comparison must hold exactly', async () => {
+    const edges = { sources: { library: '2026-04', documents: [{ path: 'edges.sysml', text: 'package E {\n\tconstraint def Root { in x : Real; x * x == 2 }\n\tconstraint def Gap { in x : Real; x >= 3 and x < 3 }\n\tconstraint def Not { in x : Real; not (x * x != 2) }\n}\n' }] } };
+    const q = (subject: string): Question => ({ kind: 'satisfiable', subject, schedule: 'fifo', free: ['inputs'] });
+    const x = (value: number) => answer([{ name: 'x', value }]);
+    const sysml = new SysmlModel();
+    assert.equal(Math.SQRT2 * Math.SQRT2 === 2, false, 'the double nearest √2 does not square to 2');
+    const unsettled = "the assignment meets its assertions only within the rounding of Reals, which the host's evaluation in doubles cannot settle: ";
+    assert.deepEqual(await sysml.check(q('E::Root'), x(Math.SQRT2), edges), { ok: 'unchecked', reason: `${unsettled}x * x == 2 is false exactly (2.0000000000000004 against 2), but within rounding` });
+    assert.deepEqual(await sysml.check(q('E::Not'), x(Math.SQRT2), edges), { ok: 'unchecked', reason: `${unsettled}x * x != 2 is true exactly (2.0000000000000004 against 2), but within rounding` });
+    assert.deepEqual(await sysml.check(q('E::Root'), x(1.5), edges), { ok: false, reason: "with the witness's values, Root: x * x == 2 is false (edges.sysml:2:37)" });
+    // nothing satisfies Gap: on its boundary the strict part fails exactly, a hair below it is not settled
+    assert.deepEqual(await sysml.check(q('E::Gap'), x(3), edges), { ok: false, reason: "with the witness's values, Gap: x < 3 is false (edges.sysml:3:47)" });
+    assert.equal((await sysml.check(q('E::Gap'), x(3 - 1e-12), edges)).ok, 'unchecked');
+    assert.deepEqual(await sysml.check(q('E::Root'), x(1.4142135623730951), edges), await sysml.check(q('E::Root'), x(Math.SQRT2), edges));
+  });
+
   it('a model sent as graphs cannot be checked', async () => {
     const r = await new SysmlModel().check(twoSets, answer([]), { graphs: { actions: [], states: [] } } as never);
     assert.deepEqual(r, { ok: 'unchecked', reason: 'the model was sent as graphs:1, which the host cannot re-check' });
