@@ -99,7 +99,7 @@ export async function decideStanding(input: StandingInput): Promise<Standing> {
 
 /** What the host does to check a witness: replay schedules, evaluate assignments. */
 function checkName(result: RunResult): string {
-  return result.claim === 'satisfiable' ? 'evaluation' : 'replay';
+  return result.claim === 'satisfiable' || result.claim === 'unbounded' ? 'evaluation' : 'replay';
 }
 
 function hasWitness(result: RunResult): boolean {

@@ -46,7 +46,8 @@ export class SysmlModel implements ModelIndex, WitnessChecker {
   async check(question: Question, result: RunResult, model: Model): Promise<WitnessVerdict> {
     const documents = model.sources?.documents;
     if (!documents) return { ok: 'unchecked', reason: 'the model was sent as graphs:1, which the host cannot re-check' };
-    if (question.kind === 'satisfiable' && result.claim === 'satisfiable') return checkAssignment(question, result, documents);
+    // `unbounded` carries a feasible point too: its feasibility is checked, the objective's unboundedness is not.
+    if (question.kind === 'satisfiable' && (result.claim === 'satisfiable' || result.claim === 'unbounded')) return checkAssignment(question, result, documents);
     const kind = question.kind;
     if ((kind !== 'holds' && kind !== 'outcomes' && kind !== 'sensitive') || (result.claim !== 'violated' && result.claim !== 'outcomes' && result.claim !== 'sensitive')) {
       return { ok: 'unchecked', reason: `the host has no check for a ${result.claim} witness of a ${kind} question` };

@@ -183,6 +183,19 @@ describe('cli: the host re-checks satisfiable assignments', function () {
     assert.match(refuted.answer.standing.reasons[0]!, /big: x > 1 is false/);
   });
 
+  it('unbounded: the feasible point it carries is checked too (the bundled answer stands, a violating one does not)', () => {
+    const model = join(dir, 'open.sysml');
+    writeFileSync(model, 'package U {\n\tprivate import ScalarValues::*;\n\tpart def P {\n\t\tattribute x : Real;\n\t\tassert constraint c { x >= 0 }\n\t}\n}\n');
+    const bundled = ask(['U::P', '--model', model, '--condition', 'maximize=x']);
+    assert.equal(bundled.answer.result.claim, 'unbounded');
+    assert.deepEqual(bundled.answer.standing, { strength: 'proved', reasons: [] });
+    const file = join(dir, 'engines.json');
+    writeFileSync(file, JSON.stringify([fixtureEntry('well-behaved.js', pids, { name: 'fx', config: { result: { claim: 'unbounded', strength: 'proved', witness: { inputs: [{ name: 'x', value: -1 }] } } } })]));
+    const forged = ask(['U::P', '--model', model, '--condition', 'maximize=x', '--engines', file]);
+    assert.equal(forged.code, 3);
+    assert.match(forged.answer.standing.reasons.join('\n'), /evaluation of the witness does not reproduce the claim: with the witness's values, c: x >= 0 is false \(.*open\.sysml:5:25\)$/);
+  });
+
   it('a model with syntax errors cannot be checked: observed, naming the error', () => {
     const model = join(dir, 'broken.sysml');
     writeFileSync(model, 'package Broken {\n part def P { attribute x : Real; assert constraint c { x > 1 }\n');
