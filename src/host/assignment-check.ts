@@ -18,7 +18,7 @@ import type { InstanceContext } from '../sysml/model/environment';
 import { drawsOf, Model, Session, typeName } from '../sysml/model/session';
 import type { Environment } from '../sysml/semantics/evaluate';
 import { convertQuantity, truth } from '../sysml/semantics/operators';
-import { tryParseUnit } from '../sysml/semantics/units';
+import { quantityKindUnit, tryParseUnit } from '../sysml/semantics/units';
 import { equals, format, isError, magnitude, type Outcome, type Scalar, type Value } from '../sysml/semantics/values';
 import type { ConditionSet, FreeInput, Question, RunResult, SourceDocument, Value as ProtocolValue } from '../protocol';
 
@@ -145,7 +145,7 @@ function checkSet(model: Model, question: Question, set: AssertionSet, witness: 
       throw new Refuted(`the witness gives ${w.name}${where} = ${format(value)}, but the question fixes it at ${format(fixed)}`);
     }
     if (input?.domain) {
-      const outside = outsideDomain(value, input);
+      const outside = outsideDomain(value, input, type);
       if (outside) throw new Refuted(`the witness value of ${w.name}${where} is ${format(value)}, outside its domain ${input.domain}${outside === true ? '' : ` (${outside})`}`);
     }
     const node = found.feature.node;
@@ -359,10 +359,10 @@ function numbers(a: Scalar, b: Scalar): [number, number] | undefined {
 /**
  * Whether a value lies outside a free input's domain, as a question spells it: `0..10`, `1, 3, 5`,
  * `{1, 3, 5}`, `>= 0`, `true, false`, enumeration literals. Numbers are in the input's unit when it
- * gives one. `true` when outside, a string when the domain cannot be read (also outside: the engine
+ * gives one, else in the coherent unit of the feature's quantity kind. `true` when outside, a string when the domain cannot be read (also outside: the engine
  * read it), false when inside.
  */
-function outsideDomain(value: Value, input: FreeInput): boolean | string {
+function outsideDomain(value: Value, input: FreeInput, type: string | undefined): boolean | string {
   const text = input.domain!.trim();
   if (value.kind === 'enum' || value.kind === 'boolean' || value.kind === 'string') {
     const shown = value.kind === 'enum' ? value.literal : String(value.value);
@@ -370,8 +370,10 @@ function outsideDomain(value: Value, input: FreeInput): boolean | string {
     return !list.includes(shown);
   }
   let n: number | undefined;
-  if (value.kind === 'quantity' && input.unit) {
-    const unit = tryParseUnit(input.unit);
+  // A quantity's domain is in the input's unit, else in the coherent unit of its quantity kind (as the engine reads it).
+  const domainUnit = input.unit ? tryParseUnit(input.unit) : type ? quantityKindUnit(type) : undefined;
+  if (value.kind === 'quantity' && domainUnit) {
+    const unit = domainUnit;
     const c = unit ? convertQuantity(value, unit) : undefined;
     n = c && !isError(c) && c.kind === 'quantity' ? c.value : undefined;
   } else if (value.kind !== 'sequence') n = magnitude(value);

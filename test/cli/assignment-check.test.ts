@@ -127,6 +127,10 @@ describe('cli: the host re-checks satisfiable assignments', function () {
   it("a value outside the question's domain, a non-Integer for an Integer, a value the model computes otherwise: not covered", () => {
     const domain = ask(['Design::Drone', '--model', DESIGN, '--input', 'motors:Integer:4, 6', '--engines', engineAnswering(drone(8, [0.5, 'kg'], [0, 'kg']))]);
     assert.match(domain.answer.standing.reasons.join('\n'), /the witness value of motors is 8, outside its domain 4, 6$/);
+    // a quantity's domain is in the coherent unit of its kind (kg for a MassValue): 800 g lies in 0.5..1, 1500 g does not
+    const grams = (g: number) => ask(['Design::Drone', '--model', DESIGN, '--input', 'batteryMass:MassValue:0.5..1', '--engines', engineAnswering(drone(4, [g, 'g'], [0, 'kg']))]);
+    assert.deepEqual(grams(800).answer.standing, { strength: 'proved', reasons: [] });
+    assert.match(grams(1500).answer.standing.reasons.join('\n'), /the witness value of batteryMass is 1500 \[g\], outside its domain 0\.5\.\.1$/);
     const half = ask(['Design::Drone', '--model', DESIGN, '--engines', engineAnswering(drone(4.5, [0.5, 'kg'], [0, 'kg']))]);
     assert.match(half.answer.standing.reasons.join('\n'), /the witness value of motors is 4\.5, not an Integer$/);
     // totalMass = frameMass + batteryMass + payload: a witness may not choose it
