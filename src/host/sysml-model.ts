@@ -61,6 +61,8 @@ export class SysmlModel implements ModelIndex, WitnessChecker {
       return { ok: 'unchecked', reason: `the host's semantics cannot execute the model: ${prepared.text}` };
     }
     const recheck = recheckAnswer(m.documents, question as BehaviorQuestion, result as never);
-    return recheck.ok ? { ok: true } : { ok: false, reason: recheck.reason };
+    if (recheck.ok) return { ok: true };
+    if (recheck.unchecked) return { ok: 'unchecked', reason: `the host's replay stopped: ${recheck.reason}` };
+    return { ok: false, reason: recheck.reason };
   }
 }

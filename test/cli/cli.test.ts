@@ -127,6 +127,31 @@ describe('cli: assay as a child process', function () {
     assert.match(out.standing.reasons.join('\n'), /does not reproduce the claim: the witness does not replay: step 1: the schedule lists t1@go as enabled, the model enables t1@ns\.nsLight\.red->green/);
   });
 
+  it('a witness whose replay stops on what the host cannot evaluate stands at most observed, with the reason; exit 0', async () => {
+    writeFileSync(model, [
+      'package B {',
+      '\tprivate import ScalarValues::*;',
+      '\tpart def V;',
+      '\taction def A {',
+      '\t\tattribute n : Integer = 0;',
+      '\t\tfirst start;',
+      '\t\tthen assign n := size(all V);',
+      '\t\tthen done;',
+      '\t}',
+      '}',
+      '',
+    ].join('\n'));
+    const witness = { schedules: ['step 1: t1@assign1 first of t1@assign1'], at: 1 };
+    const engines = manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness } })]);
+    const run = await runCli(['holds', 'B::A', '--model', model, '--condition', 'c=n < 2', '--engines', engines, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const out = oneJson(run) as { standing: { strength: string; reasons: string[] } };
+    assert.deepEqual(out.standing, {
+      strength: 'observed',
+      reasons: [`the host could not check the witness: the host's replay stopped: step 1: ${model}:7:25: 'all V' (the extent of a type) is not supported`],
+    });
+  });
+
   it('text output: a table of values and the strength the engine claimed when it does not stand', async () => {
     const values = [
       { name: 'v@1', value: 1 }, { name: 'y@1', value: 2.5, unit: 'm' }, { name: 'v@2', value: 2 }, { name: 'y@2', value: 5, unit: 'm' },
