@@ -1,4 +1,5 @@
 // Standing: the engine claims a strength, the host decides what stands (ARCHITECTURE.md, "Standing").
+import type { WitnessVerdict } from './assignment-check';
 import { STRENGTHS, strengthRank, type Claim, type Model, type Question, type QuestionKind, type RunResult, type Strength, type Witness } from '../protocol';
 
 /** Claims each question kind may be answered with; `none` (no answer) fits every kind. */
@@ -25,11 +26,12 @@ export interface Standing {
 }
 
 /**
- * The host's own re-check of a witness (the replay library plugs in here). `ok: false` makes the
- * answer stand at `not covered` with the reason shown.
+ * The host's own re-check of a witness (replay of schedules, evaluation of assignments). `ok: false`
+ * (the witness does not show the claim) makes the answer stand at `not covered`; `ok: 'unchecked'` (the
+ * host could not check it) at most `observed`; either with the reason shown.
  */
 export interface WitnessChecker {
-  check(question: Question, result: RunResult, model: Model): Promise<{ ok: true } | { ok: false; reason: string }>;
+  check(question: Question, result: RunResult, model: Model): Promise<WitnessVerdict>;
 }
 
 /** A claim that does not answer the question asked; the run ends in an error, not a standing. */
@@ -81,16 +83,23 @@ export async function decideStanding(input: StandingInput): Promise<Standing> {
   }
 
   if (input.witnessChecker && strengthRank(strength) > strengthRank('not covered') && hasWitness(result)) {
-    let verdict: { ok: true } | { ok: false; reason: string };
+    let verdict: WitnessVerdict;
     try {
       verdict = await input.witnessChecker.check(question, result, input.model);
     } catch (error) {
-      verdict = { ok: false, reason: `the witness check failed: ${error instanceof Error ? error.message : String(error)}` };
+      // A check that breaks is no evidence against the engine, and no evidence for it either.
+      verdict = { ok: 'unchecked', reason: `the witness check failed: ${error instanceof Error ? error.message : String(error)}` };
     }
-    if (!verdict.ok) cap('not covered', `the host's replay of the witness does not reproduce the claim: ${verdict.reason}`);
+    if (verdict.ok === false) cap('not covered', `the host's ${checkName(result)} of the witness does not reproduce the claim: ${verdict.reason}`);
+    else if (verdict.ok === 'unchecked') cap('observed', `the host could not check the witness: ${verdict.reason}`);
   }
 
   return { claimed, strength, reasons };
+}
+
+/** What the host does to check a witness: replay schedules, evaluate assignments. */
+function checkName(result: RunResult): string {
+  return result.claim === 'satisfiable' || result.claim === 'unbounded' ? 'evaluation' : 'replay';
 }
 
 function hasWitness(result: RunResult): boolean {
@@ -164,3 +173,4 @@ export function scheduleProblem(schedule: string, witness: Witness): string | un
 }
 
 export { STRENGTHS };
+export type { WitnessVerdict };

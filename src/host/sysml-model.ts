@@ -7,6 +7,7 @@ import { lowerToGraphs } from '../sysml/lower';
 import { BehaviorError, prepareBehavior, recheckAnswer, type BehaviorDocument, type BehaviorQuestion } from '../sysml/behavior';
 import type { ModelIndex } from './host';
 import type { WitnessChecker } from './standing';
+import { checkAssignment, unknownWitnessFeature, type WitnessVerdict } from './assignment-check';
 
 interface ParsedModel {
   readonly documents: readonly BehaviorDocument[];
@@ -37,18 +38,31 @@ export class SysmlModel implements ModelIndex, WitnessChecker {
     return lowered.ok ? (lowered.graphs as Graphs) : { error: lowered.message };
   }
 
-  /** Replays the witness of a behaviour answer; other kinds carry no schedule to re-check. */
-  async check(question: Question, result: RunResult, model: Model): Promise<{ ok: true } | { ok: false; reason: string }> {
-    const kind = question.kind;
-    if (kind !== 'holds' && kind !== 'outcomes' && kind !== 'sensitive') return { ok: true };
-    if (result.claim !== 'violated' && result.claim !== 'outcomes' && result.claim !== 'sensitive') return { ok: true };
+  /**
+   * Re-checks the witness of an answer: a behaviour answer's schedules by replay, a `satisfiable`
+   * assignment by evaluating its assertions with the witness's values. A witness the host's own
+   * semantics cannot check is `unchecked` (the answer stands at most observed), never waved through.
+   */
+  async check(question: Question, result: RunResult, model: Model): Promise<WitnessVerdict> {
     const documents = model.sources?.documents;
-    if (!documents) return { ok: true }; // graphs-only models: nothing the host can replay yet
-    const parsed = this.model(documents).documents;
-    // A model the host's own semantics cannot execute (a construct only the engine supports) is not
-    // evidence against the engine: the host cannot check it, so it does not veto.
-    if (prepareBehavior(parsed, question as BehaviorQuestion) instanceof BehaviorError) return { ok: true };
-    const recheck = recheckAnswer(parsed, question as BehaviorQuestion, result as never);
-    return recheck.ok ? { ok: true } : { ok: false, reason: recheck.reason };
+    if (!documents) return { ok: 'unchecked', reason: 'the model was sent as graphs:1, which the host cannot re-check' };
+    // `unbounded` carries a feasible point too: its feasibility is checked, the objective's unboundedness is not.
+    if (question.kind === 'satisfiable' && (result.claim === 'satisfiable' || result.claim === 'unbounded')) return checkAssignment(question, result, documents);
+    const kind = question.kind;
+    if ((kind !== 'holds' && kind !== 'outcomes' && kind !== 'sensitive') || (result.claim !== 'violated' && result.claim !== 'outcomes' && result.claim !== 'sensitive')) {
+      return { ok: 'unchecked', reason: `the host has no check for a ${result.claim} witness of a ${kind} question` };
+    }
+    const m = this.model(documents);
+    if (m.index.declarationsOf(question.subject).length === 0) return { ok: false, reason: `the subject ${question.subject} is not declared in the model` };
+    const prepared = prepareBehavior(m.documents, question as BehaviorQuestion);
+    if (prepared instanceof BehaviorError) {
+      const unknown = unknownWitnessFeature(question, result, documents);
+      if (unknown) return { ok: false, reason: unknown };
+      return { ok: 'unchecked', reason: `the host's semantics cannot execute the model: ${prepared.text}` };
+    }
+    const recheck = recheckAnswer(m.documents, question as BehaviorQuestion, result as never);
+    if (recheck.ok) return { ok: true };
+    if (recheck.unchecked) return { ok: 'unchecked', reason: `the host's replay stopped: ${recheck.reason}` };
+    return { ok: false, reason: recheck.reason };
   }
 }

@@ -83,7 +83,9 @@ function behaviourContent(input: WitnessViewInput): { content: WitnessContent; c
   const lowered = input.standing && input.standing.strength !== result.strength;
   const check: ReplayCheck = recheck.ok
     ? { verdict: 'confirmed', text: confirmedText(question.kind, result) }
-    : {
+    : recheck.unchecked
+      ? { verdict: 'unchecked', text: `The host's replay stopped on what its semantics cannot do (${recheck.reason}), so the witness is unchecked.` }
+      : {
       verdict: 'refuted',
       text: `The host's replay does not reproduce the claim: ${recheck.reason}.` +
         (lowered ? ` The standing is lowered from ${result.strength} to ${input.standing!.strength}.` : ''),

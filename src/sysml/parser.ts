@@ -17,6 +17,7 @@ import type {
 import * as ast from './ast';
 import * as lexer from './lexer';
 import type { TokenStream } from './lexer';
+import { declarationsReadAsAssignments } from './assignment-lookalikes';
 
 // Local copies: under per-file transpilation (tsx) an imported binding is a getter call on every use.
 const { ParsedQualifiedName, TextRange, lineAt, SpannedNode, SPAN_START, SPAN_END, SPAN_LINES, NAME_START, NAME_END } = ast;
@@ -48,7 +49,9 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     parser.errors.push({ message: `cannot parse further: ${error instanceof RangeError ? 'nesting too deep' : String(error)}`, range: at });
     document = { kind: 'Document', language: tokens.language, members: [], range: at };
   }
-  const errors = tokens.errors.length === 0 ? parser.errors : mergeByOffset(tokens.errors, parser.errors);
+  let errors = tokens.errors.length === 0 ? parser.errors : mergeByOffset(tokens.errors, parser.errors);
+  const misread = declarationsReadAsAssignments(document, source);
+  if (misread.length > 0) errors = mergeByOffset(errors, misread);
   return { document, errors, lineCount: tokens.lineCount };
 }
 
@@ -64,6 +67,11 @@ const CTX_ENUM = 8; // bare names are enumerated values
 const CTX_METADATA = 16; // bare names are redefinitions of metadata features
 
 const MAX_DEPTH = 400;
+
+const RETURN_OUTSIDE_CALC =
+  "'return' is not admitted here: SysML has no return statement; `return` declares the result parameter, " +
+  'directly in a calc, constraint, case or analysis body (give the result as the body\'s last expression, ' +
+  'or `assign` it to a feature)';
 /** Tokens a look-ahead scan may inspect (declarations are far shorter). */
 const SCAN_LIMIT = 2000;
 
@@ -937,6 +945,11 @@ class Parser {
   private roleUsage(h: Header, info: RoleInfo, ctx: number, negatedSatisfy = false): Member {
     let r = info;
     let negated = negatedSatisfy;
+    if (r.role === 'return' && (ctx & CTX_RESULT) === 0) {
+      // The grammar admits `return` (a result parameter) only directly in a calculation, constraint,
+      // case or function body; in an action, if, loop or state body it is no statement at all.
+      this.error(RETURN_OUTSIDE_CALC);
+    }
     this.adv(); // the role keyword
     if (r.role === 'assert') {
       if (this.eat(K.not)) negated = true;

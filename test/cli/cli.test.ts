@@ -61,7 +61,8 @@ describe('cli: assay as a child process', function () {
     dir = mkdtempSync(join(tmpdir(), 'assay-cli-'));
     pids = new PidTracker();
     model = join(dir, 'demo.sysml');
-    // S has no behaviour the host could replay, so these output tests see the engine's witness as given.
+    // S has no behaviour the host could replay: the engine's witness is shown as given, and the claim
+    // stands at most observed because the host could not check it.
     writeFileSync(model, 'package Demo { part def S; }\n');
   });
   afterEach(async () => {
@@ -94,7 +95,13 @@ describe('cli: assay as a child process', function () {
       question: { kind: 'holds', subject: 'Demo::S', schedule: 'fifo', free: [], subjectKind: 'part' },
       engine: 'fx',
       result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] },
-      standing: { strength: 'bounded', reasons: ['the run reached its bound depth (limit 4)'] },
+      standing: {
+        strength: 'observed',
+        reasons: [
+          'the run reached its bound depth (limit 4)',
+          `the host could not check the witness: the host's semantics cannot execute the model: ${model}:1:25: Demo::S performs and exhibits no behaviour`,
+        ],
+      },
     });
   });
 
@@ -104,7 +111,7 @@ describe('cli: assay as a child process', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^holds Demo::S: violated\n/);
     assert.match(run.stdout, /engine: {3}fx/);
-    assert.match(run.stdout, /strength: proved\n/);
+    assert.match(run.stdout, /strength: observed \(the engine claimed proved\)\n {4}because the host could not check the witness: the host's semantics cannot execute the model: .*Demo::S performs and exhibits no behaviour\n/);
     assert.match(run.stdout, /witness:\n {6}step 1: t1@go first of t1@go, t2@stop\n {6}step 2: t2@stop first of t2@stop\n {4}violated at move 2/);
   });
 
@@ -118,6 +125,31 @@ describe('cli: assay as a child process', function () {
     assert.equal(out.result.claim, 'violated');
     assert.equal(out.standing.strength, 'not covered');
     assert.match(out.standing.reasons.join('\n'), /does not reproduce the claim: the witness does not replay: step 1: the schedule lists t1@go as enabled, the model enables t1@ns\.nsLight\.red->green/);
+  });
+
+  it('a witness whose replay stops on what the host cannot evaluate stands at most observed, with the reason; exit 0', async () => {
+    writeFileSync(model, [
+      'package B {',
+      '\tprivate import ScalarValues::*;',
+      '\tpart def V;',
+      '\taction def A {',
+      '\t\tattribute n : Integer = 0;',
+      '\t\tfirst start;',
+      '\t\tthen assign n := size(all V);',
+      '\t\tthen done;',
+      '\t}',
+      '}',
+      '',
+    ].join('\n'));
+    const witness = { schedules: ['step 1: t1@assign1 first of t1@assign1'], at: 1 };
+    const engines = manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness } })]);
+    const run = await runCli(['holds', 'B::A', '--model', model, '--condition', 'c=n < 2', '--engines', engines, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const out = oneJson(run) as { standing: { strength: string; reasons: string[] } };
+    assert.deepEqual(out.standing, {
+      strength: 'observed',
+      reasons: [`the host could not check the witness: the host's replay stopped: step 1: ${model}:7:25: 'all V' (the extent of a type) is not supported`],
+    });
   });
 
   it('text output: a table of values and the strength the engine claimed when it does not stand', async () => {

@@ -57,12 +57,30 @@ describe('host: standing policy', () => {
     });
   });
 
-  it('a witness checker that throws counts as a failed check', async () => {
+  it('a witness checker that throws has not checked the witness: at most observed, with the error', async () => {
     const s = await decideStanding({
       ...input('satisfiable', { claim: 'satisfiable', strength: 'proved', witness: { inputs: [] } }),
       witnessChecker: { check: async () => { throw new Error('replay crashed'); } },
     });
-    assert.deepEqual(s, { claimed: 'proved', strength: 'not covered', reasons: ["the host's replay of the witness does not reproduce the claim: the witness check failed: replay crashed"] });
+    assert.deepEqual(s, { claimed: 'proved', strength: 'observed', reasons: ['the host could not check the witness: the witness check failed: replay crashed'] });
+  });
+
+  it('a refuted witness stands at not covered, an unchecked one at most observed, each with its reason', async () => {
+    const refuted = await decideStanding({
+      ...input('satisfiable', { claim: 'satisfiable', strength: 'proved', witness: { inputs: [{ name: 'x', value: 1 }] } }),
+      witnessChecker: { check: async () => ({ ok: false, reason: 'x > 2 is false' }) },
+    });
+    assert.deepEqual(refuted, { claimed: 'proved', strength: 'not covered', reasons: ["the host's evaluation of the witness does not reproduce the claim: x > 2 is false"] });
+    const unchecked = await decideStanding({
+      ...input('holds', { claim: 'violated', strength: 'proved', witness: { schedules: [schedule], at: 2 } }),
+      witnessChecker: { check: async () => ({ ok: 'unchecked', reason: 'no semantics for it' }) },
+    });
+    assert.deepEqual(unchecked, { claimed: 'proved', strength: 'observed', reasons: ['the host could not check the witness: no semantics for it'] });
+    const lower = await decideStanding({
+      ...input('holds', { claim: 'violated', strength: 'observed', witness: { schedules: [schedule], at: 2 } }),
+      witnessChecker: { check: async () => ({ ok: 'unchecked', reason: 'no semantics for it' }) },
+    });
+    assert.deepEqual(lower, { claimed: 'observed', strength: 'observed', reasons: [] }, 'a claim already at observed keeps it');
   });
 
   it('rejects a claim that does not fit the question kind', async () => {

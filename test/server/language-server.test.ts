@@ -91,6 +91,17 @@ describe('language server (dist/server.js over stdio)', function () {
     await diagnosticsFor(uri, (d) => d.length === 0);
   });
 
+  it('shows `x = e;` over a declared feature in a loop body as an error over the statement', async function () {
+    const uri = 'file:///work/loop.sysml';
+    await open(uri, 'sysml', 'calc def Sum {\n  in xs;\n  attribute sum = 0;\n  for x in xs { sum = sum + x; }\n  sum\n}\n');
+    const errors = await diagnosticsFor(uri, (d) => d.length > 0);
+    const misread = errors.find((d) => d.message.startsWith('`sum = sum + x;` declares a new feature'));
+    assert.ok(misread, JSON.stringify(errors));
+    assert.equal(misread.message, "`sum = sum + x;` declares a new feature 'sum', it does not assign: write `assign sum := sum + x;`");
+    assert.deepEqual(misread.range, { start: { line: 3, character: 16 }, end: { line: 3, character: 30 } });
+    assert.equal(misread.severity, 1);
+  });
+
   it('lists declarations with kinds and nesting as document symbols', async function () {
     const uri = 'file:///work/vehicle.sysml';
     await open(uri, 'sysml', readFileSync(join(workspace, 'vehicle.sysml'), 'utf8'));

@@ -41,6 +41,20 @@ describe('assay parse', () => {
     assert.match(lines.at(-1)!, /^2 files, 6 lines, 2 syntax errors, 0 unresolved references/);
   });
 
+  it('reports a keyword-less redeclaration in a loop body and a return statement as syntax errors', async () => {
+    const file = join(dir, 'statements.sysml');
+    writeFileSync(file, 'calc def Fact {\n  in n;\n  attribute acc = 1;\n  for i in 1..n { acc = acc * i; }\n  if n < 0 { return 0; }\n  acc\n}\n');
+    const r = await run([file]);
+    assert.equal(r.code, 1);
+    const lines = r.out.trimEnd().split('\n');
+    assert.deepEqual(lines.slice(0, -1), [
+      `${file}:4:19: \`acc = acc * i;\` declares a new feature 'acc', it does not assign: write \`assign acc := acc * i;\``,
+      `${file}:5:14: 'return' is not admitted here: SysML has no return statement; \`return\` declares the result parameter, directly in a calc, constraint, case or analysis body (give the result as the body's last expression, or \`assign\` it to a feature)`,
+      `${file}:5:21: expected ';' after return usage, found '0'`,
+    ]);
+    assert.match(lines.at(-1)!, /^1 files, 7 lines, 3 syntax errors, /);
+  });
+
   it('writes one JSON object with --json', async () => {
     const r = await run(['--json', good, join(dir, 'models')]);
     assert.equal(r.code, 1);

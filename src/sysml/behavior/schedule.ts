@@ -59,7 +59,11 @@ export interface ReplayStep {
 
 export type ReplayResult =
   | { readonly ok: true; readonly initial: BehaviorState; readonly steps: ReplayStep[] }
-  | { readonly ok: false; readonly error: string; readonly step: number; readonly initial?: BehaviorState; readonly steps: ReplayStep[] };
+  | {
+    readonly ok: false; readonly error: string; readonly step: number; readonly initial?: BehaviorState; readonly steps: ReplayStep[];
+    /** The semantics could not take a step (an unsupported construct, an evaluation error), as opposed to a schedule that does not fit. */
+    readonly refused?: true;
+  };
 
 /**
  * Replays a schedule from the initial state the given inputs (feature values by path) make. Fails
@@ -74,7 +78,7 @@ export function replay(runtime: Runtime, scheduleText: string, inputs: ReadonlyM
   try {
     state = runtime.initial(inputs);
   } catch (e) {
-    if (e instanceof BehaviorError) return { ok: false, error: `initial state: ${e.text}`, step: 0, steps };
+    if (e instanceof BehaviorError) return { ok: false, error: `initial state: ${e.text}`, step: 0, steps, refused: true };
     throw e;
   }
   const initial = state;
@@ -91,7 +95,7 @@ export function replay(runtime: Runtime, scheduleText: string, inputs: ReadonlyM
       state = runtime.fire(state, move);
       steps.push({ step: n, move: move.label, state });
     } catch (e) {
-      if (e instanceof BehaviorError) return { ok: false, error: `step ${n}: ${e.text}`, step: n, initial, steps };
+      if (e instanceof BehaviorError) return { ok: false, error: `step ${n}: ${e.text}`, step: n, initial, steps, refused: true };
       throw e;
     }
   }

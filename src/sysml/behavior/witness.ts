@@ -39,7 +39,8 @@ export function replayWitness(documents: readonly BehaviorDocument[], q: Behavio
   return replay(p.runtime, schedule, given);
 }
 
-export type Recheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/** `unchecked`: the replay stopped on something the semantics cannot do (no evidence against the witness). */
+export type Recheck = { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly unchecked?: true };
 
 /** Replays every witness of an answer and says whether it shows what the answer claims. */
 export function recheckAnswer(documents: readonly BehaviorDocument[], q: BehaviorQuestion, a: Pick<BehaviorAnswer, 'claim' | 'witness' | 'executions' | 'values'>): Recheck {
@@ -51,6 +52,7 @@ export function recheckAnswer(documents: readonly BehaviorDocument[], q: Behavio
     const given = witnessInputs(p, q, w?.inputs);
     if (given instanceof BehaviorError) return given.text;
     const r = replay(rt, schedule, given);
+    if (!r.ok && r.refused) throw new BehaviorError(r.error, undefined, undefined);
     if (!r.ok) return `the witness does not replay: ${r.error}`;
     return { states: [r.initial, ...r.steps.map((s) => s.state)] };
   };
@@ -107,7 +109,8 @@ export function recheckAnswer(documents: readonly BehaviorDocument[], q: Behavio
     }
     return { ok: true };
   } catch (e) {
-    if (e instanceof BehaviorError) return { ok: false, reason: e.text };
+    // Thrown while replaying or reading the conditions: the semantics refused, the witness is not refuted.
+    if (e instanceof BehaviorError) return { ok: false, reason: e.text, unchecked: true };
     throw e;
   }
 }

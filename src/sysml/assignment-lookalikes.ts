@@ -1,0 +1,106 @@
+// Declarations that read as assignments. The grammar admits `x = e;` in any body as a feature declared
+// without a keyword (DefaultReferenceUsage: RefPrefix Usage): it declares a NEW feature `x` whose value
+// is `e`, it never changes an existing `x`. In an action, calc, state, loop or if body, where a modeler
+// writes steps, `sum = sum + x;` over a `sum` declared in an enclosing body is read as an assignment
+// and means something else entirely; the parser reports it as an error (so the engine refuses a model
+// with it, as it does any syntax error) and says to write `assign sum := sum + x;`.
+import type { Document, Member, SourceRange, SyntaxDiagnostic, Usage } from './ast';
+
+/** Keywords of the bodies in which a modeler writes steps. */
+const BEHAVIOUR = new Set<string>([
+  'action', 'calc', 'constraint', 'state', 'case', 'analysis', 'verification', 'use case',
+  // KerML
+  'behavior', 'function', 'predicate', 'step', 'expr', 'bool', 'inv',
+]);
+
+const SHOWN_EXPRESSION = 40;
+
+type Names = ReadonlySet<string>;
+
+/** Every keyword-less declaration in a behaviour body that redeclares a name of the same or an enclosing body. */
+export function declarationsReadAsAssignments(document: Document, source: string): SyntaxDiagnostic[] {
+  const out: SyntaxDiagnostic[] = [];
+  const visitBody = (owner: Member | null, members: readonly Member[], enclosing: readonly Names[]) => {
+    const own = new Map<string, number>();
+    for (const m of members) for (const n of namesOf(m)) own.set(n, (own.get(n) ?? 0) + 1);
+    const behaviour = owner !== null && isBehaviour(owner);
+    const scopes = [...enclosing, new Set(own.keys())];
+    for (const m of members) {
+      if (behaviour && m.kind === 'Usage' && readsAsAssignment(m)) {
+        const name = m.name!;
+        // Declared elsewhere in this body (not only by itself), or in a body around it.
+        const redeclares = (own.get(name) ?? 0) > 1 || enclosing.some((s) => s.has(name));
+        if (redeclares) out.push({ message: message(m, source), range: m.range });
+      }
+      visitMember(m, scopes);
+    }
+  };
+  const visitMember = (m: Member, scopes: readonly Names[]) => {
+    switch (m.kind) {
+      case 'Package':
+        visitBody(m, m.members ?? [], scopes);
+        return;
+      case 'Definition':
+      case 'Usage':
+        if (m.body) visitBody(m, m.body, scopes);
+        return;
+      case 'IfAction':
+        visitMember(m.then, scopes);
+        if (m.else) visitMember(m.else, scopes);
+        return;
+      case 'LoopAction':
+        visitMember(m.bodyAction, scopes);
+        return;
+      case 'ForAction': {
+        const variable = m.variable.name;
+        visitMember(m.bodyAction, variable ? [...scopes, new Set([variable])] : scopes);
+        return;
+      }
+      case 'StateSubaction':
+        if (m.action) visitMember(m.action, scopes);
+        return;
+      case 'Transition':
+        if (m.effect) visitMember(m.effect, scopes);
+        if (m.body) visitBody(m, m.body, scopes);
+        return;
+      default: {
+        const body = (m as { body?: Member[] | null }).body;
+        if (Array.isArray(body)) visitBody(m, body, scopes);
+      }
+    }
+  };
+  visitBody(null, document.members, []);
+  return out;
+}
+
+function isBehaviour(owner: Member): boolean {
+  if (owner.kind === 'Definition' || owner.kind === 'Usage') return BEHAVIOUR.has(owner.keyword);
+  return owner.kind === 'AcceptAction' || owner.kind === 'SendAction' || owner.kind === 'AssignAction' || owner.kind === 'Transition';
+}
+
+function namesOf(m: Member): string[] {
+  const named = m as { name?: string | null; shortName?: string | null };
+  const out: string[] = [];
+  if (typeof named.name === 'string') out.push(named.name);
+  if (typeof named.shortName === 'string' && named.shortName !== named.name) out.push(named.shortName);
+  return out;
+}
+
+/** `x = e;` or `x := e;`: no keyword, no prefix, no type or specialization, just a name and a value. */
+function readsAsAssignment(u: Usage): boolean {
+  return u.isKeywordImplicit && u.name !== null && u.role === null && u.direction === null && !u.isRef &&
+    !u.isDerived && !u.isConstant && !u.isAbstract && !u.isVariation && !u.isEnd && u.relations.length === 0 &&
+    u.multiplicity === null && u.value !== null && !u.value.isDefault && u.prefixMetadata.length === 0;
+}
+
+function message(u: Usage, source: string): string {
+  const value = u.value!;
+  const op = value.isInitial ? ':=' : '=';
+  const expr = shown(value.expression.range, source);
+  return `\`${u.name} ${op} ${expr};\` declares a new feature '${u.name}', it does not assign: write \`assign ${u.name} := ${expr};\``;
+}
+
+function shown(range: SourceRange, source: string): string {
+  const text = source.slice(range.start, range.end).replace(/\s+/g, ' ').trim();
+  return text.length <= SHOWN_EXPRESSION ? text : `${text.slice(0, SHOWN_EXPRESSION - 1)}…`;
+}
