@@ -189,6 +189,7 @@ export class Runtime {
     if (state.terminated) return [];
     const out: { m: Move; order: number }[] = [];
     const joinsSeen = new Set<number>();
+    const offered = new Set<number>();
     for (const t of state.tokens) {
       const n = this.model.nodes[t.node]!;
       switch (n.kind) {
@@ -220,6 +221,12 @@ export class Runtime {
         case 'state': {
           const chain = this.stateChain(n.id);
           chain.forEach((sid, depth) => {
+            // A transition of a state that holds several region tokens fires once: offered by the
+            // lowest-numbered token inside it (tokens are visited in number order).
+            if (depth < chain.length - 1) {
+              if (offered.has(sid)) return;
+              offered.add(sid);
+            }
             for (const trId of this.model.nodes[sid]!.transitions) {
               const tr = this.model.transitions[trId]!;
               const since = t.since[depth] ?? t.since.at(-1) ?? 0;
@@ -536,8 +543,12 @@ export class Runtime {
   encode(state: BehaviorState): string {
     // Time is kept relative: a token's age at each level, capped at the longest wait that counts from
     // it (older is no different), so a cyclic timed behaviour has finitely many states.
-    let out = `${state.nextToken}|${state.terminated ? 'T' : ''}|`;
-    for (const t of state.tokens) out += `${t.id}@${t.node}:${this.ages(state, t)};`;
+    // Token numbers are left out: tokens are listed in number order, and states that differ only by
+    // an order-preserving renumbering (re-entering a parallel state makes new tokens) have the same
+    // futures up to that renumbering (moves are ordered by node, then token; new tokens get the
+    // highest number; a join keeps its lowest-numbered token).
+    let out = `${state.terminated ? 'T' : ''}|`;
+    for (const t of state.tokens) out += `${t.node}:${this.ages(state, t)};`;
     out += '|';
     for (const v of state.values) out += v === undefined ? '_;' : `${format(v)};`;
     if (state.queues.size > 0) {
