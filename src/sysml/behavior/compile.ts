@@ -120,18 +120,42 @@ class Compiler {
     }
   }
 
-  /** An element's own members followed by those of the definitions it is typed by (not redefined). */
-  membersWithTypes(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[] {
+  /**
+   * An element's own members, then the members it inherits from each definition (or feature) it is
+   * typed by, specializes or subsets, as groups in that order. An inherited member that an own member
+   * redefines (`:>> x`, `redefines x`) or declares again under its name is left out: the redefining
+   * feature replaces it (KerML 7.3.4.6 Redefinition: one feature, not two).
+   */
+  memberGroups(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[][] {
     if (seen.has(node)) return [];
     seen.add(node);
-    const own = node.body ?? [];
-    if (!entry) return [...own];
-    const out: Member[] = [...own];
+    const own = [...(node.body ?? [])];
+    if (!entry) return [own];
+    const inherited: Member[][] = [];
     for (const t of this.scope.typesOf(entry)) {
       if (t.node.kind === 'Package') continue;
-      out.push(...this.membersWithTypes(t.node, t, seen));
+      inherited.push(...this.memberGroups(t.node, t, seen));
     }
-    return out;
+    const replaced = new Set<string>();
+    for (const m of own) {
+      const n = memberName(m);
+      if (n) replaced.add(n);
+      if (m.kind === 'Usage') for (const r of m.relations) if (r.relation === 'redefinition') replaced.add(lastSegment(r.target) ?? '');
+    }
+    const kept = inherited.map((g) => g.filter((m) => !replaced.has(memberName(m) ?? ''))).filter((g) => g.length > 0);
+    for (const t of this.scope.typesOf(entry)) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
+    return [own, ...kept];
+  }
+
+  /** Where an inherited member was declared (its file and lexical scope), for its names and places. */
+  private readonly origin = new WeakMap<object, ScopeEntry>();
+  at(ctx: Ctx, m: Member): Ctx {
+    const o = this.origin.get(m);
+    return o ? { ...ctx, path: o.path, lexical: o } : ctx;
+  }
+
+  membersWithTypes(node: Usage | Definition, entry: ScopeEntry | undefined): Member[] {
+    return this.memberGroups(node, entry).flat();
   }
 
   // ---- subjects -----------------------------------------------------------------------------------
@@ -145,7 +169,7 @@ class Compiler {
     const own = this.membersWithTypes(node, entry);
     this.collectFeatures(own, ctx);
     for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
-    if (keyword === 'action') return [this.callFor(node, entry, own, '', ctx).id];
+    if (keyword === 'action') return [this.callFor(node, entry, '', ctx).id];
     if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
     if (keyword === 'part' || keyword === 'item' || keyword === 'occurrence') {
       const behaviors: number[] = [];
@@ -182,8 +206,7 @@ class Compiler {
         const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]) };
         if (isState) out.push(this.compileState(target, entry, -1, inner, true, label));
         else {
-          const members = this.membersWithTypes(target, entry);
-          out.push(this.callFor(target, entry, members, label, inner).id);
+          out.push(this.callFor(target, entry, label, inner).id);
         }
       } else if ((m.keyword === 'part' || m.keyword === 'item') && name && m.role === null && depth < 8) {
         const entry = this.scope.entryOf(m);
@@ -208,9 +231,9 @@ class Compiler {
    * A call node for an action usage or definition: its body's flow, or (when the body has none) the
    * flow of the definition it is typed by; with no flow anywhere, an atomic action node instead.
    */
-  callFor(node: Usage | Definition, entry: ScopeEntry | undefined, members: readonly Member[], name: string, ctx: Ctx): ExecNode {
-    let body = [...(node.body ?? [])];
-    if (!this.isFlowBody(body)) body = [...members];
+  callFor(node: Usage | Definition, entry: ScopeEntry | undefined, name: string, ctx: Ctx): ExecNode {
+    const groups = this.memberGroups(node, entry);
+    const members = groups.flat();
     const prefix = name === '' ? ctx.prefix : join(ctx.prefix, name);
     const inner: Ctx = {
       ...ctx,
@@ -223,14 +246,14 @@ class Compiler {
       this.instances.add(prefix);
       this.collectFeatures(members, inner);
     }
-    if (!this.isFlowBody(body)) {
+    if (!this.isFlowBody(members)) {
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
-      a.effects = this.effectsOf(body, inner);
+      a.effects = this.effectsOf(members, inner);
       return a;
     }
     const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
     if (name === '') call.name = '';
-    this.flowBody(call, body, { ...inner, container: call.id });
+    this.flowBody(call, groups, { ...inner, container: call.id });
     return call;
   }
 
@@ -239,7 +262,7 @@ class Compiler {
     call.name = label;
     const inner: Ctx = { ...ctx, container: call.id, names: `${label}.` };
     const body = u.body ?? [];
-    if (this.isFlowBody(body)) this.flowBody(call, body, inner);
+    if (this.isFlowBody(body)) this.flowBody(call, [body], inner);
     else {
       // A body of assignments and sends runs as one atomic step inside the call.
       const start = this.node('start', null, inner, u.range);
@@ -311,7 +334,8 @@ class Compiler {
   }
 
   /** The flow of an action body: nodes for its action members, edges for its successions. */
-  flowBody(call: ExecNode, members: readonly Member[], ctx: Ctx): void {
+  flowBody(call: ExecNode, groups: readonly (readonly Member[])[], ctx: Ctx): void {
+    const outer = ctx;
     const start = this.node('start', null, ctx, call.range);
     call.bodyStart = start.id;
     const named = new Map<string, number>([['start', start.id]]);
@@ -322,7 +346,7 @@ class Compiler {
     let prev: number | undefined;
     let explicitStart = false;
 
-    const declare = (m: Member): number | undefined => {
+    const declare = (m: Member, ctx: Ctx): number | undefined => {
       switch (m.kind) {
         case 'Usage': {
           if (m.direction !== null) return undefined;
@@ -355,8 +379,7 @@ class Compiler {
               }
             }
             const label = name ?? refName ?? this.autoName('action');
-            const members2 = this.membersWithTypes(target, targetEntry);
-            const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, members2, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
+            const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
             named.set(label, n.id);
             return n.id;
           }
@@ -404,7 +427,10 @@ class Compiler {
       }
     };
 
-    for (const m of members) {
+    // Each group (own members, then each inherited definition's) reads `then X;` after its own members.
+    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+      if (first) prev = undefined;
+      const ctx = this.at(outer, m);
       if (m.kind === 'Succession') {
         const s: Succession = m;
         const srcRef = s.source?.target;
@@ -418,7 +444,7 @@ class Compiler {
         }
         let to: number | QualifiedName | undefined;
         if (s.targetMember) {
-          to = declare(s.targetMember);
+          to = declare(s.targetMember, ctx);
           if (to === undefined) this.fail('this succession target is not an action', ctx.path, s.targetMember.range);
         } else if (s.target) {
           const t = s.target.target;
@@ -436,7 +462,7 @@ class Compiler {
         else if (s.form === 'first' || s.form === 'succession') prev = undefined;
         continue;
       }
-      const id = declare(m);
+      const id = declare(m, ctx);
       if (id !== undefined) prev = id;
     }
 
@@ -555,26 +581,26 @@ class Compiler {
     const s = this.node('state', name, ctx, node.nameRange ?? node.range);
     s.parentState = parent;
     s.parallel = node.isParallel;
-    let body: readonly Member[] = node.body ?? [];
-    if (!body.some((m) => m.kind === 'Usage' && m.keyword === 'state') && entry) {
-      const t = this.scope.typesOf(entry).find((x) => x.node.kind !== 'Package' && x.node.keyword === 'state');
-      if (t && t.node.kind !== 'Package' && !ctx.inlining.has(t.node)) body = [...body, ...(t.node.body ?? [])];
-    }
+    // Own members, then those inherited from the state definitions it is typed by (redefined ones replaced).
+    const groups = this.memberGroups(node, entry);
+    const body: readonly Member[] = groups.flat();
     // The subject's own states are named relative to it (`running.a`); an exhibited machine keeps its name (`ping.lights.red`).
     const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical };
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
     const children = new Map<string, number>();
-    const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number }[] = [];
+    const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
     let prev: number | 'entry' | null = null;
     const entryNames = new Set<string>();
-    for (const m of body) {
+    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+      if (first) prev = null;
+      const mc = this.at(inner, m);
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
-        const c = this.compileState(m, this.scope.entryOf(m), s.id, inner, false);
+        const c = this.compileState(m, this.scope.entryOf(m), s.id, mc, false);
         s.children.push(c);
         children.set(usageName(m) ?? this.nodes[c]!.name, c);
         prev = c;
       } else if (m.kind === 'StateSubaction') {
-        const effects = m.action ? this.subactionEffects(m.action, inner) : [];
+        const effects = m.action ? this.subactionEffects(m.action, mc) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
         // `entry; then S;` and `entry action a; then S;` name the initial state (so does `transition a then S;`).
@@ -582,7 +608,7 @@ class Compiler {
         if (m.which === 'entry' && m.action?.kind === 'Usage' && m.action.name) entryNames.add(m.action.name);
       } else if (m.kind === 'Transition') {
         const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
-        pending.push({ t: m, source: src, range: m.range });
+        pending.push({ t: m, source: src, range: m.range, ctx: mc });
       } else if (m.kind === 'Succession') {
         const src = m.source ? referenceText(m.source.target) : prev;
         if (m.form === 'first' && !m.target) {
@@ -592,18 +618,18 @@ class Compiler {
         if (m.targetMember) {
           // `then state S { … }`: the target declared in place.
           const tm = m.targetMember;
-          if (tm.kind !== 'Usage' || tm.keyword !== 'state') this.fail('the target of a succession in a state must be a state', ctx.path, tm.range);
-          const c = this.compileState(tm, this.scope.entryOf(tm), s.id, inner, false);
+          if (tm.kind !== 'Usage' || tm.keyword !== 'state') this.fail('the target of a succession in a state must be a state', mc.path, tm.range);
+          const c = this.compileState(tm, this.scope.entryOf(tm), s.id, mc, false);
           s.children.push(c);
           children.set(usageName(tm) ?? this.nodes[c]!.name, c);
-          pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, target: c });
+          pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, target: c, ctx: mc });
           prev = c;
           continue;
         }
-        pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range });
+        pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, ctx: mc });
       }
     }
-    const find = (ref: string, range: SourceRange): number => {
+    const find = (ref: string, range: SourceRange, path = ctx.path): number => {
       if (ref === 'done') return -1;
       const segs = ref.split(/\.|::/);
       // From this state's children outward through the enclosing states.
@@ -612,26 +638,27 @@ class Compiler {
         for (const seg of segs) cur = cur === undefined ? undefined : this.nodes[cur]!.children.find((c) => this.simpleName(c) === seg);
         if (cur !== undefined) return cur;
       }
-      return this.fail(`no state named '${ref}' here`, ctx.path, range);
+      return this.fail(`no state named '${ref}' here`, path, range);
     };
     for (const p of pending) {
       const t = p.t;
       const targetRef = t.kind === 'Transition' ? t.target : (t.target?.target ?? null);
-      if (!targetRef && p.target === undefined) this.fail('a transition needs a target state (then S)', ctx.path, t.range);
-      const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range);
+      if (!targetRef && p.target === undefined) this.fail('a transition needs a target state (then S)', p.ctx.path, t.range);
+      const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range, p.ctx.path);
       if (p.source === 'entry' || (typeof p.source === 'string' && entryNames.has(p.source))) {
+        if (s.initial >= 0 && s.initial !== target) this.fail(`a second initial state for '${name}' (the first is '${this.nodes[s.initial]!.name}'): several initial transitions are not modeled`, p.ctx.path, t.range);
         s.initial = target;
         continue;
       }
-      if (p.source === null) this.fail('this transition has no source state', ctx.path, t.range);
-      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range);
-      const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, inner) : null;
+      if (p.source === null) this.fail('this transition has no source state', p.ctx.path, t.range);
+      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path);
+      const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
       const guard = t.guard;
-      const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, inner) : [];
+      const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, p.ctx) : [];
       const tr: ExecTransition = {
         id: this.transitions.length,
         name: t.name ?? `${this.nodes[source]!.name}->${target < 0 ? 'done' : relativeName(this.nodes[source]!.name, this.nodes[target]!.name)}`,
-        source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: ctx.path,
+        source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: p.ctx.path,
       };
       if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([q(t.name)]).join('.')}`;
       tr.name = this.uniqueName(tr.name);
@@ -657,6 +684,13 @@ class Compiler {
     if (m.kind === 'AcceptAction') this.fail('an accept as an entry/do/exit action is not supported', ctx.path, m.range);
     return [];
   }
+}
+
+/** The name a member is known by (a usage's own, short or redefined name; an action node's name). */
+function memberName(m: Member): string | null {
+  if (m.kind === 'Usage') return usageName(m);
+  if (m.kind === 'StateSubaction' || m.kind === 'ResultExpression' || m.kind === 'ElementFilter' || m.kind === 'InvalidMember' || m.kind === 'Import') return null;
+  return m.name ?? null;
 }
 
 /** `b`'s name without the prefix it shares with `a` (`m.s1` → `m.s2` is `s2`). */
