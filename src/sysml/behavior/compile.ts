@@ -43,6 +43,8 @@ class Compiler {
   readonly parts = new Set<string>(['']);
   readonly sent = new Set<string>();
   readonly enums = new Map<string, string[]>();
+  /** Parameters (directed features) by key: a flow between two of them makes both features. */
+  private readonly params = new Map<string, { usage: Usage; ctx: Ctx }>();
   private readonly counters = new Map<string, number>();
   private readonly usedNames = new Set<string>();
 
@@ -105,7 +107,10 @@ class Compiler {
       if (!name) continue;
       const key = join(ctx.prefix, name);
       if (m.direction !== null && m.keyword !== 'part' && m.keyword !== 'action') {
-        if (!this.featureIndex.has(key)) this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
+        if (!this.featureIndex.has(key)) {
+          this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
+          this.params.set(key, { usage: m, ctx });
+        }
         continue;
       }
       if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
@@ -343,6 +348,7 @@ class Compiler {
     /** `from` is a node, or a name resolved once the whole body is declared. */
     const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange }[] = [];
     const inherit: [number, number][] = [];
+    const flows: { u: Usage; ctx: Ctx }[] = [];
     let prev: number | undefined;
     let explicitStart = false;
 
@@ -384,6 +390,10 @@ class Compiler {
             return n.id;
           }
           if (m.keyword === 'state') this.fail('a state inside an action flow is not supported', ctx.path, m.nameRange ?? m.range);
+          if (m.keyword === 'flow' || m.keyword === 'succession flow') {
+            flows.push({ u: m, ctx });
+            return undefined;
+          }
           return undefined;
         }
         case 'AssignAction': {
@@ -487,6 +497,7 @@ class Compiler {
       incoming.add(to);
       if (from === start.id) explicitStart = true;
     }
+    for (const f of flows) this.flow(f.u, f.ctx, named, incoming);
     for (const [callId, fromId] of inherit) {
       this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
       this.nodes[callId]!.inheritsSucc = true;
@@ -499,6 +510,73 @@ class Compiler {
         if (this.isInlineBody(n)) continue;
         start.succ.push(n.id);
       }
+    }
+    for (const f of flows) if (f.u.keyword === 'flow') this.flowOrdered(f.u, f.ctx, named, start.id);
+  }
+
+  /** The two ends of a flow in this action flow: `a.p` where `a` is an action here and `p` its parameter. */
+  private flowEnds(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>): { node: number; key: string }[] {
+    const what = `flow${u.name ? ` '${u.name}'` : ''}`;
+    if (!u.ends || u.ends.length !== 2) this.fail(`a ${what} without a source and a target end is not modeled`, ctx.path, u.range);
+    if (u.body && u.body.length > 0) this.fail(`a ${what} with a body is not modeled`, ctx.path, u.body[0]!.range);
+    return u.ends.map((e, i) => {
+      const t = e.target;
+      if (e.multiplicity) this.fail(`a multiplicity on a flow end is not modeled`, ctx.path, e.multiplicity.range);
+      const links = t.kind === 'FeatureChain' ? t.chain : [t];
+      if (links.length !== 2 || links.some((l) => l.segments.length !== 1)) {
+        this.fail(`the ${what} end '${referenceText(t)}' is not modeled: a flow end must be a parameter of an action in this flow (a.p)`, ctx.path, t.range);
+      }
+      const action = links[0]!.segments[0]!;
+      const node = named.get(action);
+      if (node === undefined || (this.nodes[node]!.kind !== 'action' && this.nodes[node]!.kind !== 'call')) {
+        this.fail(`the ${what} end '${referenceText(t)}' is not modeled: '${action}' is not an action of this flow`, ctx.path, t.range);
+      }
+      const key = join(join(ctx.prefix, action), links[1]!.segments[0]!);
+      const param = this.params.get(key);
+      const dir = param?.usage.direction;
+      const ok = i === 0 ? dir === 'out' || dir === 'inout' : dir === 'in' || dir === 'inout';
+      if (!param || !ok) this.fail(`the ${what} end '${referenceText(t)}' is not ${i === 0 ? 'an out' : 'an in'} parameter of '${action}'`, ctx.path, t.range);
+      if (param.usage.value) this.fail(`a parameter with a value ('${referenceText(t)}') at a flow end is not modeled`, ctx.path, param.usage.value.range);
+      return { node, key };
+    });
+  }
+
+  /**
+   * A flow transfers the value of its source parameter to its target parameter when the source action
+   * ends (SysML 7.13 Flows; KerML 8.4.8 Transfers); both parameters become features of the state. A
+   * succession flow is also a succession: the target starts after the source ends (an edge).
+   */
+  private flow(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>, incoming: Set<number>): void {
+    const [src, tgt] = this.flowEnds(u, ctx, named);
+    const source = this.nodes[src!.node]!;
+    if (source.kind !== 'action') this.fail(`a flow from '${source.name}', an action with its own flow, is not modeled (only from an atomic action)`, ctx.path, u.range);
+    for (const k of [src!.key, tgt!.key]) {
+      const p = this.params.get(k)!;
+      this.opaque.delete(k);
+      this.addFeature(k, p.usage, p.ctx);
+    }
+    source.effects.push({ kind: 'transfer', from: src!.key, to: tgt!.key, range: u.range });
+    if (u.keyword === 'succession flow' && !source.succ.includes(tgt!.node)) {
+      source.succ.push(tgt!.node);
+      source.guards.push(null);
+      incoming.add(tgt!.node);
+    }
+  }
+
+  /** A plain flow is modeled only when its target cannot start before its source ends (every path to it passes the source). */
+  private flowOrdered(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>, start: number): void {
+    const [src, tgt] = this.flowEnds(u, ctx, named);
+    const seen = new Set<number>([src!.node]);
+    const stack = [start];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (id < 0 || seen.has(id)) continue;
+      seen.add(id);
+      if (id === tgt!.node) {
+        this.fail(`the flow${u.name ? ` '${u.name}'` : ''}: '${this.nodes[tgt!.node]!.name}' can start before '${this.nodes[src!.node]!.name}' ends, so when the value arrives is not modeled (order them, or use a succession flow)`, ctx.path, u.range);
+      }
+      const n = this.nodes[id]!;
+      stack.push(...n.succ, n.thenNode, n.elseNode, n.body, n.head);
     }
   }
 
@@ -735,9 +813,14 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   const reads: number[][] = [];
   const writes: number[][] = [];
   const effectSets = (effects: readonly Effect[], r: Set<string>, w: Set<string>) => {
-    for (const e of effects) if (e.kind === 'assign') {
-      mentioned(e.expr, r);
-      w.add(e.target.at(-1)!);
+    for (const e of effects) {
+      if (e.kind === 'assign') {
+        mentioned(e.expr, r);
+        w.add(e.target.at(-1)!);
+      } else if (e.kind === 'transfer') {
+        r.add(e.from.split('.').at(-1)!);
+        w.add(e.to.split('.').at(-1)!);
+      }
     }
   };
   for (const n of nodes) {

@@ -376,7 +376,8 @@ export class Runtime {
       if (e.kind === 'assign') {
         const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
         s.values[i] = this.evaluate(e.expr, s.values, e.scope, where);
-      } else s.send(e.receiver, e.signal);
+      } else if (e.kind === 'transfer') s.values[this.model.featureIndex.get(e.to)!] = s.values[this.model.featureIndex.get(e.from)!];
+      else s.send(e.receiver, e.signal);
     }
   }
 
