@@ -497,7 +497,7 @@ class Compiler {
       incoming.add(to);
       if (from === start.id) explicitStart = true;
     }
-    for (const f of flows) this.flow(f.u, f.ctx, named, incoming);
+    for (const f of flows) if (f.u.keyword === 'succession flow') this.flow(f.u, f.ctx, named, incoming);
     for (const [callId, fromId] of inherit) {
       this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
       this.nodes[callId]!.inheritsSucc = true;
@@ -511,7 +511,9 @@ class Compiler {
         start.succ.push(n.id);
       }
     }
-    for (const f of flows) if (f.u.keyword === 'flow') this.flowOrdered(f.u, f.ctx, named, start.id);
+    // A plain flow transfers when its source ends only if its target cannot start before; otherwise its
+    // parameters stay outside the model (reading either is refused where it is read).
+    for (const f of flows) if (f.u.keyword === 'flow' && this.flowOrdered(f.u, f.ctx, named, start.id)) this.flow(f.u, f.ctx, named, incoming);
   }
 
   /** The two ends of a flow in this action flow: `a.p` where `a` is an action here and `p` its parameter. */
@@ -563,8 +565,8 @@ class Compiler {
     }
   }
 
-  /** A plain flow is modeled only when its target cannot start before its source ends (every path to it passes the source). */
-  private flowOrdered(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>, start: number): void {
+  /** Whether every path from the flow's start to the flow's target passes its source. */
+  private flowOrdered(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>, start: number): boolean {
     const [src, tgt] = this.flowEnds(u, ctx, named);
     const seen = new Set<number>([src!.node]);
     const stack = [start];
@@ -572,12 +574,11 @@ class Compiler {
       const id = stack.pop()!;
       if (id < 0 || seen.has(id)) continue;
       seen.add(id);
-      if (id === tgt!.node) {
-        this.fail(`the flow${u.name ? ` '${u.name}'` : ''}: '${this.nodes[tgt!.node]!.name}' can start before '${this.nodes[src!.node]!.name}' ends, so when the value arrives is not modeled (order them, or use a succession flow)`, ctx.path, u.range);
-      }
+      if (id === tgt!.node) return false;
       const n = this.nodes[id]!;
       stack.push(...n.succ, n.thenNode, n.elseNode, n.body, n.head);
     }
+    return true;
   }
 
   private readonly inlineBodies = new Set<number>();
