@@ -2,13 +2,14 @@
 // exhibits behaviours) from the syntax tree into an ExecutionModel. Constructs outside the semantics
 // of docs/execution-semantics.md are refused with a BehaviorError naming the construct and its place.
 import type {
-  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, QualifiedName, SendAction, SourceRange, Succession,
+  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, SendAction, SourceRange, Succession,
   Transition, Usage,
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
 import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
+import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
 import { BehaviorScope, lastSegment, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
@@ -23,6 +24,30 @@ interface Ctx {
   readonly lexical: ScopeEntry | undefined;
   readonly receiver: string;
   readonly inlining: ReadonlySet<object>;
+  /** Members here belong to the subject itself (its asserted constraints are the questions' conditions). */
+  readonly inSubject: boolean;
+}
+
+const PLACE_TEXT: Record<Place, string> = {
+  'action flow': 'an action flow',
+  'atomic action': 'an action body without a flow (its assignments and sends run as one step)',
+  state: 'a state',
+  part: 'a part that performs or exhibits behaviours',
+};
+
+const RELATION_TEXT: Partial<Record<string, string>> = {
+  typing: 'typing (:)',
+  subsetting: 'subsetting (:>)',
+  redefinition: 'redefinition (:>>)',
+  reference: 'reference subsetting (::>)',
+  specialization: 'specialization (:>)',
+  conjugation: 'conjugation (~)',
+};
+
+/** `[1]` / `[1..1]` */
+function isOne(m: Multiplicity): boolean {
+  const one = (e: Expression | null) => e?.kind === 'Literal' && (e as { value?: unknown }).value === 1;
+  return one(m.upper) && (m.lower === null || one(m.lower));
 }
 
 const CONTROL = new Set(['fork', 'join', 'merge', 'decide']);
@@ -82,7 +107,9 @@ class Compiler {
     if (this.featureIndex.has(key)) return;
     const type = typeText(u);
     let domain: Value[] | null = null;
-    if (type && /(^|::)Boolean$/.test(type)) domain = [bool(false), bool(true)];
+    // A free input takes one value of its domain: only for a feature with exactly one value.
+    if (u.multiplicity && !isOne(u.multiplicity)) domain = null;
+    else if (type && /(^|::)Boolean$/.test(type)) domain = [bool(false), bool(true)];
     else if (type) {
       const lits = this.scope.enumLiterals(ctx.lexical, type.split('::'));
       if (lits) {
@@ -91,21 +118,24 @@ class Compiler {
       }
     }
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false });
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault });
   }
 
   hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true });
+    this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true, bound: false });
   }
 
   /** Attributes (features with values), parameters and nested parts of an element's members. */
   collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0): void {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
+      // A binding connector equates two features' values: not modeled, and never ignored where features are read.
+      if (m.keyword === 'binding') this.fail(`a binding connector${m.name ? ` '${m.name}'` : ''} is not modeled (give the feature its value with '=')`, this.at(ctx, m).path, m.range);
       const name = usageName(m);
       if (!name) continue;
       const key = join(ctx.prefix, name);
+      if (m.keyword === 'attribute' || m.keyword === 'ref' || m.keyword === 'feature' || m.direction !== null) this.admitUsage(m, this.at(ctx, m));
       if (m.direction !== null && m.keyword !== 'part' && m.keyword !== 'action') {
         if (!this.featureIndex.has(key)) {
           this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
@@ -163,13 +193,50 @@ class Compiler {
     return this.memberGroups(node, entry).flat();
   }
 
+  // ---- what is modeled (constructs.ts) -----------------------------------------------------------
+
+  /** Refuses a member the semantics does not model at this place; checks a usage's relationships. */
+  admit(m: Member, place: Place, ctx: Ctx): void {
+    const construct = constructOf(m);
+    const a = admission(construct, place, ctx.inSubject);
+    const name = memberName(m);
+    if (a === 'refused') this.fail(`${construct}${name ? ` '${name}'` : ''} is not modeled in ${PLACE_TEXT[place]}`, ctx.path, m.range);
+    if (a === 'modeled' && m.kind === 'Usage') this.admitUsage(m, ctx);
+  }
+
+  /** Relationships, multiplicity and modifiers of a usage in the closure: modeled ones only. */
+  admitUsage(u: Usage, ctx: Ctx): void {
+    const cls = relationClass(u);
+    const name = usageName(u);
+    const what = `${constructOf(u)}${name ? ` '${name}'` : ''}`;
+    for (const r of u.relations) {
+      if (!MODELED_RELATIONS[cls].includes(r.relation)) this.fail(`${RELATION_TEXT[r.relation] ?? r.relation} on ${what} is not modeled`, ctx.path, r.range);
+      // A value feature that subsets another feature of the model shares its values: not modeled.
+      if (r.relation === 'subsetting' && (cls === 'feature' || cls === 'port')) {
+        const t = this.scope.resolveReference(ctx.lexical, r.target);
+        if (t && t.node.kind === 'Usage' && t.node !== u) this.fail(`subsetting (:>) of '${referenceText(r.target)}', a feature of the model, on ${what} is not modeled`, ctx.path, r.range);
+      }
+    }
+    if (u.portionKind) this.fail(`a ${u.portionKind} (${what}) is not modeled`, ctx.path, u.range);
+    if (u.isEnd) this.fail(`an end feature (${what}) is not modeled`, ctx.path, u.range);
+    if (u.isSufficient) this.fail(`a sufficient ('all') feature (${what}) is not modeled`, ctx.path, u.range);
+    if (u.multiplicity && cls !== 'feature' && !isOne(u.multiplicity)) {
+      this.fail(
+        cls === 'perform' ? `'${name ?? what}' is performed with a multiplicity: several instances of a behaviour are not supported` : `a multiplicity on ${what}: several (or no) instances are not modeled`,
+        ctx.path,
+        u.multiplicity.range,
+      );
+    }
+    if (cls === 'feature' && u.keyword !== 'constraint' && u.body) for (const m of u.body) if (admission(constructOf(m), 'part', false) !== 'inert') this.fail(`${constructOf(m)} inside ${what} is not modeled`, ctx.path, m.range);
+  }
+
   // ---- subjects -----------------------------------------------------------------------------------
 
   compileSubject(entry: ScopeEntry, subjectName: string): number[] {
     const node = entry.node;
     if (node.kind === 'Package') this.fail(`the subject ${subjectName} is a package: behaviour questions take an action, a state, or a part that performs or exhibits them`, entry.path, node.nameRange ?? node.range);
     const keyword = node.keyword;
-    const ctx: Ctx = { container: -1, scope: [''], prefix: '', names: '', path: entry.path, lexical: entry, receiver: '', inlining: new Set([node]) };
+    const ctx: Ctx = { container: -1, scope: [''], prefix: '', names: '', path: entry.path, lexical: entry, receiver: '', inlining: new Set([node]), inSubject: true };
     // Attributes of the subject's owners are visible by name (the subject's own come first).
     const own = this.membersWithTypes(node, entry);
     this.collectFeatures(own, ctx);
@@ -188,6 +255,7 @@ class Compiler {
   /** Behaviours a part performs or exhibits, its nested parts' included. */
   private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number): void {
     for (const m of members) {
+      this.admit(m, 'part', this.at(ctx, m));
       if (m.kind !== 'Usage') continue;
       const name = usageName(m);
       if (m.role === 'perform' || m.role === 'exhibit' || (m.keyword === 'state' && m.role === null)) {
@@ -208,7 +276,7 @@ class Compiler {
         }
         const label = name ?? (ref ? lastSegment(ref) : null) ?? 'behavior';
         const isState = m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state';
-        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]) };
+        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]), inSubject: false };
         if (isState) out.push(this.compileState(target, entry, -1, inner, true, label));
         else {
           out.push(this.callFor(target, entry, label, inner).id);
@@ -216,7 +284,7 @@ class Compiler {
       } else if ((m.keyword === 'part' || m.keyword === 'item') && name && m.role === null && depth < 8) {
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
-        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, inSubject: false };
         this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1);
       }
     }
@@ -246,12 +314,14 @@ class Compiler {
       scope: name === '' ? ctx.scope : [prefix, ...ctx.scope],
       names: name === '' ? ctx.names : `${ctx.names}${q(name)}.`,
       lexical: entry ?? ctx.lexical,
+      inSubject: name === '' && ctx.inSubject,
     };
     if (name !== '') {
       this.instances.add(prefix);
       this.collectFeatures(members, inner);
     }
     if (!this.isFlowBody(members)) {
+      for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
       a.effects = this.effectsOf(members, inner);
       return a;
@@ -265,11 +335,12 @@ class Compiler {
   private anonymousCall(u: Usage, label: string, ctx: Ctx): ExecNode {
     const call = this.node('call', null, ctx, u.range);
     call.name = label;
-    const inner: Ctx = { ...ctx, container: call.id, names: `${label}.` };
+    const inner: Ctx = { ...ctx, container: call.id, names: `${label}.`, inSubject: false };
     const body = u.body ?? [];
     if (this.isFlowBody(body)) this.flowBody(call, [body], inner);
     else {
       // A body of assignments and sends runs as one atomic step inside the call.
+      for (const m of body) this.admit(m, 'atomic action', inner);
       const start = this.node('start', null, inner, u.range);
       call.bodyStart = start.id;
       if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
@@ -441,6 +512,7 @@ class Compiler {
     for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
       if (first) prev = undefined;
       const ctx = this.at(outer, m);
+      this.admit(m, 'action flow', ctx);
       if (m.kind === 'Succession') {
         const s: Succession = m;
         const srcRef = s.source?.target;
@@ -454,6 +526,7 @@ class Compiler {
         }
         let to: number | QualifiedName | undefined;
         if (s.targetMember) {
+          this.admit(s.targetMember, 'action flow', ctx);
           to = declare(s.targetMember, ctx);
           if (to === undefined) this.fail('this succession target is not an action', ctx.path, s.targetMember.range);
         } else if (s.target) {
@@ -502,14 +575,30 @@ class Compiler {
       this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
       this.nodes[callId]!.inheritsSucc = true;
     }
-    if (!explicitStart) {
-      // Actions with no incoming succession start when the behaviour starts.
-      for (const n of this.nodes) {
-        if (n.container !== ctx.container || n.id === start.id || incoming.has(n.id) || n.kind === 'done' || n.kind === 'start') continue;
-        if (n.kind === 'join' || n.kind === 'merge') continue;
-        if (this.isInlineBody(n)) continue;
-        start.succ.push(n.id);
-      }
+    // Actions with no incoming succession start when the behaviour starts: every action of a body is
+    // performed (SysML 7.16.3), the successions only order them — also beside an explicit `first start`.
+    for (const n of this.nodes) {
+      if (n.container !== ctx.container || n.id === start.id || incoming.has(n.id) || n.kind === 'done' || n.kind === 'start') continue;
+      if (n.kind === 'join' || n.kind === 'merge') continue;
+      if (this.isInlineBody(n)) continue;
+      if (explicitStart && n.kind !== 'action' && n.kind !== 'call' && n.kind !== 'assign' && n.kind !== 'send' && n.kind !== 'accept') continue;
+      start.succ.push(n.id);
+    }
+    // An action that is the target of successions from several places is performed once, after all of
+    // them (a merge is how to continue after any one): the token semantics would perform it per arrival.
+    const sources = new Map<number, Set<number>>();
+    for (const n of this.nodes) {
+      // Loop bodies going back to their head are the loop's own structure, not successions.
+      if (n.container !== ctx.container || n.inheritsSucc || this.isInlineBody(n) || n.kind === 'decide' || n.kind === 'fork') continue;
+      for (const t of n.succ) sources.set(t, (sources.get(t) ?? new Set()).add(n.id));
+    }
+    for (const n of this.nodes) {
+      if (n.kind === 'decide' || n.kind === 'fork') for (const t of n.succ) sources.set(t, (sources.get(t) ?? new Set()).add(n.id));
+    }
+    for (const [t, from] of sources) {
+      const n = this.nodes[t]!;
+      if (from.size < 2 || n.kind === 'join' || n.kind === 'merge' || n.kind === 'done' || n.container !== ctx.container) continue;
+      this.fail(`'${n.name}' is the target of successions from ${[...from].map((f) => `'${this.nodes[f]!.name || 'start'}'`).join(' and ')}: an action performed once after all of them is not modeled (a merge continues after any one, a join after all)`, ctx.path, n.range);
     }
     // A plain flow transfers when its source ends only if its target cannot start before; otherwise its
     // parameters stay outside the model (reading either is refused where it is read).
@@ -664,7 +753,7 @@ class Compiler {
     const groups = this.memberGroups(node, entry);
     const body: readonly Member[] = groups.flat();
     // The subject's own states are named relative to it (`running.a`); an exhibited machine keeps its name (`ping.lights.red`).
-    const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical };
+    const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical, inSubject: isSubject && ctx.inSubject };
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
     const children = new Map<string, number>();
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
@@ -673,6 +762,7 @@ class Compiler {
     for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
       if (first) prev = null;
       const mc = this.at(inner, m);
+      this.admit(m, 'state', mc);
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
         const c = this.compileState(m, this.scope.entryOf(m), s.id, mc, false);
         s.children.push(c);
@@ -752,16 +842,31 @@ class Compiler {
     return this.nodes[id]!.name.split('.').at(-1)!;
   }
 
+  /** An entry/do/exit action or a transition effect: atomic effects, its own or those of the action it is typed by or names. */
   private subactionEffects(m: Member, ctx: Ctx): Effect[] {
     if (m.kind === 'AssignAction') return [this.assignEffect(m.target, m.assigned, ctx, m.range)];
     if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)];
-    if (m.kind === 'Usage') {
-      const body = m.body ?? [];
-      if (this.isFlowBody(body)) this.fail('an entry/do/exit action or transition effect with its own flow is not supported (it runs atomically)', ctx.path, m.range);
-      return this.effectsOf(body, ctx);
+    if (m.kind === 'Usage' && m.keyword === 'action') {
+      const groups: { members: readonly Member[]; ctx: Ctx }[] = [{ members: m.body ?? [], ctx }];
+      for (const r of m.relations) {
+        if (r.relation !== 'typing' && r.relation !== 'reference') this.fail(`${RELATION_TEXT[r.relation] ?? r.relation} on an entry/do/exit action or transition effect is not modeled`, ctx.path, r.range);
+        // `do a;` is itself a feature named `a` to the name resolver: look from outside it.
+        let t: ScopeEntry | undefined;
+        for (let from = ctx.lexical; from && !t; from = from.parent) t = this.scope.resolveReference(from, r.target);
+        if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(r.target)}' (performed here)`, ctx.path, r.target.range);
+        if (ctx.inlining.has(t.node)) this.fail(`'${referenceText(r.target)}' performs itself (recursive behaviour is not supported)`, ctx.path, r.target.range);
+        for (const g of this.memberGroups(t.node, t)) groups.push({ members: g, ctx: { ...ctx, path: t.path, lexical: t } });
+      }
+      const out: Effect[] = [];
+      for (const g of groups) {
+        if (this.isFlowBody(g.members)) this.fail('an entry/do/exit action or transition effect with its own flow is not supported (it runs atomically)', g.ctx.path, m.range);
+        for (const x of g.members) this.admit(x, 'atomic action', this.at(g.ctx, x));
+        out.push(...this.effectsOf(g.members, g.ctx));
+      }
+      return out;
     }
     if (m.kind === 'AcceptAction') this.fail('an accept as an entry/do/exit action is not supported', ctx.path, m.range);
-    return [];
+    return this.fail(`${constructOf(m)} as an entry/do/exit action or transition effect is not modeled`, ctx.path, m.range);
   }
 }
 

@@ -95,6 +95,8 @@ export interface FeatureDecl {
   readonly domain: readonly Value[] | null;
   /** Iteration state the engine keeps (not reported). */
   readonly hidden: boolean;
+  /** `= e` (not `:=`, not `default`): bound to `e` in every state, so read as `e` and never assigned. */
+  readonly bound: boolean;
 }
 
 export interface ExecutionModel {
