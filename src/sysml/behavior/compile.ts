@@ -245,7 +245,7 @@ class Compiler {
     if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
     if (keyword === 'part' || keyword === 'item' || keyword === 'occurrence') {
       const behaviors: number[] = [];
-      this.performed(own, ctx, behaviors, 0);
+      this.performed(own, ctx, behaviors, 0, new Set());
       if (behaviors.length === 0) this.fail(`${subjectName} performs and exhibits no behaviour`, entry.path, node.nameRange ?? node.range);
       return behaviors;
     }
@@ -253,14 +253,26 @@ class Compiler {
   }
 
   /** Behaviours a part performs or exhibits, its nested parts' included. */
-  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number): void {
+  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number, above: ReadonlySet<string>): void {
+    // Behaviours performed here or by an enclosing part: a nested part performing one of their steps
+    // (`perform providePower.generateTorque;`) is that step, run inside the behaviour already.
+    const here = new Set(above);
+    for (const m of members) if (m.kind === 'Usage' && (m.role === 'perform' || m.role === 'exhibit')) {
+      const r = m.relations.find((x) => x.relation === 'reference' || x.relation === 'typing');
+      const n = m.name ?? (r && r.target.kind === 'QualifiedName' ? lastSegment(r.target) : null);
+      if (n) here.add(n);
+    }
     for (const m of members) {
       this.admit(m, 'part', this.at(ctx, m));
       if (m.kind !== 'Usage') continue;
       const name = usageName(m);
       if (m.role === 'perform' || m.role === 'exhibit' || (m.keyword === 'state' && m.role === null)) {
         const ref = m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
-        if (ref && ref.kind === 'FeatureChain') continue; // delegation of a step of a behaviour performed above
+        if (ref && ref.kind === 'FeatureChain') {
+          const head = ref.chain[0]!.segments.at(-1)!;
+          if (here.has(head)) continue;
+          this.fail(`performing '${referenceText(ref)}', a step of a behaviour this subject does not perform, is not modeled`, ctx.path, ref.range);
+        }
         if (m.multiplicity) this.fail(`'${name ?? referenceText(ref!)}' is performed with a multiplicity: several instances of a behaviour are not supported`, ctx.path, m.multiplicity.range);
         // `perform a;`, `perform action x references a;`, `exhibit s;`: the behaviour named, unless the
         // usage has a body of its own.
@@ -285,7 +297,7 @@ class Compiler {
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
         const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, inSubject: false };
-        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1);
+        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1, here);
       }
     }
   }
