@@ -145,7 +145,8 @@ class Compiler {
       }
       if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
         this.addFeature(key, m, ctx);
-      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && depth < 8 && m.role === null) {
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
+        if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
         this.parts.add(key);
         const entry = this.scope.entryOf(m);
@@ -293,7 +294,8 @@ class Compiler {
         else {
           out.push(this.callFor(target, entry, label, inner).id);
         }
-      } else if ((m.keyword === 'part' || m.keyword === 'item') && name && m.role === null && depth < 8) {
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && name && m.role === null) {
+        if (depth >= 8) this.fail(`'${name}' is nested more than 8 parts deep: not modeled`, ctx.path, m.range);
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
         const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, inSubject: false };
@@ -769,7 +771,7 @@ class Compiler {
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
     const children = new Map<string, number>();
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
-    let prev: number | 'entry' | null = null;
+    let prev: number | string | null = null;
     const entryNames = new Set<string>();
     for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
       if (first) prev = null;
@@ -791,9 +793,10 @@ class Compiler {
         const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
         pending.push({ t: m, source: src, range: m.range, ctx: mc });
       } else if (m.kind === 'Succession') {
-        const src = m.source ? referenceText(m.source.target) : prev;
+        const src: number | string | null = m.source ? referenceText(m.source.target) : prev;
         if (m.form === 'first' && !m.target) {
-          if (src === 'start') prev = 'entry';
+          // `first s;` names where the next `then` starts from.
+          prev = src === 'start' ? 'entry' : src;
           continue;
         }
         if (m.targetMember) {

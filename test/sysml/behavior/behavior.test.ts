@@ -597,8 +597,10 @@ describe('behaviour semantics: corpus', () => {
         }
       }
     }
-    // Measured when written: 125 answered, 18 refused, out of 143 actions and states.
-    assert.ok(answered >= 120, `answered ${answered}`);
+    // Measured when written: 125 answered, 18 refused, out of 143 actions and states; since unmodeled
+    // constructs are refused instead of skipped (binding connectors, an action several successions lead
+    // to, connections in parts …): 113 answered, 30 refused.
+    assert.ok(answered >= 110, `answered ${answered}`);
     assert.equal(answered + refused, 143);
   });
 });
