@@ -112,6 +112,8 @@ class Compiler {
     else if (type && /(^|::)Boolean$/.test(type)) domain = [bool(false), bool(true)];
     else if (type) {
       const lits = this.scope.enumLiterals(ctx.lexical, type.split('::'));
+      // Literals with values (`enum def Grade :> Real { enum A = 4.0; }`) stand for those values: not modeled.
+      if (lits?.valued) this.fail(`the enumeration '${lits.definition}' gives its literals values, which the behaviour semantics does not model`, ctx.path, u.range);
       if (lits) {
         domain = lits.literals.map((l) => enumLiteral(lits.definition, l));
         this.enums.set(lits.definition, lits.literals);
@@ -202,7 +204,16 @@ class Compiler {
     const a = admission(construct, place, ctx.inSubject);
     const name = memberName(m);
     if (a === 'refused') this.fail(`${construct}${name ? ` '${name}'` : ''} is not modeled in ${PLACE_TEXT[place]}`, ctx.path, m.range);
+    if (m.kind === 'Succession' || m.kind === 'Transition') {
+      this.admitBody(m, `a ${construct}`, ctx);
+      if (m.multiplicity) this.fail(`a multiplicity on a ${construct} is not modeled`, ctx.path, m.multiplicity.range);
+    }
     if (a === 'modeled' && m.kind === 'Usage') this.admitUsage(m, ctx);
+  }
+
+  /** A succession's or transition's own body: annotations only. */
+  admitBody(m: { body: readonly Member[] | null }, what: string, ctx: Ctx): void {
+    for (const x of m.body ?? []) if (admission(constructOf(x), 'part', false) !== 'inert') this.fail(`${constructOf(x)} inside ${what} is not modeled`, ctx.path, x.range);
   }
 
   /** Relationships, multiplicity and modifiers of a usage in the closure: modeled ones only. */
@@ -228,6 +239,8 @@ class Compiler {
         u.multiplicity.range,
       );
     }
+    // A value on a part, an action or a state would make it another element (`ref part d = p;`): not modeled.
+    if (u.value && cls !== 'feature' && cls !== 'port' && cls !== 'constraint') this.fail(`a value (${u.value.isInitial ? ':=' : '='}) on ${what} is not modeled`, ctx.path, u.value.range);
     if (cls === 'feature' && u.keyword !== 'constraint' && u.body) for (const m of u.body) if (admission(constructOf(m), 'part', false) !== 'inert') this.fail(`${constructOf(m)} inside ${what} is not modeled`, ctx.path, m.range);
   }
 

@@ -155,6 +155,8 @@ export function admission(construct: string, place: Place, inSubject: boolean): 
 
 /** Which relation table applies to a usage. */
 export function relationClass(u: Usage): keyof typeof MODELED_RELATIONS {
+  // A parameter (`in item x`) is a value computed outside, whatever its keyword.
+  if (u.direction !== null) return 'feature';
   if (u.role === 'perform' || u.role === 'exhibit') return 'perform';
   if (u.keyword === 'fork' || u.keyword === 'join' || u.keyword === 'merge' || u.keyword === 'decide') return 'control';
   if (u.keyword === 'part' || u.keyword === 'item' || u.keyword === 'occurrence') return 'instance';

@@ -163,10 +163,11 @@ export class BehaviorScope {
   }
 
   /** Literal names of an enumeration definition found by name, or undefined. */
-  enumLiterals(from: ScopeEntry | undefined, name: QualifiedName | readonly string[]): { definition: string; literals: string[] } | undefined {
+  enumLiterals(from: ScopeEntry | undefined, name: QualifiedName | readonly string[]): { definition: string; literals: string[]; valued: boolean } | undefined {
     const e = this.resolve(from, name);
     if (!e || e.node.kind !== 'Definition' || e.node.keyword !== 'enum') return undefined;
-    return { definition: e.name ?? '', literals: e.members.map((m) => m.name).filter((n): n is string => n !== null) };
+    const valued = e.node.relations.length > 0 || e.members.some((m) => m.node.kind === 'Usage' && m.node.value !== null);
+    return { definition: e.name ?? '', literals: e.members.map((m) => m.name).filter((n): n is string => n !== null), valued };
   }
 }
 
