@@ -448,7 +448,6 @@ class Compiler {
     const inherit: [number, number][] = [];
     const flows: { u: Usage; ctx: Ctx }[] = [];
     let prev: number | undefined;
-    let explicitStart = false;
 
     const declare = (m: Member, ctx: Ctx): number | undefined => {
       switch (m.kind) {
@@ -547,7 +546,7 @@ class Compiler {
         if (srcRef && !from) this.fail('a succession from a feature chain is not supported', ctx.path, srcRef.range);
         let fromId: number | QualifiedName | undefined = from ?? prev;
         if (s.form === 'first' && !s.target && !s.targetMember) {
-          if (from && from.segments.join('::') === 'start') explicitStart = true;
+          // `first start;` only says where the flow begins.
           prev = from ? (named.get(from.segments.join('::')) ?? undefined) : prev;
           continue;
         }
@@ -563,10 +562,6 @@ class Compiler {
         }
         if (fromId === undefined) this.fail('this succession has no source (nothing before it)', ctx.path, s.range);
         if (to === undefined) continue;
-        if (typeof fromId !== 'number') {
-          const name = fromId.segments.join('::');
-          if (name === 'start') explicitStart = true;
-        }
         edges.push({ from: fromId, to, guard: s.guard, isElse: s.form === 'else', range: s.range });
         if (s.targetMember) prev = to as number;
         else if (s.form === 'first' || s.form === 'succession') prev = undefined;
@@ -595,7 +590,7 @@ class Compiler {
       src.succ.push(to);
       src.guards.push(e.guard);
       incoming.add(to);
-      if (from === start.id) explicitStart = true;
+
     }
     for (const f of flows) if (f.u.keyword === 'succession flow') this.flow(f.u, f.ctx, named, incoming);
     for (const [callId, fromId] of inherit) {
@@ -608,7 +603,6 @@ class Compiler {
       if (n.container !== ctx.container || n.id === start.id || incoming.has(n.id) || n.kind === 'done' || n.kind === 'start') continue;
       if (n.kind === 'join' || n.kind === 'merge') continue;
       if (this.isInlineBody(n)) continue;
-      if (explicitStart && n.kind !== 'action' && n.kind !== 'call' && n.kind !== 'assign' && n.kind !== 'send' && n.kind !== 'accept') continue;
       start.succ.push(n.id);
     }
     // An action that is the target of successions from several places is performed once, after all of
