@@ -124,6 +124,20 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.equal(await refusal([bound], question('outcomes', 'B::Clash')), "bound.sysml:10:20: 'x' is bound to a value ('=' at 9:19) and cannot also be assigned (':=' gives an initial value)");
   });
 
+  it('an action no succession leads to is performed too, beside an explicit first start', async () => {
+    const d = text('dangling.sysml', `package D {
+    action def Run {
+        attribute a : ScalarValues::Integer := 0;
+        attribute b : ScalarValues::Integer := 0;
+        first start; then one; then done;
+        action one { assign a := 1; }
+        action two { assign b := 2; }
+    }
+}`);
+    const o = await ask([d], question('outcomes', 'D::Run'));
+    assert.deepEqual([ends(o, 'a'), ends(o, 'b')], [[1], [2]]);
+  });
+
   it('an entry action typed by an action definition runs that definition’s effects', async () => {
     const o = await ask([bound], question('outcomes', 'B::S'));
     assert.deepEqual(ends(o, 'n'), [1]);
@@ -171,6 +185,16 @@ describe('behaviour soundness: what is not modeled is refused with the construct
         perform action check;
     }
     action check;
+    enum def Grade :> Real { enum A = 4.0; enum B = 3.0; }
+    action def Graded {
+        attribute g : Grade;
+        action step;
+    }
+    part server {
+        part clock : Wheel;
+        ref part other = clock;
+        perform action check;
+    }
 }`);
 
   const cases: [string, string][] = [
@@ -181,6 +205,8 @@ describe('behaviour soundness: what is not modeled is refused with the construct
     ['R::Twice', "refused.sysml:28:16: 'c' is the target of successions from 'a' and 'b': an action performed once after all of them is not modeled (a merge continues after any one, a join after all)"],
     ['R::car', "refused.sysml:32:28: a multiplicity on part 'wheels': several (or no) instances are not modeled"],
     ['R::hitch', "refused.sysml:37:9: connection 'c' is not modeled in a part that performs or exhibits behaviours"],
+    ['R::Graded', "refused.sysml:43:9: the enumeration 'Grade' gives its literals values, which the behaviour semantics does not model"],
+    ['R::server', "refused.sysml:48:24: a value (=) on part 'other' is not modeled"],
   ];
   for (const [subject, expected] of cases) {
     it(`${subject}: ${expected.replace(/^refused\.sysml:\d+:\d+: /, '')}`, async () => {
