@@ -444,7 +444,7 @@ class Compiler {
     const named = new Map<string, number>([['start', start.id]]);
     let done: ExecNode | undefined;
     /** `from` is a node, or a name resolved once the whole body is declared. */
-    const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange }[] = [];
+    const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange; path: string }[] = [];
     const inherit: [number, number][] = [];
     const flows: { u: Usage; ctx: Ctx }[] = [];
     let prev: number | undefined;
@@ -562,7 +562,7 @@ class Compiler {
         }
         if (fromId === undefined) this.fail('this succession has no source (nothing before it)', ctx.path, s.range);
         if (to === undefined) continue;
-        edges.push({ from: fromId, to, guard: s.guard, isElse: s.form === 'else', range: s.range });
+        edges.push({ from: fromId, to, guard: s.guard, isElse: s.form === 'else', range: s.range, path: ctx.path });
         if (s.targetMember) prev = to as number;
         else if (s.form === 'first' || s.form === 'succession') prev = undefined;
         continue;
@@ -571,20 +571,20 @@ class Compiler {
       if (id !== undefined) prev = id;
     }
 
-    const resolveName = (q: QualifiedName, range: SourceRange): number => {
+    const resolveName = (q: QualifiedName, range: SourceRange, path: string): number => {
       const n = q.segments.join('::');
       if (n === 'done') {
         done ??= this.node('done', null, ctx, range);
         return done.id;
       }
       const id = named.get(n);
-      if (id === undefined) this.fail(`no action named '${n}' in this flow`, ctx.path, q.range);
+      if (id === undefined) this.fail(`no action named '${n}' in this flow`, path, q.range);
       return id;
     };
     const incoming = new Set<number>();
     for (const e of edges) {
-      const from = typeof e.from === 'number' ? e.from : resolveName(e.from, e.range);
-      const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range);
+      const from = typeof e.from === 'number' ? e.from : resolveName(e.from, e.range, e.path);
+      const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range, e.path);
       const src = this.nodes[from]!;
       if (e.isElse) src.elseIndex = src.succ.length;
       src.succ.push(to);
