@@ -619,7 +619,7 @@ class Compiler {
     for (const [t, from] of sources) {
       const n = this.nodes[t]!;
       if (from.size < 2 || n.kind === 'join' || n.kind === 'merge' || n.kind === 'done' || n.container !== ctx.container) continue;
-      this.fail(`'${n.name}' is the target of successions from ${[...from].map((f) => `'${this.nodes[f]!.name || 'start'}'`).join(' and ')}: an action performed once after all of them is not modeled (a merge continues after any one, a join after all)`, ctx.path, n.range);
+      this.fail(`'${n.name}' is the target of successions from ${[...from].map((f) => `'${this.nodes[f]!.name || 'start'}'`).join(' and ')}: an action performed once after all of them is not modeled (a merge continues after any one, a join after all)`, n.path, n.range);
     }
     // A plain flow transfers when its source ends only if its target cannot start before; otherwise its
     // parameters stay outside the model (reading either is refused where it is read).
