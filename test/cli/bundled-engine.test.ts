@@ -8,11 +8,12 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const MODELS = join(ROOT, 'test', 'fixtures', 'models', 'behavior');
+const SOUNDNESS = join(ROOT, '..', 'shared', 'soundness');
 
 interface Answer {
   question: { kind: string; subject: string };
   engine: string;
-  result: { claim: string; strength: string; witness?: { schedules?: string[]; at?: number; feature?: string }; values?: { name: string; value: unknown }[]; executions?: unknown[] };
+  result: { claim: string; strength: string; reason?: string; witness?: { schedules?: string[]; at?: number; feature?: string }; values?: { name: string; value: unknown }[]; executions?: unknown[]; bounds?: { name: string; limit: number; reached?: boolean }[] };
   standing: { strength: string; reasons: string[] };
 }
 
@@ -61,5 +62,37 @@ describe('cli: behaviour questions answered by the bundled engine', () => {
     assert.equal(answer.result.witness?.feature, 'x');
     assert.equal(answer.result.witness?.schedules?.length, 2);
     assert.deepEqual(answer.standing.reasons, []);
+  });
+
+  // The wrong answers of ../shared/soundness (README there), asked as a user asks them.
+  const ends = (a: Answer, name: string) => (a.result.values ?? []).filter((v) => v.name.replace(/@\d+$/, '') === name).map((v) => v.value);
+
+  it('redefined-perform: the redefining perform runs once, count = 1, proved and standing', () => {
+    const { code, answer } = ask('outcomes', 'RP::m', '-schedule', 'all', '--model', join(SOUNDNESS, 'redefined-perform.sysml'));
+    assert.equal(code, 0);
+    assert.deepEqual([answer.result.strength, ends(answer, 'count'), answer.standing.strength], ['proved', [1], 'proved']);
+  });
+
+  it('succession-flow: one outcome, x = 10, and not sensitive', () => {
+    const model = join(SOUNDNESS, 'succession-flow.sysml');
+    const o = ask('outcomes', 'SF::Pipeline', '-schedule', 'all', '--model', model);
+    assert.deepEqual([o.code, ends(o.answer, 'x')], [0, [10]]);
+    const s = ask('sensitive', 'SF::Pipeline', '-schedule', 'all', '--model', model);
+    assert.deepEqual([s.answer.result.claim, s.answer.result.strength], ['none', 'proved']);
+  });
+
+  it('parallel-reentry: proved within depth 40 (2 states), not bounded', () => {
+    const { answer } = ask('outcomes', 'PR::M', '-schedule', 'all', '--free', 'schedule,inputs', '--depth', '40', '--model', join(SOUNDNESS, 'parallel-reentry.sysml'));
+    assert.equal(answer.result.strength, 'proved');
+    assert.equal(answer.result.bounds?.find((b) => b.name === 'depth')?.reached, undefined);
+    assert.match(answer.result.reason ?? '', /\(2 states, /);
+  });
+
+  it('refuses what it does not model with exit 3, naming the construct at file:line:col', () => {
+    const run = spawnSync(process.execPath, [CLI, 'outcomes', 'Unmodeled::Bind', '-schedule', 'all', '--model', join(MODELS, 'unmodeled.sysml'), '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 3);
+    const error = (JSON.parse(run.stdout.trim()) as { error: { status: string; message: string } }).error;
+    assert.equal(error.status, 'not covered');
+    assert.match(error.message, /unmodeled\.sysml:8:9: a binding connector is not modeled/);
   });
 });

@@ -2,13 +2,14 @@
 // exhibits behaviours) from the syntax tree into an ExecutionModel. Constructs outside the semantics
 // of docs/execution-semantics.md are refused with a BehaviorError naming the construct and its place.
 import type {
-  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, QualifiedName, SendAction, SourceRange, Succession,
+  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, SendAction, SourceRange, Succession,
   Transition, Usage,
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
 import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
+import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
 import { BehaviorScope, lastSegment, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
@@ -23,6 +24,30 @@ interface Ctx {
   readonly lexical: ScopeEntry | undefined;
   readonly receiver: string;
   readonly inlining: ReadonlySet<object>;
+  /** Members here belong to the subject itself (its asserted constraints are the questions' conditions). */
+  readonly inSubject: boolean;
+}
+
+const PLACE_TEXT: Record<Place, string> = {
+  'action flow': 'an action flow',
+  'atomic action': 'an action body without a flow (its assignments and sends run as one step)',
+  state: 'a state',
+  part: 'a part that performs or exhibits behaviours',
+};
+
+const RELATION_TEXT: Partial<Record<string, string>> = {
+  typing: 'typing (:)',
+  subsetting: 'subsetting (:>)',
+  redefinition: 'redefinition (:>>)',
+  reference: 'reference subsetting (::>)',
+  specialization: 'specialization (:>)',
+  conjugation: 'conjugation (~)',
+};
+
+/** `[1]` / `[1..1]` */
+function isOne(m: Multiplicity): boolean {
+  const one = (e: Expression | null) => e?.kind === 'Literal' && (e as { value?: unknown }).value === 1;
+  return one(m.upper) && (m.lower === null || one(m.lower));
 }
 
 const CONTROL = new Set(['fork', 'join', 'merge', 'decide']);
@@ -43,6 +68,8 @@ class Compiler {
   readonly parts = new Set<string>(['']);
   readonly sent = new Set<string>();
   readonly enums = new Map<string, string[]>();
+  /** Parameters (directed features) by key: a flow between two of them makes both features. */
+  private readonly params = new Map<string, { usage: Usage; ctx: Ctx }>();
   private readonly counters = new Map<string, number>();
   private readonly usedNames = new Set<string>();
 
@@ -80,37 +107,48 @@ class Compiler {
     if (this.featureIndex.has(key)) return;
     const type = typeText(u);
     let domain: Value[] | null = null;
-    if (type && /(^|::)Boolean$/.test(type)) domain = [bool(false), bool(true)];
+    // A free input takes one value of its domain: only for a feature with exactly one value.
+    if (u.multiplicity && !isOne(u.multiplicity)) domain = null;
+    else if (type && /(^|::)Boolean$/.test(type)) domain = [bool(false), bool(true)];
     else if (type) {
       const lits = this.scope.enumLiterals(ctx.lexical, type.split('::'));
+      // Literals with values (`enum def Grade :> Real { enum A = 4.0; }`) stand for those values: not modeled.
+      if (lits?.valued) this.fail(`the enumeration '${lits.definition}' gives its literals values, which the behaviour semantics does not model`, ctx.path, u.range);
       if (lits) {
         domain = lits.literals.map((l) => enumLiteral(lits.definition, l));
         this.enums.set(lits.definition, lits.literals);
       }
     }
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false });
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault });
   }
 
   hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true });
+    this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true, bound: false });
   }
 
   /** Attributes (features with values), parameters and nested parts of an element's members. */
   collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0): void {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
+      // A binding connector equates two features' values: not modeled, and never ignored where features are read.
+      if (m.keyword === 'binding') this.fail(`a binding connector${m.name ? ` '${m.name}'` : ''} is not modeled (give the feature its value with '=')`, this.at(ctx, m).path, m.range);
       const name = usageName(m);
       if (!name) continue;
       const key = join(ctx.prefix, name);
+      if (m.keyword === 'attribute' || m.keyword === 'ref' || m.keyword === 'feature' || m.direction !== null) this.admitUsage(m, this.at(ctx, m));
       if (m.direction !== null && m.keyword !== 'part' && m.keyword !== 'action') {
-        if (!this.featureIndex.has(key)) this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
+        if (!this.featureIndex.has(key)) {
+          this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
+          this.params.set(key, { usage: m, ctx });
+        }
         continue;
       }
       if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
         this.addFeature(key, m, ctx);
-      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && depth < 8 && m.role === null) {
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
+        if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
         this.parts.add(key);
         const entry = this.scope.entryOf(m);
@@ -120,18 +158,90 @@ class Compiler {
     }
   }
 
-  /** An element's own members followed by those of the definitions it is typed by (not redefined). */
-  membersWithTypes(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[] {
+  /**
+   * An element's own members, then the members it inherits from each definition (or feature) it is
+   * typed by, specializes or subsets, as groups in that order. An inherited member that an own member
+   * redefines (`:>> x`, `redefines x`) or declares again under its name is left out: the redefining
+   * feature replaces it (KerML 7.3.4.6 Redefinition: one feature, not two).
+   */
+  memberGroups(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[][] {
     if (seen.has(node)) return [];
     seen.add(node);
-    const own = node.body ?? [];
-    if (!entry) return [...own];
-    const out: Member[] = [...own];
+    const own = [...(node.body ?? [])];
+    if (!entry) return [own];
+    const inherited: Member[][] = [];
     for (const t of this.scope.typesOf(entry)) {
       if (t.node.kind === 'Package') continue;
-      out.push(...this.membersWithTypes(t.node, t, seen));
+      inherited.push(...this.memberGroups(t.node, t, seen));
     }
-    return out;
+    const replaced = new Set<string>();
+    for (const m of own) {
+      const n = memberName(m);
+      if (n) replaced.add(n);
+      if (m.kind === 'Usage') for (const r of m.relations) if (r.relation === 'redefinition') replaced.add(lastSegment(r.target) ?? '');
+    }
+    const kept = inherited.map((g) => g.filter((m) => !replaced.has(memberName(m) ?? ''))).filter((g) => g.length > 0);
+    for (const t of this.scope.typesOf(entry)) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
+    return [own, ...kept];
+  }
+
+  /** Where an inherited member was declared (its file and lexical scope), for its names and places. */
+  private readonly origin = new WeakMap<object, ScopeEntry>();
+  at(ctx: Ctx, m: Member): Ctx {
+    const o = this.origin.get(m);
+    return o ? { ...ctx, path: o.path, lexical: o } : ctx;
+  }
+
+  membersWithTypes(node: Usage | Definition, entry: ScopeEntry | undefined): Member[] {
+    return this.memberGroups(node, entry).flat();
+  }
+
+  // ---- what is modeled (constructs.ts) -----------------------------------------------------------
+
+  /** Refuses a member the semantics does not model at this place; checks a usage's relationships. */
+  admit(m: Member, place: Place, ctx: Ctx): void {
+    const construct = constructOf(m);
+    const a = admission(construct, place, ctx.inSubject);
+    const name = memberName(m);
+    if (a === 'refused') this.fail(`${construct}${name ? ` '${name}'` : ''} is not modeled in ${PLACE_TEXT[place]}`, ctx.path, m.range);
+    if (m.kind === 'Succession' || m.kind === 'Transition') {
+      this.admitBody(m, `a ${construct}`, ctx);
+      if (m.multiplicity) this.fail(`a multiplicity on a ${construct} is not modeled`, ctx.path, m.multiplicity.range);
+    }
+    if (a === 'modeled' && m.kind === 'Usage') this.admitUsage(m, ctx);
+  }
+
+  /** A succession's or transition's own body: annotations only. */
+  admitBody(m: { body: readonly Member[] | null }, what: string, ctx: Ctx): void {
+    for (const x of m.body ?? []) if (admission(constructOf(x), 'part', false) !== 'inert') this.fail(`${constructOf(x)} inside ${what} is not modeled`, ctx.path, x.range);
+  }
+
+  /** Relationships, multiplicity and modifiers of a usage in the closure: modeled ones only. */
+  admitUsage(u: Usage, ctx: Ctx): void {
+    const cls = relationClass(u);
+    const name = usageName(u);
+    const what = `${constructOf(u)}${name ? ` '${name}'` : ''}`;
+    for (const r of u.relations) {
+      if (!MODELED_RELATIONS[cls].includes(r.relation)) this.fail(`${RELATION_TEXT[r.relation] ?? r.relation} on ${what} is not modeled`, ctx.path, r.range);
+      // A value feature that subsets another feature of the model shares its values: not modeled.
+      if (r.relation === 'subsetting' && (cls === 'feature' || cls === 'port')) {
+        const t = this.scope.resolveReference(ctx.lexical, r.target);
+        if (t && t.node.kind === 'Usage' && t.node !== u) this.fail(`subsetting (:>) of '${referenceText(r.target)}', a feature of the model, on ${what} is not modeled`, ctx.path, r.range);
+      }
+    }
+    if (u.portionKind) this.fail(`a ${u.portionKind} (${what}) is not modeled`, ctx.path, u.range);
+    if (u.isEnd) this.fail(`an end feature (${what}) is not modeled`, ctx.path, u.range);
+    if (u.isSufficient) this.fail(`a sufficient ('all') feature (${what}) is not modeled`, ctx.path, u.range);
+    if (u.multiplicity && cls !== 'feature' && !isOne(u.multiplicity)) {
+      this.fail(
+        cls === 'perform' ? `'${name ?? what}' is performed with a multiplicity: several instances of a behaviour are not supported` : `a multiplicity on ${what}: several (or no) instances are not modeled`,
+        ctx.path,
+        u.multiplicity.range,
+      );
+    }
+    // A value on a part, an action or a state would make it another element (`ref part d = p;`): not modeled.
+    if (u.value && cls !== 'feature' && cls !== 'port' && cls !== 'constraint') this.fail(`a value (${u.value.isInitial ? ':=' : '='}) on ${what} is not modeled`, ctx.path, u.value.range);
+    if (cls === 'feature' && u.keyword !== 'constraint' && u.body) for (const m of u.body) if (admission(constructOf(m), 'part', false) !== 'inert') this.fail(`${constructOf(m)} inside ${what} is not modeled`, ctx.path, m.range);
   }
 
   // ---- subjects -----------------------------------------------------------------------------------
@@ -140,16 +250,16 @@ class Compiler {
     const node = entry.node;
     if (node.kind === 'Package') this.fail(`the subject ${subjectName} is a package: behaviour questions take an action, a state, or a part that performs or exhibits them`, entry.path, node.nameRange ?? node.range);
     const keyword = node.keyword;
-    const ctx: Ctx = { container: -1, scope: [''], prefix: '', names: '', path: entry.path, lexical: entry, receiver: '', inlining: new Set([node]) };
+    const ctx: Ctx = { container: -1, scope: [''], prefix: '', names: '', path: entry.path, lexical: entry, receiver: '', inlining: new Set([node]), inSubject: true };
     // Attributes of the subject's owners are visible by name (the subject's own come first).
     const own = this.membersWithTypes(node, entry);
     this.collectFeatures(own, ctx);
     for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
-    if (keyword === 'action') return [this.callFor(node, entry, own, '', ctx).id];
+    if (keyword === 'action') return [this.callFor(node, entry, '', ctx).id];
     if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
     if (keyword === 'part' || keyword === 'item' || keyword === 'occurrence') {
       const behaviors: number[] = [];
-      this.performed(own, ctx, behaviors, 0);
+      this.performed(own, ctx, behaviors, 0, new Set());
       if (behaviors.length === 0) this.fail(`${subjectName} performs and exhibits no behaviour`, entry.path, node.nameRange ?? node.range);
       return behaviors;
     }
@@ -157,13 +267,26 @@ class Compiler {
   }
 
   /** Behaviours a part performs or exhibits, its nested parts' included. */
-  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number): void {
+  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number, above: ReadonlySet<string>): void {
+    // Behaviours performed here or by an enclosing part: a nested part performing one of their steps
+    // (`perform providePower.generateTorque;`) is that step, run inside the behaviour already.
+    const here = new Set(above);
+    for (const m of members) if (m.kind === 'Usage' && (m.role === 'perform' || m.role === 'exhibit')) {
+      const r = m.relations.find((x) => x.relation === 'reference' || x.relation === 'typing');
+      const n = m.name ?? (r && r.target.kind === 'QualifiedName' ? lastSegment(r.target) : null);
+      if (n) here.add(n);
+    }
     for (const m of members) {
+      this.admit(m, 'part', this.at(ctx, m));
       if (m.kind !== 'Usage') continue;
       const name = usageName(m);
       if (m.role === 'perform' || m.role === 'exhibit' || (m.keyword === 'state' && m.role === null)) {
         const ref = m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
-        if (ref && ref.kind === 'FeatureChain') continue; // delegation of a step of a behaviour performed above
+        if (ref && ref.kind === 'FeatureChain') {
+          const head = ref.chain[0]!.segments.at(-1)!;
+          if (here.has(head)) continue;
+          this.fail(`performing '${referenceText(ref)}', a step of a behaviour this subject does not perform, is not modeled`, ctx.path, ref.range);
+        }
         if (m.multiplicity) this.fail(`'${name ?? referenceText(ref!)}' is performed with a multiplicity: several instances of a behaviour are not supported`, ctx.path, m.multiplicity.range);
         // `perform a;`, `perform action x references a;`, `exhibit s;`: the behaviour named, unless the
         // usage has a body of its own.
@@ -179,17 +302,17 @@ class Compiler {
         }
         const label = name ?? (ref ? lastSegment(ref) : null) ?? 'behavior';
         const isState = m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state';
-        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]) };
+        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]), inSubject: false };
         if (isState) out.push(this.compileState(target, entry, -1, inner, true, label));
         else {
-          const members = this.membersWithTypes(target, entry);
-          out.push(this.callFor(target, entry, members, label, inner).id);
+          out.push(this.callFor(target, entry, label, inner).id);
         }
-      } else if ((m.keyword === 'part' || m.keyword === 'item') && name && m.role === null && depth < 8) {
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && name && m.role === null) {
+        if (depth >= 8) this.fail(`'${name}' is nested more than 8 parts deep: not modeled`, ctx.path, m.range);
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
-        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
-        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1);
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, inSubject: false };
+        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1, here);
       }
     }
   }
@@ -208,9 +331,9 @@ class Compiler {
    * A call node for an action usage or definition: its body's flow, or (when the body has none) the
    * flow of the definition it is typed by; with no flow anywhere, an atomic action node instead.
    */
-  callFor(node: Usage | Definition, entry: ScopeEntry | undefined, members: readonly Member[], name: string, ctx: Ctx): ExecNode {
-    let body = [...(node.body ?? [])];
-    if (!this.isFlowBody(body)) body = [...members];
+  callFor(node: Usage | Definition, entry: ScopeEntry | undefined, name: string, ctx: Ctx): ExecNode {
+    const groups = this.memberGroups(node, entry);
+    const members = groups.flat();
     const prefix = name === '' ? ctx.prefix : join(ctx.prefix, name);
     const inner: Ctx = {
       ...ctx,
@@ -218,30 +341,33 @@ class Compiler {
       scope: name === '' ? ctx.scope : [prefix, ...ctx.scope],
       names: name === '' ? ctx.names : `${ctx.names}${q(name)}.`,
       lexical: entry ?? ctx.lexical,
+      inSubject: name === '' && ctx.inSubject,
     };
     if (name !== '') {
       this.instances.add(prefix);
       this.collectFeatures(members, inner);
     }
-    if (!this.isFlowBody(body)) {
+    if (!this.isFlowBody(members)) {
+      for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
-      a.effects = this.effectsOf(body, inner);
+      a.effects = this.effectsOf(members, inner);
       return a;
     }
     const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
     if (name === '') call.name = '';
-    this.flowBody(call, body, { ...inner, container: call.id });
+    this.flowBody(call, groups, { ...inner, container: call.id });
     return call;
   }
 
   private anonymousCall(u: Usage, label: string, ctx: Ctx): ExecNode {
     const call = this.node('call', null, ctx, u.range);
     call.name = label;
-    const inner: Ctx = { ...ctx, container: call.id, names: `${label}.` };
+    const inner: Ctx = { ...ctx, container: call.id, names: `${label}.`, inSubject: false };
     const body = u.body ?? [];
-    if (this.isFlowBody(body)) this.flowBody(call, body, inner);
+    if (this.isFlowBody(body)) this.flowBody(call, [body], inner);
     else {
       // A body of assignments and sends runs as one atomic step inside the call.
+      for (const m of body) this.admit(m, 'atomic action', inner);
       const start = this.node('start', null, inner, u.range);
       call.bodyStart = start.id;
       if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
@@ -311,18 +437,19 @@ class Compiler {
   }
 
   /** The flow of an action body: nodes for its action members, edges for its successions. */
-  flowBody(call: ExecNode, members: readonly Member[], ctx: Ctx): void {
+  flowBody(call: ExecNode, groups: readonly (readonly Member[])[], ctx: Ctx): void {
+    const outer = ctx;
     const start = this.node('start', null, ctx, call.range);
     call.bodyStart = start.id;
     const named = new Map<string, number>([['start', start.id]]);
     let done: ExecNode | undefined;
     /** `from` is a node, or a name resolved once the whole body is declared. */
-    const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange }[] = [];
+    const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange; path: string }[] = [];
     const inherit: [number, number][] = [];
+    const flows: { u: Usage; ctx: Ctx }[] = [];
     let prev: number | undefined;
-    let explicitStart = false;
 
-    const declare = (m: Member): number | undefined => {
+    const declare = (m: Member, ctx: Ctx): number | undefined => {
       switch (m.kind) {
         case 'Usage': {
           if (m.direction !== null) return undefined;
@@ -355,12 +482,15 @@ class Compiler {
               }
             }
             const label = name ?? refName ?? this.autoName('action');
-            const members2 = this.membersWithTypes(target, targetEntry);
-            const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, members2, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
+            const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
             named.set(label, n.id);
             return n.id;
           }
           if (m.keyword === 'state') this.fail('a state inside an action flow is not supported', ctx.path, m.nameRange ?? m.range);
+          if (m.keyword === 'flow' || m.keyword === 'succession flow') {
+            flows.push({ u: m, ctx });
+            return undefined;
+          }
           return undefined;
         }
         case 'AssignAction': {
@@ -404,7 +534,11 @@ class Compiler {
       }
     };
 
-    for (const m of members) {
+    // Each group (own members, then each inherited definition's) reads `then X;` after its own members.
+    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+      if (first) prev = undefined;
+      const ctx = this.at(outer, m);
+      this.admit(m, 'action flow', ctx);
       if (m.kind === 'Succession') {
         const s: Succession = m;
         const srcRef = s.source?.target;
@@ -412,13 +546,14 @@ class Compiler {
         if (srcRef && !from) this.fail('a succession from a feature chain is not supported', ctx.path, srcRef.range);
         let fromId: number | QualifiedName | undefined = from ?? prev;
         if (s.form === 'first' && !s.target && !s.targetMember) {
-          if (from && from.segments.join('::') === 'start') explicitStart = true;
+          // `first start;` only says where the flow begins.
           prev = from ? (named.get(from.segments.join('::')) ?? undefined) : prev;
           continue;
         }
         let to: number | QualifiedName | undefined;
         if (s.targetMember) {
-          to = declare(s.targetMember);
+          this.admit(s.targetMember, 'action flow', ctx);
+          to = declare(s.targetMember, ctx);
           if (to === undefined) this.fail('this succession target is not an action', ctx.path, s.targetMember.range);
         } else if (s.target) {
           const t = s.target.target;
@@ -427,53 +562,133 @@ class Compiler {
         }
         if (fromId === undefined) this.fail('this succession has no source (nothing before it)', ctx.path, s.range);
         if (to === undefined) continue;
-        if (typeof fromId !== 'number') {
-          const name = fromId.segments.join('::');
-          if (name === 'start') explicitStart = true;
-        }
-        edges.push({ from: fromId, to, guard: s.guard, isElse: s.form === 'else', range: s.range });
+        edges.push({ from: fromId, to, guard: s.guard, isElse: s.form === 'else', range: s.range, path: ctx.path });
         if (s.targetMember) prev = to as number;
         else if (s.form === 'first' || s.form === 'succession') prev = undefined;
         continue;
       }
-      const id = declare(m);
+      const id = declare(m, ctx);
       if (id !== undefined) prev = id;
     }
 
-    const resolveName = (q: QualifiedName, range: SourceRange): number => {
+    const resolveName = (q: QualifiedName, range: SourceRange, path: string): number => {
       const n = q.segments.join('::');
       if (n === 'done') {
         done ??= this.node('done', null, ctx, range);
         return done.id;
       }
       const id = named.get(n);
-      if (id === undefined) this.fail(`no action named '${n}' in this flow`, ctx.path, q.range);
+      if (id === undefined) this.fail(`no action named '${n}' in this flow`, path, q.range);
       return id;
     };
     const incoming = new Set<number>();
     for (const e of edges) {
-      const from = typeof e.from === 'number' ? e.from : resolveName(e.from, e.range);
-      const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range);
+      const from = typeof e.from === 'number' ? e.from : resolveName(e.from, e.range, e.path);
+      const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range, e.path);
       const src = this.nodes[from]!;
       if (e.isElse) src.elseIndex = src.succ.length;
       src.succ.push(to);
       src.guards.push(e.guard);
       incoming.add(to);
-      if (from === start.id) explicitStart = true;
+
     }
+    for (const f of flows) if (f.u.keyword === 'succession flow') this.flow(f.u, f.ctx, named, incoming);
     for (const [callId, fromId] of inherit) {
       this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
       this.nodes[callId]!.inheritsSucc = true;
     }
-    if (!explicitStart) {
-      // Actions with no incoming succession start when the behaviour starts.
-      for (const n of this.nodes) {
-        if (n.container !== ctx.container || n.id === start.id || incoming.has(n.id) || n.kind === 'done' || n.kind === 'start') continue;
-        if (n.kind === 'join' || n.kind === 'merge') continue;
-        if (this.isInlineBody(n)) continue;
-        start.succ.push(n.id);
-      }
+    // Actions with no incoming succession start when the behaviour starts: every action of a body is
+    // performed (SysML 7.16.3), the successions only order them — also beside an explicit `first start`.
+    for (const n of this.nodes) {
+      if (n.container !== ctx.container || n.id === start.id || incoming.has(n.id) || n.kind === 'done' || n.kind === 'start') continue;
+      if (n.kind === 'join' || n.kind === 'merge') continue;
+      if (this.isInlineBody(n)) continue;
+      start.succ.push(n.id);
     }
+    // An action that is the target of successions from several places is performed once, after all of
+    // them (a merge is how to continue after any one): the token semantics would perform it per arrival.
+    const sources = new Map<number, Set<number>>();
+    for (const n of this.nodes) {
+      // Loop bodies going back to their head are the loop's own structure, not successions.
+      if (n.container !== ctx.container || n.inheritsSucc || this.isInlineBody(n) || n.kind === 'decide' || n.kind === 'fork') continue;
+      for (const t of n.succ) sources.set(t, (sources.get(t) ?? new Set()).add(n.id));
+    }
+    for (const n of this.nodes) {
+      if (n.kind === 'decide' || n.kind === 'fork') for (const t of n.succ) sources.set(t, (sources.get(t) ?? new Set()).add(n.id));
+    }
+    for (const [t, from] of sources) {
+      const n = this.nodes[t]!;
+      if (from.size < 2 || n.kind === 'join' || n.kind === 'merge' || n.kind === 'done' || n.container !== ctx.container) continue;
+      this.fail(`'${n.name}' is the target of successions from ${[...from].map((f) => `'${this.nodes[f]!.name || 'start'}'`).join(' and ')}: an action performed once after all of them is not modeled (a merge continues after any one, a join after all)`, n.path, n.range);
+    }
+    // A plain flow transfers when its source ends only if its target cannot start before; otherwise its
+    // parameters stay outside the model (reading either is refused where it is read).
+    for (const f of flows) if (f.u.keyword === 'flow' && this.flowOrdered(f.u, f.ctx, named, start.id)) this.flow(f.u, f.ctx, named, incoming);
+  }
+
+  /** The two ends of a flow in this action flow: `a.p` where `a` is an action here and `p` its parameter. */
+  private flowEnds(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>): { node: number; key: string }[] {
+    const what = `flow${u.name ? ` '${u.name}'` : ''}`;
+    if (!u.ends || u.ends.length !== 2) this.fail(`a ${what} without a source and a target end is not modeled`, ctx.path, u.range);
+    if (u.body && u.body.length > 0) this.fail(`a ${what} with a body is not modeled`, ctx.path, u.body[0]!.range);
+    return u.ends.map((e, i) => {
+      const t = e.target;
+      if (e.multiplicity) this.fail(`a multiplicity on a flow end is not modeled`, ctx.path, e.multiplicity.range);
+      const links = t.kind === 'FeatureChain' ? t.chain : [t];
+      if (links.length !== 2 || links.some((l) => l.segments.length !== 1)) {
+        this.fail(`the ${what} end '${referenceText(t)}' is not modeled: a flow end must be a parameter of an action in this flow (a.p)`, ctx.path, t.range);
+      }
+      const action = links[0]!.segments[0]!;
+      const node = named.get(action);
+      if (node === undefined || (this.nodes[node]!.kind !== 'action' && this.nodes[node]!.kind !== 'call')) {
+        this.fail(`the ${what} end '${referenceText(t)}' is not modeled: '${action}' is not an action of this flow`, ctx.path, t.range);
+      }
+      const key = join(join(ctx.prefix, action), links[1]!.segments[0]!);
+      const param = this.params.get(key);
+      const dir = param?.usage.direction;
+      const ok = i === 0 ? dir === 'out' || dir === 'inout' : dir === 'in' || dir === 'inout';
+      if (!param || !ok) this.fail(`the ${what} end '${referenceText(t)}' is not ${i === 0 ? 'an out' : 'an in'} parameter of '${action}'`, ctx.path, t.range);
+      if (param.usage.value) this.fail(`a parameter with a value ('${referenceText(t)}') at a flow end is not modeled`, ctx.path, param.usage.value.range);
+      return { node, key };
+    });
+  }
+
+  /**
+   * A flow transfers the value of its source parameter to its target parameter when the source action
+   * ends (SysML 7.13 Flows; KerML 8.4.8 Transfers); both parameters become features of the state. A
+   * succession flow is also a succession: the target starts after the source ends (an edge).
+   */
+  private flow(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>, incoming: Set<number>): void {
+    const [src, tgt] = this.flowEnds(u, ctx, named);
+    const source = this.nodes[src!.node]!;
+    if (source.kind !== 'action') this.fail(`a flow from '${source.name}', an action with its own flow, is not modeled (only from an atomic action)`, ctx.path, u.range);
+    for (const k of [src!.key, tgt!.key]) {
+      const p = this.params.get(k)!;
+      this.opaque.delete(k);
+      this.addFeature(k, p.usage, p.ctx);
+    }
+    source.effects.push({ kind: 'transfer', from: src!.key, to: tgt!.key, range: u.range });
+    if (u.keyword === 'succession flow' && !source.succ.includes(tgt!.node)) {
+      source.succ.push(tgt!.node);
+      source.guards.push(null);
+      incoming.add(tgt!.node);
+    }
+  }
+
+  /** Whether every path from the flow's start to the flow's target passes its source. */
+  private flowOrdered(u: Usage, ctx: Ctx, named: ReadonlyMap<string, number>, start: number): boolean {
+    const [src, tgt] = this.flowEnds(u, ctx, named);
+    const seen = new Set<number>([src!.node]);
+    const stack = [start];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (id < 0 || seen.has(id)) continue;
+      seen.add(id);
+      if (id === tgt!.node) return false;
+      const n = this.nodes[id]!;
+      stack.push(...n.succ, n.thenNode, n.elseNode, n.body, n.head);
+    }
+    return true;
   }
 
   private readonly inlineBodies = new Set<number>();
@@ -555,26 +770,27 @@ class Compiler {
     const s = this.node('state', name, ctx, node.nameRange ?? node.range);
     s.parentState = parent;
     s.parallel = node.isParallel;
-    let body: readonly Member[] = node.body ?? [];
-    if (!body.some((m) => m.kind === 'Usage' && m.keyword === 'state') && entry) {
-      const t = this.scope.typesOf(entry).find((x) => x.node.kind !== 'Package' && x.node.keyword === 'state');
-      if (t && t.node.kind !== 'Package' && !ctx.inlining.has(t.node)) body = [...body, ...(t.node.body ?? [])];
-    }
+    // Own members, then those inherited from the state definitions it is typed by (redefined ones replaced).
+    const groups = this.memberGroups(node, entry);
+    const body: readonly Member[] = groups.flat();
     // The subject's own states are named relative to it (`running.a`); an exhibited machine keeps its name (`ping.lights.red`).
-    const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical };
+    const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical, inSubject: isSubject && ctx.inSubject };
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
     const children = new Map<string, number>();
-    const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number }[] = [];
-    let prev: number | 'entry' | null = null;
+    const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
+    let prev: number | string | null = null;
     const entryNames = new Set<string>();
-    for (const m of body) {
+    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+      if (first) prev = null;
+      const mc = this.at(inner, m);
+      this.admit(m, 'state', mc);
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
-        const c = this.compileState(m, this.scope.entryOf(m), s.id, inner, false);
+        const c = this.compileState(m, this.scope.entryOf(m), s.id, mc, false);
         s.children.push(c);
         children.set(usageName(m) ?? this.nodes[c]!.name, c);
         prev = c;
       } else if (m.kind === 'StateSubaction') {
-        const effects = m.action ? this.subactionEffects(m.action, inner) : [];
+        const effects = m.action ? this.subactionEffects(m.action, mc) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
         // `entry; then S;` and `entry action a; then S;` name the initial state (so does `transition a then S;`).
@@ -582,28 +798,29 @@ class Compiler {
         if (m.which === 'entry' && m.action?.kind === 'Usage' && m.action.name) entryNames.add(m.action.name);
       } else if (m.kind === 'Transition') {
         const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
-        pending.push({ t: m, source: src, range: m.range });
+        pending.push({ t: m, source: src, range: m.range, ctx: mc });
       } else if (m.kind === 'Succession') {
-        const src = m.source ? referenceText(m.source.target) : prev;
+        const src: number | string | null = m.source ? referenceText(m.source.target) : prev;
         if (m.form === 'first' && !m.target) {
-          if (src === 'start') prev = 'entry';
+          // `first s;` names where the next `then` starts from.
+          prev = src === 'start' ? 'entry' : src;
           continue;
         }
         if (m.targetMember) {
           // `then state S { … }`: the target declared in place.
           const tm = m.targetMember;
-          if (tm.kind !== 'Usage' || tm.keyword !== 'state') this.fail('the target of a succession in a state must be a state', ctx.path, tm.range);
-          const c = this.compileState(tm, this.scope.entryOf(tm), s.id, inner, false);
+          if (tm.kind !== 'Usage' || tm.keyword !== 'state') this.fail('the target of a succession in a state must be a state', mc.path, tm.range);
+          const c = this.compileState(tm, this.scope.entryOf(tm), s.id, mc, false);
           s.children.push(c);
           children.set(usageName(tm) ?? this.nodes[c]!.name, c);
-          pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, target: c });
+          pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, target: c, ctx: mc });
           prev = c;
           continue;
         }
-        pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range });
+        pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, ctx: mc });
       }
     }
-    const find = (ref: string, range: SourceRange): number => {
+    const find = (ref: string, range: SourceRange, path = ctx.path): number => {
       if (ref === 'done') return -1;
       const segs = ref.split(/\.|::/);
       // From this state's children outward through the enclosing states.
@@ -612,26 +829,27 @@ class Compiler {
         for (const seg of segs) cur = cur === undefined ? undefined : this.nodes[cur]!.children.find((c) => this.simpleName(c) === seg);
         if (cur !== undefined) return cur;
       }
-      return this.fail(`no state named '${ref}' here`, ctx.path, range);
+      return this.fail(`no state named '${ref}' here`, path, range);
     };
     for (const p of pending) {
       const t = p.t;
       const targetRef = t.kind === 'Transition' ? t.target : (t.target?.target ?? null);
-      if (!targetRef && p.target === undefined) this.fail('a transition needs a target state (then S)', ctx.path, t.range);
-      const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range);
+      if (!targetRef && p.target === undefined) this.fail('a transition needs a target state (then S)', p.ctx.path, t.range);
+      const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range, p.ctx.path);
       if (p.source === 'entry' || (typeof p.source === 'string' && entryNames.has(p.source))) {
+        if (s.initial >= 0 && s.initial !== target) this.fail(`a second initial state for '${name}' (the first is '${this.nodes[s.initial]!.name}'): several initial transitions are not modeled`, p.ctx.path, t.range);
         s.initial = target;
         continue;
       }
-      if (p.source === null) this.fail('this transition has no source state', ctx.path, t.range);
-      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range);
-      const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, inner) : null;
+      if (p.source === null) this.fail('this transition has no source state', p.ctx.path, t.range);
+      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path);
+      const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
       const guard = t.guard;
-      const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, inner) : [];
+      const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, p.ctx) : [];
       const tr: ExecTransition = {
         id: this.transitions.length,
         name: t.name ?? `${this.nodes[source]!.name}->${target < 0 ? 'done' : relativeName(this.nodes[source]!.name, this.nodes[target]!.name)}`,
-        source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: ctx.path,
+        source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: p.ctx.path,
       };
       if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([q(t.name)]).join('.')}`;
       tr.name = this.uniqueName(tr.name);
@@ -646,17 +864,39 @@ class Compiler {
     return this.nodes[id]!.name.split('.').at(-1)!;
   }
 
+  /** An entry/do/exit action or a transition effect: atomic effects, its own or those of the action it is typed by or names. */
   private subactionEffects(m: Member, ctx: Ctx): Effect[] {
     if (m.kind === 'AssignAction') return [this.assignEffect(m.target, m.assigned, ctx, m.range)];
     if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)];
-    if (m.kind === 'Usage') {
-      const body = m.body ?? [];
-      if (this.isFlowBody(body)) this.fail('an entry/do/exit action or transition effect with its own flow is not supported (it runs atomically)', ctx.path, m.range);
-      return this.effectsOf(body, ctx);
+    if (m.kind === 'Usage' && m.keyword === 'action') {
+      const groups: { members: readonly Member[]; ctx: Ctx }[] = [{ members: m.body ?? [], ctx }];
+      for (const r of m.relations) {
+        if (r.relation !== 'typing' && r.relation !== 'reference') this.fail(`${RELATION_TEXT[r.relation] ?? r.relation} on an entry/do/exit action or transition effect is not modeled`, ctx.path, r.range);
+        // `do a;` is itself a feature named `a` to the name resolver: look from outside it.
+        let t: ScopeEntry | undefined;
+        for (let from = ctx.lexical; from && !t; from = from.parent) t = this.scope.resolveReference(from, r.target);
+        if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(r.target)}' (performed here)`, ctx.path, r.target.range);
+        if (ctx.inlining.has(t.node)) this.fail(`'${referenceText(r.target)}' performs itself (recursive behaviour is not supported)`, ctx.path, r.target.range);
+        for (const g of this.memberGroups(t.node, t)) groups.push({ members: g, ctx: { ...ctx, path: t.path, lexical: t } });
+      }
+      const out: Effect[] = [];
+      for (const g of groups) {
+        if (this.isFlowBody(g.members)) this.fail('an entry/do/exit action or transition effect with its own flow is not supported (it runs atomically)', g.ctx.path, m.range);
+        for (const x of g.members) this.admit(x, 'atomic action', this.at(g.ctx, x));
+        out.push(...this.effectsOf(g.members, g.ctx));
+      }
+      return out;
     }
     if (m.kind === 'AcceptAction') this.fail('an accept as an entry/do/exit action is not supported', ctx.path, m.range);
-    return [];
+    return this.fail(`${constructOf(m)} as an entry/do/exit action or transition effect is not modeled`, ctx.path, m.range);
   }
+}
+
+/** The name a member is known by (a usage's own, short or redefined name; an action node's name). */
+function memberName(m: Member): string | null {
+  if (m.kind === 'Usage') return usageName(m);
+  if (m.kind === 'StateSubaction' || m.kind === 'ResultExpression' || m.kind === 'ElementFilter' || m.kind === 'InvalidMember' || m.kind === 'Import') return null;
+  return m.name ?? null;
 }
 
 /** `b`'s name without the prefix it shares with `a` (`m.s1` → `m.s2` is `s2`). */
@@ -701,9 +941,14 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   const reads: number[][] = [];
   const writes: number[][] = [];
   const effectSets = (effects: readonly Effect[], r: Set<string>, w: Set<string>) => {
-    for (const e of effects) if (e.kind === 'assign') {
-      mentioned(e.expr, r);
-      w.add(e.target.at(-1)!);
+    for (const e of effects) {
+      if (e.kind === 'assign') {
+        mentioned(e.expr, r);
+        w.add(e.target.at(-1)!);
+      } else if (e.kind === 'transfer') {
+        r.add(e.from.split('.').at(-1)!);
+        w.add(e.to.split('.').at(-1)!);
+      }
     }
   };
   for (const n of nodes) {

@@ -9,5 +9,6 @@ export {
   answerBehavior, conditionsOf, prepareBehavior, type BehaviorAnswer, type BehaviorKind, type BehaviorQuestion, type BehaviorRunOptions, type PreparedBehavior,
 } from './questions';
 export type { BehaviorDocument } from './scope';
+export { constructOf, INERT_CONSTRUCTS, MODELED_CONSTRUCTS, MODELED_RELATIONS, type ConstructRule, type Place } from './constructs';
 export { recheckAnswer, replayWitness, witnessInputs, type Recheck } from './witness';
 export type { ProtocolValue, WitnessObject, BoundObject } from './questions';

@@ -64,6 +64,7 @@ class StateEnvironment implements Environment {
 
   private read(key: string): Outcome | undefined {
     const i = this.rt.model.featureIndex.get(key);
+    if (i !== undefined && this.rt.model.features[i]!.bound) return this.rt.boundValue(i, this.values);
     if (i !== undefined) return this.values[i] ?? error(`'${key}' has no value (give it one, bind it, or make it a free input)`);
     const opaque = this.rt.model.opaque.get(key);
     if (opaque) return error(opaque);
@@ -104,9 +105,34 @@ export class Runtime {
   readonly evaluator: Evaluator;
   constructor(readonly model: ExecutionModel, readonly options: RuntimeOptions = {}) {
     this.evaluator = options.evaluator ?? new Evaluator({});
+    this.boundFeatures = model.features.flatMap((f, i) => (f.bound ? [i] : []));
   }
 
   // ---- evaluation -------------------------------------------------------------------------------
+
+  private readonly evaluating = new Set<number>();
+  /** A bound feature (`= e`) has the value of `e` in the state it is read in. */
+  boundValue(i: number, values: readonly (Value | undefined)[]): Outcome {
+    const f = this.model.features[i]!;
+    if (this.evaluating.has(i)) return error(`'${f.key}' is bound to a value that depends on itself`, f.range);
+    this.evaluating.add(i);
+    try {
+      return this.evaluator.evaluate(f.init!, new StateEnvironment(this, values, f.scope));
+    } finally {
+      this.evaluating.delete(i);
+    }
+  }
+
+  /** Stores the bound features' values in a state being built (what views, outcomes and encodings show). */
+  private refreshBound(values: (Value | undefined)[]): void {
+    for (const i of this.boundFeatures) {
+      const v = this.boundValue(i, values);
+      if (isError(v)) throw new BehaviorError(v.message, this.model.features[i]!.path, v.range ?? this.model.features[i]!.range, v.code === 'budget' ? 'budget' : 'unsupported');
+      values[i] = v;
+    }
+  }
+
+  private readonly boundFeatures: number[];
 
   evaluate(expr: Expression, values: readonly (Value | undefined)[], scope: readonly string[], where: ExecNode | { path: string }): Value {
     const v = this.evaluator.evaluate(expr, new StateEnvironment(this, values, scope));
@@ -125,7 +151,10 @@ export class Runtime {
     const key = target.join('.');
     for (const p of scope) {
       const i = this.model.featureIndex.get(joinPath(p, key));
-      if (i !== undefined) return i;
+      if (i === undefined) continue;
+      const f = this.model.features[i]!;
+      if (f.bound) throw new BehaviorError(`'${f.key}' is bound to a value ('=' at ${f.range.line}:${f.range.column}) and cannot also be assigned (':=' gives an initial value)`, where.path, where.range);
+      return i;
     }
     throw new BehaviorError(`'${key}' is not a feature this behaviour can assign (declare it as an attribute)`, where.path, where.range);
   }
@@ -160,8 +189,9 @@ export class Runtime {
     this.model.features.forEach((f, i) => {
       const g = given.get(f.key);
       if (g !== undefined) values[i] = g;
-      else if (f.init) values[i] = this.evaluate(f.init, values, f.scope, f);
+      else if (f.init && !f.bound) values[i] = this.evaluate(f.init, values, f.scope, f);
     });
+    if (this.boundFeatures.length > 0) this.refreshBound(values);
     const s = new Mutable({ clock: 0, tokens: [], values, queues: new Map(), terminated: false, nextToken: 1 });
     for (const b of this.model.behaviors) {
       const id = s.nextToken++;
@@ -189,6 +219,7 @@ export class Runtime {
     if (state.terminated) return [];
     const out: { m: Move; order: number }[] = [];
     const joinsSeen = new Set<number>();
+    const offered = new Set<number>();
     for (const t of state.tokens) {
       const n = this.model.nodes[t.node]!;
       switch (n.kind) {
@@ -220,6 +251,12 @@ export class Runtime {
         case 'state': {
           const chain = this.stateChain(n.id);
           chain.forEach((sid, depth) => {
+            // A transition of a state that holds several region tokens fires once: offered by the
+            // lowest-numbered token inside it (tokens are visited in number order).
+            if (depth < chain.length - 1) {
+              if (offered.has(sid)) return;
+              offered.add(sid);
+            }
             for (const trId of this.model.nodes[sid]!.transitions) {
               const tr = this.model.transitions[trId]!;
               const since = t.since[depth] ?? t.since.at(-1) ?? 0;
@@ -361,6 +398,7 @@ export class Runtime {
       default:
         throw new BehaviorError(`node ${n.name} cannot fire`, n.path, n.range);
     }
+    if (this.boundFeatures.length > 0) this.refreshBound(s.values);
     return this.settle(s.freeze());
   }
 
@@ -369,7 +407,8 @@ export class Runtime {
       if (e.kind === 'assign') {
         const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
         s.values[i] = this.evaluate(e.expr, s.values, e.scope, where);
-      } else s.send(e.receiver, e.signal);
+      } else if (e.kind === 'transfer') s.values[this.model.featureIndex.get(e.to)!] = s.values[this.model.featureIndex.get(e.from)!];
+      else s.send(e.receiver, e.signal);
     }
   }
 
@@ -536,8 +575,12 @@ export class Runtime {
   encode(state: BehaviorState): string {
     // Time is kept relative: a token's age at each level, capped at the longest wait that counts from
     // it (older is no different), so a cyclic timed behaviour has finitely many states.
-    let out = `${state.nextToken}|${state.terminated ? 'T' : ''}|`;
-    for (const t of state.tokens) out += `${t.id}@${t.node}:${this.ages(state, t)};`;
+    // Token numbers are left out: tokens are listed in number order, and states that differ only by
+    // an order-preserving renumbering (re-entering a parallel state makes new tokens) have the same
+    // futures up to that renumbering (moves are ordered by node, then token; new tokens get the
+    // highest number; a join keeps its lowest-numbered token).
+    let out = `${state.terminated ? 'T' : ''}|`;
+    for (const t of state.tokens) out += `${t.node}:${this.ages(state, t)};`;
     out += '|';
     for (const v of state.values) out += v === undefined ? '_;' : `${format(v)};`;
     if (state.queues.size > 0) {

@@ -12,7 +12,9 @@ export type NodeKind =
 
 export type Effect =
   | { readonly kind: 'assign'; readonly target: readonly string[]; readonly expr: Expression; readonly scope: readonly string[]; readonly range: SourceRange }
-  | { readonly kind: 'send'; readonly signal: string; readonly receiver: string; readonly range: SourceRange };
+  | { readonly kind: 'send'; readonly signal: string; readonly receiver: string; readonly range: SourceRange }
+  /** A flow's transfer when its source action ends: the target parameter takes the source's value (or none). */
+  | { readonly kind: 'transfer'; readonly from: string; readonly to: string; readonly range: SourceRange };
 
 export type Trigger =
   | { readonly kind: 'signal'; readonly signal: string; readonly receiver: string }
@@ -93,6 +95,8 @@ export interface FeatureDecl {
   readonly domain: readonly Value[] | null;
   /** Iteration state the engine keeps (not reported). */
   readonly hidden: boolean;
+  /** `= e` (not `:=`, not `default`): bound to `e` in every state, so read as `e` and never assigned. */
+  readonly bound: boolean;
 }
 
 export interface ExecutionModel {

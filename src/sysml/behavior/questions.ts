@@ -124,6 +124,8 @@ export function prepareBehavior(documents: readonly BehaviorDocument[], q: Behav
       const key = keyOf(b.name);
       const i = model.featureIndex.get(key);
       if (i === undefined) return new BehaviorError(`the binding ${b.name} names no feature of ${q.subject}`, undefined, undefined);
+      const decl = model.features[i]!;
+      if (decl.bound) return new BehaviorError(`the binding ${b.name}: ${decl.key} is bound to a value in the model ('=')`, decl.path, decl.range);
       const v = fromProtocolValue(b, tryParseUnit, model.features[i]!.type ?? undefined);
       if (isError(v)) return new BehaviorError(`binding ${b.name}: ${v.message}`, undefined, undefined);
       given.set(key, v);
@@ -239,7 +241,8 @@ export function conditionsOf(documents: readonly BehaviorDocument[], q: Behavior
     for (const m of members) {
       if (m.kind !== 'Usage' || m.keyword !== 'constraint' || m.role !== 'assert') continue;
       const expr = (m.body ?? []).filter((b) => b.kind === 'ResultExpression').at(-1);
-      if (!expr || expr.kind !== 'ResultExpression') continue;
+      // An asserted constraint is checked, never skipped: one without its own expression is refused.
+      if (!expr || expr.kind !== 'ResultExpression') throw new BehaviorError(`the asserted constraint${m.name ? ` '${m.name}'` : ''} has no expression of its own to check (a constraint it is typed by or names is not read)`, subject.path, m.range);
       const name = usageName(m) ?? `assert at ${m.range.line}:${m.range.column}`;
       out.push({ name, text: name, expr: m.isNegated ? { kind: 'Unary', operator: 'not', operand: expr.expression, range: expr.expression.range } : expr.expression });
     }

@@ -25,12 +25,12 @@ function bodyOf(n: ScopeNode): readonly Member[] {
   return (n.kind === 'Package' ? n.members : n.body) ?? [];
 }
 
-/** Usage name: declared, short, or the redefined feature's (`:>> c`). */
+/** Usage name: declared, else the redefined feature's (`:>> c`; KerML effectiveName: a short name is not a name), else short. */
 export function usageName(u: Usage): string | null {
   if (u.name) return u.name;
-  if (u.shortName) return u.shortName;
   const r = u.relations.find((x) => x.relation === 'redefinition');
-  return r ? lastSegment(r.target) : null;
+  if (r) return lastSegment(r.target);
+  return u.shortName ?? null;
 }
 
 export function lastSegment(ref: Reference): string | null {
@@ -89,7 +89,8 @@ export class BehaviorScope {
     const e: ScopeEntry = { node: m, name, parent, path, members: [] };
     this.byNode.set(m, e);
     for (const c of bodyOf(m)) {
-      const ce = this.build(c, e, path);
+      // `then action b : B { … }` declares b in place: an element of the body like any other.
+      const ce = this.build(c.kind === 'Succession' && c.targetMember ? c.targetMember : c, e, path);
       if (ce) e.members.push(ce);
     }
     return e;
@@ -162,10 +163,11 @@ export class BehaviorScope {
   }
 
   /** Literal names of an enumeration definition found by name, or undefined. */
-  enumLiterals(from: ScopeEntry | undefined, name: QualifiedName | readonly string[]): { definition: string; literals: string[] } | undefined {
+  enumLiterals(from: ScopeEntry | undefined, name: QualifiedName | readonly string[]): { definition: string; literals: string[]; valued: boolean } | undefined {
     const e = this.resolve(from, name);
     if (!e || e.node.kind !== 'Definition' || e.node.keyword !== 'enum') return undefined;
-    return { definition: e.name ?? '', literals: e.members.map((m) => m.name).filter((n): n is string => n !== null) };
+    const valued = e.node.relations.length > 0 || e.members.some((m) => m.node.kind === 'Usage' && m.node.value !== null);
+    return { definition: e.name ?? '', literals: e.members.map((m) => m.name).filter((n): n is string => n !== null), valued };
   }
 }
 

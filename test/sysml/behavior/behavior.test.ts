@@ -293,7 +293,8 @@ describe('behaviour semantics: structured control, composites, signals, states',
     const o = await ask(d, question('outcomes', 'Control::Machine'));
     // entry b: log = 1; at 2 s running -> stopped exits b (+10) and enters stopped (+100): 111.
     assert.deepEqual(outcomeValues(o, 'log'), [111]);
-    assert.match(o.executions![0]!.schedules![0]!, /^step 1: t1@running\.a\.a1->a2 first of t1@running\.a\.a1->a2\nstep 2: t1@running->stopped first of t1@running->stopped, t2@running->stopped$/);
+    // The parallel state's own transition fires once, offered by its lowest-numbered region token.
+    assert.match(o.executions![0]!.schedules![0]!, /^step 1: t1@running\.a\.a1->a2 first of t1@running\.a\.a1->a2\nstep 2: t1@running->stopped first of t1@running->stopped$/);
   });
 });
 
@@ -508,7 +509,7 @@ describe('behaviour semantics: corpus', () => {
 
   it('answers or refuses training/17. Control precisely', async () => {
     const dir = '17. Control';
-    assert.match(await refusal(docs(training(dir, 'Camera.sysml')), question('outcomes', 'Camera::camera')), /^Camera\.sysml:8:7: Camera::camera performs and exhibits no behaviour$/);
+    assert.match(await refusal(docs(training(dir, 'Camera.sysml')), question('outcomes', 'Camera::camera')), /^Camera\.sysml:21:32: subsetting \(:>\) of 'photos', a feature of the model, on out parameter 'photo' is not modeled$/);
     assert.match(
       await refusal(docs(training(dir, 'Control Structures Example.sysml')), question('outcomes', "'Control Structures Example'::ChargeBattery")),
       /^Control Structures Example\.sysml:19:12: 'charging\.monitor\.charge' is a parameter computed outside the model$/,
@@ -537,7 +538,7 @@ describe('behaviour semantics: corpus', () => {
       await refusal(docs(training(dir, 'Change and Time Triggers.sysml')), question('outcomes', "'Change and Time Triggers'::healthStates")),
       "Change and Time Triggers.sysml:27:3: 'accept at' (an absolute time) is not supported; use 'accept after'",
     );
-    assert.equal(await refusal(docs(training(dir, 'Local Clock Example.sysml')), question('outcomes', "'Local Clock Example'::Server")), 'Local Clock Example.sysml:18:21: accept … via a port is not supported');
+    assert.equal(await refusal(docs(training(dir, 'Local Clock Example.sysml')), question('outcomes', "'Local Clock Example'::Server")), "Local Clock Example.sysml:8:23: a value (=) on part 'localClock' is not modeled");
     // Nobody sends VehicleStartSignal: the machine rests in off.
     const d = docs(training(dir, 'Transition Actions.sysml'));
     const o = await ask(d, question('outcomes', "'Transition Actions'::vehicleStates"));
@@ -596,8 +597,10 @@ describe('behaviour semantics: corpus', () => {
         }
       }
     }
-    // Measured when written: 125 answered, 18 refused, out of 143 actions and states.
-    assert.ok(answered >= 120, `answered ${answered}`);
+    // Measured when written: 125 answered, 18 refused, out of 143 actions and states; since unmodeled
+    // constructs are refused instead of skipped (binding connectors, an action several successions lead
+    // to, connections in parts …): 113 answered, 30 refused.
+    assert.ok(answered >= 110, `answered ${answered}`);
     assert.equal(answered + refused, 143);
   });
 });

@@ -1,0 +1,241 @@
+// Never wrong: the behaviour semantics answers the reduced models of ../shared/soundness correctly, and
+// refuses — with the construct and its file:line:col — what it does not model (constructs.ts).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from '../../../src/sysml';
+import {
+  answerBehavior, BehaviorError, INERT_CONSTRUCTS, MODELED_CONSTRUCTS, recheckAnswer, type BehaviorAnswer, type BehaviorDocument, type BehaviorQuestion,
+} from '../../../src/sysml/behavior';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const SOUNDNESS = join(ROOT, '..', 'shared', 'soundness');
+
+const file = (name: string): BehaviorDocument => ({ path: name, document: parse(readFileSync(join(SOUNDNESS, name), 'utf8')).document });
+const text = (path: string, source: string): BehaviorDocument => {
+  const r = parse(source);
+  assert.deepEqual(r.errors.map((e) => e.message), [], `${path} parses`);
+  return { path, document: r.document };
+};
+
+function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
+  return { kind, subject, schedule: 'all', free: ['schedule'], ...extra };
+}
+
+async function ask(d: BehaviorDocument[], q: BehaviorQuestion, bounds: { name: 'depth' | 'steps' | 'runs' | 'memory'; limit: number }[] = []): Promise<BehaviorAnswer> {
+  const a = await answerBehavior(d, q, { bounds });
+  if (a instanceof BehaviorError) assert.fail(a.text);
+  // The host's check: every witness replays to what the answer says.
+  assert.deepEqual(recheckAnswer(d, q, a), { ok: true });
+  return a;
+}
+
+async function refusal(d: BehaviorDocument[], q: BehaviorQuestion): Promise<string> {
+  const a = await answerBehavior(d, q, { bounds: [] });
+  assert.ok(a instanceof BehaviorError, `expected a refusal, got ${JSON.stringify(a)}`);
+  assert.equal(a.code, 'unsupported');
+  return a.text;
+}
+
+/** `name@k = value` of an outcomes answer, as `name: [v1, v2, …]` over the executions. */
+const ends = (a: BehaviorAnswer, name: string) => (a.values ?? []).filter((v) => v.name.replace(/@\d+$/, '') === name).map((v) => v.value);
+
+describe('behaviour soundness: the reduced models of ../shared/soundness', () => {
+  it('a redefining perform replaces the inherited one: count is 1, as for the part that inherits it', async () => {
+    const d = [file('redefined-perform.sysml')];
+    const m = await ask(d, question('outcomes', 'RP::m'));
+    assert.deepEqual([m.strength, ends(m, 'count'), ends(m, 'end')], ['proved', [1], ['done']]);
+    assert.equal(m.executions![0]!.schedules![0], 'step 1: t1@bump first of t1@bump');
+    const plain = await ask(d, question('outcomes', 'RP::plain'));
+    assert.deepEqual(ends(plain, 'count'), [1]);
+  });
+
+  it('a succession flow orders its ends: one outcome, x = 10, and the pipeline is not sensitive', async () => {
+    const d = [file('succession-flow.sysml')];
+    const o = await ask(d, question('outcomes', 'SF::Pipeline'));
+    assert.deepEqual([o.strength, ends(o, 'x')], ['proved', [10]]);
+    const s = await ask(d, question('sensitive', 'SF::Pipeline'));
+    assert.deepEqual([s.claim, s.strength], ['none', 'proved']);
+    // A plain flow beside `first produce then consume`: the same single outcome.
+    const explicit = await ask(d, question('outcomes', 'SF::PipelineExplicit'));
+    assert.deepEqual(ends(explicit, 'x'), [10]);
+  });
+
+  it('re-entering a parallel state is the same configuration: the exploration ends, proved, in 2 states', async () => {
+    const d = [file('parallel-reentry.sysml')];
+    const q = question('outcomes', 'PR::M', { free: ['schedule', 'inputs'] });
+    const a = await ask(d, q, [{ name: 'depth', limit: 40 }]);
+    assert.deepEqual([a.claim, a.strength, a.bounds], ['none', 'proved', [{ name: 'depth', limit: 40 }]]);
+    assert.match(a.reason!, /\(2 states, /);
+    // The flat machine with the same moves: the same 2 states.
+    const flat = await ask(d, question('outcomes', 'PR::Flat', { free: ['schedule', 'inputs'] }), [{ name: 'depth', limit: 40 }]);
+    assert.match(flat.reason!, /\(2 states, /);
+  });
+});
+
+describe('behaviour soundness: flows, bound values, typed subactions', () => {
+  const flows = text('flows.sysml', `package FV {
+    private import ScalarValues::*;
+    action def Carry {
+        attribute x : Integer := 0;
+        action produce { out y : Integer; assign y := 7; }
+        succession flow from produce.y to consume.y;
+        action consume { in y : Integer; assign x := y * 10; }
+    }
+    action def Unordered {
+        attribute x : Integer := 0;
+        action produce { out y : Integer; assign y := 7; }
+        flow from produce.y to consume.y;
+        action consume { in y : Integer; assign x := y; }
+    }
+}`);
+
+  it('a flow transfers the source parameter to the target parameter when the source ends', async () => {
+    const o = await ask([flows], question('outcomes', 'FV::Carry'));
+    assert.deepEqual([ends(o, 'x'), ends(o, 'consume.y')], [[70], [7]]);
+  });
+
+  it('a plain flow whose target may start first leaves its parameters outside the model: using one is refused where it is used', async () => {
+    assert.equal(await refusal([flows], question('outcomes', 'FV::Unordered')), "flows.sysml:11:43: 'y' is not a feature this behaviour can assign (declare it as an attribute)");
+  });
+
+  const bound = text('bound.sysml', `package B {
+    private import ScalarValues::*;
+    action def Track {
+        attribute x : Integer := 1;
+        attribute y : Integer = x * 2;
+        action a { assign x := 5; }
+    }
+    action def Clash {
+        attribute x : Integer = 0;
+        action a { assign x := 5; }
+    }
+    action def Bump { attribute n : Integer := 0; assign n := n + 1; }
+    state def S {
+        attribute n : Integer := 0;
+        entry; then on;
+        state on { entry action b : Bump; }
+    }
+}`);
+
+  it("'=' binds a feature in every state: y follows x; assigning a bound feature is refused", async () => {
+    const o = await ask([bound], question('outcomes', 'B::Track'));
+    assert.deepEqual([ends(o, 'x'), ends(o, 'y')], [[5], [10]]);
+    assert.equal(await refusal([bound], question('outcomes', 'B::Clash')), "bound.sysml:10:20: 'x' is bound to a value ('=' at 9:19) and cannot also be assigned (':=' gives an initial value)");
+  });
+
+  it('an action no succession leads to is performed too, beside an explicit first start', async () => {
+    const d = text('dangling.sysml', `package D {
+    action def Run {
+        attribute a : ScalarValues::Integer := 0;
+        attribute b : ScalarValues::Integer := 0;
+        first start; then one; then done;
+        action one { assign a := 1; }
+        action two { assign b := 2; }
+    }
+}`);
+    const o = await ask([d], question('outcomes', 'D::Run'));
+    assert.deepEqual([ends(o, 'a'), ends(o, 'b')], [[1], [2]]);
+  });
+
+  it('an entry action typed by an action definition runs that definition’s effects', async () => {
+    const o = await ask([bound], question('outcomes', 'B::S'));
+    assert.deepEqual(ends(o, 'n'), [1]);
+  });
+});
+
+describe('behaviour soundness: what is not modeled is refused with the construct and its place', () => {
+  const model = text('refused.sysml', `package R {
+    private import ScalarValues::*;
+    action def Bind {
+        attribute a : Integer := 1;
+        attribute b : Integer;
+        bind b = a;
+        action step { assign a := b; }
+    }
+    action def Calc {
+        attribute x : Integer := 1;
+        calc double { x * 2 }
+        action step { assign x := 3; }
+    }
+    action def Nested {
+        attribute x : Integer := 1;
+        action inner { assert constraint { x > 0 } assign x := 2; }
+    }
+    action def Subset {
+        attribute x : Integer := 1;
+        attribute y :> x;
+        action step { assign x := 2; }
+    }
+    action def Twice {
+        attribute n : Integer := 0;
+        first start; then fork; then a; then b;
+        action a; then c;
+        action b; then c;
+        action c { assign n := n + 1; }
+    }
+    part def Wheel { attribute p : Integer := 1; }
+    part car {
+        part wheels : Wheel[4];
+        perform action check;
+    }
+    part hitch {
+        part a; part b;
+        connection c connect a to b;
+        perform action check;
+    }
+    action check;
+    enum def Grade :> Real { enum A = 4.0; enum B = 3.0; }
+    action def Graded {
+        attribute g : Grade;
+        action step;
+    }
+    part server {
+        part clock : Wheel;
+        ref part other = clock;
+        perform action check;
+    }
+}`);
+
+  const cases: [string, string][] = [
+    ['R::Bind', "refused.sysml:6:9: a binding connector is not modeled (give the feature its value with '=')"],
+    ['R::Calc', "refused.sysml:11:9: calc 'double' is not modeled in an action flow"],
+    ['R::Nested', 'refused.sysml:16:24: assert constraint is not modeled in an action body without a flow (its assignments and sends run as one step)'],
+    ['R::Subset', "refused.sysml:20:24: subsetting (:>) of 'x', a feature of the model, on attribute 'y' is not modeled"],
+    ['R::Twice', "refused.sysml:28:16: 'c' is the target of successions from 'a' and 'b': an action performed once after all of them is not modeled (a merge continues after any one, a join after all)"],
+    ['R::car', "refused.sysml:32:28: a multiplicity on part 'wheels': several (or no) instances are not modeled"],
+    ['R::hitch', "refused.sysml:37:9: connection 'c' is not modeled in a part that performs or exhibits behaviours"],
+    ['R::Graded', "refused.sysml:43:9: the enumeration 'Grade' gives its literals values, which the behaviour semantics does not model"],
+    ['R::server', "refused.sysml:48:24: a value (=) on part 'other' is not modeled"],
+  ];
+  for (const [subject, expected] of cases) {
+    it(`${subject}: ${expected.replace(/^refused\.sysml:\d+:\d+: /, '')}`, async () => {
+      assert.equal(await refusal([model], question('outcomes', subject)), expected);
+    });
+  }
+
+  it('a construct met in a definition of another file is refused with that file’s name and place', async () => {
+    const lib = text('lib.sysml', `package L {
+    action def Base {
+        attribute k : ScalarValues::Integer := 0;
+        calc c { 1 }
+        action s { assign k := 1; }
+    }
+}`);
+    const user = text('user.sysml', `package U {
+    private import L::*;
+    action run : Base;
+}`);
+    assert.equal(await refusal([user, lib], question('outcomes', 'U::run')), "lib.sysml:4:9: calc 'c' is not modeled in an action flow");
+  });
+});
+
+describe('behaviour soundness: the table of modeled constructs', () => {
+  it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
+    const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
+    assert.equal(new Set(all.map((r) => r.construct)).size, all.length);
+    for (const r of all) assert.match(r.spec, /(SysML|KerML) \d/, r.construct);
+    const doc = readFileSync(join(ROOT, 'docs', 'execution-semantics.md'), 'utf8');
+    for (const r of all) assert.ok(doc.includes(`| \`${r.construct}\` |`), `docs list ${r.construct}`);
+  });
+});
