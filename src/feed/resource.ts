@@ -5,7 +5,7 @@
 // HEAD is answered like GET (without a body). A method the object lacks answers 405 with an `Allow`
 // header listing the methods it has; the same header is set before Options runs.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { methodNotAllowed } from './errors';
+import { errorBody, methodNotAllowed } from './errors';
 
 type Answer = unknown;
 export interface Resource {
@@ -68,7 +68,11 @@ export function registerResource(app: FastifyInstance, path: string, resource: R
       handler: async (request, reply) => {
         const id = target === 'item' ? (request.params as { id: string }).id : '';
         const call = dispatch(resource, target, request.method, reply, request, id);
-        if (!call) throw methodNotAllowed(request.method, request.url.split('?')[0]!, allow);
+        if (!call) {
+          // Answered here, not thrown, so that the convention stands on its own (any error handler).
+          const e = methodNotAllowed(request.method, request.url.split('?')[0]!, allow);
+          return reply.code(405).headers(e.headers).send(errorBody(e.code, e.message, e.details));
+        }
         if (request.method === 'OPTIONS') reply.header('Allow', allow.join(', '));
         const answer = await call();
         if (!reply.sent) return reply.send(answer);
