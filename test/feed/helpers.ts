@@ -130,11 +130,11 @@ export async function call(
   base: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {},
+  options: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
-  let body: string | Buffer | undefined;
+  let body: string | undefined;
   if (options.raw !== undefined) body = options.raw;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
@@ -159,6 +159,24 @@ export async function newUser(base: string, name = 'user'): Promise<{ token: str
   const r = await call(base, 'POST', '/auth/signup', { body: { username, password } });
   if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${r.text}`);
   return { token: r.json.token, id: r.json.user.id, username, password };
+}
+
+/** A run as the editor would share it: a violated holds question with its witness and model text. */
+export function sampleRun(text = 'part def Pump { attribute flow = 3; }') {
+  return {
+    question: { kind: 'holds', subject: 'Pump', schedule: 'fifo', free: ['schedule'], condition: { name: 'flowOk', text: 'flow > 0' } },
+    engine: 'assay-reference',
+    result: {
+      claim: 'violated',
+      strength: 'witnessed',
+      witness: { schedules: ['start', 'stop'], at: 1 },
+      values: [{ name: 'flow', value: 3, unit: 'l/s' }],
+      reason: 'flow drops to 0 after stop',
+    },
+    standing: { claimed: 'witnessed', strength: 'observed', reasons: ['engine "assay-reference" has authority observed'] },
+    model: { documents: [{ path: 'models/pump.sysml', text }] },
+    elapsedMs: 12,
+  };
 }
 
 // ---- PostgreSQL ------------------------------------------------------------------------------------

@@ -5,25 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { SignJWT, generateKeyPair, decodeJwt } from 'jose';
 import { modelHash } from '../../src/feed/shapes';
-import { call, ensureBuilt, newUser, SECRET, startFeed, type FeedProcess } from './helpers';
+import { call, ensureBuilt, newUser, sampleRun, SECRET, startFeed, type FeedProcess } from './helpers';
 import { STORES, type TestStore } from './stores';
-
-export function sampleRun(text = 'part def Pump { attribute flow = 3; }') {
-  return {
-    question: { kind: 'holds', subject: 'Pump', schedule: 'fifo', free: ['schedule'], condition: { name: 'flowOk', text: 'flow > 0' } },
-    engine: 'assay-reference',
-    result: {
-      claim: 'violated',
-      strength: 'witnessed',
-      witness: { schedules: ['start', 'stop'], at: 1 },
-      values: [{ name: 'flow', value: 3, unit: 'l/s' }],
-      reason: 'flow drops to 0 after stop',
-    },
-    standing: { claimed: 'witnessed', strength: 'observed', reasons: ['engine "assay-reference" has authority observed'] },
-    model: { documents: [{ path: 'models/pump.sysml', text }] },
-    elapsedMs: 12,
-  };
-}
 
 /** An Argon2id PHC string with m ≥ 19 MiB, t ≥ 2, p = 1 (OWASP's minimum). */
 function assertOwaspArgon2id(hash: string): void {
