@@ -111,7 +111,7 @@ export class PostgresDb implements Db {
   readonly pool: pg.Pool;
 
   constructor(url: string, max = 10) {
-    this.pool = new pg.Pool({ connectionString: url, max });
+    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
   }

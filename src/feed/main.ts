@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // assay-feed: the team results feed server (docs/feed.md). Settings come from the environment.
 import { relative } from 'node:path';
 import { ConfigError, readConfig } from './config';

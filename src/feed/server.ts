@@ -64,13 +64,18 @@ function withHash(run: Run): Run {
 }
 
 export async function createFeedServer(config: FeedConfig): Promise<FeedServer> {
-  const db: Db = openDb(config.databaseUrl);
+  let db: Db;
   let migrated: number[];
+  try {
+    db = openDb(config.databaseUrl);
+  } catch (error) {
+    throw new Error(`cannot open the store (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
+  }
   try {
     migrated = await migrate(db);
   } catch (error) {
     await db.close().catch(() => undefined);
-    throw error;
+    throw new Error(`cannot open the store (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
   }
   const store = new Store(db);
   const tokens = new Tokens(config.jwtSecret, config.tokenLifetimeSeconds);
