@@ -253,16 +253,23 @@ async function startCluster(): Promise<Postgres | string> {
 /**
  * The test PostgreSQL; in a mocha `before`, skips the suite when none is available (fails under CI=true).
  */
-export async function postgres(context: Mocha.Context): Promise<Postgres> {
+export async function postgres(context?: Mocha.Context): Promise<Postgres> {
   cluster ??= startCluster();
   const got = await cluster;
   if (typeof got === 'string') {
     if (process.env['CI'] === 'true') throw new Error(`the PostgreSQL tests cannot run in CI: ${got}`);
+    if (!context) throw new Error(got);
     process.stderr.write(`    PostgreSQL tests skipped on this machine: ${got}\n`);
     context.skip();
   }
   return got as Postgres;
 }
 
-// The cluster is shared by every feed test file; it stops when mocha ends.
-after(() => stopCluster?.());
+/** Stops the cluster this process started (also done at exit). */
+export function stopPostgres(): void {
+  stopCluster?.();
+}
+
+// The cluster is shared by every feed test file; it stops when mocha ends. (The bench imports this file
+// outside mocha.)
+if (typeof after === 'function') after(() => stopCluster?.());
