@@ -86,6 +86,31 @@ export const Run = z
     path: ['standing', 'claimed'],
   });
 
+/**
+ * The run of an answered editor run record (src/extension/runRecord.ts, structurally: this module may not
+ * import the extension) as a post carries it; undefined for a run that was not answered.
+ */
+export function runOfRecord(record: {
+  question: z.infer<typeof Question>;
+  documents: { path: string; text: string }[];
+  outcome?: { status: string; engine?: string; result?: z.infer<typeof RunResult>; standing?: RunStanding };
+  askedAt: number;
+  elapsedMs?: number;
+}): Run | undefined {
+  const { outcome } = record;
+  if (outcome?.status !== 'answered' || !outcome.engine || !outcome.result || !outcome.standing) return undefined;
+  const documents = record.documents.map(({ path, text }) => ({ path, text }));
+  return {
+    question: record.question,
+    engine: outcome.engine,
+    result: outcome.result,
+    standing: { claimed: outcome.standing.claimed, strength: outcome.standing.strength, reasons: [...outcome.standing.reasons] },
+    model: { documents, hash: modelHash(documents) },
+    askedAt: new Date(record.askedAt).toISOString(),
+    ...(record.elapsedMs !== undefined ? { elapsedMs: Math.round(record.elapsedMs) } : {}),
+  };
+}
+
 // ---- posts -----------------------------------------------------------------------------------------
 
 const Title = z.string().trim().min(1).max(LIMITS.titleMax);

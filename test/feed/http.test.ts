@@ -169,6 +169,13 @@ for (const kind of STORES) {
         assert.ok(!feed.output().includes('new password 456'));
       });
 
+      it('signs up through the User resource too (POST /users)', async () => {
+        const r = await call(base, 'POST', '/users/', { body: { username: `frank${process.pid}`, password: 'franks password' } });
+        assert.equal(r.status, 201);
+        assert.equal(r.json.user.username, `frank${process.pid}`);
+        assert.equal((await call(base, 'GET', `/users/${r.json.user.id}`, { token: r.json.token })).status, 200);
+      });
+
       it('has no DELETE for users (405 with Allow)', async () => {
         const r = await call(base, 'DELETE', `/users/${ada.id}`, { token: ada.token });
         assert.equal(r.status, 405);
@@ -240,6 +247,11 @@ for (const kind of STORES) {
         } while (cursor && pages < 100);
         const all = await call(base, 'GET', '/feed/posts?limit=100', { token: ada.token });
         assert.deepEqual(seen, all.json.posts.map((p: { id: string }) => p.id));
+        // The Post resource's own Index answers the same.
+        assert.deepEqual((await call(base, 'GET', '/feed/post/?limit=100', { token: ada.token })).json, all.json);
+        const head = await call(base, 'HEAD', '/feed/posts', { token: ada.token });
+        assert.equal(head.status, 200);
+        assert.equal(head.text, '');
         assert.deepEqual(seen.slice(0, 5), [...ids].reverse());
         const times = all.json.posts.map((p: { createdAt: string }) => p.createdAt);
         assert.deepEqual(times, [...times].sort().reverse());
@@ -305,6 +317,8 @@ for (const kind of STORES) {
         const post = (await call(base, 'POST', '/feed/post', { token: ada.token, body: { title: 'target' } })).json;
         const routes: [string, string, unknown?][] = [
           ['GET', '/feed/posts'],
+          ['HEAD', '/feed/posts'],
+          ['GET', '/feed/post/'],
           ['POST', '/feed/post', { title: 'x' }],
           ['GET', `/feed/post/${post.id}`],
           ['PUT', `/feed/post/${post.id}`, { title: 'x' }],
@@ -318,7 +332,7 @@ for (const kind of STORES) {
           for (const [what, token] of tokens) {
             const r = await call(base, method, path, { ...(token !== undefined ? { token } : {}), ...(body !== undefined ? { body } : {}) });
             assert.equal(r.status, 401, `${method} ${path} with a ${what} token: ${r.status} ${r.text}`);
-            assert.equal(r.json.error.code, 'unauthorized');
+            if (method !== 'HEAD') assert.equal(r.json.error.code, 'unauthorized');
             assert.match(r.headers.get('www-authenticate') ?? '', /^Bearer/);
           }
         }
