@@ -176,7 +176,7 @@ export const Change = z.discriminatedUnion('type', [
 
 export const ERROR_CODES = [
   'validation', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'username_taken',
-  'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal',
+  'payload_too_large', 'unsupported_media_type', 'rate_limited', 'bad_request', 'internal',
 ] as const;
 export const ErrorBody = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
