@@ -68,7 +68,7 @@ function secretSetting(env: NodeJS.ProcessEnv, databaseUrl: string, production: 
     return { jwtSecret: secret, secretSource: { read: file } };
   }
   const secret = randomBytes(48).toString('base64url');
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return { jwtSecret: secret, secretSource: { created: file } };

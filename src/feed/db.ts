@@ -45,7 +45,8 @@ export class SqliteDb implements Db {
   private readonly statements = new Map<string, { stmt: BetterSqlite3.Statement; order: (p: Param[]) => Param[] }>();
 
   constructor(readonly file: string) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    // A directory made here is the owner's only: the file holds password hashes.
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.db = new BetterSqlite3(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');

@@ -53,6 +53,8 @@ describe('feed: starting assay-feed', function () {
       assert.match(first.output(), /created a random signing secret in data\/jwt-secret \(mode 0600\)/);
       const file = join(dir, 'data', 'jwt-secret');
       assert.equal(statSync(file).mode & 0o777, 0o600);
+      // The store's directory (password hashes inside) is the owner's only.
+      assert.equal(statSync(join(dir, 'data')).mode & 0o777, 0o700);
       assert.ok(readFileSync(file, 'utf8').trim().length >= 32);
       token = (await call(first.url, 'POST', '/auth/signup', { body: { username: 'first', password: 'first run password' } })).json.token;
     } finally {
