@@ -1,7 +1,7 @@
 // The feed's data: users, posts and the change log that numbers every post change (the live channel's
 // `seq`, and what a reconnecting client catches up from). Migrations run at start, once per store,
 // under a lock on Postgres so that several processes starting together do not race.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Db, Param, PostgresDb, SqliteDb } from './db';
 
 interface Migration {
@@ -146,6 +146,33 @@ export interface Position {
 
 export class UsernameTaken extends Error {}
 
+let lastMs = 0;
+let sequence = 0;
+/**
+ * A UUID version 7 (RFC 9562): the millisecond time first, then a 12-bit counter that keeps ids made by
+ * this process in the same millisecond in creation order, then random bits. Listings order by (time,
+ * id), so posts made in the same millisecond still list newest first.
+ */
+export function timeOrderedId(now = Date.now()): string {
+  if (now <= lastMs) {
+    sequence++;
+    if (sequence > 0xfff) {
+      lastMs++;
+      sequence = 0;
+    }
+  } else {
+    lastMs = now;
+    sequence = randomBytes(1)[0]! & 0x7f; // start low so that the counter has room
+  }
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(lastMs, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
@@ -159,7 +186,8 @@ export class Store {
   // ---- users ----
 
   async createUser(username: string, passwordHash: string): Promise<UserRow> {
-    const row: UserRow = { id: randomUUID(), username, password_hash: passwordHash, created_at: Date.now() };
+    const now = Date.now();
+    const row: UserRow = { id: timeOrderedId(now), username, password_hash: passwordHash, created_at: now };
     try {
       await this.db.query('INSERT INTO users (id, username, username_key, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)', [
         row.id, username, username.toLowerCase(), passwordHash, row.created_at,
@@ -225,8 +253,8 @@ export class Store {
   }
 
   async createPost(authorId: string, fields: { title: string; body: string; run: string | null; modelHash: string | null }): Promise<{ id: string; seq: number }> {
-    const id = randomUUID();
     const now = Date.now();
+    const id = timeOrderedId(now);
     const [, change] = await this.db.batch([
       {
         sql: 'INSERT INTO posts (id, author_id, created_at, updated_at, title, body, run, model_hash) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)',

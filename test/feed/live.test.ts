@@ -187,7 +187,7 @@ for (const kind of STORES) {
 
     it('closes a socket when its token expires', async () => {
       const now = Math.floor(Date.now() / 1000);
-      const shortLived = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt(now).setExpirationTime(now + 2).sign(new TextEncoder().encode(SECRET));
+      const shortLived = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt(now).setExpirationTime(now + 4).sign(new TextEncoder().encode(SECRET));
       const socket = await connected(feed.url, { token: shortLived });
       const reason = await new Promise<string>((resolve) => socket.once('disconnect', resolve));
       assert.equal(reason, 'io server disconnect');
