@@ -3,7 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, ensureBuilt, refusedStart, startFeed, tempDir } from './helpers';
+import { timeOrderedId } from '../../src/feed/store';
+import { call, ensureBuilt, postgres, refusedStart, startFeed, tempDir } from './helpers';
 
 describe('feed: starting assay-feed', function () {
   this.timeout(60_000);
@@ -69,5 +70,25 @@ describe('feed: starting assay-feed', function () {
     } finally {
       await second.stop();
     }
+  });
+
+  it('migrates a new Postgres database once when two processes start on it together', async function () {
+    const url = await (await postgres(this)).newDatabase();
+    const [a, b] = await Promise.all([startFeed({ env: { DATABASE_URL: url } }), startFeed({ env: { DATABASE_URL: url } })]);
+    try {
+      const firsts = [a, b].filter((p) => /first start/.test(p.output()));
+      assert.equal(firsts.length, 1, 'exactly one process created the store');
+      const signup = await call(a.url, 'POST', '/auth/signup', { body: { username: 'together', password: 'together password' } });
+      assert.equal((await call(b.url, 'GET', '/feed/posts', { token: signup.json.token })).status, 200);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('makes ids that sort in creation order within a millisecond (UUID version 7)', () => {
+    const ids = Array.from({ length: 5000 }, () => timeOrderedId(1_795_000_000_000));
+    assert.deepEqual([...ids].sort(), ids);
+    assert.equal(new Set(ids).size, ids.length);
+    for (const id of ids.slice(0, 10)) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
