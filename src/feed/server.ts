@@ -160,7 +160,7 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       if (!row) throw notFound(`no user with id ${id}`);
       return toUser(row);
     },
-    // Sign up (also POST /auth/signup).
+    // Sign up: served as POST /auth/signup only, where the auth rate limit applies.
     async Create(reply, request) {
       const { username, password } = parseOr400(Credentials, request.body, 'body');
       let row: UserRow;
@@ -259,7 +259,9 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
   const authLimit = { config: { rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs } } };
   registerResource(app, '/auth/signup', { Create: users.Create!.bind(users) }, authLimit);
   registerResource(app, '/auth/login', { Create: loginCreate }, authLimit);
-  registerResource(app, '/users', users);
+  // Users are a resource without Create at /users: sign-up goes through the rate-limited /auth/signup.
+  const { Create: _signup, ...userRoutes } = users;
+  registerResource(app, '/users', userRoutes);
   registerResource(app, '/feed/post', posts);
   registerResource(app, '/feed/posts', { Index: posts.Index!.bind(posts), Options: noContent });
 

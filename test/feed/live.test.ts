@@ -112,11 +112,11 @@ for (const kind of STORES) {
       const changed = (await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { title: 'live one, edited' } })).json;
       const [u] = await updatedB.until(1);
       assert.deepEqual(u.post, changed);
-      assert.ok(u.seq > eb.seq);
+      assert.ok(u.seq > eb.seq, 'u.seq > eb.seq');
       assert.equal((await call(feed.url, 'DELETE', `/feed/post/${post.id}`, { token: ada.token })).status, 204);
       const [d] = await deletedB.until(1);
       assert.deepEqual(d, { seq: d.seq, id: post.id, model: modelHash(run.model.documents) });
-      assert.ok(d.seq > u.seq);
+      assert.ok(d.seq > u.seq, 'd.seq > u.seq');
     });
 
     it('answers subscribe with the model\'s posts and then sends only that model\'s changes to the subscriber', async () => {
@@ -182,7 +182,7 @@ for (const kind of STORES) {
       assert.equal(c1.post.body, 'edited while away');
       assert.equal(u1.post.id, missed1.id);
       assert.equal(d2.id, missed2.id);
-      assert.ok(c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq);
+      assert.ok(c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq, 'c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq');
     });
 
     it('closes a socket when its token expires', async () => {

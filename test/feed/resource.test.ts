@@ -59,7 +59,7 @@ describe('feed: resource routing convention', () => {
     assert.deepEqual(created.json, { method: 'Create', body: { text: 'hi' } });
     assert.deepEqual((await send('PUT', '/notes/n2', { text: 'yo' })).json, { method: 'Update', id: 'n2', body: { text: 'yo' } });
     assert.equal((await send('DELETE', '/notes/n3')).status, 204);
-    assert.ok(calls.includes('Delete n3'));
+    assert.ok(calls.includes('Delete n3'), 'calls.includes(\'Delete n3\')');
   });
 
   it('passes a percent-encoded id decoded', async () => {
@@ -73,7 +73,7 @@ describe('feed: resource routing convention', () => {
     const item = await send('OPTIONS', '/notes/n4');
     assert.equal(item.status, 204);
     assert.equal(item.allow, 'GET, HEAD, PUT, DELETE, OPTIONS');
-    assert.ok(calls.includes('Options ""') && calls.includes('Options "n4"'));
+    assert.ok(calls.includes('Options ""') && calls.includes('Options "n4"'), 'calls.includes(\'Options ""\') && calls.includes(\'Options "n4"\')');
   });
 
   it('answers HEAD like GET, without a body', async () => {

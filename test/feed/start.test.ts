@@ -15,7 +15,7 @@ describe('feed: starting assay-feed', function () {
     const r = await refusedStart({ JWT_SECRET: 'too-short-secret', DATABASE_URL: `sqlite:${join(dir, 'feed.db')}` });
     assert.equal(r.code, 2);
     assert.match(r.output, /JWT_SECRET is 16 bytes; it must be at least 32 bytes/);
-    assert.ok(!r.output.includes('too-short-secret'));
+    assert.ok(!r.output.includes('too-short-secret'), '!r.output.includes(\'too-short-secret\')');
   });
 
   it('refuses to start in production without JWT_SECRET', async () => {
@@ -23,14 +23,14 @@ describe('feed: starting assay-feed', function () {
     const r = await refusedStart({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${join(dir, 'feed.db')}` });
     assert.equal(r.code, 2);
     assert.match(r.output, /JWT_SECRET is not set; in production/);
-    assert.ok(!existsSync(join(dir, 'jwt-secret')));
+    assert.ok(!existsSync(join(dir, 'jwt-secret')), '!existsSync(join(dir, \'jwt-secret\'))');
   });
 
   it('refuses a bad DATABASE_URL or PORT naming the setting, without echoing a password', async () => {
     const db = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: 'mysql://root:hunter2@db/feed' });
     assert.equal(db.code, 2);
     assert.match(db.output, /DATABASE_URL: "mysql:" is not a store/);
-    assert.ok(!db.output.includes('hunter2'));
+    assert.ok(!db.output.includes('hunter2'), '!db.output.includes(\'hunter2\')');
     const port = await refusedStart({ JWT_SECRET: 'x'.repeat(40), PORT: 'eighty' });
     assert.match(port.output, /PORT="eighty": must be a whole number/);
     const life = await refusedStart({ JWT_SECRET: 'x'.repeat(40), JWT_LIFETIME: 'forever' });
@@ -41,7 +41,7 @@ describe('feed: starting assay-feed', function () {
     const r = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: 'postgres://feed:hunter2@127.0.0.1:1/feed' });
     assert.equal(r.code, 1);
     assert.match(r.output, /cannot open the store \(DATABASE_URL\)/);
-    assert.ok(!r.output.includes('hunter2'));
+    assert.ok(!r.output.includes('hunter2'), '!r.output.includes(\'hunter2\')');
   });
 
   it('on a first development start without JWT_SECRET makes a secret beside the SQLite file (0600), says so, and keeps it', async () => {
@@ -56,7 +56,7 @@ describe('feed: starting assay-feed', function () {
       assert.equal(statSync(file).mode & 0o777, 0o600);
       // The store's directory (password hashes inside) is the owner's only.
       assert.equal(statSync(join(dir, 'data')).mode & 0o777, 0o700);
-      assert.ok(readFileSync(file, 'utf8').trim().length >= 32);
+      assert.ok(readFileSync(file, 'utf8').trim().length >= 32, 'readFileSync(file, \'utf8\').trim().length >= 32');
       token = (await call(first.url, 'POST', '/auth/signup', { body: { username: 'first', password: 'first run password' } })).json.token;
     } finally {
       await first.stop();
