@@ -13,6 +13,7 @@ const programs = {
   engine: 'src/engine/main.ts',
   cli: 'src/cli/main.ts',
   adapter: 'src/adapter/main.ts',
+  feed: 'src/feed/main.ts',
 };
 const production = process.argv.includes('--production');
 
@@ -31,8 +32,10 @@ try {
     target: 'node20',
     sourcemap: 'linked',
     minify: production,
-    // vscode is provided by the editor; z3-solver is WASM and cannot be bundled (PITFALLS.md).
-    external: ['vscode', 'z3-solver'],
+    // vscode is provided by the editor; z3-solver is WASM and cannot be bundled (PITFALLS.md); the feed
+    // server's native modules (better-sqlite3, argon2) load their .node binaries from node_modules;
+    // pg-native, bufferutil and utf-8-validate are optional speed-ups their users try to require.
+    external: ['vscode', 'z3-solver', 'better-sqlite3', 'argon2', 'pg-native', 'bufferutil', 'utf-8-validate'],
     logLevel: 'warning',
     banner: { js: '"use strict";' },
   });

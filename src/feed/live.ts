@@ -1,0 +1,153 @@
+// The live channel (socket.io on the HTTP port). The handshake carries the token (`auth.token`, or an
+// `Authorization: Bearer` header); the socket is closed when the token expires. Every client is sent
+// post:created / post:updated / post:deleted with a `seq`; a client that gives `auth.since` (the last seq
+// it saw) is first sent what it missed. Clients may `subscribe` to one model's posts by content hash,
+// ask to `catchup`, and get acknowledgements. With the Postgres adapter, emits reach the clients of
+// every process.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Server, Socket } from 'socket.io';
+import type { z } from 'zod';
+import type { Tokens } from './auth';
+import { HttpError, validationError } from './errors';
+import { CatchupRequest, HandshakeAuth, SubscribeRequest, type Change, type Post } from './shapes';
+import { toPost } from './wire';
+import type { Store } from './store';
+
+/** At most this many changes are replayed on connect; beyond it the client is told to reload. */
+export const CATCHUP_LIMIT = 1000;
+
+type Ack = (answer: unknown) => void;
+
+function errorAnswer(error: unknown) {
+  if (error instanceof HttpError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+  return { ok: false, error: { code: 'internal', message: 'internal server error' } };
+}
+
+export class Live {
+  private readonly expiryTimers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly io: Server,
+    private readonly store: Store,
+    private readonly tokens: Tokens,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    io.use((socket, next) => {
+      this.authenticate(socket).then(
+        () => next(),
+        (error: unknown) => {
+          const e = error instanceof HttpError ? error : new HttpError(500, 'internal', 'internal server error');
+          if (!(error instanceof HttpError)) log.error({ err: error }, 'socket handshake failed');
+          const failure = new Error(e.message) as Error & { data?: unknown };
+          failure.data = { code: e.code, status: e.status };
+          next(failure);
+        },
+      );
+    });
+    io.on('connection', (socket) => this.connected(socket));
+  }
+
+  private async authenticate(socket: Socket): Promise<void> {
+    const header = socket.handshake.headers.authorization;
+    const fromHeader = typeof header === 'string' ? /^Bearer +(\S+)\s*$/i.exec(header)?.[1] : undefined;
+    const auth = { ...(fromHeader ? { token: fromHeader } : {}), ...(socket.handshake.auth as object) };
+    const parsed = HandshakeAuth.safeParse(auth);
+    if (!parsed.success) {
+      if (!('token' in auth)) throw new HttpError(401, 'unauthorized', 'the live channel needs a token: connect with auth: { token }');
+      throw validationError(parsed.error, 'event');
+    }
+    const { userId, exp } = await this.tokens.verify(parsed.data.token);
+    if (!(await this.store.userById(userId))) throw new HttpError(401, 'unauthorized', 'the token names a user that does not exist');
+    socket.data = { userId, exp, since: parsed.data.since };
+  }
+
+  private connected(socket: Socket): void {
+    const { exp, since } = socket.data as { userId: string; exp: number; since?: number };
+    // A socket lives no longer than its token: the client reconnects with a fresh one (and `since`).
+    const timer = setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now()));
+    this.expiryTimers.add(timer);
+    socket.on('disconnect', () => {
+      clearTimeout(timer);
+      this.expiryTimers.delete(timer);
+    });
+
+    const handle = <S extends z.ZodType>(event: string, schema: S, answer: (request: z.infer<S>) => Promise<unknown>) => {
+      socket.on(event, (payload: unknown, ack?: unknown) => {
+        const reply: Ack = typeof ack === 'function' ? (ack as Ack) : () => undefined;
+        const parsed = schema.safeParse(payload);
+        if (!parsed.success) return reply(errorAnswer(validationError(parsed.error, 'event')));
+        answer(parsed.data).then(
+          (value) => reply({ ok: true, ...(value as object) }),
+          (error: unknown) => {
+            if (!(error instanceof HttpError)) this.log.error({ err: error }, `live ${event} failed`);
+            reply(errorAnswer(error));
+          },
+        );
+      });
+    };
+
+    handle('subscribe', SubscribeRequest, async ({ model }) => {
+      await socket.join(`model:${model}`);
+      const rows = await this.store.posts({ limit: 20, model });
+      return { model, posts: rows.map(toPost) };
+    });
+    handle('unsubscribe', SubscribeRequest, async ({ model }) => {
+      await socket.leave(`model:${model}`);
+      return { model };
+    });
+    handle('catchup', CatchupRequest, async ({ since: from, limit }) => {
+      const max = limit ?? CATCHUP_LIMIT;
+      const changes = await this.changes(from, max + 1);
+      return { changes: changes.slice(0, max), more: changes.length > max };
+    });
+
+    if (since !== undefined) {
+      // Sent after the socket joined the broadcast, so nothing falls between replay and live events;
+      // a change may come twice (replayed and live): clients drop a seq they have seen.
+      this.changes(since, CATCHUP_LIMIT + 1).then(
+        (changes) => {
+          for (const change of changes.slice(0, CATCHUP_LIMIT)) {
+            if (change.type === 'post:deleted') socket.emit(change.type, { seq: change.seq, id: change.id, ...(change.model ? { model: change.model } : {}) });
+            else socket.emit(change.type, { seq: change.seq, post: change.post });
+          }
+          if (changes.length > CATCHUP_LIMIT) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts` });
+        },
+        (error: unknown) => this.log.error({ err: error }, 'live catch-up failed'),
+      );
+    }
+  }
+
+  /** Changes after `since`; a created or updated post that is gone since is reported by its deletion. */
+  private async changes(since: number, limit: number): Promise<Change[]> {
+    const rows = await this.store.changesSince(since, limit);
+    const out: Change[] = [];
+    for (const row of rows) {
+      const model = row.model_hash ?? undefined;
+      if (row.type === 'post:deleted') out.push({ type: row.type, seq: row.seq, id: row.post_id, ...(model ? { model } : {}) });
+      else if (row.post) out.push({ type: row.type, seq: row.seq, post: toPost(row.post) });
+    }
+    return out;
+  }
+
+  created(seq: number, post: Post): void {
+    this.io.emit('post:created', { seq, post });
+    const model = post.run?.model.hash;
+    if (model) this.io.to(`model:${model}`).emit('model:change', { type: 'post:created', seq, post });
+  }
+
+  updated(seq: number, post: Post, previousModel?: string): void {
+    this.io.emit('post:updated', { seq, post });
+    const rooms = [post.run?.model.hash, previousModel].filter((m): m is string => m !== undefined).map((m) => `model:${m}`);
+    if (rooms.length) this.io.to([...new Set(rooms)]).emit('model:change', { type: 'post:updated', seq, post });
+  }
+
+  deleted(seq: number, id: string, model?: string): void {
+    this.io.emit('post:deleted', { seq, id, ...(model ? { model } : {}) });
+    if (model) this.io.to(`model:${model}`).emit('model:change', { type: 'post:deleted', seq, id, model });
+  }
+
+  close(): void {
+    for (const timer of this.expiryTimers) clearTimeout(timer);
+    this.expiryTimers.clear();
+  }
+}

@@ -1,0 +1,303 @@
+// The team feed server: fastify for HTTP (routes by the resource convention), socket.io on the same
+// port for the live channel, SQLite or PostgreSQL underneath (docs/feed.md).
+import { z } from 'zod';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { Server as SocketServer } from 'socket.io';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import { checkPassword, hashPassword, Tokens } from './auth';
+import type { FeedConfig } from './config';
+import { openDb, type Db } from './db';
+import { errorBody, forbidden, HttpError, notFound, parseOr400, unauthorized } from './errors';
+import { Live } from './live';
+import { registerResource, type Resource } from './resource';
+import {
+  Credentials, LIMITS, modelHash, PageQuery, PasswordChange, PostCreate, PostQuery, PostUpdate,
+  type Run, type Session,
+} from './shapes';
+import { migrate, Store, UsernameTaken, type Position, type UserRow } from './store';
+import { toPost, toUser } from './wire';
+
+export interface FeedServer {
+  app: FastifyInstance;
+  io: SocketServer;
+  store: Store;
+  /** Migrations applied at this start (empty when the store was up to date). */
+  migrated: number[];
+  listen(): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+}
+
+/** Login takes any text within the length limits: the signup rules are not told to someone guessing. */
+const LoginCredentials = z.strictObject({
+  username: z.string().min(1).max(LIMITS.usernameMax),
+  password: z.string().min(1).max(LIMITS.passwordMax),
+});
+
+// Cursors are opaque to clients: the last item's time and id, base64url-encoded JSON.
+function encodeCursor(position: Position): string {
+  return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
+}
+function decodeCursor(cursor: string | undefined): Position | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
+      return { at: value[0] as number, id: value[1] };
+    }
+  } catch {
+    // fall through
+  }
+  throw new HttpError(400, 'validation', 'query.cursor: not a cursor this server gave out', {
+    issues: [{ path: 'query.cursor', message: 'not a cursor this server gave out' }],
+  });
+}
+
+/** A run as stored: its model's content hash computed here, and a client-given one checked against it. */
+function withHash(run: Run): Run {
+  const hash = modelHash(run.model.documents);
+  if (run.model.hash !== undefined && run.model.hash !== hash) {
+    const message = `the model's content hash is ${hash}, not ${run.model.hash}`;
+    throw new HttpError(400, 'validation', `body.run.model.hash: ${message}`, { issues: [{ path: 'body.run.model.hash', message }] });
+  }
+  return { ...run, model: { ...run.model, hash } };
+}
+
+export async function createFeedServer(config: FeedConfig): Promise<FeedServer> {
+  let db: Db;
+  let migrated: number[];
+  try {
+    db = openDb(config.databaseUrl);
+  } catch (error) {
+    throw new Error(`cannot open the store (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    migrated = await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw new Error(`cannot open the store (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const store = new Store(db);
+  const tokens = new Tokens(config.jwtSecret, config.tokenLifetimeSeconds);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Never log credentials: the token header, and bodies are not logged at all.
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Respond to a client that stops reading instead of waiting forever.
+    connectionTimeout: 60_000,
+    requestTimeout: 60_000,
+  });
+  // Bodies are JSON only: text/plain would otherwise be accepted as a string.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.status).headers(error.headers).send(errorBody(error.code, error.message, error.details));
+    }
+    const e = error as { code?: string; statusCode?: number; message?: string };
+    switch (e.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send(errorBody('payload_too_large', `the body is over the limit of ${config.bodyLimitBytes} bytes (BODY_LIMIT)`, { limit: config.bodyLimitBytes }));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send(errorBody('unsupported_media_type', `send a JSON body with Content-Type: application/json (got ${request.headers['content-type'] ?? 'none'})`));
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return reply.code(400).send(errorBody('validation', `body: ${e.message ?? 'not JSON'}`, { issues: [{ path: 'body', message: e.message ?? 'not JSON' }] }));
+    }
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      // fastify's own client errors (bad JSON, prototype poisoning, bad content length…).
+      return reply.code(e.statusCode).send(errorBody(e.statusCode === 400 ? 'validation' : 'bad_request', e.message ?? 'bad request'));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorBody('internal', 'internal server error; the server log has the details under this request id', { requestId: request.id }));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, 'rate_limited', `too many requests to this route; try again in ${Math.ceil(context.ttl / 1000)} s`, {
+        limit: context.max,
+        retryAfterSeconds: Math.ceil(context.ttl / 1000),
+      }),
+  });
+
+  /** The signed-in user of a request; 401 when the token is missing, bad, expired or its user is gone. */
+  async function signedIn(request: FastifyRequest): Promise<UserRow> {
+    const { userId } = await tokens.fromRequest(request);
+    const user = await store.userById(userId);
+    if (!user) throw unauthorized('the token names a user that does not exist');
+    return user;
+  }
+
+  async function session(user: UserRow): Promise<Session> {
+    const { token, expiresAt } = await tokens.issue(user.id);
+    return { token, expiresAt: expiresAt.toISOString(), user: toUser(user) };
+  }
+
+  const noContent = (reply: FastifyReply) => reply.code(204).send();
+
+  const users: Resource = {
+    async Index(_reply, request) {
+      await signedIn(request);
+      const query = parseOr400(PageQuery, request.query, 'query');
+      const rows = await store.users(query.limit + 1, decodeCursor(query.cursor));
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return { users: page.map(toUser), next: rows.length > query.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+    },
+    async Find(_reply, id, request) {
+      await signedIn(request);
+      const row = await store.userById(id);
+      if (!row) throw notFound(`no user with id ${id}`);
+      return toUser(row);
+    },
+    // Sign up: served as POST /auth/signup only, where the auth rate limit applies.
+    async Create(reply, request) {
+      const { username, password } = parseOr400(Credentials, request.body, 'body');
+      let row: UserRow;
+      try {
+        row = await store.createUser(username, await hashPassword(password));
+      } catch (error) {
+        if (error instanceof UsernameTaken) throw new HttpError(409, 'username_taken', `the username "${username}" is taken`);
+        throw error;
+      }
+      reply.code(201).header('Location', `/users/${row.id}`);
+      return session(row);
+    },
+    // Change one's own password.
+    async Update(_reply, id, request) {
+      const user = await signedIn(request);
+      const change = parseOr400(PasswordChange, request.body, 'body');
+      const target = await store.userById(id);
+      if (!target) throw notFound(`no user with id ${id}`);
+      if (target.id !== user.id) throw forbidden('only the user may change their password');
+      if (!(await checkPassword(user.password_hash, change.currentPassword))) throw forbidden('the current password does not match');
+      await store.setPasswordHash(user.id, await hashPassword(change.password));
+      return toUser(user);
+    },
+    Options: noContent,
+  };
+
+  const posts: Resource = {
+    async Index(_reply, request) {
+      await signedIn(request);
+      const query = parseOr400(PostQuery, request.query, 'query');
+      const rows = await store.posts({
+        limit: query.limit + 1,
+        after: decodeCursor(query.cursor),
+        ...(query.model !== undefined ? { model: query.model } : {}),
+        ...(query.author !== undefined ? { author: query.author } : {}),
+      });
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return { posts: page.map(toPost), next: rows.length > query.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+    },
+    async Find(_reply, id, request) {
+      await signedIn(request);
+      const row = await store.post(id);
+      if (!row) throw notFound(`no post with id ${id}`);
+      return toPost(row);
+    },
+    async Create(reply, request) {
+      const user = await signedIn(request);
+      const input = parseOr400(PostCreate, request.body, 'body');
+      const run = input.run ? withHash(input.run) : undefined;
+      const { id, seq } = await store.createPost(user.id, {
+        title: input.title,
+        body: input.body,
+        run: run ? JSON.stringify(run) : null,
+        modelHash: run?.model.hash ?? null,
+      });
+      const row = await store.post(id);
+      if (!row) throw notFound(`post ${id} was deleted while it was being created`);
+      const post = toPost(row);
+      live.created(seq, post);
+      reply.code(201).header('Location', `/feed/post/${id}`);
+      return post;
+    },
+    async Update(_reply, id, request) {
+      const user = await signedIn(request);
+      const input = parseOr400(PostUpdate, request.body, 'body');
+      const existing = await store.post(id);
+      if (!existing) throw notFound(`no post with id ${id}`);
+      if (existing.author_id !== user.id) throw forbidden('only the author may change this post');
+      const run = input.run ? withHash(input.run) : input.run;
+      const done = await store.updatePost(id, user.id, {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.body !== undefined ? { body: input.body } : {}),
+        ...(run !== undefined ? { run: run === null ? null : JSON.stringify(run), modelHash: run?.model.hash ?? null } : {}),
+      });
+      const row = done ? await store.post(id) : undefined;
+      if (!done || !row) throw notFound(`no post with id ${id}`);
+      const post = toPost(row);
+      // A post whose run moved to another model leaves the old model's subscribers too.
+      live.updated(done.seq, post, existing.model_hash ?? undefined);
+      return post;
+    },
+    async Delete(reply, id, request) {
+      const user = await signedIn(request);
+      const existing = await store.post(id);
+      if (!existing) throw notFound(`no post with id ${id}`);
+      if (existing.author_id !== user.id) throw forbidden('only the author may delete this post');
+      const done = await store.deletePost(id, user.id, existing.model_hash);
+      if (!done) throw notFound(`no post with id ${id}`);
+      live.deleted(done.seq, id, existing.model_hash ?? undefined);
+      return reply.code(204).send();
+    },
+    Options: noContent,
+  };
+
+  const authLimit = { config: { rateLimit: { max: config.authRateLimit.max, timeWindow: config.authRateLimit.windowMs } } };
+  registerResource(app, '/auth/signup', { Create: users.Create!.bind(users) }, authLimit);
+  registerResource(app, '/auth/login', { Create: loginCreate }, authLimit);
+  // Users are a resource without Create at /users: sign-up goes through the rate-limited /auth/signup.
+  const { Create: _signup, ...userRoutes } = users;
+  registerResource(app, '/users', userRoutes);
+  registerResource(app, '/feed/post', posts);
+  registerResource(app, '/feed/posts', { Index: posts.Index!.bind(posts), Options: noContent });
+
+  async function loginCreate(_reply: FastifyReply, request: FastifyRequest): Promise<Session> {
+    const { username, password } = parseOr400(LoginCredentials, request.body, 'body');
+    const user = await store.userByName(username);
+    if (!(await checkPassword(user?.password_hash, password)) || !user) throw unauthorized('wrong username or password');
+    return session(user);
+  }
+
+  const io = new SocketServer(app.server, {
+    // The editor connects from Node, not from a browser page: no cross-origin access is granted.
+    serveClient: false,
+    maxHttpBufferSize: 1024 * 1024,
+  });
+  if (db.dialect === 'postgres' && db.pool) {
+    io.adapter(createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'socket.io postgres adapter') }));
+  }
+  const live = new Live(io, store, tokens, app.log);
+
+  return {
+    app,
+    io,
+    store,
+    migrated,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      const port = (app.server.address() as { port: number }).port;
+      return { url: address, port };
+    },
+    async close() {
+      live.close();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await app.close().catch(() => undefined);
+      await db.close();
+    },
+  };
+}
+

@@ -1,0 +1,227 @@
+// The live channel against real `assay-feed` processes with a real socket.io client: the token at the
+// handshake, post events to every client, subscriptions and acknowledgements, catching up after a
+// reconnect, the socket closed when its token expires, and (Postgres) two processes acting as one.
+import { strict as assert } from 'node:assert';
+import { SignJWT } from 'jose';
+import { io as connectClient, type Socket } from 'socket.io-client';
+import { modelHash } from '../../src/feed/shapes';
+import { call, ensureBuilt, newUser, sampleRun, SECRET, startFeed, type FeedProcess } from './helpers';
+import { STORES, type TestStore } from './stores';
+
+const sockets: Socket[] = [];
+
+function open(url: string, auth: Record<string, unknown>): Socket {
+  const socket = connectClient(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
+  sockets.push(socket);
+  return socket;
+}
+
+/** Connects and resolves once connected; rejects with the server's refusal. */
+function connected(url: string, auth: Record<string, unknown>): Promise<Socket> {
+  const socket = open(url, auth);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (error) => reject(error));
+  });
+}
+
+function refused(url: string, auth: Record<string, unknown>): Promise<Error & { data?: { code: string; status: number } }> {
+  const socket = open(url, auth);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => reject(new Error('the live channel accepted the connection')));
+    socket.once('connect_error', (error) => resolve(error as Error & { data?: { code: string; status: number } }));
+  });
+}
+
+/** Collects every payload of `event` on `socket` from now on. */
+function collect<T = any>(socket: Socket, event: string): { items: T[]; until(n: number): Promise<T[]> } {
+  const items: T[] = [];
+  const waiters: (() => void)[] = [];
+  socket.on(event, (payload: T) => {
+    items.push(payload);
+    for (const w of waiters.splice(0)) w();
+  });
+  return {
+    items,
+    until(n) {
+      return new Promise((resolve) => {
+        const check = () => (items.length >= n ? resolve(items.slice(0, n)) : waiters.push(check));
+        check();
+      });
+    },
+  };
+}
+
+function ask(socket: Socket, event: string, payload: unknown): Promise<any> {
+  return socket.timeout(20_000).emitWithAck(event, payload);
+}
+
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.disconnect();
+});
+
+for (const kind of STORES) {
+  describe(`feed: live channel (${kind.name})`, function () {
+    this.timeout(60_000);
+    let store: TestStore;
+    let feed: FeedProcess;
+    let ada: Awaited<ReturnType<typeof newUser>>;
+    let bob: Awaited<ReturnType<typeof newUser>>;
+
+    before(async function () {
+      ensureBuilt();
+      store = await kind.create(this);
+      feed = await startFeed({ env: { DATABASE_URL: store.url } });
+      ada = await newUser(feed.url, 'ada');
+      bob = await newUser(feed.url, 'bob');
+    });
+    after(async () => {
+      await feed?.stop();
+    });
+
+    it('refuses a handshake without a token, or with a forged, expired or unsigned one', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: ada.id, iat: now, exp: now + 60 })).toString('base64url')}.`;
+      const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(`${SECRET}!`));
+      const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt(now - 100).setExpirationTime(now - 50).sign(new TextEncoder().encode(SECRET));
+      const missing = await refused(feed.url, {});
+      assert.match(missing.message, /needs a token/);
+      assert.equal(missing.data?.code, 'unauthorized');
+      for (const token of [none, forged, expired, 'garbage']) {
+        const error = await refused(feed.url, { token });
+        assert.equal(error.data?.code, 'unauthorized', token);
+        assert.equal(error.data?.status, 401);
+      }
+      const badSince = await refused(feed.url, { token: ada.token, since: -1 });
+      assert.equal(badSince.data?.code, 'validation');
+    });
+
+    it('sends post:created, post:updated and post:deleted with increasing seq to every connected client', async () => {
+      const a = await connected(feed.url, { token: ada.token });
+      const b = await connected(feed.url, { token: bob.token });
+      const createdA = collect(a, 'post:created');
+      const createdB = collect(b, 'post:created');
+      const updatedB = collect(b, 'post:updated');
+      const deletedB = collect(b, 'post:deleted');
+      const run = sampleRun('part def Live;');
+      const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'live one', run } })).json;
+      const [[ea], [eb]] = await Promise.all([createdA.until(1), createdB.until(1)]);
+      assert.deepEqual(ea.post, post);
+      assert.deepEqual(eb, ea);
+      assert.equal(typeof eb.seq, 'number');
+      const changed = (await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { title: 'live one, edited' } })).json;
+      const [u] = await updatedB.until(1);
+      assert.deepEqual(u.post, changed);
+      assert.ok(u.seq > eb.seq, 'u.seq > eb.seq');
+      assert.equal((await call(feed.url, 'DELETE', `/feed/post/${post.id}`, { token: ada.token })).status, 204);
+      const [d] = await deletedB.until(1);
+      assert.deepEqual(d, { seq: d.seq, id: post.id, model: modelHash(run.model.documents) });
+      assert.ok(d.seq > u.seq, 'd.seq > u.seq');
+    });
+
+    it('answers subscribe with the model\'s posts and then sends only that model\'s changes to the subscriber', async () => {
+      const runA = sampleRun('part def Subscribed;');
+      const runB = sampleRun('part def Other;');
+      const hashA = modelHash(runA.model.documents);
+      const earlier = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'earlier', run: runA } })).json;
+      const b = await connected(feed.url, { token: bob.token });
+      const changes = collect(b, 'model:change');
+      const ack = await ask(b, 'subscribe', { model: hashA });
+      assert.equal(ack.ok, true);
+      assert.equal(ack.model, hashA);
+      assert.deepEqual(ack.posts.map((p: { id: string }) => p.id), [earlier.id]);
+      await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'other model', run: runB } });
+      const mine = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'same model', run: runA } })).json;
+      const [c] = await changes.until(1);
+      assert.equal(c.type, 'post:created');
+      assert.equal(c.post.id, mine.id);
+      assert.equal(changes.items.length, 1);
+
+      const bad = await ask(b, 'subscribe', { model: 'not-a-hash' });
+      assert.equal(bad.ok, false);
+      assert.equal(bad.error.code, 'validation');
+      assert.equal(bad.error.details.issues[0].path, 'event.model');
+      assert.deepEqual(await ask(b, 'unsubscribe', { model: hashA }), { ok: true, model: hashA });
+    });
+
+    it('answers catchup with the changes after a seq, oldest first', async () => {
+      const a = await connected(feed.url, { token: ada.token });
+      const created = collect(a, 'post:created');
+      const first = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'c1' } })).json;
+      const [{ seq }] = await created.until(1);
+      const second = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'c2' } })).json;
+      await call(feed.url, 'DELETE', `/feed/post/${first.id}`, { token: ada.token });
+      const ack = await ask(a, 'catchup', { since: seq });
+      assert.equal(ack.ok, true);
+      assert.equal(ack.more, false);
+      assert.deepEqual(ack.changes.map((c: { type: string }) => c.type), ['post:created', 'post:deleted']);
+      assert.equal(ack.changes[0].post.id, second.id);
+      assert.equal(ack.changes[1].id, first.id);
+      const bad = await ask(a, 'catchup', { since: 'yesterday' });
+      assert.equal(bad.error.details.issues[0].path, 'event.since');
+    });
+
+    it('sends a client that reconnects with `since` what it missed while away', async () => {
+      const a = await connected(feed.url, { token: bob.token });
+      const created = collect(a, 'post:created');
+      await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'before leaving' } });
+      const [{ seq }] = await created.until(1);
+      a.disconnect();
+      const missed1 = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'missed 1' } })).json;
+      const missed2 = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'missed 2' } })).json;
+      await call(feed.url, 'PUT', `/feed/post/${missed1.id}`, { token: ada.token, body: { body: 'edited while away' } });
+      await call(feed.url, 'DELETE', `/feed/post/${missed2.id}`, { token: ada.token });
+
+      const again = open(feed.url, { token: bob.token, since: seq });
+      const createdAgain = collect(again, 'post:created');
+      const updatedAgain = collect(again, 'post:updated');
+      const deletedAgain = collect(again, 'post:deleted');
+      // missed2 was deleted: its creation is not replayed (the post is gone), its deletion is.
+      const [[c1], [u1], [d2]] = await Promise.all([createdAgain.until(1), updatedAgain.until(1), deletedAgain.until(1)]);
+      assert.equal(c1.post.id, missed1.id);
+      assert.equal(c1.post.body, 'edited while away');
+      assert.equal(u1.post.id, missed1.id);
+      assert.equal(d2.id, missed2.id);
+      assert.ok(c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq, 'c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq');
+    });
+
+    it('closes a socket when its token expires', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const shortLived = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt(now).setExpirationTime(now + 4).sign(new TextEncoder().encode(SECRET));
+      const socket = await connected(feed.url, { token: shortLived });
+      const reason = await new Promise<string>((resolve) => socket.once('disconnect', resolve));
+      assert.equal(reason, 'io server disconnect');
+    });
+
+    if (kind.name === 'postgres') {
+      it('acts as one feed across two processes on one Postgres: a client of one sees posts made through the other', async () => {
+        const other = await startFeed({ env: { DATABASE_URL: store.url } });
+        try {
+          const onFirst = await connected(feed.url, { token: bob.token });
+          const onSecond = await connected(other.url, { token: bob.token });
+          const seenFirst = collect(onFirst, 'post:created');
+          const seenSecond = collect(onSecond, 'post:created');
+          const run = sampleRun('part def Cluster;');
+          await ask(onFirst, 'subscribe', { model: modelHash(run.model.documents) });
+          const modelChanges = collect(onFirst, 'model:change');
+
+          const viaSecond = (await call(other.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'via the second process', run } })).json;
+          const [[e1], [e2]] = await Promise.all([seenFirst.until(1), seenSecond.until(1)]);
+          assert.deepEqual(e1.post, viaSecond);
+          assert.deepEqual(e2, e1);
+          const [m] = await modelChanges.until(1);
+          assert.equal(m.post.id, viaSecond.id);
+
+          const deleted = collect(onSecond, 'post:deleted');
+          await call(feed.url, 'DELETE', `/feed/post/${viaSecond.id}`, { token: ada.token });
+          const [d] = await deleted.until(1);
+          assert.equal(d.id, viaSecond.id);
+          // Reads through either process see the same store.
+          assert.equal((await call(other.url, 'GET', `/feed/post/${viaSecond.id}`, { token: bob.token })).status, 404);
+        } finally {
+          await other.stop();
+        }
+      });
+    }
+  });
+}

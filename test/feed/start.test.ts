@@ -1,0 +1,94 @@
+// Starting assay-feed: refusals that name the setting, and the development first run that makes and
+// keeps its own signing secret beside the SQLite file.
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { timeOrderedId } from '../../src/feed/store';
+import { call, ensureBuilt, postgres, refusedStart, startFeed, tempDir } from './helpers';
+
+describe('feed: starting assay-feed', function () {
+  this.timeout(60_000);
+  before(() => ensureBuilt());
+
+  it('refuses a JWT_SECRET shorter than 32 bytes, naming the setting', async () => {
+    const dir = tempDir();
+    const r = await refusedStart({ JWT_SECRET: 'too-short-secret', DATABASE_URL: `sqlite:${join(dir, 'feed.db')}` });
+    assert.equal(r.code, 2);
+    assert.match(r.output, /JWT_SECRET is 16 bytes; it must be at least 32 bytes/);
+    assert.ok(!r.output.includes('too-short-secret'), '!r.output.includes(\'too-short-secret\')');
+  });
+
+  it('refuses to start in production without JWT_SECRET', async () => {
+    const dir = tempDir();
+    const r = await refusedStart({ NODE_ENV: 'production', DATABASE_URL: `sqlite:${join(dir, 'feed.db')}` });
+    assert.equal(r.code, 2);
+    assert.match(r.output, /JWT_SECRET is not set; in production/);
+    assert.ok(!existsSync(join(dir, 'jwt-secret')), '!existsSync(join(dir, \'jwt-secret\'))');
+  });
+
+  it('refuses a bad DATABASE_URL or PORT naming the setting, without echoing a password', async () => {
+    const db = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: 'mysql://root:hunter2@db/feed' });
+    assert.equal(db.code, 2);
+    assert.match(db.output, /DATABASE_URL: "mysql:" is not a store/);
+    assert.ok(!db.output.includes('hunter2'), '!db.output.includes(\'hunter2\')');
+    const port = await refusedStart({ JWT_SECRET: 'x'.repeat(40), PORT: 'eighty' });
+    assert.match(port.output, /PORT="eighty": must be a whole number/);
+    const life = await refusedStart({ JWT_SECRET: 'x'.repeat(40), JWT_LIFETIME: 'forever' });
+    assert.match(life.output, /JWT_LIFETIME="forever"/);
+  });
+
+  it('says so when the Postgres store cannot be reached, without the password', async () => {
+    const r = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: 'postgres://feed:hunter2@127.0.0.1:1/feed' });
+    assert.equal(r.code, 1);
+    assert.match(r.output, /cannot open the store \(DATABASE_URL\)/);
+    assert.ok(!r.output.includes('hunter2'), '!r.output.includes(\'hunter2\')');
+  });
+
+  it('on a first development start without JWT_SECRET makes a secret beside the SQLite file (0600), says so, and keeps it', async () => {
+    const dir = tempDir();
+    const env = { JWT_SECRET: undefined, DATABASE_URL: 'sqlite:data/feed.db' };
+    const first = await startFeed({ cwd: dir, env });
+    let token: string;
+    try {
+      assert.match(first.output(), /first start: created the feed store/);
+      assert.match(first.output(), /created a random signing secret in data\/jwt-secret \(mode 0600\)/);
+      const file = join(dir, 'data', 'jwt-secret');
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      // The store's directory (password hashes inside) is the owner's only.
+      assert.equal(statSync(join(dir, 'data')).mode & 0o777, 0o700);
+      assert.ok(readFileSync(file, 'utf8').trim().length >= 32, 'readFileSync(file, \'utf8\').trim().length >= 32');
+      token = (await call(first.url, 'POST', '/auth/signup', { body: { username: 'first', password: 'first run password' } })).json.token;
+    } finally {
+      await first.stop();
+    }
+    const second = await startFeed({ cwd: dir, env });
+    try {
+      assert.doesNotMatch(second.output(), /first start|created a random/);
+      assert.match(second.output(), /signing with the secret kept in data\/jwt-secret/);
+      // Same secret: the token of the first run still holds.
+      assert.equal((await call(second.url, 'GET', '/feed/posts', { token })).status, 200);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('migrates a new Postgres database once when two processes start on it together', async function () {
+    const url = await (await postgres(this)).newDatabase();
+    const [a, b] = await Promise.all([startFeed({ env: { DATABASE_URL: url } }), startFeed({ env: { DATABASE_URL: url } })]);
+    try {
+      const firsts = [a, b].filter((p) => /first start/.test(p.output()));
+      assert.equal(firsts.length, 1, 'exactly one process created the store');
+      const signup = await call(a.url, 'POST', '/auth/signup', { body: { username: 'together', password: 'together password' } });
+      assert.equal((await call(b.url, 'GET', '/feed/posts', { token: signup.json.token })).status, 200);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('makes ids that sort in creation order within a millisecond (UUID version 7)', () => {
+    const ids = Array.from({ length: 5000 }, () => timeOrderedId(1_795_000_000_000));
+    assert.deepEqual([...ids].sort(), ids);
+    assert.equal(new Set(ids).size, ids.length);
+    for (const id of ids.slice(0, 10)) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
