@@ -410,6 +410,56 @@ function refName(r: { target: any }): string | undefined {
   return q?.segments?.[q.segments.length - 1];
 }
 
+/** The path (`test::top::mid::leaf`) from the object `root` to the first part, breadth first, whose
+ * type is the definition `owner` (by name) or specializes it: a part's type is its own typing, or, for a
+ * redefinition, the redefined part's; its parts are those of its types, overridden by its own body. */
+export function objectPathTo(source: string, root: string, owner: string): string | undefined {
+  const ownerName = owner.split('::').pop()!;
+  const start = findPath(source, root);
+  if (!start) return undefined;
+  const defsOf = (names: string[]): Named[] => names.map((n) => findByName(source, n)).filter((d): d is Named => d !== undefined && d.kind === 'Definition');
+  const specializes = (name: string, seen = new Set<string>()): boolean => {
+    if (name === ownerName) return true;
+    if (seen.has(name)) return false;
+    seen.add(name);
+    return defsOf([name]).some((d) => d.relations.filter((r) => r.relation === 'specialization').some((r) => specializes(refName(r) ?? '', seen)));
+  };
+  const typeNames = (e: Named): string[] => e.relations.filter((r) => r.relation === 'typing' || r.relation === 'specialization').map(refName).filter((n): n is string => n !== undefined);
+  const allTypes = (names: string[], seen = new Set<string>()): string[] => {
+    for (const n of names) {
+      if (seen.has(n)) continue;
+      seen.add(n);
+      for (const d of defsOf([n])) allTypes(typeNames(d), seen);
+    }
+    return [...seen];
+  };
+  // Parts of an element with the types of each: inherited through its types, then its own body.
+  const partsOf = (own: Named, types: string[]): Map<string, string[]> => {
+    const parts = new Map<string, string[]>();
+    const add = (m: Member) => {
+      if (m.kind !== 'Usage' || m.keyword !== 'part') return;
+      const redefined = m.relations.find((r) => r.relation === 'redefinition');
+      const name = m.name ?? (redefined ? refName(redefined) : undefined);
+      if (!name) return;
+      parts.set(name, [...(parts.get(name) ?? []), ...typeNames(m)]);
+    };
+    for (const d of defsOf(allTypes(types))) for (const m of d.body ?? []) add(m);
+    for (const m of own.body ?? []) add(m);
+    return parts;
+  };
+  const queue: { path: string; element: Named; types: string[] }[] = [{ path: root, element: start, types: typeNames(start) }];
+  for (let i = 0; i < queue.length && i < 200; i++) {
+    const { path, element, types } = queue[i]!;
+    for (const [name, partTypes] of partsOf(element, types)) {
+      if (allTypes(partTypes).some((t) => specializes(t))) return `${path}::${name}`;
+      // The part's own body, when it declares one, is found by name among the element's members.
+      const own = (element.body ?? []).find((m): m is Usage => m.kind === 'Usage' && (m.name === name || m.relations.some((r) => r.relation === 'redefinition' && refName(r) === name)));
+      queue.push({ path: `${path}::${name}`, element: own ?? ({ ...element, body: [], relations: [] } as unknown as Named), types: partTypes });
+    }
+  }
+  return undefined;
+}
+
 /** The `in` parameters of a calc, inherited ones first at the position their declaring calc gives
  * them, a redefinition taking the place of the parameter it redefines (README.upstream.md). */
 export function inParameters(source: string, calc: Named, seen = new Set<Named>()): string[] {
@@ -655,11 +705,16 @@ async function checksOf(c: Case): Promise<Check[]> {
     }
     case 'constraint':
     case 'requirement': {
+      let subject: string | undefined;
       if (e.instantiate) {
-        return [notAskable(`${e.type} verdict about ${e.instantiate}`, `a condition of ${e.evaluate} checked about the object ${e.instantiate}: assay names a constraint by its path in the object, and the harness cannot derive the nested path to that definition's object`, String(e.satisfied))];
+        // A condition of a nested definition, about the object: assay names it by its path in the object.
+        const owner = e.evaluate?.split('::').slice(0, -1).join('::');
+        const path = owner ? objectPathTo(c.source, e.instantiate, owner) : undefined;
+        if (!path) return [notAskable(`${e.type} verdict about ${e.instantiate}`, `no part of ${e.instantiate} found typed by ${owner} (the path assay names the condition by)`, String(e.satisfied))];
+        subject = `${path}::${e.evaluate!.split('::').pop()}`;
       }
       const kinds = e.type === 'constraint' ? ['constraint'] : ['requirement', 'constraint'];
-      const subject = e.evaluate ?? firstDeclared(c.source, kinds)?.path;
+      subject ??= e.evaluate ?? firstDeclared(c.source, kinds)?.path;
       if (!subject) return [notAskable(e.type, `no ${e.type} declared by the document's packages`)];
       const binds: string[] = [];
       for (const [name, v] of Object.entries(e.bindings ?? {})) {
