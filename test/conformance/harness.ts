@@ -531,7 +531,10 @@ function errorCheck(what: string, q: Asked, expectedError: string): Check {
   // A refusal before the run (`covers`: syntax error, construct not taken, subject kind) says nothing
   // about the model's error; one from the run (or a failure or budget) is assay meeting it.
   const atRun = !/does not cover it|does not take|^usage/.test(reason) || (expectedError.startsWith('syntax error') && /expected|syntax|unexpected/i.test(reason));
-  return { what, question, expected: `error "${expectedError}"`, answered: `${reason}${matches ? ' (text matches)' : ' (text differs)'}`, verdict: atRun ? 'agree' : 'refused' };
+  // A run-time refusal naming what assay lacks (a library function or name it does not know, a
+  // question shape it does not take) is a gap of assay, not the model's error.
+  const gap = /unknown calc or function|is a structured value|is not supported|unknown name '[\w']+::/.test(reason);
+  return { what, question, expected: `error "${expectedError}"`, answered: `${reason}${matches ? ' (text matches)' : ' (text differs)'}`, verdict: atRun && !gap ? 'agree' : 'refused' };
 }
 
 function answerSummary(a: Answer): string {
