@@ -124,6 +124,28 @@ function serviceMessage(body: unknown): string | undefined {
   return undefined;
 }
 
+/** Deepest nesting of arrays and objects a service's JSON may have: the answer is written out again
+ * as the envelope, and JSON.stringify recurses (it overflows the stack at a few thousand levels). */
+export const MAX_JSON_DEPTH = 512;
+
+/** Nesting depth of a JSON text's arrays and objects (strings skipped), without parsing it. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) max = depth;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return max;
+}
+
 function parseJson(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) as unknown };
@@ -160,7 +182,13 @@ export async function callJson(call: JsonCall, timeoutMs: number): Promise<unkno
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if (response.status >= 200 && response.status < 300) {
     if (response.text.trim() === '') return {};
-    if (parsed) return parsed.value;
+    if (parsed) {
+      const depth = jsonDepth(response.text);
+      if (depth > MAX_JSON_DEPTH) {
+        throw new AdapterFailure(`${target} returned ${status} with JSON nested ${depth} levels deep (at most ${MAX_JSON_DEPTH} are passed on)`, ExitCode.ioOrHttp, response.status, response.text);
+      }
+      return parsed.value;
+    }
     throw new AdapterFailure(`${target} returned ${status} with a body that is not JSON`, ExitCode.ioOrHttp, response.status, response.text);
   }
   let message = `${target} returned ${status}`;

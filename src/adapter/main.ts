@@ -13,10 +13,19 @@ for (const method of ['log', 'info', 'debug'] as const) {
 let emitted = false;
 function emit(outcome: Outcome): void {
   if (emitted) return;
+  // Written out before it counts as emitted: an envelope that cannot be written (a value nested too
+  // deeply for JSON.stringify) becomes a failure envelope instead of an empty stdout.
+  let line: string;
+  try {
+    line = JSON.stringify(outcome.envelope);
+  } catch (error) {
+    outcome = unexpectedFailure(new Error(`the answer cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`));
+    line = JSON.stringify(outcome.envelope);
+  }
   emitted = true;
   const exit = (): never => process.exit(outcome.exitCode);
   process.stdout.on('error', exit); // e.g. EPIPE: the reader is gone; the exit code still tells
-  process.stdout.write(`${JSON.stringify(outcome.envelope)}\n`, exit);
+  process.stdout.write(`${line}\n`, exit);
 }
 
 function emitUnexpected(error: unknown): void {
