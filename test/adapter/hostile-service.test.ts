@@ -1,0 +1,73 @@
+// The adapter (dist/adapter.js, a real process) against a hostile task service on 127.0.0.1: answers
+// nested too deeply to write out, polls that stall, bodies without end, durations past Node's timers,
+// credentials in SERVICE_URL, task ids that are path segments. Whatever happens: exactly one JSON
+// envelope on stdout (runAdapter checks it) and the contract's exit code.
+import { strict as assert } from 'node:assert';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTaskService, type TaskService } from '../fixtures/task-service/service';
+import { ensureAdapterBuilt, runAdapter } from './adapter-process';
+
+/** A service whose every answer is written by `handler`. */
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+describe('adapter against a hostile service (real processes)', function () {
+  this.timeout(60_000);
+  let service: TaskService;
+
+  before(() => ensureAdapterBuilt());
+  beforeEach(async () => {
+    service = await startTaskService({ runtime: true });
+  });
+  afterEach(() => service.close());
+
+  it('a 2xx answer nested 5,000 levels deep: one failure envelope naming the depth, exit 1 (not an empty stdout)', async () => {
+    const nested = '['.repeat(5000) + ']'.repeat(5000);
+    service.fault('GET /adapters/tools', { status: 200, body: nested });
+    const r = await runAdapter(['tools'], { SERVICE_URL: service.url });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.out.error!.message, /^GET http:\/\/127\.0\.0\.1:\d+\/adapters\/tools returned 200 OK with JSON nested 5000 levels deep \(at most 512 are passed on\)$/);
+    assert.equal(r.out.error!.body, nested);
+  });
+
+  it('a task record nested deeply during wait: one failure envelope, exit 1', async () => {
+    const nested = '{"status":"running","x":' + '['.repeat(5000) + ']'.repeat(5000) + '}';
+    service.fault('GET /tasks/t1', { status: 200, body: nested });
+    const r = await runAdapter(['wait', '-task-ids', 't1', '-timeout', '5s'], { SERVICE_URL: service.url });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.out.error!.message, /nested 5001 levels deep/);
+  });
+
+  it('wait -timeout 2s with a service that answers the first polls and then stalls: exit 3 with the task as last seen', async () => {
+    // With -interval 1s the third poll used to start at the deadline itself, bounded only by the
+    // request timeout (30 s), and the wait ended with exit 1 half a minute late.
+    let polls = 0;
+    const stalling = await serve((req, res) => {
+      if (req.url === '/tasks/t1' && polls++ < 2) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id":"t1","status":"running"}');
+      }
+      // later polls: accepted, never answered (the request timeout is the default 30 s)
+    });
+    try {
+      const r = await runAdapter(['wait', '-task-ids', 't1', '-timeout', '2s', '-interval', '1s'], { SERVICE_URL: stalling.url });
+      assert.equal(r.code, 3, r.stdout + r.stderr);
+      assert.equal(r.out.error!.message, 'deadline passed after 2s with 1 of 1 task(s) not terminal: t1 (running)');
+      assert.deepEqual(r.out.data.tasks, [{ id: 't1', status: 'running' }]);
+      assert.ok(polls >= 3, 'polled again after the answers');
+    } finally {
+      await stalling.close();
+    }
+  });
+});
