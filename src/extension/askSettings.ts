@@ -130,8 +130,8 @@ export function budgetFromSetting(value: unknown): { budget: BudgetLimits; probl
   }
   const deadline = record['deadline'];
   if (deadline !== undefined) {
-    if (typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0) budget.deadline = deadline;
-    else problems.push(`assay.budget.deadline: expected a number of seconds greater than 0, got ${JSON.stringify(deadline)}; ignored`);
+    if (typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0 && deadline <= 2147483) budget.deadline = deadline;
+    else problems.push(`assay.budget.deadline: expected a number of seconds greater than 0 and at most 2147483 (about 24.8 days), got ${JSON.stringify(deadline)}; ignored`);
   }
   for (const key of BUDGET_KEYS) {
     const limit = record[key];

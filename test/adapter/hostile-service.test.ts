@@ -70,4 +70,17 @@ describe('adapter against a hostile service (real processes)', function () {
       await stalling.close();
     }
   });
+
+  it('durations past what a timer can hold (600h, 1000h) are refused as usage errors naming the flag, not turned into 1 ms', async () => {
+    service.fault('GET /tasks/t1', { status: 200, body: '{"id":"t1","status":"running"}' });
+    const long = await runAdapter(['wait', '-task-ids', 't1', '-timeout', '600h'], { SERVICE_URL: service.url });
+    assert.equal(long.code, 2, long.stdout);
+    assert.match(long.out.error!.message, /^duration "600h" is longer than the longest supported, 596h31m23\.647s for flag -timeout$/);
+    const interval = await runAdapter(['wait', '-task-ids', 't1', '-timeout', '2s', '-interval', '1000h'], { SERVICE_URL: service.url });
+    assert.equal(interval.code, 2, interval.stdout);
+    assert.match(interval.out.error!.message, /^duration "1000h" is longer than the longest supported, .* for flag -interval$/);
+    assert.equal(service.requests.filter((r) => r.path === '/tasks/t1').length, 0, 'nothing was polled');
+    const fine = await runAdapter(['wait', '-task-ids', 't1', '-timeout', '1s', '-interval', '596h'], { SERVICE_URL: service.url });
+    assert.equal(fine.code, 3, fine.stdout);
+  });
 });
