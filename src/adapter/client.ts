@@ -49,7 +49,11 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
   }
 }
 
-/** One HTTP exchange. Resolves with any status; rejects with NoResponse when no full response came. */
+/** Largest response body read (64 MiB); a longer one is a failure rather than memory without bound. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** One HTTP exchange. Resolves with any status; rejects with NoResponse when no full response came,
+ * and with an AdapterFailure when the body is longer than MAX_BODY_BYTES. */
 export function httpRequest(method: string, url: URL, options: RequestOptions): Promise<HttpResponse> {
   const target = `${method} ${url.toString()}`;
   return new Promise<HttpResponse>((resolve, reject) => {
@@ -92,7 +96,19 @@ export function httpRequest(method: string, url: URL, options: RequestOptions): 
     request.on('error', (error: NodeJS.ErrnoException) => fail(describeNetworkError(error), 'network'));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          chunks.length = 0;
+          settle(() => {
+            reject(new AdapterFailure(`${target} returned ${response.statusCode ?? 0} with a body longer than ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most the adapter reads; not read further`, ExitCode.ioOrHttp, response.statusCode ?? 0, ''));
+            request.destroy();
+          });
+          return;
+        }
+        chunks.push(chunk);
+      });
       response.on('error', (error: NodeJS.ErrnoException) => fail(`response interrupted: ${describeNetworkError(error)}`, 'network'));
       response.on('close', () => {
         if (!response.complete) fail('connection closed before the response was complete', 'network');

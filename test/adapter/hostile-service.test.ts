@@ -83,4 +83,29 @@ describe('adapter against a hostile service (real processes)', function () {
     const fine = await runAdapter(['wait', '-task-ids', 't1', '-timeout', '1s', '-interval', '596h'], { SERVICE_URL: service.url });
     assert.equal(fine.code, 3, fine.stdout);
   });
+
+  it('a body without end is cut at 64 MiB: a failure envelope naming the limit, exit 1', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const endless = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const more = (): void => {
+        while (!res.destroyed && sent < 1024) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('close', () => { sent = 1024; });
+      more();
+    });
+    try {
+      const r = await runAdapter(['tools'], { SERVICE_URL: endless.url });
+      assert.equal(r.code, 1, r.stdout.slice(0, 500) + r.stderr);
+      assert.match(r.out.error!.message, /^GET http:\/\/127\.0\.0\.1:\d+\/adapters\/tools returned 200 with a body longer than 64 MiB, the most the adapter reads; not read further$/);
+      assert.equal(r.out.error!.status_code, 200);
+    } finally {
+      await endless.close();
+    }
+  });
 });
