@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PidTracker, fixtureEntry } from '../host/fixture-engines';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -33,5 +34,25 @@ describe('cli: limits', function () {
     assert.deepEqual(JSON.parse(r.stdout), { error: { message: '--deadline 2147484: at most 2147483 seconds (about 24.8 days)', status: 'usage' } });
     const fine = cli(['evaluate', 'Demo::x', '--model', model, '--deadline', '2147483', '--json']);
     assert.equal(fine.code, 0, fine.stdout + fine.stderr);
+  });
+
+  it('a 130,000-step witness in text output: the first 1000 steps, then how many were left out (no RangeError)', async () => {
+    const pids = new PidTracker();
+    const steps = Array.from({ length: 130_000 }, (_, i) => `step ${i + 1}: t@go first of t@go`).join('\n');
+    const resultFile = join(dir, 'long-witness.json');
+    writeFileSync(resultFile, JSON.stringify({ claim: 'violated', strength: 'observed', witness: { schedules: [steps], at: 130_000 } }));
+    const manifest = join(dir, 'engines.json');
+    writeFileSync(manifest, JSON.stringify([fixtureEntry('well-behaved.js', pids, { name: 'long', config: { resultFile } })]));
+    const r = cli(['holds', 'Demo::x', '--model', model, '--engines', manifest]);
+    assert.equal(r.code, 0, r.stderr.slice(0, 2000));
+    const lines = r.stdout.split('\n');
+    assert.ok(lines.includes('      step 1000: t@go first of t@go'), r.stdout.slice(0, 500));
+    assert.ok(!lines.includes('      step 1001: t@go first of t@go'));
+    assert.ok(lines.includes('      … 129000 more steps not shown (--json prints all)'), r.stdout.slice(-500));
+    assert.ok(lines.includes('    violated at move 130000'));
+    const json = cli(['holds', 'Demo::x', '--model', model, '--engines', manifest, '--json']);
+    assert.equal(json.code, 0);
+    assert.equal((JSON.parse(json.stdout) as { result: { witness: { schedules: string[] } } }).result.witness.schedules[0]!.split('\n').length, 130_000);
+    await pids.assertNoneRunning();
   });
 });
