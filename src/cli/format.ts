@@ -21,7 +21,24 @@ function append(lines: string[], more: readonly string[]): void {
   for (const line of more) lines.push(line);
 }
 
+// Control characters (C0 but tab and newline, DEL, C1) and the bidirectional overrides: an engine's
+// reason, a value or a name in a model could otherwise clear the screen, write the clipboard (OSC 52)
+// or reorder what is shown.
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every control character shown as an escape (`\x1b`, `\u202e`), safe for a terminal. */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+  });
+}
+
 export function formatOutcome(question: Question, outcome: RunOutcome, elapsedMs: number): string {
+  return terminalSafe(outcomeText(question, outcome, elapsedMs));
+}
+
+function outcomeText(question: Question, outcome: RunOutcome, elapsedMs: number): string {
   const asked = `${question.kind} ${question.subject}`;
   switch (outcome.status) {
     case 'answered':
@@ -173,5 +190,5 @@ export function formatEngineChecks(checks: EngineCheck[]): string {
       lines.push(`  problem:    ${indent(check.problem ?? 'unknown', '              ')}`);
     }
   }
-  return lines.join('\n') + '\n';
+  return terminalSafe(lines.join('\n') + '\n');
 }

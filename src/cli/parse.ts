@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, languageOfPath } from '../sysml';
 import { resolveDocuments, type NamedDocument } from '../sysml/names';
+import { terminalSafe } from './format';
 
 export interface CommandOutput {
   out(text: string): void;
@@ -183,7 +184,8 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
     io.out(JSON.stringify(report) + '\n');
   } else {
     let text = '';
-    for (const d of diagnostics) text += `${d.file}:${d.line}:${d.column}: ${d.message}\n`;
+    // Names and strings of a model reach the terminal in messages: control characters are escaped.
+    for (const d of diagnostics) text += terminalSafe(`${d.file}:${d.line}:${d.column}: ${d.message}`) + '\n';
     const libraryNote = libraryFiles.length > 0 ? ` (+${libraryFiles.length} library)` : '';
     text += `${files.length} files${libraryNote}, ${lines} lines, ${syntaxErrors} syntax errors, ` +
       `${unresolvedReferences} unresolved references, ${seconds.toFixed(2)} s\n`;

@@ -55,4 +55,26 @@ describe('cli: limits', function () {
     assert.equal((JSON.parse(json.stdout) as { result: { witness: { schedules: string[] } } }).result.witness.schedules[0]!.split('\n').length, 130_000);
     await pids.assertNoneRunning();
   });
+
+  it('escape sequences in an engine reason and values, and in model names, reach the terminal escaped', async () => {
+    const pids = new PidTracker();
+    const hostile = 'clear\x1b[2J\x1b]52;c;aGVsbG8=\x07\r\u202edone';
+    const manifest = join(dir, 'engines-esc.json');
+    writeFileSync(manifest, JSON.stringify([fixtureEntry('well-behaved.js', pids, { name: 'esc', config: {
+      result: { claim: 'value', strength: 'proved', reason: hostile, values: [{ name: 'x', value: hostile }] },
+    } })]));
+    const r = cli(['evaluate', 'Demo::x', '--model', model, '--engines', manifest]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /[\x00-\x08\x0b-\x1f\x7f\u202e]/);
+    assert.match(r.stdout, /reason: {3}clear\\x1b\[2J\\x1b\]52;c;aGVsbG8=\\x07\\x0d\\u202edone\n/);
+    assert.match(r.stdout, /x = clear\\x1b\[2J/);
+    await pids.assertNoneRunning();
+
+    const named = join(dir, 'named.sysml');
+    writeFileSync(named, "package N { part p : 'Evil\x1b[2J'; }\n");
+    const parsed = cli(['parse', named]);
+    assert.equal(parsed.code, 1);
+    assert.doesNotMatch(parsed.stdout, /\x1b/);
+    assert.match(parsed.stdout, /unresolved reference ''Evil\\x1b\[2J''/);
+  });
 });
