@@ -2,7 +2,7 @@
 // cannot hold, huge outputs, hostile text, odd files.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PidTracker, fixtureEntry } from '../host/fixture-engines';
@@ -76,5 +76,21 @@ describe('cli: limits', function () {
     assert.equal(parsed.code, 1);
     assert.doesNotMatch(parsed.stdout, /\x1b/);
     assert.match(parsed.stdout, /unresolved reference ''Evil\\x1b\[2J''/);
+  });
+
+  it('assay parse of a folder with a FIFO named *.sysml and a symbolic link loop: the FIFO skipped, each file once', () => {
+    const folder = join(dir, 'odd');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'sub', 'a.sysml'), 'package A;\n');
+    symlinkSync('..', join(folder, 'sub', 'loop'));
+    symlinkSync(join(folder, 'sub', 'a.sysml'), join(folder, 'again.sysml'));
+    const made = spawnSync('mkfifo', [join(folder, 'pipe.sysml')]);
+    assert.equal(made.status, 0, 'mkfifo');
+    const r = cli(['parse', folder, '--json'], { timeout: 30_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { files: number }).files, 1);
+    const fifo = cli(['parse', join(folder, 'pipe.sysml')], { timeout: 30_000 });
+    assert.equal(fifo.code, 2);
+    assert.match(fifo.stderr, /not a regular file or folder: .*pipe\.sysml/);
   });
 });
