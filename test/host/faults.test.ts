@@ -186,6 +186,14 @@ describe('host: misbehaving engines', function () {
     expectStatus(await ask('covers-hangs.js', { startTimeoutMs: 1000 }), 'not covered', /was stopped: it did not answer covers within 1 s/);
   });
 
+  it('covers slower than the start timeout but within the deadline: answered (the covers wait follows the budget)', async () => {
+    expectStatus(await ask('well-behaved.js', { startTimeoutMs: 2000, config: { coversDelayMs: 4000 } }, { deadline: 30 }), 'answered');
+  });
+
+  it('covers never answered with a deadline: out of budget at the deadline, the engine stopped', async () => {
+    expectStatus(await ask('covers-hangs.js', { startTimeoutMs: 2000 }, { deadline: 4 }), 'budget', /the deadline of 4 s passed before an engine started the run/);
+  });
+
   it('command not found: not covered, naming the command', async () => {
     expectStatus(await ask('x', { entries: [{ name: 'ghost', command: '/nonexistent/engine-binary' }] }), 'not covered', /cannot start: command "\/nonexistent\/engine-binary" was not found/);
   });
