@@ -108,4 +108,18 @@ describe('adapter against a hostile service (real processes)', function () {
       await endless.close();
     }
   });
+
+  it('task ids . and .. are refused (exit 2) and reach no other endpoint', async () => {
+    for (const id of ['.', '..']) {
+      for (const args of [['cancel', '-task-ids', `t1,${id}`], ['wait', '-task-ids', id, '-timeout', '1s']]) {
+        const r = await runAdapter(args, { SERVICE_URL: service.url });
+        assert.equal(r.code, 2, r.stdout);
+        assert.equal(r.out.error!.message, `-task-ids: "${id}" is not a task id (it would name another endpoint)`);
+      }
+    }
+    assert.deepEqual(service.requests, []);
+    const encoded = await runAdapter(['wait', '-task-ids', '%2e%2e', '-timeout', '1s'], { SERVICE_URL: service.url });
+    assert.equal(encoded.code, 1, encoded.stdout);
+    assert.deepEqual(service.requests.map((r) => r.path), ['/tasks/%252e%252e']);
+  });
 });
