@@ -117,9 +117,33 @@ describe('adapter against a hostile service (real processes)', function () {
         assert.equal(r.out.error!.message, `-task-ids: "${id}" is not a task id (it would name another endpoint)`);
       }
     }
-    assert.deepEqual(service.requests, []);
+    assert.equal(service.requests.length, 0);
     const encoded = await runAdapter(['wait', '-task-ids', '%2e%2e', '-timeout', '1s'], { SERVICE_URL: service.url });
     assert.equal(encoded.code, 1, encoded.stdout);
     assert.deepEqual(service.requests.map((r) => r.path), ['/tasks/%252e%252e']);
+  });
+
+  it('credentials in SERVICE_URL are used but never echoed on stdout or stderr', async () => {
+    let authorization = '';
+    const guarded = await serve((req, res) => {
+      authorization = req.headers.authorization ?? '';
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('no such endpoint');
+    });
+    try {
+      const url = guarded.url.replace('http://', 'http://agent:s3cret-token@');
+      const r = await runAdapter(['capabilities'], { SERVICE_URL: url });
+      assert.equal(r.code, 1, r.stdout);
+      assert.equal(authorization, `Basic ${Buffer.from('agent:s3cret-token').toString('base64')}`, 'the credentials are still sent');
+      assert.doesNotMatch(r.stdout + r.stderr, /s3cret-token|agent:/);
+      assert.match(r.out.error!.message, /^GET http:\/\/\*\*\*@127\.0\.0\.1:\d+\/adapters\/capabilities returned 404/);
+      const refused = await runAdapter(['health'], { SERVICE_URL: 'http://agent:s3cret-token@127.0.0.1:1' });
+      assert.doesNotMatch(refused.stdout + refused.stderr, /s3cret-token/);
+      const ensure = await runAdapter(['ensure-running'], { SERVICE_URL: 'http://agent:s3cret-token@127.0.0.1:1' });
+      assert.equal(ensure.code, 4);
+      assert.doesNotMatch(ensure.stdout + ensure.stderr, /s3cret-token/);
+    } finally {
+      await guarded.close();
+    }
   });
 });
