@@ -59,4 +59,16 @@ describe('language server: hostile input', function () {
     }
     assert.equal(client.child.exitCode, null);
   });
+
+  it('after shutdown, requests are answered InvalidRequest (LSP), and exit ends the server', async function () {
+    const late = await LanguageClient.start({ workspace });
+    await late.open(okUri, okText);
+    await late.request('shutdown', null);
+    await assert.rejects(
+      late.request('textDocument/documentSymbol', { textDocument: { uri: okUri } }),
+      (error: { code?: number; message?: string }) => error.code === -32600 && /shut down/.test(error.message ?? ''),
+    );
+    await late.stop();
+    assert.equal(late.child.exitCode, 0);
+  });
 });
