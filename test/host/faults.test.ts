@@ -162,6 +162,14 @@ describe('host: misbehaving engines', function () {
     assert.ok(logs.some((l) => /ignored progress for id 4242/.test(l)), logs.join('\n'));
   });
 
+  it('progress for unknown ids, 500 of them: one warning for the engine, not one per message', async () => {
+    const outcome = await ask('progress-unknown-id.js', { env: { FIXTURE_COUNT: '500' } });
+    expectStatus(outcome, 'answered');
+    const warnings = logs.filter((l) => /ignored progress for id 4242/.test(l));
+    assert.equal(warnings.length, 1, logs.join('\n'));
+    assert.match(warnings[0]!, /further progress for unknown ids from this engine is ignored without a warning/);
+  });
+
   it('partial line then exit: error quoting the partial line', async () => {
     expectStatus(await ask('partial-line-exit.js'), 'error', /ended in the middle of a line; line: \{"jsonrpc":"2\.0","id":3,"result":\{"claim":"ho/);
   });
