@@ -93,4 +93,14 @@ describe('cli: limits', function () {
     assert.equal(fifo.code, 2);
     assert.match(fifo.stderr, /not a regular file or folder: .*pipe\.sysml/);
   });
+
+  it('a calc that recurses without end is a model error at its place (exit 3), not a budget stop (exit 4)', () => {
+    const recursive = join(dir, 'recursive.sysml');
+    writeFileSync(recursive, 'package R {\n  calc def F { in n : Integer; return : Integer = F(n + 1); }\n  attribute x = F(1);\n}\n');
+    const r = cli(['evaluate', 'R::x', '--model', recursive, '--json']);
+    assert.equal(r.code, 3, r.stdout + r.stderr);
+    const error = (JSON.parse(r.stdout) as { error: { status: string; reasons: { reason: string }[] } }).error;
+    assert.equal(error.status, 'not covered');
+    assert.match(error.reasons[0]!.reason, /recursive\.sysml:2:51: evaluation nested deeper than 200 levels .*\(recursive definition\?\)/);
+  });
 });
