@@ -49,7 +49,11 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
   }
 }
 
-/** One HTTP exchange. Resolves with any status; rejects with NoResponse when no full response came. */
+/** Largest response body read (64 MiB); a longer one is a failure rather than memory without bound. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** One HTTP exchange. Resolves with any status; rejects with NoResponse when no full response came,
+ * and with an AdapterFailure when the body is longer than MAX_BODY_BYTES. */
 export function httpRequest(method: string, url: URL, options: RequestOptions): Promise<HttpResponse> {
   const target = `${method} ${url.toString()}`;
   return new Promise<HttpResponse>((resolve, reject) => {
@@ -92,7 +96,19 @@ export function httpRequest(method: string, url: URL, options: RequestOptions): 
     request.on('error', (error: NodeJS.ErrnoException) => fail(describeNetworkError(error), 'network'));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          chunks.length = 0;
+          settle(() => {
+            reject(new AdapterFailure(`${target} returned ${response.statusCode ?? 0} with a body longer than ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most the adapter reads; not read further`, ExitCode.ioOrHttp, response.statusCode ?? 0, ''));
+            request.destroy();
+          });
+          return;
+        }
+        chunks.push(chunk);
+      });
       response.on('error', (error: NodeJS.ErrnoException) => fail(`response interrupted: ${describeNetworkError(error)}`, 'network'));
       response.on('close', () => {
         if (!response.complete) fail('connection closed before the response was complete', 'network');
@@ -122,6 +138,28 @@ function serviceMessage(body: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Deepest nesting of arrays and objects a service's JSON may have: the answer is written out again
+ * as the envelope, and JSON.stringify recurses (it overflows the stack at a few thousand levels). */
+export const MAX_JSON_DEPTH = 512;
+
+/** Nesting depth of a JSON text's arrays and objects (strings skipped), without parsing it. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) max = depth;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return max;
 }
 
 function parseJson(text: string): { value: unknown } | undefined {
@@ -160,7 +198,13 @@ export async function callJson(call: JsonCall, timeoutMs: number): Promise<unkno
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if (response.status >= 200 && response.status < 300) {
     if (response.text.trim() === '') return {};
-    if (parsed) return parsed.value;
+    if (parsed) {
+      const depth = jsonDepth(response.text);
+      if (depth > MAX_JSON_DEPTH) {
+        throw new AdapterFailure(`${target} returned ${status} with JSON nested ${depth} levels deep (at most ${MAX_JSON_DEPTH} are passed on)`, ExitCode.ioOrHttp, response.status, response.text);
+      }
+      return parsed.value;
+    }
     throw new AdapterFailure(`${target} returned ${status} with a body that is not JSON`, ExitCode.ioOrHttp, response.status, response.text);
   }
   let message = `${target} returned ${status}`;

@@ -48,6 +48,9 @@ function taskIds(flags: Map<string, FlagValue>): string[] {
   if (typeof raw !== 'string') throw new UsageError('-task-ids is required (e.g. -task-ids t1,t2)');
   const ids = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
   if (ids.length === 0) throw new UsageError('-task-ids lists no task id (e.g. -task-ids t1,t2)');
+  // A URL treats `.` and `..` as path steps, encoded or not: /tasks/../cancel would be POST /cancel.
+  const dots = ids.find((id) => id === '.' || id === '..');
+  if (dots !== undefined) throw new UsageError(`-task-ids: "${dots}" is not a task id (it would name another endpoint)`);
   return ids;
 }
 

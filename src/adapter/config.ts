@@ -60,3 +60,9 @@ export function readConfig(env: Environment): AdapterConfig {
     requestTimeoutMs,
   };
 }
+
+/** `text` with the credentials of every http(s) URL in it (`http://user:pass@host`) replaced by `***`:
+ * SERVICE_URL may carry them, and they must not reach stdout, stderr or an editor's output channel. */
+export function redactCredentials(text: string): string {
+  return text.replace(/\b(https?:\/\/)[^\s/?#@"'<>\\]+@/gi, '$1***@');
+}

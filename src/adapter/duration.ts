@@ -13,7 +13,11 @@ const unitMs: Record<string, number> = {
 
 const part = /^(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
 
-/** Parses a Go duration to milliseconds, or returns an error message. */
+/** Longest duration a Node timer can wait (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
+
+/** Parses a Go duration to milliseconds, or returns an error message. Durations longer than
+ * MAX_DURATION_MS are refused rather than let overflow a timer. */
 export function parseDuration(text: string): number | { error: string } {
   let rest = text.trim();
   let sign = 1;
@@ -33,6 +37,7 @@ export function parseDuration(text: string): number | { error: string } {
     total += Number(m[1]) * unitMs[m[2]!]!;
     rest = rest.slice(m[0].length);
   }
+  if (total > MAX_DURATION_MS) return { error: `duration "${text}" is longer than the longest supported, ${formatDuration(MAX_DURATION_MS)}` };
   return sign * total;
 }
 

@@ -1,7 +1,7 @@
 // ensure-running: probe the service ({base_url}/health) and the runtime ({runtime_url}/readyz); when
 // down, start the service with `docker compose` in SERVICE_COMPOSE_DIR and (with --with-runtime) the
 // runtime from SERVICE_RUNTIME_IMAGE, but only when those tools are on PATH; otherwise say what to do.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { httpRequest } from './client';
@@ -87,28 +87,87 @@ interface CommandResult {
   failure?: string;
 }
 
-function runCommand(command: string, args: string[], cwd: string | undefined, env: Environment, timeoutMs: number, log: (line: string) => void): Promise<CommandResult> {
+// A start command runs in its own process group (POSIX), so a timeout stops the tool and whatever it
+// started; groups still running when the adapter exits are stopped too.
+const GROUPED = process.platform !== 'win32';
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(child: ChildProcess): void {
+  if (GROUPED && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      return;
+    } catch {
+      // gone already
+    }
+  }
+  child.kill('SIGKILL');
+}
+
+/** After the tool exits: how long its output may stay open (held by something it left running)
+ * before the adapter stops reading it. */
+const PIPE_LINGER_MS = 300;
+
+function runCommand(
+  command: string, args: string[], cwd: string | undefined, env: Environment, timeoutMs: number, log: (line: string) => void,
+  /** The bound as the user knows it (the time left of -start-timeout is not what they set). */
+  bound = formatDuration(timeoutMs),
+): Promise<CommandResult> {
   return new Promise((resolve) => {
     log(`$ ${[command, ...args].join(' ')}${cwd ? `   (in ${cwd})` : ''}`);
-    const child = spawn(command, args, { cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: GROUPED });
+    const pid = child.pid;
+    if (GROUPED && pid !== undefined) {
+      runningGroups.add(pid);
+      if (!exitHookInstalled) {
+        exitHookInstalled = true;
+        process.on('exit', () => {
+          for (const group of runningGroups) {
+            try {
+              process.kill(-group, 'SIGKILL');
+            } catch {
+              // gone already
+            }
+          }
+        });
+      }
+    }
     const chunks: Buffer[] = [];
     const collect = (chunk: Buffer): void => {
       chunks.push(chunk);
       log(chunk.toString('utf8').replace(/\n$/, ''));
     };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    let timedOut = false;
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-    }, timeoutMs);
+      timedOut = true;
+      killGroup(child);
+    }, Math.max(1, timeoutMs));
     let failure: string | undefined;
+    let settled = false;
+    const finish = (code: number | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (pid !== undefined) runningGroups.delete(pid);
+      if (timedOut && !failure) failure = `did not finish within ${bound}`;
+      resolve({ code, output: Buffer.concat(chunks).toString('utf8'), failure });
+    };
     child.on('error', (error) => {
       failure = error.message;
+      finish(null);
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (signal === 'SIGKILL' && !failure) failure = `did not finish within ${formatDuration(timeoutMs)}`;
-      resolve({ code, output: Buffer.concat(chunks).toString('utf8'), failure });
+    child.on('close', (code) => finish(code));
+    child.on('exit', (code) => {
+      // Normally 'close' follows at once; when something the tool left running holds its output, the
+      // adapter does not wait for that.
+      setTimeout(() => {
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+        finish(code);
+      }, PIPE_LINGER_MS).unref();
     });
   });
 }
@@ -126,11 +185,11 @@ function why(result: CommandResult): string {
 }
 
 /** `docker compose` when the plugin works, else `docker-compose`; or why neither is usable. */
-async function composeCommand(options: EnsureOptions): Promise<string[] | string> {
+async function composeCommand(options: EnsureOptions, end: number): Promise<string[] | string> {
   const docker = findOnPath('docker', options.env);
   let pluginProblem = '';
   if (docker) {
-    const version = await runCommand(docker, ['compose', 'version'], undefined, options.env, 15_000, options.log);
+    const version = await runCommand(docker, ['compose', 'version'], undefined, options.env, Math.min(15_000, end - Date.now()), options.log, `${formatDuration(options.startTimeoutMs)} (-start-timeout)`);
     if (version.code === 0 && !version.failure) return [docker, 'compose'];
     pluginProblem = `docker is on PATH but "docker compose" does not work (${why(version)})`;
   }
@@ -155,18 +214,20 @@ async function ensureService(config: AdapterConfig, options: EnsureOptions, hint
   } else if (!isDirectory(config.composeDir)) {
     hints.push(`SERVICE_COMPOSE_DIR=${config.composeDir} is not a directory; ${startByHand}`);
   } else {
-    const compose = await composeCommand(options);
+    // -start-timeout bounds the whole start: finding the tool, running it and waiting for health.
+    const end = Date.now() + options.startTimeoutMs;
+    const compose = await composeCommand(options, end);
     const byHand = `cd ${config.composeDir} && docker compose up -d`;
     if (typeof compose === 'string') {
       hints.push(`${compose}; run "${byHand}" where it works, or ${startByHand}`);
     } else {
       const [command, ...prefix] = compose;
-      const started = await runCommand(command!, [...prefix, 'up', '-d'], config.composeDir, options.env, options.startTimeoutMs, options.log);
+      const started = await runCommand(command!, [...prefix, 'up', '-d'], config.composeDir, options.env, end - Date.now(), options.log, `${formatDuration(options.startTimeoutMs)} (-start-timeout)`);
       if (started.code !== 0 || started.failure) {
         hints.push(`"${compose.join(' ')} up -d" in ${config.composeDir} failed (${why(started)}); fix that and run "${byHand}", or ${startByHand}`);
       } else {
         startedBy = 'compose';
-        result = await probeUntil(url, config.requestTimeoutMs, options.startTimeoutMs);
+        result = await probeUntil(url, config.requestTimeoutMs, end - Date.now());
         if (!result.reachable) {
           hints.push(`the service was started with "${compose.join(' ')} up -d" in ${config.composeDir} but GET ${url} did not answer 2xx within ${formatDuration(options.startTimeoutMs)} (${result.problem}); check its logs ("docker compose logs" there)`);
         }
@@ -211,12 +272,13 @@ async function ensureRuntime(config: AdapterConfig, options: EnsureOptions, hint
   } else {
     const port = runtimeUrl.port || (runtimeUrl.protocol === 'https:' ? '443' : '80');
     const args = ['run', '-d', '--rm', '-p', `127.0.0.1:${port}:${port}`, config.runtimeImage];
-    const started = await runCommand(docker, args, undefined, options.env, options.startTimeoutMs, options.log);
+    const end = Date.now() + options.startTimeoutMs;
+    const started = await runCommand(docker, args, undefined, options.env, options.startTimeoutMs, options.log, `${formatDuration(options.startTimeoutMs)} (-start-timeout)`);
     if (started.code !== 0 || started.failure) {
       hints.push(`"docker ${args.join(' ')}" failed (${why(started)}); ${byHand}`);
     } else {
       startedBy = 'image';
-      result = await probeUntil(readyz, config.requestTimeoutMs, options.startTimeoutMs);
+      result = await probeUntil(readyz, config.requestTimeoutMs, end - Date.now());
       if (!result.reachable) {
         hints.push(`the runtime was started from ${config.runtimeImage} but GET ${readyz} did not answer 2xx within ${formatDuration(options.startTimeoutMs)} (${result.problem}); check "docker logs" of its container`);
       }

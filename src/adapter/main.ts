@@ -4,23 +4,33 @@
 import { format } from 'node:util';
 import { runAdapter } from './commands';
 import { AdapterFailure, failure, unexpectedFailure, type Outcome } from './outcome';
+import { redactCredentials } from './config';
 
 // Nothing but the envelope may reach stdout, whatever a dependency logs.
 for (const method of ['log', 'info', 'debug'] as const) {
-  console[method] = (...args: unknown[]) => process.stderr.write(`${format(...args)}\n`);
+  console[method] = (...args: unknown[]) => process.stderr.write(redactCredentials(`${format(...args)}\n`));
 }
 
 let emitted = false;
 function emit(outcome: Outcome): void {
   if (emitted) return;
+  // Written out before it counts as emitted: an envelope that cannot be written (a value nested too
+  // deeply for JSON.stringify) becomes a failure envelope instead of an empty stdout.
+  let line: string;
+  try {
+    line = JSON.stringify(outcome.envelope);
+  } catch (error) {
+    outcome = unexpectedFailure(new Error(`the answer cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`));
+    line = JSON.stringify(outcome.envelope);
+  }
   emitted = true;
   const exit = (): never => process.exit(outcome.exitCode);
   process.stdout.on('error', exit); // e.g. EPIPE: the reader is gone; the exit code still tells
-  process.stdout.write(`${JSON.stringify(outcome.envelope)}\n`, exit);
+  process.stdout.write(`${redactCredentials(line)}\n`, exit);
 }
 
 function emitUnexpected(error: unknown): void {
-  process.stderr.write(`assay-adapter: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(redactCredentials(`assay-adapter: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
   emit(unexpectedFailure(error));
 }
 process.on('uncaughtException', emitUnexpected);
@@ -39,10 +49,10 @@ function readStdin(): Promise<string | undefined> {
 runAdapter(process.argv.slice(2), {
   env: process.env,
   readStdin,
-  log: (line) => process.stderr.write(line.endsWith('\n') ? line : `${line}\n`),
+  log: (line) => process.stderr.write(redactCredentials(line.endsWith('\n') ? line : `${line}\n`)),
 }).then(emit, (error: unknown) => {
   if (error instanceof AdapterFailure) {
-    process.stderr.write(`assay-adapter: ${error.message}\n`);
+    process.stderr.write(redactCredentials(`assay-adapter: ${error.message}\n`));
     emit(failure(error));
   } else {
     emitUnexpected(error);

@@ -45,11 +45,14 @@ export function allTerminal(tasks: readonly TaskRecord[]): boolean {
   return tasks.every((t) => terminalStatuses.has(t.status));
 }
 
+/** How long before the deadline the last look starts (at most the interval). */
+const LAST_LOOK_MS = 250;
+
 /**
  * Each round polls the tasks not yet terminal, all at once. Every request is bounded by the request
  * timeout and by the deadline: a request cut by the deadline ends the wait as "deadline passed" with
- * the tasks as last seen. The sleep before the last round is shortened so that one last look happens
- * at the deadline (that look is bounded by the request timeout only).
+ * the tasks as last seen, and no request starts at or after the deadline. When the deadline is nearer
+ * than the interval, one last look starts a moment before it; then the wait sleeps out the rest.
  */
 export async function waitForTasks(client: TaskServiceClient, ids: readonly string[], options: WaitOptions): Promise<WaitResult> {
   const deadline = options.timeoutMs > 0 ? Date.now() + options.timeoutMs : undefined;
@@ -58,14 +61,16 @@ export async function waitForTasks(client: TaskServiceClient, ids: readonly stri
     const tasks = ids.map((id) => seen.get(id)!);
     return { tasks, all_terminal: allTerminal(tasks), deadline_rfc3339: deadline === undefined ? '' : new Date(deadline).toISOString() };
   };
+  let lastLook = false;
   for (;;) {
     const pending = ids.filter((id) => !terminalStatuses.has(seen.get(id)!.status));
     if (pending.length === 0) return { data: snapshot(), deadlinePassed: false };
     const controller = new AbortController();
     const remaining = deadline === undefined ? Infinity : deadline - Date.now();
+    if (remaining <= 0) return { data: snapshot(), deadlinePassed: true };
     let cutByDeadline = false;
     const cut =
-      remaining > 0 && remaining !== Infinity
+      remaining !== Infinity
         ? setTimeout(() => {
             cutByDeadline = true;
             controller.abort(`deadline passed (-timeout ${formatDuration(options.timeoutMs)})`);
@@ -85,8 +90,22 @@ export async function waitForTasks(client: TaskServiceClient, ids: readonly stri
     }
     const data = snapshot();
     if (data.all_terminal) return { data, deadlinePassed: false };
-    if (deadline !== undefined && Date.now() >= deadline) return { data, deadlinePassed: true };
-    await sleep(deadline === undefined ? options.intervalMs : Math.min(options.intervalMs, Math.max(0, deadline - Date.now())));
+    if (deadline === undefined) {
+      await sleep(options.intervalMs);
+      continue;
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) return { data, deadlinePassed: true };
+    if (left <= options.intervalMs) {
+      if (lastLook) {
+        await sleep(left);
+        return { data: snapshot(), deadlinePassed: true };
+      }
+      lastLook = true;
+      await sleep(Math.max(0, left - Math.min(LAST_LOOK_MS, options.intervalMs)));
+      continue;
+    }
+    await sleep(options.intervalMs);
   }
 }
 

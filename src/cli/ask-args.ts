@@ -33,6 +33,9 @@ export interface HelpArgs {
   command: 'help';
 }
 
+/** Longest `--deadline`: what a Node timer can wait, 2^31-1 ms, in whole seconds. */
+export const MAX_DEADLINE_SECONDS = 2147483;
+
 /** Seconds a run may take when no `--deadline` is given (the `assay.budget` default). */
 export const DEFAULT_DEADLINE_SECONDS = 60;
 
@@ -181,7 +184,11 @@ export function parseAskArgs(argv: readonly string[]): AskArgs | EnginesArgs | H
 
   const budget: BudgetLimits = { deadline: DEFAULT_DEADLINE_SECONDS };
   const deadline = single(flags, 'deadline');
-  if (deadline !== undefined) budget.deadline = positiveNumber('--deadline', deadline);
+  if (deadline !== undefined) {
+    budget.deadline = positiveNumber('--deadline', deadline);
+    // Node's timers hold at most 2^31-1 ms; a longer deadline would fire at once.
+    if (budget.deadline > MAX_DEADLINE_SECONDS) throw new UsageError(`--deadline ${deadline}: at most ${MAX_DEADLINE_SECONDS} seconds (about 24.8 days)`);
+  }
   for (const [flag, key] of [['depth', 'depth'], ['steps', 'steps'], ['runs-limit', 'runs'], ['memory', 'memory'], ['jobs', 'jobs']] as const) {
     const value = single(flags, flag);
     if (value !== undefined) budget[key] = count(`--${flag}`, value);

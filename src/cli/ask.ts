@@ -8,7 +8,7 @@ import {
 } from '../host';
 import type { Question, SourceDocument } from '../protocol';
 import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from './ask-args';
-import { formatEngineChecks, formatOutcome } from './format';
+import { formatEngineChecks, formatOutcome, terminalSafe } from './format';
 
 export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4 } as const;
 
@@ -154,7 +154,7 @@ function newHost(entries: EngineEntry[], deps: AskDependencies, output: AskOutpu
     ...(deps.modelIndex ? { modelIndex: deps.modelIndex } : {}),
     ...(deps.witnessChecker ? { witnessChecker: deps.witnessChecker } : {}),
   });
-  host.onLog(({ engine, text }) => output.err(`assay: engine "${engine}": ${text}\n`));
+  host.onLog(({ engine, text }) => output.err(terminalSafe(`assay: engine "${engine}": ${text}`) + '\n'));
   return host;
 }
 
@@ -227,7 +227,7 @@ async function ask(
       const counts = [p.runs !== undefined && `runs ${p.runs}`, p.depth !== undefined && `depth ${p.depth}`, p.steps !== undefined && `steps ${p.steps}`]
         .filter(Boolean)
         .join(', ');
-      output.err(`\r\x1b[K${event.engine}: ${[counts, p.text].filter(Boolean).join(' — ')}`);
+      output.err(`\r\x1b[K${terminalSafe(`${event.engine}: ${[counts, p.text].filter(Boolean).join(' — ')}`)}`);
       progressShown = true;
     }
   });

@@ -2,7 +2,43 @@
 import type { EngineCheck, RunOutcome } from '../host';
 import type { Question, RunResult, Value, Witness } from '../protocol';
 
+/** Most entries of one list (steps of a schedule, values, table rows, outcomes, inputs) printed as
+ * text; the rest is counted, and `--json` prints everything. A witness of a million steps is not
+ * something to read in a terminal. */
+export const MAX_LISTED = 1000;
+
+/** The first MAX_LISTED items rendered, then one line saying how many were left out. */
+function listed<T>(items: readonly T[], render: (item: T, index: number) => string, what: string, prefix: string): string[] {
+  const out: string[] = [];
+  const shown = Math.min(items.length, MAX_LISTED);
+  for (let i = 0; i < shown; i++) out.push(render(items[i]!, i));
+  if (items.length > shown) out.push(`${prefix}… ${items.length - shown} more ${what} not shown (--json prints all)`);
+  return out;
+}
+
+function append(lines: string[], more: readonly string[]): void {
+  // No push(...more): a spread of 100k+ arguments overflows the stack.
+  for (const line of more) lines.push(line);
+}
+
+// Control characters (C0 but tab and newline, DEL, C1) and the bidirectional overrides: an engine's
+// reason, a value or a name in a model could otherwise clear the screen, write the clipboard (OSC 52)
+// or reorder what is shown.
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every control character shown as an escape (`\x1b`, `\u202e`), safe for a terminal. */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+  });
+}
+
 export function formatOutcome(question: Question, outcome: RunOutcome, elapsedMs: number): string {
+  return terminalSafe(outcomeText(question, outcome, elapsedMs));
+}
+
+function outcomeText(question: Question, outcome: RunOutcome, elapsedMs: number): string {
   const asked = `${question.kind} ${question.subject}`;
   switch (outcome.status) {
     case 'answered':
@@ -43,21 +79,23 @@ function formatAnswer(
   }
   if (result.assumptions && result.assumptions.length > 0) {
     lines.push('  assumptions:');
-    for (const a of result.assumptions) lines.push(`    ${a}`);
+    append(lines, listed(result.assumptions, (a) => `    ${a}`, 'assumptions', '    '));
   }
   if (result.inputs && result.inputs.length > 0) {
     lines.push('  inputs:');
-    for (const input of result.inputs) {
+    append(lines, listed(result.inputs, (input) => {
       const how = input.free ? `free over ${input.domain ?? input.type ?? 'its domain'}` : `= ${input.value ?? '?'}`;
-      lines.push(`    ${input.name}${input.type ? `: ${input.type}` : ''} ${how}${input.value !== undefined && input.free ? ` (chosen ${input.value})` : ''}`);
-    }
+      return `    ${input.name}${input.type ? `: ${input.type}` : ''} ${how}${input.value !== undefined && input.free ? ` (chosen ${input.value})` : ''}`;
+    }, 'inputs', '    '));
   }
-  if (result.witness) lines.push(...formatWitness('witness', result.witness));
+  if (result.witness) append(lines, formatWitness('witness', result.witness));
   if (result.values && result.values.length > 0) {
-    lines.push(...(result.claim === 'table' ? formatTable(result.values) : formatValues(result.values)));
+    append(lines, result.claim === 'table' ? formatTable(result.values) : formatValues(result.values));
   }
   if (result.executions && result.executions.length > 0) {
-    result.executions.forEach((execution, index) => lines.push(...formatWitness(`outcome ${index + 1}`, execution)));
+    const shown = Math.min(result.executions.length, MAX_LISTED);
+    for (let i = 0; i < shown; i++) append(lines, formatWitness(`outcome ${i + 1}`, result.executions[i]!));
+    if (result.executions.length > shown) lines.push(`  … ${result.executions.length - shown} more outcomes not shown (--json prints all)`);
   }
   return lines.join('\n') + '\n';
 }
@@ -68,16 +106,16 @@ function formatWitness(title: string, witness: Witness): string[] {
     if (all.length > 1) lines.push(`    schedule ${index + 1}:`);
     const steps = schedule.split('\n').filter((s) => s.trim() !== '');
     if (steps.length === 0) lines.push('      (no moves)');
-    for (const step of steps) lines.push(`      ${step}`);
+    append(lines, listed(steps, (step) => `      ${step}`, 'steps', '      '));
   });
   if (witness.at !== undefined) lines.push(`    violated at move ${witness.at}`);
   if (witness.feature) lines.push(`    diverges on ${witness.feature}`);
-  for (const input of witness.inputs ?? []) lines.push(`    ${input.name} = ${valueText(input)}`);
+  append(lines, listed(witness.inputs ?? [], (input) => `    ${input.name} = ${valueText(input)}`, 'inputs', '    '));
   return lines;
 }
 
 function formatValues(values: Value[]): string[] {
-  return ['  values:', ...values.map((v) => `    ${v.name} = ${valueText(v)}`)];
+  return ['  values:', ...listed(values, (v) => `    ${v.name} = ${valueText(v)}`, 'values', '    ')];
 }
 
 /** Values named `<column>@<row>` become rows; `<stat>(<column>)` become summary lines. */
@@ -103,13 +141,18 @@ function formatTable(values: Value[]): string[] {
   const lines: string[] = [];
   if (columns.length > 0) {
     const ordered = [...rows.keys()].sort((a, b) => a - b);
-    const table = [['#', ...columns], ...ordered.map((r) => [String(r), ...columns.map((c) => rows.get(r)!.get(c) ?? '')])];
-    const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+    const shown = ordered.slice(0, MAX_LISTED);
+    const table = [['#', ...columns], ...shown.map((r) => [String(r), ...columns.map((c) => rows.get(r)!.get(c) ?? '')])];
+    const widths = table[0]!.map((_, i) => table.reduce((w, row) => Math.max(w, row[i]!.length), 0));
     lines.push('  table:');
     for (const row of table) lines.push('    ' + row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+    if (ordered.length > shown.length) lines.push(`    … ${ordered.length - shown.length} more rows not shown (--json prints all)`);
   }
-  if (summaries.length > 0) lines.push('  summary:', ...summaries.map((v) => `    ${v.name} = ${valueText(v)}`));
-  if (others.length > 0) lines.push(...formatValues(others));
+  if (summaries.length > 0) {
+    lines.push('  summary:');
+    append(lines, listed(summaries, (v) => `    ${v.name} = ${valueText(v)}`, 'summaries', '    '));
+  }
+  if (others.length > 0) append(lines, formatValues(others));
   return lines;
 }
 
@@ -147,5 +190,5 @@ export function formatEngineChecks(checks: EngineCheck[]): string {
       lines.push(`  problem:    ${indent(check.problem ?? 'unknown', '              ')}`);
     }
   }
-  return lines.join('\n') + '\n';
+  return terminalSafe(lines.join('\n') + '\n');
 }

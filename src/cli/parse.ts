@@ -2,10 +2,11 @@
 // report every diagnostic as `file:line:col: message`, then one summary line (or one JSON object).
 // Exit code: 0 without diagnostics, 1 with diagnostics, 2 on a usage error.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, languageOfPath } from '../sysml';
 import { resolveDocuments, type NamedDocument } from '../sysml/names';
+import { terminalSafe } from './format';
 
 export interface CommandOutput {
   out(text: string): void;
@@ -68,19 +69,34 @@ function parseArguments(argv: string[]): Arguments | string {
   return { paths, library, json };
 }
 
-/** Model files under a path: the file itself, or every .sysml/.kerml file below a folder (sorted). */
-function modelFiles(path: string, out: string[]): string | null {
+/** Model files under a path: the file itself, or every .sysml/.kerml file below a folder (sorted).
+ * Only regular files are read (a FIFO named `x.sysml` would block the read forever), and each folder
+ * and file is taken once by its real path, so symbolic links that loop or repeat add nothing. */
+function modelFiles(path: string, out: string[], seen: Set<string> = new Set()): string | null {
   let stat;
   try {
     stat = statSync(path);
   } catch {
     return `no such file or folder: ${path}`;
   }
+  const once = (p: string): boolean => {
+    let real: string;
+    try {
+      real = realpathSync(p);
+    } catch {
+      return false;
+    }
+    if (seen.has(real)) return false;
+    seen.add(real);
+    return true;
+  };
   if (!stat.isDirectory()) {
-    out.push(path);
+    if (!stat.isFile()) return `not a regular file or folder: ${path}`;
+    if (once(path)) out.push(path);
     return null;
   }
   const walk = (dir: string): void => {
+    if (!once(dir)) return;
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -96,12 +112,13 @@ function modelFiles(path: string, out: string[]): string | null {
         continue;
       }
       if (s.isDirectory()) walk(p);
-      else if (name.endsWith('.sysml') || name.endsWith('.kerml')) out.push(p);
+      else if (s.isFile() && (name.endsWith('.sysml') || name.endsWith('.kerml')) && once(p)) out.push(p);
     }
   };
   walk(path);
   return null;
 }
+
 
 export async function runParseCommand(argv: string[], io: CommandOutput = PROCESS_OUTPUT): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -114,8 +131,9 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
     return 2;
   }
   const files: string[] = [];
+  const seen = new Set<string>();
   for (const p of args.paths) {
-    const problem = modelFiles(p, files);
+    const problem = modelFiles(p, files, seen);
     if (problem !== null) {
       io.err(`assay parse: ${problem}\n`);
       return 2;
@@ -183,7 +201,8 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
     io.out(JSON.stringify(report) + '\n');
   } else {
     let text = '';
-    for (const d of diagnostics) text += `${d.file}:${d.line}:${d.column}: ${d.kind === 'warning' ? 'warning: ' : ''}${d.message}\n`;
+    // Names and strings of a model reach the terminal in messages: control characters are escaped.
+    for (const d of diagnostics) text += terminalSafe(`${d.file}:${d.line}:${d.column}: ${d.kind === 'warning' ? 'warning: ' : ''}${d.message}`) + '\n';
     const libraryNote = libraryFiles.length > 0 ? ` (+${libraryFiles.length} library)` : '';
     text += `${files.length} files${libraryNote}, ${lines} lines, ${syntaxErrors} syntax errors, ` +
       `${unresolvedReferences} unresolved references, ${seconds.toFixed(2)} s\n`;

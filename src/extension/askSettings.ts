@@ -2,6 +2,7 @@
 // trust rules and a message naming the entry and the setting key for each bad one), the budget, and
 // the question options. Pure: the caller reads the values from VS Code and passes them in.
 import { isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
 import type { BudgetLimits, EngineEntry, ManifestProblem } from '../host';
 import { formatManifestProblem, parseManifest } from '../host/manifest';
 import { QUESTION_KINDS, type Question } from '../protocol';
@@ -33,6 +34,8 @@ export interface EngineSettingsInput {
   trusted: boolean;
   /** The workspace folder: the working directory of entries that name none, and the base of relative ones. */
   folder?: string;
+  /** In an untrusted workspace, the working directory instead of the folder (default: the home directory). */
+  neutralDir?: string;
 }
 
 export interface EngineSettings {
@@ -100,7 +103,11 @@ export function resolveEngineSettings(input: EngineSettingsInput): EngineSetting
         return;
       }
       taken.set(entry.name, `${key} entry ${index}`);
-      if (input.folder) entry.cwd = entry.cwd === undefined ? input.folder : isAbsolute(entry.cwd) ? entry.cwd : resolve(input.folder, entry.cwd);
+      // In an untrusted workspace even a user's entry must not run the workspace's files: a relative
+      // `args` path (`node engine.js`) would find them in the folder, so engines start in a neutral
+      // directory (the user's home) there.
+      const base = input.trusted ? input.folder : (input.neutralDir ?? homedir());
+      if (base) entry.cwd = entry.cwd === undefined ? base : isAbsolute(entry.cwd) ? entry.cwd : resolve(base, entry.cwd);
       entries.push(entry);
     });
   }
@@ -130,8 +137,8 @@ export function budgetFromSetting(value: unknown): { budget: BudgetLimits; probl
   }
   const deadline = record['deadline'];
   if (deadline !== undefined) {
-    if (typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0) budget.deadline = deadline;
-    else problems.push(`assay.budget.deadline: expected a number of seconds greater than 0, got ${JSON.stringify(deadline)}; ignored`);
+    if (typeof deadline === 'number' && Number.isFinite(deadline) && deadline > 0 && deadline <= 2147483) budget.deadline = deadline;
+    else problems.push(`assay.budget.deadline: expected a number of seconds greater than 0 and at most 2147483 (about 24.8 days), got ${JSON.stringify(deadline)}; ignored`);
   }
   for (const key of BUDGET_KEYS) {
     const limit = record[key];

@@ -9,6 +9,7 @@ import {
   rememberTasks, summarise, taskIdChoices, taskIdsOf, waitArgs, withSettingNames, type AdapterChoice, type Summary, type TaskCommand,
 } from '../adapter/editor-commands';
 import { adapterEnvironment, invokeAdapter } from '../adapter/process';
+import { redactCredentials } from '../adapter/config';
 import type { BodyOptions, CancelOptions, TaskCommandResult, WaitOptions } from './tasks';
 import { TaskMemory, taskResultScheme, type TaskResultDocuments } from './tasksResults';
 
@@ -157,8 +158,8 @@ export class TaskCommands {
     if (missing) return this.refuse(command, missing);
     if (!vscode.workspace.isTrusted) this.noteIgnoredWorkspaceSettings();
     const env = adapterEnvironment(process.env, { serviceUrl, runtimeUrl });
-    this.output.info(`assay-adapter ${args.join(' ')}  [${adapter.origin === 'bundled' ? 'bundled adapter' : adapter.path}; ` +
-      `SERVICE_URL=${env['SERVICE_URL'] ?? '(default)'}${runtimeUrl ? `; SERVICE_RUNTIME_URL=${runtimeUrl}` : ''}]`);
+    this.output.info(redactCredentials(`assay-adapter ${args.join(' ')}  [${adapter.origin === 'bundled' ? 'bundled adapter' : adapter.path}; ` +
+      `SERVICE_URL=${env['SERVICE_URL'] ?? '(default)'}${runtimeUrl ? `; SERVICE_RUNTIME_URL=${runtimeUrl}` : ''}]`));
 
     const controller = new AbortController();
     const started = Date.now();

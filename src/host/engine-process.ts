@@ -90,6 +90,46 @@ class BoundedText {
   }
 }
 
+// Every engine runs in its own process group (POSIX), so a wrapper script that starts the real engine
+// without `exec`, or an engine's own children, are stopped with it: killing only the direct child would
+// leave the real engine holding the host's pipes. Groups still alive when the host exits are killed.
+const GROUPED = process.platform !== 'win32';
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killTree(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'SIGKILL'): void {
+  const pid = child.pid;
+  if (GROUPED && pid !== undefined) {
+    try {
+      process.kill(-pid, signal);
+      return;
+    } catch {
+      // The group is gone already (or never formed): fall back to the child itself.
+    }
+  }
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+}
+
+function trackGroup(pid: number | undefined): void {
+  if (!GROUPED || pid === undefined) return;
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/** After the engine exits: how long its stdout may stay open (held by a process that escaped its
+ * group) before the host stops reading it. */
+const PIPE_LINGER_MS = 500;
+
 export class EngineProcess {
   private running: Running | undefined;
   private starting: Promise<EngineCapabilities> | undefined;
@@ -176,7 +216,7 @@ export class EngineProcess {
     const running = this.running;
     if (!running) return Promise.resolve();
     running.stopReason ??= reason;
-    if (!running.exit) running.child.kill('SIGKILL');
+    if (!running.exit) killTree(running.child);
     return running.exited;
   }
 
@@ -187,7 +227,7 @@ export class EngineProcess {
     running.stopReason ??= 'the host shut the engine down';
     running.connection.dispose();
     if (!running.exit) {
-      const timer = setTimeout(() => running.child.kill('SIGKILL'), this.options.shutdownGraceMs);
+      const timer = setTimeout(() => killTree(running.child), this.options.shutdownGraceMs);
       await running.exited;
       clearTimeout(timer);
     }
@@ -259,7 +299,10 @@ export class EngineProcess {
       env: { ...process.env, ...(this.entry.env ?? {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
+      // Its own process group (see killTree); the host forwards Ctrl-C as a protocol cancel anyway.
+      detached: GROUPED,
     });
+    trackGroup(child.pid);
     const trace = this.options.trace;
     const connection = connectToEngine(child.stdout, child.stdin, {
       ...(this.options.maxLineBytes ? { maxLineBytes: this.options.maxLineBytes } : {}),
@@ -271,6 +314,17 @@ export class EngineProcess {
       exited: new Promise<void>((resolve) => {
         child.once('exit', (code, signal) => {
           running.exit = { code, signal };
+          // What the engine left behind in its group (a wrapper's engine, a child holding stdout)
+          // goes with it, so the pipe ends; one that escaped the group is not waited for.
+          killTree(child);
+          if (child.pid !== undefined) liveGroups.delete(child.pid);
+          const linger = setTimeout(() => {
+            child.stdout.destroy();
+            child.stderr.destroy();
+            child.stdin.destroy();
+          }, PIPE_LINGER_MS);
+          linger.unref();
+          child.stdout.once('close', () => clearTimeout(linger));
           resolve();
         });
         // A spawn failure emits 'error' and never 'exit'.
@@ -292,7 +346,7 @@ export class EngineProcess {
       this.options.log?.(this.name, `broke the protocol: ${running.fault}`);
       // An engine that cannot be understood is stopped; the next use starts it afresh.
       running.stopReason ??= `it broke the protocol: ${running.fault}`;
-      child.kill('SIGKILL');
+      killTree(child);
     });
     connection.onWarning((text) => this.options.log?.(this.name, text));
     void running.exited.then(() => {

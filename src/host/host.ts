@@ -278,7 +278,7 @@ export class Host {
       return;
     }
 
-    const routes = await Promise.all(candidates.map((engine) => this.route(run, engine, question, request.documents)));
+    const routes = await Promise.all(candidates.map((engine) => this.route(run, engine, question, request.documents, deadlineAt)));
     if (run.outcome) return;
     const chosen = routes.find((r): r is Route => 'model' in r);
     if (!chosen) {
@@ -307,7 +307,7 @@ export class Host {
   }
 
   /** One engine's routing verdict: usable with a model, or the reason it is not. */
-  private async route(run: Run, engine: EngineProcess, question: Question, documents: SourceDocument[]): Promise<Route | EngineReason> {
+  private async route(run: Run, engine: EngineProcess, question: Question, documents: SourceDocument[], deadlineAt?: number): Promise<Route | EngineReason> {
     const no = (reason: string): EngineReason => ({ engine: engine.name, reason });
     // Fields the entry declares decide without starting the engine.
     const declared = engine.entry;
@@ -340,7 +340,9 @@ export class Host {
     const release = slot ? await slot.acquire() : () => {};
     try {
       if (run.outcome) return no('the run ended before routing finished');
-      const limit = this.options.startTimeoutMs ?? 10_000;
+      // covers may take as long as the question's budget allows (reading a large model takes time);
+      // without a deadline, the start timeout bounds it.
+      const limit = deadlineAt !== undefined ? Math.max(1, deadlineAt - Date.now()) : (this.options.startTimeoutMs ?? 10_000);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {

@@ -319,6 +319,8 @@ export class EngineConnection {
   private closedReason: string | undefined;
   private readonly faultListeners: Listener<ProtocolViolation>[] = [];
   private readonly warningListeners: Listener<string>[] = [];
+  /** Progress notifications for ids no running request has, counted (only the first is reported). */
+  private unknownProgress = 0;
   private readonly closeListeners: Listener<void>[] = [];
 
   constructor(engineStdout: Readable, engineStdin: Writable, private readonly options: EngineConnectionOptions = {}) {
@@ -430,7 +432,10 @@ export class EngineConnection {
         return;
       }
       case 'unknown progress':
-        this.warn(`ignored progress for id ${verdict.params.id}, which no running request has: ${excerpt(line)}`);
+        // Once per connection: an engine that keeps reporting on a finished run would flood the log.
+        if (this.unknownProgress++ === 0) {
+          this.warn(`ignored progress for id ${verdict.params.id}, which no running request has: ${excerpt(line)} (further progress for unknown ids from this engine is ignored without a warning)`);
+        }
         return;
       case 'progress':
         try {

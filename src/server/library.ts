@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { homedir } from 'node:os';
-import { modelPaths, type ModelFile, type ModelFiles } from './workspaceModels';
+import { maxFolders, modelPaths, type ModelFile, type ModelFiles, type WalkStats } from './workspaceModels';
 
 export const LIBRARY_SETTING = 'assay.standardLibraryPath';
 
@@ -29,9 +29,13 @@ export function loadLibrary(setting: string, workspaceFolder: string | null, fil
   }
   if (!isFolder) return { ok: false, message: `${LIBRARY_SETTING}: '${setting}' is not a folder; ${fallback}.` };
   const loaded: ModelFile[] = [];
-  for (const path of modelPaths(folder)) {
+  const walk: WalkStats = { folders: 0, cut: false };
+  for (const path of modelPaths(folder, undefined, walk)) {
     const file = files.load(path);
     if (file) loaded.push(file);
+  }
+  if (walk.cut) {
+    return { ok: false, message: `${LIBRARY_SETTING}: '${setting}' holds more than ${maxFolders} folders, too many for the library folder (point it at the folder holding the library's .sysml/.kerml files); ${fallback}.` };
   }
   if (loaded.length === 0) {
     return { ok: false, message: `${LIBRARY_SETTING}: '${setting}' holds no .sysml or .kerml files; ${fallback}.` };

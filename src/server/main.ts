@@ -1,4 +1,6 @@
 import {
+  ErrorCodes, IPCMessageReader, IPCMessageWriter, Message, StreamMessageReader, StreamMessageWriter,
+  type MessageReader, type MessageWriter, type ResponseMessage,
   CodeLensRefreshRequest, createConnection, DiagnosticSeverity, DidChangeConfigurationNotification, MessageType, ProposedFeatures,
   ShowMessageNotification, TextDocuments, TextDocumentSyncKind, type Diagnostic, type Location, type SymbolInformation,
 } from 'vscode-languageserver/node';
@@ -16,7 +18,37 @@ import { ENGINE_ANSWERS_NOTIFICATION, type EngineAnswersParams } from './request
 import { BUILTIN_LIBRARY_VERSION, type Declaration } from '../sysml/names';
 
 // The Assay language server: started by the extension over Node IPC (or `--stdio` by other clients).
-const connection = createConnection(ProposedFeatures.all);
+const connection = connectRefusingAfterShutdown();
+
+/**
+ * The connection, with requests after `shutdown` answered InvalidRequest as the LSP specification
+ * asks (only `exit` is expected then); the library itself would go on answering them.
+ */
+function connectRefusingAfterShutdown(): ReturnType<typeof createConnection> {
+  const stdio = process.argv.includes('--stdio');
+  const ipc = process.argv.includes('--node-ipc') && typeof process.send === 'function';
+  if (!stdio && !ipc) return createConnection(ProposedFeatures.all);
+  const inner: MessageReader = stdio ? new StreamMessageReader(process.stdin) : new IPCMessageReader(process);
+  const writer: MessageWriter = stdio ? new StreamMessageWriter(process.stdout) : new IPCMessageWriter(process);
+  let shutDown = false;
+  const reader: MessageReader = {
+    onError: inner.onError,
+    onClose: inner.onClose,
+    onPartialMessage: inner.onPartialMessage,
+    listen: (callback) => inner.listen((message) => {
+      if (Message.isRequest(message)) {
+        if (shutDown) {
+          void writer.write({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCodes.InvalidRequest, message: `the server is shut down: ${message.method} is not answered (only exit is expected)` } } as ResponseMessage);
+          return;
+        }
+        if (message.method === 'shutdown') shutDown = true;
+      }
+      callback(message);
+    }),
+    dispose: () => inner.dispose(),
+  };
+  return createConnection(ProposedFeatures.all, reader, writer);
+}
 const documents = new TextDocuments(TextDocument);
 const models = new ModelSet();
 

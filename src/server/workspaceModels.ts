@@ -40,13 +40,24 @@ export function isModelPath(path: string): boolean {
   return /\.(sysml|kerml)$/i.test(path);
 }
 
+/** Walking also stops after this many folders, so a setting such as `/` cannot walk the whole disk. */
+export const maxFolders = 10_000;
+
+/** How a walk went: `cut` when it stopped at maxFolders with folders left unread. */
+export interface WalkStats { folders: number; cut: boolean }
+
 /** Every model file below `folder` (depth first, dot folders and build output skipped). */
-export function* modelPaths(folder: string, skip: (path: string) => boolean = () => false): Generator<string> {
+export function* modelPaths(folder: string, skip: (path: string) => boolean = () => false, stats: WalkStats = { folders: 0, cut: false }): Generator<string> {
   let count = 0;
   const stack = [folder];
   while (stack.length > 0 && count < maxFiles) {
+    if (stats.folders >= maxFolders) {
+      stats.cut = true;
+      return;
+    }
     const dir = stack.pop()!;
     if (skip(dir)) continue;
+    stats.folders++;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });

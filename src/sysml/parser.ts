@@ -12,7 +12,7 @@ import type {
   LoopAction, Member, Multiplicity, ParseResult, QualifiedName, Reference, Relation, RelationKind, SendAction,
   SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
-  NameExpression, LiteralExpression, BinaryExpression, QuantityExpression, ResultExpression,
+  NameExpression, LiteralExpression, Node, BinaryExpression, QuantityExpression, ResultExpression,
 } from './ast';
 import * as ast from './ast';
 import * as lexer from './lexer';
@@ -72,6 +72,11 @@ const RETURN_OUTSIDE_CALC =
   "'return' is not admitted here: SysML has no return statement; `return` declares the result parameter, " +
   'directly in a calc, constraint, case or analysis body (give the result as the body\'s last expression, ' +
   'or `assign` it to a feature)';
+/** Height an expression tree may reach (with the nesting around it). A long operator chain
+ * (`1+1+…+1`, `a.a.…`, `a[1][1]…`) is parsed in a loop, but every later tree walk (names, evaluation,
+ * lowering, the language server) recurses down it: beyond this the expression is refused with a
+ * diagnostic instead of overflowing their stacks. */
+const MAX_HEIGHT = 1000;
 /** Tokens a look-ahead scan may inspect (declarations are far shorter). */
 const SCAN_LIMIT = 2000;
 
@@ -245,6 +250,8 @@ class Parser {
   private quietUntil = -1;
   private commentIndex = 0;
   private depth = 0;
+  /** Expression entry points (binary / postfix chains) currently open; the outermost checks height. */
+  private chainLevel = 0;
 
   constructor(private readonly ts: TokenStream) {
     this.src = ts.source;
@@ -1686,6 +1693,26 @@ class Parser {
   }
 
   private binary(minPrec: number): Expression {
+    if (this.chainLevel > 0) return this.binaryChain(minPrec);
+    const a = this.p;
+    this.chainLevel++;
+    const e = this.binaryChain(minPrec);
+    this.chainLevel--;
+    return this.heightChecked(e, a);
+  }
+
+  /** `e` unless its tree (with the nesting around it) is higher than MAX_HEIGHT. */
+  private heightChecked(e: Expression, a: number): Expression {
+    // A node spans at least one token of its own except for a few wrappers (argument, sequence), so
+    // a short expression cannot be high: only long ones are measured.
+    if ((this.p - a) * 2 + this.depth < MAX_HEIGHT) return e;
+    const height = treeHeight(e);
+    if (height + this.depth <= MAX_HEIGHT) return e;
+    this.error(`expression nested too deeply (${height} levels; at most ${MAX_HEIGHT - this.depth} here): split it into named parts`, e.range);
+    return { kind: 'Missing', range: e.range };
+  }
+
+  private binaryChain(minPrec: number): Expression {
     const a = this.p;
     let left = this.unary();
     for (;;) {
@@ -1698,8 +1725,16 @@ class Parser {
         left = { kind: 'Classification', operator: CLASSIFY_OP[k] as 'istype', operand: left, type, range: this.rng(a) };
         continue;
       }
-      // ** and ^ are right-associative; all other binary operators group to the left.
-      const right = this.binary(prec === 12 ? prec : prec + 1);
+      // ** and ^ are right-associative (a recursion per operator, so counted as nesting); all other
+      // binary operators group to the left, in this loop.
+      let right: Expression;
+      if (prec === 12) {
+        if (++this.depth > MAX_DEPTH) return this.tooDeep(a);
+        right = this.binaryChain(prec);
+        this.depth--;
+      } else {
+        right = this.binaryChain(prec + 1);
+      }
       left = new BinaryNode(BINARY_OP[k] as BinaryOperator, left, right, this.starts[a]!, this.endFrom(a), this.lineStarts);
     }
   }
@@ -1736,6 +1771,15 @@ class Parser {
   }
 
   private primary(): Expression {
+    if (this.chainLevel > 0) return this.postfixChain();
+    const a = this.p;
+    this.chainLevel++;
+    const e = this.postfixChain();
+    this.chainLevel--;
+    return this.heightChecked(e, a);
+  }
+
+  private postfixChain(): Expression {
     const a = this.p;
     let e = this.base();
     for (;;) {
@@ -1802,14 +1846,18 @@ class Parser {
       }
       if (k === HASH && this.la(1) === LPAREN) {
         this.adv(); this.adv();
+        if (++this.depth > MAX_DEPTH) return this.tooDeep(a);
         const index = this.sequenceContents(this.p);
+        this.depth--;
         this.expect(RPAREN, 'index');
         e = { kind: 'Index', target: e, index, range: this.rng(a) };
         continue;
       }
       if (k === LBRACK) {
         this.adv();
+        if (++this.depth > MAX_DEPTH) return this.tooDeep(a);
         const unit = this.sequenceContents(this.p);
+        this.depth--;
         this.expect(RBRACK, 'unit');
         e = new QuantityNode(e, unit, this.starts[a]!, this.endFrom(a), this.lineStarts);
         continue;
@@ -1908,7 +1956,13 @@ class Parser {
         name = this.name(this.p);
         this.adv(); this.adv();
       }
+      // Arguments nest by recursion (`f(f(f(…)))`): counted like parentheses.
+      if (++this.depth > MAX_DEPTH) {
+        this.tooDeep(a);
+        return args;
+      }
       const value = this.expression();
+      this.depth--;
       const arg: Argument = new ArgumentNode(name, value, this.starts[a]!, this.endFrom(a), this.lineStarts);
       if (args === EMPTY) args = [arg];
       else args.push(arg);
@@ -1934,6 +1988,29 @@ class Parser {
 }
 
 // ------------------------------------------------------------------------------------- helpers
+
+/** Height of the tree below `root` (1 for a leaf), without recursion. */
+function treeHeight(root: Node): number {
+  const nodes: Node[] = [root];
+  const depths: number[] = [1];
+  let max = 0;
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const d = depths.pop()!;
+    if (d > max) max = d;
+    for (const key in node) {
+      if (key === 'range' || key === 'nameRange' || key === 'kind') continue;
+      const v = (node as unknown as Record<string, unknown>)[key];
+      if (v === null || typeof v !== 'object') continue;
+      if (Array.isArray(v)) {
+        for (const item of v) if (item !== null && typeof item === 'object' && 'kind' in item) { nodes.push(item as Node); depths.push(d + 1); }
+      } else if ('kind' in v) {
+        nodes.push(v as Node); depths.push(d + 1);
+      }
+    }
+  }
+  return max;
+}
 
 function isDeclContinuation(k: number): boolean {
   return k === COLON || k === COLON_GT || k === COLON_GT2 || k === COLON2_GT || k === K.typed || k === K.defined ||

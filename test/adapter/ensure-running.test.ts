@@ -14,6 +14,15 @@ if [ "$1 $2" = "compose version" ]; then
   if [ -n "$FAKE_DOCKER_NO_COMPOSE" ]; then echo "docker: unknown command: docker compose" >&2; exit 1; fi
   echo "Docker Compose version v2.0.0-fake"; exit 0
 fi
+if [ -n "$FAKE_DOCKER_HANG" ]; then
+  # A compose that never finishes, ignores SIGTERM and has a child holding its output pipe.
+  trap '' TERM
+  echo $$ >> "$FAKE_DOCKER_HANG"
+  /bin/sleep 300 &
+  echo $! >> "$FAKE_DOCKER_HANG"
+  /bin/sleep 300
+  exit 0
+fi
 if [ -n "$FAKE_DOCKER_FAIL" ]; then
   echo "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" >&2
   exit 1
@@ -188,6 +197,28 @@ describe('adapter ensure-running (real process)', () => {
     assert.equal(r.out.data.service.started_by, 'not-started');
     assert.match(r.out.data.manual_hints[0], /up -d" in .* failed \(exit code 1: Cannot connect to the Docker daemon/);
     assert.match(r.stderr, /Cannot connect to the Docker daemon/, "the tool's output goes to stderr");
+  });
+
+  it('docker compose that hangs with a child holding its output: stopped at -start-timeout, exit 4 with the JSON, nothing left running', async () => {
+    const port = await closedPort();
+    const pids = `${log}.pids`;
+    const r = await runAdapter(['ensure-running', '-start-timeout', '1s'], {
+      SERVICE_URL: `http://127.0.0.1:${port}`,
+      SERVICE_COMPOSE_DIR: composeDir,
+      PATH: binDir,
+      FAKE_DOCKER_LOG: log,
+      FAKE_DOCKER_HANG: pids,
+    });
+    assert.equal(r.code, 4, r.stdout + r.stderr);
+    assert.equal(r.out.ok, false);
+    assert.equal(r.out.data.service.started_by, 'not-started');
+    assert.match(r.out.data.manual_hints[0], /up -d" in .* failed \(did not finish within 1s \(-start-timeout\)\)/);
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    assert.equal(started.length, 2);
+    const isAlive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    const until = Date.now() + 3000; // the system reaps killed processes a moment later
+    while (started.some(isAlive) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.deepEqual(started.filter(isAlive), [], 'the compose process and its child are stopped');
   });
 
   it('docker compose that starts the service: started_by compose, exit 0', async () => {

@@ -162,6 +162,14 @@ describe('host: misbehaving engines', function () {
     assert.ok(logs.some((l) => /ignored progress for id 4242/.test(l)), logs.join('\n'));
   });
 
+  it('progress for unknown ids, 500 of them: one warning for the engine, not one per message', async () => {
+    const outcome = await ask('progress-unknown-id.js', { env: { FIXTURE_COUNT: '500' } });
+    expectStatus(outcome, 'answered');
+    const warnings = logs.filter((l) => /ignored progress for id 4242/.test(l));
+    assert.equal(warnings.length, 1, logs.join('\n'));
+    assert.match(warnings[0]!, /further progress for unknown ids from this engine is ignored without a warning/);
+  });
+
   it('partial line then exit: error quoting the partial line', async () => {
     expectStatus(await ask('partial-line-exit.js'), 'error', /ended in the middle of a line; line: \{"jsonrpc":"2\.0","id":3,"result":\{"claim":"ho/);
   });
@@ -184,6 +192,14 @@ describe('host: misbehaving engines', function () {
 
   it('covers never answered: not covered after the start timeout, the engine stopped', async () => {
     expectStatus(await ask('covers-hangs.js', { startTimeoutMs: 1000 }), 'not covered', /was stopped: it did not answer covers within 1 s/);
+  });
+
+  it('covers slower than the start timeout but within the deadline: answered (the covers wait follows the budget)', async () => {
+    expectStatus(await ask('well-behaved.js', { startTimeoutMs: 2000, config: { coversDelayMs: 4000 } }, { deadline: 30 }), 'answered');
+  });
+
+  it('covers never answered with a deadline: out of budget at the deadline, the engine stopped', async () => {
+    expectStatus(await ask('covers-hangs.js', { startTimeoutMs: 2000 }, { deadline: 4 }), 'budget', /the deadline of 4 s passed before an engine started the run/);
   });
 
   it('command not found: not covered, naming the command', async () => {

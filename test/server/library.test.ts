@@ -99,4 +99,17 @@ describe('language server: assay.standardLibraryPath', function () {
     assert.equal((await definitionOfReal())[0]?.uri, pathToFileURL(scalarValues).href);
     assert.equal(client.messages.length, 3);
   });
+
+  it("'/' is not walked through the whole disk: one message saying it holds too many folders, and the server answers", async function () {
+    this.timeout(60_000);
+    const before = client.messages.length;
+    setting = '/';
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    await client.until('a message about /', () => client.messages.length > before, 50_000);
+    assert.match(client.messages[before]!.message, /^assay\.standardLibraryPath: '\/' holds more than 10000 folders, too many for the library folder/);
+    await client.request('textDocument/hover', { textDocument: { uri: droneUri }, position: onReal });
+    setting = library;
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    assert.equal((await definitionOfReal())[0]?.uri, pathToFileURL(scalarValues).href);
+  });
 });

@@ -606,11 +606,24 @@ describe('sysml tree walk', () => {
 
 describe('sysml tree walk on long chains', () => {
   it('walks a 100 000-term operator chain without overflowing the stack', () => {
-    const result = parse(`attribute a = ${Array.from({ length: 100_000 }, () => '1').join(' + ')};`);
-    assert.equal(result.errors.length, 0);
+    // The parser refuses a tree this high (see the next test), so the tree is built by hand.
+    const range = parse('1').document.range;
+    const literal = { kind: 'Literal', literal: 'integer', value: 1, range };
+    let chain: Record<string, unknown> = literal;
+    for (let i = 1; i < 100_000; i++) chain = { kind: 'Binary', operator: '+', left: chain, right: { ...literal }, range };
     let literals = 0;
-    walk(result.document, (n) => { if (n.kind === 'Literal') literals++; });
+    walk(chain as unknown as Parameters<typeof walk>[0], (n) => { if (n.kind === 'Literal') literals++; });
     assert.equal(literals, 100_000);
+  });
+
+  it('refuses a 100 000-term chain with one diagnostic at its place, so no later walk recurses down it', () => {
+    const result = parse(`attribute a = ${Array.from({ length: 100_000 }, () => '1').join(' + ')};`);
+    assert.deepEqual(result.errors.map((e) => [e.message, e.range.column]), [
+      ['expression nested too deeply (100000 levels; at most 1000 here): split it into named parts', 15],
+    ]);
+    let deepest = 0;
+    walk(result.document, (n) => { if (n.kind === 'Missing') deepest++; });
+    assert.equal(deepest, 1);
   });
 });
 

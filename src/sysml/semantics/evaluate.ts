@@ -234,10 +234,11 @@ export class Evaluator {
     return this.steps;
   }
 
-  /** Runs `f` one level deeper, refusing past maxDepth (runaway recursion through calcs or features). */
+  /** Runs `f` one level deeper, refusing past maxDepth (runaway recursion through calcs or features):
+   * a mistake in the model, reported at its place, not a budget stop. */
   nested(what: string, at: Place | undefined, f: () => Outcome): Outcome {
     const max = this.options.maxDepth ?? 200;
-    if (this.depth >= max) return error(`evaluation nested deeper than ${max} levels at ${what} (recursive definition?)`, at, 'budget');
+    if (this.depth >= max) return error(`evaluation nested deeper than ${max} levels at ${what} (recursive definition?)`, at);
     this.depth++;
     try {
       return f();
