@@ -916,10 +916,16 @@ export function report(results: CaseResult[]): string {
   out.push('Nonstandard notation (cases using it): ' + [...notation.entries()].sort((a, b) => b[1] - a[1]).map(([n, k]) => `${n} ${k}`).join(', '));
   const otherSyntax = results.filter((r) => r.standard && r.syntaxErrors.length > 0);
   if (otherSyntax.length > 0) out.push(`Standard cases with syntax errors: ${otherSyntax.map((r) => `${r.name} (${r.syntaxErrors[0]})`).join('; ')}`);
-  const spec = results.filter((r) => r.spec);
+  const spec = results.filter((r) => r.spec && r.spec.kind !== 'decision');
   out.push('');
   out.push(`Spec contradictions applied (${spec.length}): the expectation scored is the spec-correct one`);
   for (const r of spec) out.push(`  ${r.name}: ${r.spec!.why} → ${r.spec!.outcome}`);
+  const decisions = results.filter((r) => r.spec?.kind === 'decision');
+  if (decisions.length > 0) {
+    out.push('');
+    out.push(`Assay's documented decisions applied (${decisions.length}): the expectation scored is Assay's documented reading`);
+    for (const r of decisions) out.push(`  ${r.name}: ${r.spec!.why} → ${r.spec!.outcome}`);
+  }
   const wrong = results.filter((r) => r.verdict === 'wrong');
   out.push('');
   out.push(`Wrong (${wrong.length}):`);

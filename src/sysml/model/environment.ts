@@ -35,6 +35,13 @@ const BINDS = new WeakMap<ModelElement, ModelElement[]>();
 
 /** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
 const STRUCTURAL = new Set(['part', 'item', 'occurrence', 'port', 'individual']);
+/** Library packages whose functions the evaluator's built-ins implement (src/sysml/semantics/functions.ts). */
+const IMPLEMENTED_LIBRARY_PACKAGES = new Set([
+  'BaseFunctions', 'DataFunctions', 'ScalarFunctions', 'NumericalFunctions', 'RealFunctions', 'IntegerFunctions', 'NaturalFunctions',
+  'RationalFunctions', 'BooleanFunctions', 'StringFunctions', 'SequenceFunctions', 'CollectionFunctions', 'ControlFunctions', 'TrigFunctions',
+  'Quantities', 'MeasurementReferences', 'ISQ', 'SI', 'USCustomaryUnits',
+]);
+
 /** Usage keywords whose default multiplicity is [1..1]. */
 const DEFAULT_ONE = new Set(['attribute', 'part', 'item', 'occurrence', 'port', 'enum']);
 
@@ -381,7 +388,18 @@ export class ModelValues {
     if (isError(v)) return v;
     const ret = this.bodyMembers(element).find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
     const retElement = ret ? this.index.elementOf(ret) : undefined;
-    return retElement ? this.checkType(retElement, `the result of ${label}`, v) : v;
+    if (!retElement) return v;
+    const typed = this.checkType(retElement, `the result of ${label}`, v);
+    if (isError(typed)) return typed;
+    // A result parameter without a multiplicity has one value ([1..1]): none (`xs#(4)` past the end)
+    // or several is a model error, not a value.
+    const count = itemsOf(v).length;
+    const mult = this.index.multiplicityOf(retElement);
+    if (mult) return this.checkCount(retElement, `result of ${label}`, v);
+    if (count !== 1 && this.index.typeNameOf(retElement) !== undefined) {
+      return error(`the result of ${label} has ${count === 0 ? 'no value' : `${count} values`}, but its result parameter holds one ([1..1])`, rangeOf(retElement));
+    }
+    return v;
   }
 
   /** The name a calc usage gives its result (`return a;`), if any. */
@@ -520,7 +538,17 @@ export class ModelEnvironment implements Environment {
       }
     }
     element ??= index.resolveReference(this.lexical, callee);
-    if (!element || !isCallable(element)) return undefined;
+    if (!element) {
+      // A library function by name: the engine's built-in is its semantics only for the packages it
+      // implements (`sum` of VectorFunctions is not NumericalFunctions' sum).
+      const library = index.libraryNameOf(this.lexical, callee);
+      const pkg = library?.split('::').slice(0, -1).join('::');
+      if (library && pkg && !IMPLEMENTED_LIBRARY_PACKAGES.has(pkg)) {
+        return error(`the library function ${library} has no semantics in the reference engine`, at, 'unsupported');
+      }
+      return undefined;
+    }
+    if (!isCallable(element)) return undefined;
     if (element.node.kind === 'Definition') ctx = { element, path: this.ctx.path, parent: this.ctx };
     return this.values.invokeElement(element, args, ctx, at);
   }

@@ -390,6 +390,22 @@ export class ModelIndex {
     return this.elementAmong(current);
   }
 
+  /**
+   * The qualified name of the library (or built-in) declaration a reference resolves to from a scope
+   * (`sum` under `private import VectorFunctions::*` is `VectorFunctions::sum`); undefined when it
+   * resolves to nothing there or to an element of the model.
+   */
+  libraryNameOf(scope: ModelElement, ref: Reference): string | undefined {
+    const from = this.declarationOf(scope);
+    if (!from) return undefined;
+    const found = this.names.resolveReference(ref, from, null);
+    const d = found.find((x) => x.layer !== 'user');
+    if (!d || found.some((x) => x.layer === 'user')) return undefined;
+    const names: string[] = [];
+    for (let x: Declaration | null = d; x; x = x.parent) if (x.name !== null) names.unshift(x.name);
+    return names.join('::');
+  }
+
   resolveQualifiedName(scope: ModelElement | undefined, qn: QualifiedName): ModelElement | undefined {
     return this.resolveSegments(scope, qn.segments, qn.isGlobal);
   }
