@@ -133,7 +133,7 @@ describe('cli: assay as a child process', function () {
       '\tprivate import ScalarValues::*;',
       '\tpart def V;',
       '\taction def A {',
-      '\t\tattribute n : Integer = 0;',
+      '\t\tattribute n : Integer := 0;',
       '\t\tfirst start;',
       '\t\tthen assign n := size(all V);',
       '\t\tthen done;',

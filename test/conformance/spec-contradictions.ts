@@ -68,7 +68,7 @@ export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
     kind: 'decision',
     why: 'Assay reads `[m]` as the unit m where a feature `m` is in scope, and `assay parse` / the editor warn there (docs/semantics.md#units-inside-brackets); KerML\'s ordinary lookup would take the feature',
     outcome: 'result 500 [m], with the warning (upstream: an error)',
-    expect: { result: { type: 'Quantity', value: 500, unit: 'm' } },
+    expect: { error: undefined, result: { type: 'Quantity', value: 500, unit: 'm' } },
   },
   unit_shadowed_by_sibling_slot: {
     kind: 'decision',
