@@ -31,6 +31,7 @@ const BODY_MEMBERS = new WeakMap<ModelElement, Member[]>();
 const BODY_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const CHECK_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const FEATURE_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
+const RESULT_PARAMETERS = new WeakMap<ModelElement, ModelElement | null>();
 const BINDS = new WeakMap<ModelElement, ModelElement[]>();
 
 /** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
@@ -386,8 +387,12 @@ export class ModelValues {
   /** A calc's value against its declared result type (its return parameter's). */
   private checkResult(element: ModelElement, label: string, v: Outcome): Outcome {
     if (isError(v)) return v;
-    const ret = this.bodyMembers(element).find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
-    const retElement = ret ? this.index.elementOf(ret) : undefined;
+    let retElement = RESULT_PARAMETERS.get(element);
+    if (retElement === undefined) {
+      const ret = this.bodyMembers(element).find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
+      retElement = (ret ? this.index.elementOf(ret) : undefined) ?? null;
+      RESULT_PARAMETERS.set(element, retElement);
+    }
     if (!retElement) return v;
     const typed = this.checkType(retElement, `the result of ${label}`, v);
     if (isError(typed)) return typed;

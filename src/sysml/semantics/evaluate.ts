@@ -6,7 +6,7 @@
 import type {
   Argument, BodyExpression, Expression, Member, QualifiedName, Reference, SourceRange, Usage,
 } from '../ast';
-import { refusalMessage, unmodeled } from '../support';
+import { refusalMessage, unmodeled, type Unmodeled } from '../support';
 import { CalcBodyRunner, hasBodyActions } from './calc-body';
 import { BODY_FUNCTIONS, callBodyFunction, callLibraryFunction, isBodyFunction, type BodyFunction } from './functions';
 import { binary, index, single, truth, unary, withUnit, type BinaryOperator } from './operators';
@@ -575,10 +575,8 @@ export class Evaluator {
    */
   bindBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): LocalScope | ValueError {
     // Soundness: every member of the body is modeled here, or the invocation is refused (src/sysml/support.ts).
-    for (const m of members) {
-      const u = unmodeled(m, 'calc');
-      if (u) return error(`${label}: ${refusalMessage(u, 'in a calc, constraint or requirement body')}`, u.range, 'unsupported');
-    }
+    const shape = bodyShape(members);
+    if (shape.refused) return error(`${label}: ${refusalMessage(shape.refused, 'in a calc, constraint or requirement body')}`, shape.refused.range, 'unsupported');
     const params = members.filter((m): m is Usage =>
       m.kind === 'Usage' && m.role !== 'return' && (m.direction === 'in' || m.direction === 'inout' || m.role === 'subject'));
     const scope = new LocalScope(outer);
@@ -644,7 +642,7 @@ export class Evaluator {
   runBody(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): LocalScope | ValueError {
     const scope = this.bindBody(label, members, args, outer, at);
     if (isError(scope as Outcome)) return scope as ValueError;
-    if (hasBodyActions(members)) {
+    if (bodyShape(members).actions) {
       const local = scope as LocalScope;
       // Initial values (`:=`) are the values before the actions run.
       for (const m of members) {
@@ -679,8 +677,8 @@ export class Evaluator {
   }
 
   /** A body's output parameters (`out x`, not the result), in order. */
-  outputsOf(members: readonly Member[]): Usage[] {
-    return members.filter((m): m is Usage => m.kind === 'Usage' && m.role !== 'return' && m.direction === 'out' && declaredName(m) !== null);
+  outputsOf(members: readonly Member[]): readonly Usage[] {
+    return bodyShape(members).outputs;
   }
 
   private bodyResult(label: string, members: readonly Member[], scope: LocalScope, at?: Place, kind?: string): Outcome {
@@ -848,6 +846,34 @@ export interface BodyOutcome {
   readonly value: Outcome;
   readonly outputs: readonly { readonly name: string; readonly value: Outcome }[];
   readonly failing?: { readonly label: string; readonly range: SourceRange };
+}
+
+/** What an invocation needs to know of a body besides its values, computed once per body (bodies never
+ * change): the first construct it refuses, whether it has actions to run, its outputs. */
+interface BodyShape {
+  readonly refused: Unmodeled | undefined;
+  readonly actions: boolean;
+  readonly outputs: readonly Usage[];
+}
+
+const BODY_SHAPES = new WeakMap<readonly Member[], BodyShape>();
+
+function bodyShape(members: readonly Member[]): BodyShape {
+  let shape = BODY_SHAPES.get(members);
+  if (!shape) {
+    let refused: Unmodeled | undefined;
+    for (const m of members) {
+      refused = unmodeled(m, 'calc');
+      if (refused) break;
+    }
+    shape = {
+      refused,
+      actions: hasBodyActions(members),
+      outputs: members.filter((m): m is Usage => m.kind === 'Usage' && m.role !== 'return' && m.direction === 'out' && declaredName(m) !== null),
+    };
+    BODY_SHAPES.set(members, shape);
+  }
+  return shape;
 }
 
 /** The outcome of checking a constraint or requirement. */
