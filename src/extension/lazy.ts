@@ -2,9 +2,9 @@
 // scripts/build.mjs): VS Code's activation time counts compiling the activation bundle, so that bundle
 // holds only the shell, and the host core, the SysML front end, zod, the language client, the witness
 // replay and the task commands are compiled when first needed.
-export { QuestionFlow } from './askFlow';
-export { engineAnswers } from './askSettings';
-export { createLanguageClient } from './languageServer';
-export { TaskCommands } from './tasksCommands';
+export { QuestionFlow } from './ask/askFlow';
+export { engineAnswers } from './ask/askSettings';
+export { createLanguageClient } from './language/languageServer';
+export { TaskCommands } from './tasks/tasksCommands';
 export { hasWitnessView, witnessView } from '../host/witness-view';
-export { WitnessPanel, WITNESS_VIEW_TYPE } from './witnessWebview';
+export { WitnessPanel, WITNESS_VIEW_TYPE } from './witness/witnessWebview';

@@ -2,12 +2,12 @@ import { bundleLoadStartedAt } from './clock';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ENGINE_ANSWERS_NOTIFICATION } from '../server/requests';
-import type { AskArguments, EngineListing, QuestionFlow } from './askFlow';
-import { RunHistory, type RunRecord } from './runRecord';
-import { RunsTree, type RunNode } from './runsView';
-import { RunStatusBar } from './statusBar';
-import { registerTaskCommands } from './tasks';
-import { registerWitnessPanels } from './witnessPanel';
+import type { AskArguments, EngineListing, QuestionFlow } from './ask/askFlow';
+import { RunHistory, type RunRecord } from './runs/runRecord';
+import { RunsTree, type RunNode } from './runs/runsView';
+import { RunStatusBar } from './runs/statusBar';
+import { registerTaskCommands } from './tasks/tasks';
+import { registerWitnessPanels } from './witness/witnessPanel';
 import { lazy } from './loadLazy';
 
 /** What the extension exports to other extensions and to its own in-editor tests. */

@@ -87,7 +87,7 @@ export const Run = z
   });
 
 /**
- * The run of an answered editor run record (src/extension/runRecord.ts, structurally: this module may not
+ * The run of an answered editor run record (src/extension/runs/runRecord.ts, structurally: this module may not
  * import the extension) as a post carries it; undefined for a run that was not answered.
  */
 export function runOfRecord(record: {

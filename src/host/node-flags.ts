@@ -1,5 +1,5 @@
 // V8 flags the programs that parse whole models are started with: the reference engine (through
-// `referenceEngineEntry`) and the language server (src/extension/languageServer.ts). The parser's
+// `referenceEngineEntry`) and the language server (src/extension/language/languageServer.ts). The parser's
 // bench runs the parser with the same flags.
 //
 // A parse allocates a tree that all survives: with V8's default young generation (semi-spaces of

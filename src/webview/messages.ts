@@ -1,4 +1,4 @@
-// Messages between the witness panel (extension side, src/extension/witnessPanel*.ts) and its webview.
+// Messages between the witness panel (extension side, src/extension/witness/) and its webview.
 import type { SourceLocation, WitnessView } from '../host/witness-view-types';
 
 /** What the webview keeps with vscode.setState (restored when VS Code reloads the panel). */

@@ -10,7 +10,7 @@ import type { Question, RunResult, SourceDocument } from '../../src/protocol';
 import { parse } from '../../src/sysml';
 import { answerBehavior, BehaviorError, type BehaviorQuestion } from '../../src/sysml/behavior';
 import { witnessView, type WitnessView } from '../../src/host/witness-view';
-import { witnessHtml } from '../../src/extension/witnessHtml';
+import { witnessHtml } from '../../src/extension/witness/witnessHtml';
 import { chromium, type Browser, type Page } from './.tools/node_modules/playwright-core';
 import { artifactsDir, chromiumPath, repoRoot } from './harness';
 

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineEntry, RunOutcome } from '../../src/host';
-import { enginesFor, kindsFor, modelDocuments, ModelOutline, subjectKinds } from '../../src/extension/askModel';
-import { budgetFromSetting, engineAnswers, questionOptions, resolveEngineSettings } from '../../src/extension/askSettings';
-import { durationText, resultJson, runsEntry, settledMessage, statusText, Throttle, type RunView } from '../../src/extension/askText';
+import { enginesFor, kindsFor, modelDocuments, ModelOutline, subjectKinds } from '../../src/extension/ask/askModel';
+import { budgetFromSetting, engineAnswers, questionOptions, resolveEngineSettings } from '../../src/extension/ask/askSettings';
+import { durationText, resultJson, runsEntry, settledMessage, statusText, Throttle, type RunView } from '../../src/extension/ask/askText';
 
 const bundled: EngineEntry = {
   name: 'assay-reference', command: '/usr/bin/node', args: ['/x/dist/engine.js'], builtIn: true,

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveEngineSettings } from '../../src/extension/askSettings';
+import { resolveEngineSettings } from '../../src/extension/ask/askSettings';
 import { EngineProcess } from '../../src/host/engine-process';
 import { FIXTURES } from '../host/fixture-engines';
 

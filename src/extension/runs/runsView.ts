@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { durationText, hasWitness, questionText, runsEntry, Throttle } from './askText';
+import { durationText, hasWitness, questionText, runsEntry, Throttle } from '../ask/askText';
 import type { RunHistory, RunRecord } from './runRecord';
 
 /** A row of the Runs view: a run, or one detail line under it. Commands on rows receive this. */

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { lazy } from './loadLazy';
-import type { Question, RunResult, SourceDocument } from '../protocol';
-import type { Standing } from '../host';
-import type { PanelState } from '../webview/messages';
-import type { RunHistory, RunRecord } from './runRecord';
+import { lazy } from '../loadLazy';
+import type { Question, RunResult, SourceDocument } from '../../protocol';
+import type { Standing } from '../../host';
+import type { PanelState } from '../../webview/messages';
+import type { RunHistory, RunRecord } from '../runs/runRecord';
 import type { WitnessPanel } from './witnessWebview';
 
 /** A result to show without a run record (what `assay.openWitness` accepts besides a run id). */
@@ -19,7 +19,7 @@ export interface WitnessSource {
 }
 
 /** What `assay.openWitness` returns: the panel's view model (the in-editor tests read it). */
-export type OpenWitnessResult = import('../host/witness-view-types').WitnessView | undefined;
+export type OpenWitnessResult = import('../../host/witness-view-types').WitnessView | undefined;
 
 // The replay (the SysML front end and semantics) and the panel code are in the bundle loaded on first use.
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { RememberedTask, TaskCommand } from '../adapter/editor-commands';
-import type { Envelope } from '../adapter/outcome';
+import type { RememberedTask, TaskCommand } from '../../adapter/editor-commands';
+import type { Envelope } from '../../adapter/outcome';
 
 export const taskResultScheme = 'assay-task';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { durationText, outcomeReason, progressCounts, questionText, statusText, Throttle } from './askText';
+import { durationText, outcomeReason, progressCounts, questionText, statusText, Throttle } from '../ask/askText';
 import type { RunHistory, RunRecord } from './runRecord';
 
 /** Status bar updates per second at most (progress arrives faster from busy engines). */

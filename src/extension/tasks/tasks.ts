@@ -2,9 +2,9 @@
 // registrations live here; the implementation (and the adapter client with its schema library) is
 // loaded on the first task command, so that activation does not pay for it.
 import * as vscode from 'vscode';
-import type { Summary, TaskCommand } from '../adapter/editor-commands';
-import type { Envelope } from '../adapter/outcome';
-import { lazy } from './loadLazy';
+import type { Summary, TaskCommand } from '../../adapter/editor-commands';
+import type { Envelope } from '../../adapter/outcome';
+import { lazy } from '../loadLazy';
 import { TaskResultDocuments, taskResultScheme } from './tasksResults';
 import type { TaskCommands } from './tasksCommands';
 

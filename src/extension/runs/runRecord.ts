@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { RunOutcome } from '../host';
-import type { ProgressParams, Question, SourceDocument } from '../protocol';
+import type { RunOutcome } from '../../host';
+import type { ProgressParams, Question, SourceDocument } from '../../protocol';
 
 /** One question asked in this window: what was asked, of which model, and how it went. */
 export interface RunRecord {

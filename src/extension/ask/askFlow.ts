@@ -2,10 +2,10 @@
 // CLI uses) with the engines from the settings, progress in the status bar and a cancellable
 // notification, settled answers as notifications, Runs entries and problems. Loaded on first use.
 import * as vscode from 'vscode';
-import { Host, type EngineCheck, type EngineEntry, type Run, type RunEvent } from '../host';
-import { SysmlModel } from '../host/sysml-model';
-import { QUESTION_KINDS, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../protocol';
-import type { AskLensArguments } from '../server/requests';
+import { Host, type EngineCheck, type EngineEntry, type Run, type RunEvent } from '../../host';
+import { SysmlModel } from '../../host/sysml-model';
+import { QUESTION_KINDS, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
+import type { AskLensArguments } from '../../server/requests';
 import {
   BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor,
   modelDocuments, subjectKinds, type SubjectChoice,
@@ -14,10 +14,10 @@ import { SCHEDULE_PATTERN, budgetFromSetting, questionOptions, type ConfiguredEn
 import {
   hasWitness, outcomeReason, progressCounts, questionText, resultJson, runsEntry, settledMessage, Throttle,
 } from './askText';
-import { ViolationDiagnostics } from './diagnostics';
-import { readEngineSettings } from './engineSettings';
-import type { RunHistory, RunRecord } from './runRecord';
-import type { RunNode } from './runsView';
+import { ViolationDiagnostics } from '../language/diagnostics';
+import { readEngineSettings } from '../engines/engineSettings';
+import type { RunHistory, RunRecord } from '../runs/runRecord';
+import type { RunNode } from '../runs/runsView';
 
 /** What `assay.ask` accepts: a code lens passes uri, subject and kind; tests and keybindings may pass the rest. */
 export interface AskArguments extends Partial<AskLensArguments> {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 
-import { referenceEngineEntry, type EngineEntry } from '../host/manifest';
-import { resolveEngineSettings, type ConfiguredEngine, type EngineLevel, type EngineSettings } from './askSettings';
+import { referenceEngineEntry, type EngineEntry } from '../../host/manifest';
+import { resolveEngineSettings, type ConfiguredEngine, type EngineLevel, type EngineSettings } from '../ask/askSettings';
 
-export type { ConfiguredEngine, EngineSettings } from './askSettings';
+export type { ConfiguredEngine, EngineSettings } from '../ask/askSettings';
 
 /** The bundled reference engine's entry. In desktop VS Code the extension host runs on Electron,
  * which acts as Node only when told to (harmless under Node itself). */

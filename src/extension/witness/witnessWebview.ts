@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { SourceLocation, WitnessView } from '../host/witness-view-types';
-import type { FromWebview, PanelState, ToWebview } from '../webview/messages';
+import type { SourceLocation, WitnessView } from '../../host/witness-view-types';
+import type { FromWebview, PanelState, ToWebview } from '../../webview/messages';
 import { witnessHtml } from './witnessHtml';
 
 export const WITNESS_VIEW_TYPE = 'assay.witness';

@@ -1,10 +1,10 @@
 // The model a question is asked of, and the choices the Ask flow offers from it: which documents are
 // sent, which declarations can be subjects (the one at the cursor first), which question kinds the
 // engines answer about a subject, and the subject's constraints. Pure: no vscode, no processes.
-import type { EngineEntry } from '../host';
-import { QUESTION_KINDS, type QuestionKind, type SourceDocument } from '../protocol';
-import { languageOfPath, parse } from '../sysml/parser';
-import { resolveDocuments, type Declaration, type Workspace } from '../sysml/names';
+import type { EngineEntry } from '../../host';
+import { QUESTION_KINDS, type QuestionKind, type SourceDocument } from '../../protocol';
+import { languageOfPath, parse } from '../../sysml/parser';
+import { resolveDocuments, type Declaration, type Workspace } from '../../sysml/names';
 
 /** Files the model is made of. */
 export function isModelPath(path: string): boolean {

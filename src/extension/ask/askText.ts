@@ -1,8 +1,8 @@
 // The words and numbers the editor shows for a run: status bar text, progress messages, settled
 // notifications, Runs view rows and the result JSON; and the throttle that keeps progress at a
 // readable rate. Pure: no vscode.
-import type { RunOutcome } from '../host';
-import type { ProgressParams, Question } from '../protocol';
+import type { RunOutcome } from '../../host';
+import type { ProgressParams, Question } from '../../protocol';
 
 export type Progress = Omit<ProgressParams, 'id'>;
 

@@ -3,10 +3,10 @@
 // the question options. Pure: the caller reads the values from VS Code and passes them in.
 import { isAbsolute, resolve } from 'node:path';
 import { homedir } from 'node:os';
-import type { BudgetLimits, EngineEntry, ManifestProblem } from '../host';
-import { formatManifestProblem, parseManifest } from '../host/manifest';
-import { QUESTION_KINDS, type Question } from '../protocol';
-import type { EngineAnswersParams } from '../server/requests';
+import type { BudgetLimits, EngineEntry, ManifestProblem } from '../../host';
+import { formatManifestProblem, parseManifest } from '../../host/manifest';
+import { QUESTION_KINDS, type Question } from '../../protocol';
+import type { EngineAnswersParams } from '../../server/requests';
 
 export type EngineOrigin = 'bundled' | 'user' | 'workspace' | 'workspace folder';
 

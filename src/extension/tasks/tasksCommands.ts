@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import {
   bodyArgs, cancelArgs, checkServiceArgs, chooseAdapter, deadlineProblem, hintCommands, jsonProblem, manualHints, parseTaskIds,
   rememberTasks, summarise, taskIdChoices, taskIdsOf, waitArgs, withSettingNames, type AdapterChoice, type Summary, type TaskCommand,
-} from '../adapter/editor-commands';
-import { adapterEnvironment, invokeAdapter } from '../adapter/process';
-import { redactCredentials } from '../adapter/config';
+} from '../../adapter/editor-commands';
+import { adapterEnvironment, invokeAdapter } from '../../adapter/process';
+import { redactCredentials } from '../../adapter/config';
 import type { BodyOptions, CancelOptions, TaskCommandResult, WaitOptions } from './tasks';
 import { TaskMemory, taskResultScheme, type TaskResultDocuments } from './tasksResults';
 

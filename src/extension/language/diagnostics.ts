@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { ModelOutline } from './askModel';
-import { strengthText } from './askText';
-import type { RunRecord } from './runRecord';
+import { ModelOutline } from '../ask/askModel';
+import { strengthText } from '../ask/askText';
+import type { RunRecord } from '../runs/runRecord';
 
 const SOURCE = 'assay';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 
-import { MODEL_NODE_FLAGS } from '../host/node-flags';
+import { MODEL_NODE_FLAGS } from '../../host/node-flags';
 
 /** Languages the Assay language server serves. */
 export const modelLanguages = ['sysml', 'kerml'] as const;
