@@ -346,7 +346,8 @@ export class FeedSession implements vscode.Disposable {
     const ids = await vscode.commands.executeCommand<number[] | undefined>('assay.ask', {
       ...(first ? { uri: first.toString() } : {}),
       subject: q.subject, kind: q.kind, schedule: q.schedule,
-      ...(q.condition ? { condition: q.condition } : {}),
+      // No condition: the run was about the subject's asserted constraints (null says so, instead of a pick).
+      condition: q.condition ?? null,
       ...(q.bindings ? { bindings: q.bindings } : {}),
     });
     if (!ids || ids.length === 0) return ids;
