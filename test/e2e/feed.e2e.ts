@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from './.tools/node_modules/playwright-core';
 import { ensureBuilt, startFeed, tempDir, type FeedProcess } from '../feed/helpers';
-import { openFile, packagedExtension, repoRoot, runCommand, screenshot, Session, waitForNotification } from './harness';
+import { openFile, packagedExtension, repoRoot, runCommand, screenshot, Session, waitForNotification, waitForStatusItem } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'fixtures', 'webview', 'workspace');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -166,5 +166,57 @@ describe('team feed in a real VS Code: share, watch live in a second window, ope
     await bobFeed.getByText('No posts yet').waitFor({ timeout: 10_000 });
     await sleep(200);
     await screenshot(bob, 'feed-bob-deleted');
+  });
+
+  it('a hidden view counts new posts in the status bar; a changed local model is marked; Ask Again Here answers on it', async function () {
+    const ada = session!.page;
+    // Bob leaves the Assay container: his Team Feed view is hidden.
+    await bob!.bringToFront();
+    await runCommand(bob!, 'View: Show Explorer');
+
+    // Ada shares her run again, this time from the Runs view's inline action.
+    await ada.bringToFront();
+    await runCommand(ada, 'Assay: Focus on Runs View');
+    const run = ada.locator('.pane', { has: ada.locator('.pane-header', { hasText: /Runs/i }) }).locator('.monaco-list-row', { hasText: 'holds Assembly::Assemble' }).first();
+    await run.hover();
+    await run.locator('.action-label[aria-label="Share to Team Feed…"]').click();
+    await answerInput(ada, /Share to Team Feed \(1\/2\)/, 'Assemble, once more');
+    await answerInput(ada, /Share to Team Feed \(2\/2\)/, '');
+    await waitForNotification(ada, /shared "Assemble, once more"/, 30_000);
+
+    // Bob is told in the status bar; clicking it shows the view with the post.
+    await bob!.bringToFront();
+    const hint = await waitForStatusItem(bob!, /1 new on Team Feed/, 30_000);
+    await screenshot(bob!, 'feed-bob-status-hint');
+    // Bob's own copy of the model differs (an unsaved edit, opened from the Explorer: the shared
+    // read-only text of the same name is in Quick Open's history).
+    await runCommand(bob!, 'View: Close All Editors');
+    await bob!.locator('.explorer-folders-view .monaco-list-row', { hasText: 'assembly.sysml' }).first().click();
+    await bob!.locator('.tabs-container .tab.active', { hasText: 'assembly.sysml' }).waitFor({ timeout: 15_000 });
+    await bob!.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await bob!.keyboard.press('Control+End');
+    await bob!.keyboard.type('\n// Bob was here\n');
+    // (code-server may save it at once: saved or not, Bob's text is not the shared one.)
+    await bob!.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: 'Bob was here' }).first().waitFor({ timeout: 10_000 });
+    await hint.click();
+    const pane = bob!.locator('.pane', { has: bob!.locator('.pane-header', { hasText: /Team Feed/i }) });
+    const row = pane.locator('.monaco-list-row', { hasText: 'Assemble, once more' });
+    await row.waitFor({ timeout: 20_000 });
+    await bob!.locator('.part.statusbar .statusbar-item', { hasText: /new on Team Feed/ }).waitFor({ state: 'hidden', timeout: 10_000 });
+
+    await row.click();
+    const webview: FrameLocator = bob!.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    const changed = webview.locator('.model-changed');
+    await changed.waitFor({ timeout: 30_000 });
+    assert.match(await changed.innerText(), /Your model has changed since this run: assembly\.sysml differs/);
+    await screenshot(bob!, 'feed-bob-model-changed');
+
+    // Ask Again Here asks the same question of Bob's model and compares the answers.
+    await webview.locator('[data-action=askAgainHere]').click();
+    await pickIfShown(bob!, /engine/, /assay-reference|auto/i, 3_000);
+    const compared = await waitForNotification(bob!, /asked again here/, 60_000);
+    assert.match((await compared.innerText()).replace(/\s+/g, ' '),
+      new RegExp(`holds Assembly::Assemble: violated, proved \\(run \\d+\\); shared by ada${process.pid}: violated, proved\\. Same answer\\.`));
+    await screenshot(bob!, 'feed-bob-asked-again');
   });
 });
