@@ -141,8 +141,24 @@ export type WitnessContent =
   | { kind: 'table'; table: TableView }
   | { kind: 'message'; text: string };
 
+/** A run shared on the team feed, opened from a post (src/extension/feed/). */
+export interface SharedRunView {
+  postId: string;
+  title: string;
+  note: string;
+  author: string;
+  /** ISO time of the post. */
+  postedAt: string;
+  /** The shared model's content hash. */
+  hash: string;
+  /** Set when the local model differs from the shared one: what differs, for the mark. */
+  changed?: string;
+}
+
 export interface WitnessView {
   runId?: number;
+  /** Present when the view is of a shared run (a team feed post). */
+  shared?: SharedRunView;
   /** `holds TrafficLight::TimedCrossing`. */
   title: string;
   question: { kind: string; subject: string; schedule: string; condition?: string; bindings: ValueRow[] };

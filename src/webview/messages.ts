@@ -23,5 +23,7 @@ export type FromWebview =
   /** A step was selected: reveal and highlight the node's declaration (none: clear the highlight). */
   | { type: 'reveal'; location?: SourceLocation }
   | { type: 'confirmAssignment'; subject: string; path?: string; bindings: { name: string; value: number | boolean | string; unit?: string }[] }
+  /** A shared run: ask its question again of the local model. */
+  | { type: 'askAgainHere'; postId: string }
   | { type: 'export'; format: 'csv'; fileName: string; text: string }
   | { type: 'export'; format: 'png'; fileName: string; dataUrl: string };

@@ -3,7 +3,7 @@
 // keeps the user's place (step, sort, plot) in the webview state, and posts what the extension must do
 // (reveal a node, confirm an assignment, save an export).
 import type { Chart } from 'chart.js';
-import type { OutcomeCard, PlotSpec, ReplayView, StepView, TableView, ValueRow, WitnessContent, WitnessView } from '../host/witness-view-types';
+import type { OutcomeCard, PlotSpec, ReplayView, SharedRunView, StepView, TableView, ValueRow, WitnessContent, WitnessView } from '../host/witness-view-types';
 import { sortedOrder, tableCsv } from './table';
 import { chip, h, icon } from './dom';
 import type { FromWebview, PanelState, UiState } from './messages';
@@ -120,7 +120,7 @@ export class WitnessPanelView {
     this.chart?.destroy();
     this.chart = undefined;
     const plotCanvas: { canvas?: HTMLCanvasElement; plot?: PlotSpec } = {};
-    this.root.replaceChildren(header(s.view), ...this.content(s.view.content, s.ui, plotCanvas));
+    this.root.replaceChildren(...(s.view.shared ? [sharedHeader(s.view.shared, (postId) => this.host.postMessage({ type: 'askAgainHere', postId }))] : []), header(s.view), ...this.content(s.view.content, s.ui, plotCanvas));
     if (plotCanvas.canvas && plotCanvas.plot) this.chart = drawPlot(plotCanvas.canvas, plotCanvas.plot);
     if (focused) this.root.querySelector<HTMLElement>(`[data-focus="${focused}"]`)?.focus();
     this.root.querySelector('.steps .selected, .aligned .selected')?.scrollIntoView({ block: 'nearest' });
@@ -305,6 +305,18 @@ function initialStep(c: WitnessContent): number {
   // A violation opens at the violating step; everything else at the start.
   if (c.kind === 'schedule') return Math.max(0, c.replay.steps.findIndex((s) => s.violating));
   return 0;
+}
+
+/** Who shared the run and when, their note, and a mark when the local model is not the one it was asked of. */
+function sharedHeader(shared: SharedRunView, askAgainHere: (postId: string) => void): HTMLElement {
+  return h('section', { class: 'shared', 'aria-label': 'Shared run' },
+    h('p', { class: 'shared-by' }, icon('broadcast'), ' ', h('strong', {}, shared.title), ` — shared by ${shared.author}, ${new Date(shared.postedAt).toLocaleString()}`),
+    shared.note ? h('p', { class: 'note' }, shared.note) : null,
+    shared.changed
+      ? h('p', { class: 'banner warning model-changed' }, icon('warning'), ` Your model has changed since this run: ${shared.changed}. The steps below replay the shared text.`)
+      : h('p', { class: 'banner confirmed model-same' }, icon('pass'), ' Your model is the one this run was asked of.'),
+    h('div', { class: 'toolbar' },
+      h('button', { class: 'link', 'data-action': 'askAgainHere', 'data-focus': 'askAgainHere', onclick: () => askAgainHere(shared.postId) }, icon('refresh'), ' Ask Again Here')));
 }
 
 function header(v: WitnessView): HTMLElement {

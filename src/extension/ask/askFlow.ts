@@ -386,6 +386,7 @@ export class QuestionFlow implements vscode.Disposable {
       case 'answered': {
         const actions: [string, () => unknown][] = [];
         if (hasWitness(o)) actions.push(['Show Witness', () => vscode.commands.executeCommand('assay.openWitness', record.id)]);
+        if (vscode.workspace.getConfiguration('assay.feed').get<string>('url')) actions.push(['Share to Team Feed…', () => vscode.commands.executeCommand('assay.feed.share', record.id)]);
         actions.push(details);
         const bad = o.result.claim === 'violated' || o.result.claim === 'unsatisfiable' || o.standing.strength === 'not covered';
         this.notify(bad ? 'warning' : 'info', message, actions);

@@ -3,6 +3,7 @@ import { lazy } from '../loadLazy';
 import type { Question, RunResult, SourceDocument } from '../../protocol';
 import type { Standing } from '../../host';
 import type { PanelState } from '../../webview/messages';
+import type { SharedRunView } from '../../host/witness-view-types';
 import type { RunHistory, RunRecord } from '../runs/runRecord';
 import type { WitnessPanel } from './witnessWebview';
 
@@ -16,10 +17,18 @@ export interface WitnessSource {
   standing?: Standing;
   /** Document path as sent → the editor's URI (RunRecord.documentUris); paths not listed are file paths or URIs themselves. */
   documentUris?: Record<string, string>;
+  /** A run shared on the team feed (opened from a post): who shared it, and whether the local model differs. */
+  shared?: SharedRunView;
 }
 
 /** What `assay.openWitness` returns: the panel's view model (the in-editor tests read it). */
 export type OpenWitnessResult = import('../../host/witness-view-types').WitnessView | undefined;
+
+/** What the rest of the extension may ask of the open witness panels. */
+export interface WitnessPanels {
+  /** The run id of the witness panel that is active now (the panel's title-bar actions act on it). */
+  activeRun(): number | undefined;
+}
 
 // The replay (the SysML front end and semantics) and the panel code are in the bundle loaded on first use.
 
@@ -27,13 +36,15 @@ export type OpenWitnessResult = import('../../host/witness-view-types').WitnessV
  * `Assay: Open Witness` (with a run id from the result notification, the Runs view or a quick fix; or
  * with none: a quick pick of this window's runs), and the panels restored after a reload.
  */
-export function registerWitnessPanels(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, history: RunHistory): void {
-  const open = new Map<number, WitnessPanel>();
+export function registerWitnessPanels(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, history: RunHistory): WitnessPanels {
+  // By run id, or by `post:<id>` for a shared run.
+  const open = new Map<number | string, WitnessPanel>();
 
   const show = async (source: WitnessSource): Promise<OpenWitnessResult> => {
     const { witnessView } = await lazy();
-    const view = witnessView(source);
-    const existing = source.runId !== undefined ? open.get(source.runId) : undefined;
+    const view = { ...witnessView(source), ...(source.shared ? { shared: source.shared } : {}) };
+    const key = source.shared ? `post:${source.shared.postId}` : source.runId;
+    const existing = key !== undefined ? open.get(key) : undefined;
     if (existing) {
       existing.show(view, source.documentUris);
       existing.panel.reveal(undefined, false);
@@ -42,8 +53,8 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
     const { WitnessPanel, WITNESS_VIEW_TYPE } = await lazy();
     const panel = vscode.window.createWebviewPanel(WITNESS_VIEW_TYPE, 'Witness', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { enableScripts: true });
     const witness = new WitnessPanel(panel, context.extensionUri, output);
-    if (source.runId !== undefined) {
-      const id = source.runId;
+    if (key !== undefined) {
+      const id = key;
       open.set(id, witness);
       witness.onDidDispose(() => open.get(id) === witness && open.delete(id));
     }
@@ -132,6 +143,10 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
       },
     }),
   );
+
+  return {
+    activeRun: () => [...open.entries()].find(([key, w]) => typeof key === 'number' && w.panel.active)?.[0] as number | undefined,
+  };
 }
 
 function isWitnessSource(x: unknown): x is WitnessSource {

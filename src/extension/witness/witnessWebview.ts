@@ -101,6 +101,9 @@ export class WitnessPanel implements vscode.Disposable {
         await vscode.commands.executeCommand('assay.ask', { uri: uri?.toString(), subject: m.subject, kind: 'evaluate', bindings: m.bindings });
         return;
       }
+      case 'askAgainHere':
+        await vscode.commands.executeCommand('assay.feed.askAgainHere', m.postId);
+        return;
       case 'export':
         await this.save(m);
         return;
@@ -179,5 +182,6 @@ export class WitnessPanel implements vscode.Disposable {
 
 function panelTitle(view: WitnessView): string {
   const subject = view.question.subject.split('::').at(-1) ?? view.question.subject;
+  if (view.shared) return `Shared: ${view.question.kind} ${subject}`;
   return `${view.runId !== undefined ? `Run ${view.runId}: ` : ''}${view.question.kind} ${subject}`;
 }
