@@ -8,3 +8,4 @@ export { createLanguageClient } from './language/languageServer';
 export { TaskCommands } from './tasks/tasksCommands';
 export { hasWitnessView, witnessView } from '../host/witness-view';
 export { WitnessPanel, WITNESS_VIEW_TYPE } from './witness/witnessWebview';
+export { checkCompareMessage } from './compare/compareMessages';

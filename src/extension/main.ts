@@ -8,6 +8,7 @@ import { RunsTree, type RunNode } from './runs/runsView';
 import { RunStatusBar } from './runs/statusBar';
 import { registerTaskCommands } from './tasks/tasks';
 import { registerWitnessPanels } from './witness/witnessPanel';
+import { registerComparePanels } from './compare/comparePanel';
 import { lazy } from './loadLazy';
 
 /** What the extension exports to other extensions and to its own in-editor tests. */
@@ -42,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   const history = new RunHistory();
   context.subscriptions.push(history);
   registerWitnessPanels(context, output, history);
+  registerComparePanels(context, output, history);
   registerTaskCommands(context, output);
 
   const runs = new RunsTree(history);

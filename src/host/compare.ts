@@ -1,7 +1,8 @@
 // Asking every covering engine: one question to each engine that takes it, and one comparison of
 // what they answered. A disagreement is a result of its own: a witness the host reproduced decides it,
 // and one without a deciding witness is reported as unresolved, never hidden.
-import { strengthRank, type Claim, type Question, type QuestionKind, type Strength, type Value } from '../protocol';
+// Types only: the editor's activation bundle draws the comparison and must not load zod.
+import type { Claim, Question, QuestionKind, Strength, Value } from '../protocol';
 import type { AskRequest, Host, Run, RunOutcome } from './host';
 
 /** One engine's part of an ask-all: its outcome (standing as decided after the comparison) and its time. */
@@ -85,7 +86,7 @@ export function askAll(host: Host, request: Omit<AskRequest, 'engine'>): { runs:
 
 /** Whether an answer counts in the comparison: answered, with a claim, standing above `not covered`. */
 function stands(outcome: RunOutcome): outcome is Extract<RunOutcome, { status: 'answered' }> {
-  return outcome.status === 'answered' && outcome.result.claim !== 'none' && strengthRank(outcome.standing.strength) > strengthRank('not covered');
+  return outcome.status === 'answered' && outcome.result.claim !== 'none' && outcome.standing.strength !== 'not covered';
 }
 
 /** Compares the engines' answers; lowers the answers a reproduced witness contradicts. Pure. */
