@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { RunOutcome } from '../../src/host';
 import type { Question } from '../../src/protocol';
 import type { RunRecord } from '../../src/extension/runs/runRecord';
-import { comparisonView, groupDescription, groupRuns, runsRoots } from '../../src/extension/compare/compareModel';
+import { comparisonView, groupDescription, groupRuns, loweredByComparison, runsRoots } from '../../src/extension/compare/compareModel';
 import { compareHtml } from '../../src/extension/compare/compareHtml';
 
 const question: Question = { kind: 'holds', subject: 'Race::Race', schedule: 'all', free: ['schedule'], condition: { name: 'ok', text: 'x != 3' } };
@@ -52,6 +52,14 @@ describe('extension: comparison of all covering engines', () => {
       ['prover', 'holds', 'proved', 'not covered', "contradicted by finder's replayed witness", false],
       ['finder', 'violated', 'proved', 'proved', '', true],
     ]);
+
+    // The contradicted run's record then says so too (the Runs view, Copy Result), and the comparison
+    // still compares what the host decided: the verdict does not change once it is applied.
+    const lowered = loweredByComparison(5, h.all());
+    assert.deepEqual(lowered.map((c) => [c.run, c.outcome.status === 'answered' && c.outcome.standing.strength]), [[5, 'not covered']]);
+    for (const c of lowered) h.update(c.run, { outcome: c.outcome, beforeComparison: c.beforeComparison });
+    assert.deepEqual(loweredByComparison(5, h.all()), []);
+    assert.equal(comparisonView(5, h.all())!.verdict?.status, 'decided');
   });
 
   it('an unchecked violation against a proof: unresolved, nobody lowered, the panel says so and lists the difference', () => {

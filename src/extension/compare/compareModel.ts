@@ -2,6 +2,7 @@
 // of the comparison panel, the verdict once every run has settled, and the Runs view's grouping.
 // No vscode import: the unit tests use it as the panel and the Runs view do.
 import { compareAnswers, type Comparison, type EngineAnswer, type Verdict } from '../../host/compare';
+import type { RunOutcome } from '../../host/host';
 import type { Question } from '../../protocol';
 import type { RunHistory, RunRecord } from '../runs/runRecord';
 
@@ -45,6 +46,11 @@ export function groupRecords(records: readonly RunRecord[], group: number): RunR
   return records.filter((r) => r.group === group).sort((a, b) => a.id - b.id);
 }
 
+/** What the host decided for the run, before any comparison lowered it: what the comparison compares. */
+function hostOutcome(record: RunRecord): RunOutcome {
+  return record.beforeComparison ?? record.outcome!;
+}
+
 /** The engine a run of the group was asked of. */
 function engineOf(record: RunRecord): string {
   return record.engineChoice ?? record.engine ?? `run ${record.id}`;
@@ -56,7 +62,7 @@ export function comparisonView(group: number, records: readonly RunRecord[]): Co
   const settled = members.filter((r) => r.state === 'settled' && r.outcome);
   let comparison: Comparison | undefined;
   if (settled.length === members.length) {
-    const answers: EngineAnswer[] = members.map((r) => ({ engine: engineOf(r), outcome: r.outcome!, elapsedMs: r.elapsedMs ?? 0 }));
+    const answers: EngineAnswer[] = members.map((r) => ({ engine: engineOf(r), outcome: hostOutcome(r), elapsedMs: r.elapsedMs ?? 0 }));
     comparison = compareAnswers(members[0]!.question, answers);
   }
   const rows = members.map((record, index): ComparisonRowView => {
@@ -84,6 +90,24 @@ export function comparisonView(group: number, records: readonly RunRecord[]): Co
     ...(comparison ? { verdict: comparison.verdict } : {}),
     progress: comparison ? '' : `${settled.length} of ${members.length} engines have answered`,
   };
+}
+
+/**
+ * Once every run of the group has settled: the runs whose standing the comparison lowered (a `holds`
+ * contradicted by another engine's replayed witness), with the outcome that now stands, so the Runs
+ * view, the witness panel and Copy Result say what the comparison says. Empty when nothing changes.
+ */
+export function loweredByComparison(group: number, records: readonly RunRecord[]): { run: number; outcome: RunOutcome; beforeComparison: RunOutcome }[] {
+  const members = groupRecords(records, group);
+  if (members.length === 0 || members.some((r) => r.state !== 'settled' || !r.outcome)) return [];
+  const comparison = compareAnswers(members[0]!.question, members.map((r) => ({ engine: engineOf(r), outcome: hostOutcome(r), elapsedMs: r.elapsedMs ?? 0 })));
+  const changes: { run: number; outcome: RunOutcome; beforeComparison: RunOutcome }[] = [];
+  members.forEach((record, index) => {
+    const now = comparison.rows[index]!.outcome;
+    const shown = record.outcome!;
+    if (now.status === 'answered' && shown.status === 'answered' && now.standing.strength !== shown.standing.strength) changes.push({ run: record.id, outcome: now, beforeComparison: hostOutcome(record) });
+  });
+  return changes;
 }
 
 /** A root of the Runs view: a run on its own, or the group of one ask of every engine (at its newest run's place). */

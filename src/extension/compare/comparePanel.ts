@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { lazy } from '../loadLazy';
 import type { RunHistory } from '../runs/runRecord';
 import { compareHtml } from './compareHtml';
-import { comparisonView, type ComparisonView } from './compareModel';
+import { comparisonView, loweredByComparison, type ComparisonView } from './compareModel';
 
 export const COMPARE_VIEW_TYPE = 'assay.compare';
 
@@ -58,6 +58,9 @@ export function registerComparePanels(context: vscode.ExtensionContext, output: 
   context.subscriptions.push(
     history.onDidChange((record) => {
       if (record.group === undefined) return;
+      // The group has settled: what the comparison lowered stands in the runs' records too (once: the
+      // lowered outcome compares equal the next time).
+      if (record.state === 'settled') for (const change of loweredByComparison(record.group, history.all())) history.update(change.run, { outcome: change.outcome, beforeComparison: change.beforeComparison });
       // A new group opens its panel beside the editor (without taking the focus); later changes redraw it.
       if (!panels.has(record.group) && record.id === record.group && record.state !== 'settled' && !drawn.has(-record.group)) {
         drawn.set(-record.group, 'opened once'); // closed by the user: it stays closed until asked for
