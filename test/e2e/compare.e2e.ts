@@ -48,7 +48,13 @@ describe('Asking all covering engines in a real VS Code (installed from the VSIX
 
   it('a proof against a replayed violation: the panel shows the decided verdict and each engine, the Runs view one group', async function () {
     const page = session!.page;
-    await openFile(page, 'crossing.sysml');
+    // The first Quick Open of a fresh session may find no files yet (the file index still starting on a
+    // loaded machine): open the file from the Explorer then.
+    await openFile(page, 'crossing.sysml').catch(async () => {
+      await page.keyboard.press('Escape');
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'crossing.sysml' }).first().click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'crossing.sysml' }).waitFor({ timeout: 15_000 });
+    });
     await runCommand(page, 'Assay: Ask a Question…');
     await pick(page, /subject/, 'TrafficLight::TimedCrossing', 'TimedCrossing');
     await pick(page, /what to ask/, 'holds');
