@@ -3,7 +3,7 @@
 // replays, differ in values, and fail. The table, the one JSON object and the exit codes (5: unresolved).
 import { strict as assert } from 'node:assert';
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineEntry } from '../../src/host';
@@ -19,13 +19,13 @@ interface CliRun {
   stderr: string;
 }
 
-function runCli(args: string[]): Promise<CliRun> {
+function runCli(args: string[]): Promise<CliRun> & { child: ReturnType<typeof spawn> } {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ASSAY_CANCEL_GRACE_MS: '300' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return Object.assign(new Promise<CliRun>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))), { child });
 }
 
 function oneJson(run: CliRun): any {
@@ -213,5 +213,24 @@ describe('cli: --engine all asks every covering engine and compares', function (
     const json = oneJson(run);
     assert.deepEqual(json.engines.map((e: any) => [e.engine, e.status, e.result?.claim]), [['a', 'answered', 'holds'], ['b', 'answered', 'holds']]);
     assert.equal(json.verdict.status, 'agree');
+  });
+
+  it('Ctrl-C cancels every engine through the protocol: each row cancelled, no answer, exit 4', async () => {
+    const events = join(dir, 'events');
+    const slow = (name: string) => fixtureEntry('well-behaved.js', pids, { name, config: { delayMs: 30000 }, env: { FIXTURE_EVENTS: events } });
+    const running = runCli(holds('x >= 1', manifest([slow('a'), slow('b')]), '--json'));
+    const until = Date.now() + 20000;
+    const runs = () => (existsSync(events) ? readFileSync(events, 'utf8').match(/^run /gm)?.length ?? 0 : 0);
+    while (runs() < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    running.child.kill('SIGINT');
+    const run = await running;
+    assert.equal(run.code, 4, run.stdout + run.stderr);
+    const json = oneJson(run);
+    assert.deepEqual(json.engines.map((e: any) => [e.engine, e.status, e.message]), [
+      ['a', 'cancelled', 'engine "a": cancelled by the host'],
+      ['b', 'cancelled', 'engine "b": cancelled by the host'],
+    ]);
+    assert.equal(json.verdict.status, 'no answer');
+    assert.equal(readFileSync(events, 'utf8').match(/^cancel /gm)?.length, 2, 'each engine got the protocol cancel');
   });
 });
