@@ -61,11 +61,13 @@ budget:
   --memory <MiB>  --jobs <n>          a limit of 0 leaves that bound open
 engines:
   --engine <name>                     ask only this engine
+  --engine all                        ask every engine that covers the question; compare their answers
   --engines <manifest.json>           use these engines instead of the built-in list
 output:
   --json                              print exactly one JSON object
 
-exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget
+exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget,
+  5 the engines disagree and no witness the host reproduced decides (--engine all)
 `;
 
 /** Flags that take a value, by their name without dashes. Each may be written -name, --name or --name=value. */

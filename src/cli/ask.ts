@@ -1,5 +1,6 @@
 // `assay <kind> <subject> --model <file.sysml>... [options]` and `assay engines`: the host on the command
-// line. Exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget.
+// line. Exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget,
+// 5 the engines disagree and no witness decides (`--engine all`, see ask-all.ts).
 // Ctrl-C sends the protocol's cancel; a second Ctrl-C (or one while the engines shut down) stops them at once.
 import { readFileSync } from 'node:fs';
 import {
@@ -9,8 +10,9 @@ import {
 import type { Question, SourceDocument } from '../protocol';
 import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from './ask-args';
 import { formatEngineChecks, formatOutcome, terminalSafe } from './format';
+import { ALL_ENGINES, askAllEngines } from './ask-all';
 
-export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4 } as const;
+export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4, unresolved: 5 } as const;
 
 export interface AskOutput {
   out(text: string): void;
@@ -80,6 +82,7 @@ export async function runAskCommand(argv: string[], deps: AskDependencies = {}):
       const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message;
       return usageError(output, `--model ${e.path ?? ''}: cannot read the model file (${why})`, args.json);
     }
+    if (args.engine === ALL_ENGINES) return await askAllEngines(args, entries.list, documents, deps, output, interrupts);
     if (args.engine !== undefined && !entries.list.some((e) => e.name === args.engine)) {
       return usageError(output, `--engine ${args.engine}: no such engine; configured: ${entries.list.map((e) => e.name).join(', ') || 'none'}`, args.json);
     }
@@ -90,7 +93,7 @@ export async function runAskCommand(argv: string[], deps: AskDependencies = {}):
 }
 
 /** Counts Ctrl-C from its creation on and passes each one to the handler; those that came first, once it is set. */
-class Interrupts {
+export class Interrupts {
   private count = 0;
   private handler: ((count: number) => void) | undefined;
   private readonly stopListening: () => void;
@@ -112,7 +115,7 @@ class Interrupts {
   }
 }
 
-function usageError(output: AskOutput, message: string, json: boolean): number {
+export function usageError(output: AskOutput, message: string, json: boolean): number {
   output.err(`assay: ${message}\n${json ? '' : 'run `assay --help` for usage\n'}`);
   if (json) output.out(JSON.stringify({ error: { message, status: 'usage' } }) + '\n');
   return EXIT.usage;
@@ -146,7 +149,7 @@ function graceFromEnvironment(): number | undefined {
   return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-function newHost(entries: EngineEntry[], deps: AskDependencies, output: AskOutput): Host {
+export function newHost(entries: EngineEntry[], deps: AskDependencies, output: AskOutput): Host {
   const grace = graceFromEnvironment();
   const host = new Host({
     entries,

@@ -9,3 +9,4 @@ export { TaskCommands } from './tasks/tasksCommands';
 export { hasWitnessView, witnessView } from '../host/witness-view';
 export { WitnessPanel, WITNESS_VIEW_TYPE } from './witness/witnessWebview';
 export { FeedSession } from './feed/feedSession';
+export { checkCompareMessage } from './compare/compareMessages';

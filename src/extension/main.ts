@@ -9,6 +9,7 @@ import { RunStatusBar } from './runs/statusBar';
 import { registerTaskCommands } from './tasks/tasks';
 import { registerWitnessPanels } from './witness/witnessPanel';
 import { registerTeamFeed } from './feed/feed';
+import { registerComparePanels } from './compare/comparePanel';
 import { lazy } from './loadLazy';
 
 /** What the extension exports to other extensions and to its own in-editor tests. */
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   context.subscriptions.push(history);
   const witness = registerWitnessPanels(context, output, history);
   registerTeamFeed(context, output, history, witness);
+  registerComparePanels(context, output, history);
   registerTaskCommands(context, output);
 
   const runs = new RunsTree(history);

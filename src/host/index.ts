@@ -4,3 +4,4 @@ export * from './describe-check';
 export * from './engine-process';
 export * from './standing';
 export * from './host';
+export * from './compare';

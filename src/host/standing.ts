@@ -23,6 +23,8 @@ export interface Standing {
   strength: Strength;
   /** One sentence per lowering, in the order applied. Empty when claimed and standing agree. */
   reasons: string[];
+  /** What the host's own re-check of the witness found, when it checked one (asking every engine: a reproduced witness decides a disagreement). */
+  witnessCheck?: 'reproduced' | 'not reproduced' | 'unchecked';
 }
 
 /**
@@ -82,6 +84,7 @@ export async function decideStanding(input: StandingInput): Promise<Standing> {
     if (problem !== undefined) cap('observed', `claim ${result.claim} needs a witness, but ${problem}`);
   }
 
+  let witnessCheck: Standing['witnessCheck'];
   if (input.witnessChecker && strengthRank(strength) > strengthRank('not covered') && hasWitness(result)) {
     let verdict: WitnessVerdict;
     try {
@@ -90,11 +93,12 @@ export async function decideStanding(input: StandingInput): Promise<Standing> {
       // A check that breaks is no evidence against the engine, and no evidence for it either.
       verdict = { ok: 'unchecked', reason: `the witness check failed: ${error instanceof Error ? error.message : String(error)}` };
     }
+    witnessCheck = verdict.ok === true ? 'reproduced' : verdict.ok === false ? 'not reproduced' : 'unchecked';
     if (verdict.ok === false) cap('not covered', `the host's ${checkName(result)} of the witness does not reproduce the claim: ${verdict.reason}`);
     else if (verdict.ok === 'unchecked') cap('observed', `the host could not check the witness: ${verdict.reason}`);
   }
 
-  return { claimed, strength, reasons };
+  return { claimed, strength, reasons, ...(witnessCheck ? { witnessCheck } : {}) };
 }
 
 /** What the host does to check a witness: replay schedules, evaluate assignments. */

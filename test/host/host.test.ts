@@ -304,6 +304,7 @@ describe('host: routing and runs', function () {
       claimed: 'witnessed',
       strength: 'not covered',
       reasons: ["the host's replay of the witness does not reproduce the claim: step 1 is not enabled"],
+      witnessCheck: 'not reproduced',
     });
   });
 

@@ -62,7 +62,7 @@ describe('host: standing policy', () => {
       ...input('satisfiable', { claim: 'satisfiable', strength: 'proved', witness: { inputs: [] } }),
       witnessChecker: { check: async () => { throw new Error('replay crashed'); } },
     });
-    assert.deepEqual(s, { claimed: 'proved', strength: 'observed', reasons: ['the host could not check the witness: the witness check failed: replay crashed'] });
+    assert.deepEqual(s, { claimed: 'proved', strength: 'observed', reasons: ['the host could not check the witness: the witness check failed: replay crashed'], witnessCheck: 'unchecked' });
   });
 
   it('a refuted witness stands at not covered, an unchecked one at most observed, each with its reason', async () => {
@@ -70,17 +70,17 @@ describe('host: standing policy', () => {
       ...input('satisfiable', { claim: 'satisfiable', strength: 'proved', witness: { inputs: [{ name: 'x', value: 1 }] } }),
       witnessChecker: { check: async () => ({ ok: false, reason: 'x > 2 is false' }) },
     });
-    assert.deepEqual(refuted, { claimed: 'proved', strength: 'not covered', reasons: ["the host's evaluation of the witness does not reproduce the claim: x > 2 is false"] });
+    assert.deepEqual(refuted, { claimed: 'proved', strength: 'not covered', reasons: ["the host's evaluation of the witness does not reproduce the claim: x > 2 is false"], witnessCheck: 'not reproduced' });
     const unchecked = await decideStanding({
       ...input('holds', { claim: 'violated', strength: 'proved', witness: { schedules: [schedule], at: 2 } }),
       witnessChecker: { check: async () => ({ ok: 'unchecked', reason: 'no semantics for it' }) },
     });
-    assert.deepEqual(unchecked, { claimed: 'proved', strength: 'observed', reasons: ['the host could not check the witness: no semantics for it'] });
+    assert.deepEqual(unchecked, { claimed: 'proved', strength: 'observed', reasons: ['the host could not check the witness: no semantics for it'], witnessCheck: 'unchecked' });
     const lower = await decideStanding({
       ...input('holds', { claim: 'violated', strength: 'observed', witness: { schedules: [schedule], at: 2 } }),
       witnessChecker: { check: async () => ({ ok: 'unchecked', reason: 'no semantics for it' }) },
     });
-    assert.deepEqual(lower, { claimed: 'observed', strength: 'observed', reasons: [] }, 'a claim already at observed keeps it');
+    assert.deepEqual(lower, { claimed: 'observed', strength: 'observed', reasons: [], witnessCheck: 'unchecked' }, 'a claim already at observed keeps it');
   });
 
   it('rejects a claim that does not fit the question kind', async () => {

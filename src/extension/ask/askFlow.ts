@@ -18,6 +18,7 @@ import { ViolationDiagnostics } from '../language/diagnostics';
 import { readEngineSettings } from '../engines/engineSettings';
 import type { RunHistory, RunRecord } from '../runs/runRecord';
 import type { RunNode } from '../runs/runsView';
+import { ALL_COVERING_ENGINES, groupRuns } from '../compare/compareModel';
 
 /** What `assay.ask` accepts: a code lens passes uri, subject and kind; tests and keybindings may pass the rest. */
 export interface AskArguments extends Partial<AskLensArguments> {
@@ -275,7 +276,9 @@ export class QuestionFlow implements vscode.Disposable {
       return undefined;
     }
     this.lastPlans = plans;
-    return plans.map((plan) => this.start(host, plan, collected));
+    const ids = plans.map((plan) => this.start(host, plan, collected));
+    if (engine === 'all') groupRuns(this.history, ids); // one comparison: the Runs view nests them, the panel opens
+    return ids;
   }
 
   /** Asks the last question again (or a run's question), with the model as it is now. */
@@ -669,11 +672,11 @@ export class QuestionFlow implements vscode.Disposable {
   private async pickEngine(candidates: readonly EngineEntry[]): Promise<string | undefined> {
     const items: vscode.QuickPickItem[] = [
       { label: 'auto', description: 'the first engine that covers the question' },
-      { label: 'all', description: `every engine that answers it (${candidates.map((e) => e.name).join(', ')}), one run each` },
+      { label: ALL_COVERING_ENGINES, description: `every engine that covers it (${candidates.map((e) => e.name).join(', ')}), side by side, compared` },
       ...candidates.map((entry) => ({ label: entry.name, description: entry.builtIn ? 'bundled' : entry.command })),
     ];
     const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Ask a Question (5/5): engine', placeHolder: 'Which engine answers' });
-    return picked?.label;
+    return picked?.label === ALL_COVERING_ENGINES ? 'all' : picked?.label;
   }
 
   private notify(severity: 'info' | 'warning' | 'error', message: string, actions: [string, () => unknown][]): void {

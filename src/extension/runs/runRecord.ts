@@ -14,6 +14,10 @@ export interface RunRecord {
   documents: SourceDocument[];
   /** The URI (as a string) of each document, by its path in `documents`. */
   documentUris?: Record<string, string>;
+  /** The outcome as the host decided it, when the comparison of its group has lowered `outcome` since. */
+  beforeComparison?: RunOutcome;
+  /** Set on each run of one ask of all covering engines: the first run's id (the Runs view nests them, the comparison panel reads them). */
+  group?: number;
   /** The engine asked for (absent: the host chose, "auto"). */
   engineChoice?: string;
   /** While queued: the engine the run waits for (it runs one question at a time). */

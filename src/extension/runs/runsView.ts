@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
 import { durationText, hasWitness, questionText, runsEntry, Throttle } from '../ask/askText';
 import type { RunHistory, RunRecord } from './runRecord';
+import { groupRecords, runsRoots } from '../compare/compareModel';
+import { groupTreeItem } from '../compare/compareTree';
 
 /** A row of the Runs view: a run, or one detail line under it. Commands on rows receive this. */
 export interface RunNode {
   run: number;
   detail?: number;
+  /** Set on the row of one ask of all covering engines (run is then the group's first run). */
+  group?: number;
 }
 
 /** The tree item context values the menus in package.json select on. */
@@ -55,6 +59,7 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   }
 
   getTreeItem(node: RunNode): vscode.TreeItem {
+    if (node.group !== undefined) return groupTreeItem(node.group, this.history.all());
     const record = this.history.get(node.run);
     if (!record) return new vscode.TreeItem(`run ${node.run} (gone)`);
     const entry = runsEntry(record);
@@ -79,14 +84,17 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   }
 
   getChildren(node?: RunNode): RunNode[] {
-    if (!node) return this.history.all().map((record) => ({ run: record.id }));
+    if (!node) return runsRoots(this.history.all()).map((root) => ('group' in root ? { run: root.group, group: root.group } : root));
+    if (node.group !== undefined) return groupRecords(this.history.all(), node.group).map((record) => ({ run: record.id }));
     if (node.detail !== undefined) return [];
     const record = this.history.get(node.run);
     return record ? runsEntry(record).details.map((_, detail) => ({ run: node.run, detail })) : [];
   }
 
   getParent(node: RunNode): RunNode | undefined {
-    return node.detail !== undefined ? { run: node.run } : undefined;
+    if (node.detail !== undefined) return { run: node.run };
+    const group = node.group === undefined ? this.history.get(node.run)?.group : undefined;
+    return group !== undefined ? { run: group, group } : undefined;
   }
 
   dispose(): void {
