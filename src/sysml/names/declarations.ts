@@ -46,6 +46,16 @@ export function added<T>(list: readonly T[], value: T): T[] {
   return list as T[];
 }
 
+/** A declaration's memoized name lookups: owned + inherited tiers and the imported tier, each with and
+ * without private members, and import targets by the import's text position. */
+export interface LookupCache {
+  readonly own: Map<string, Declaration[][]>;
+  readonly ownPrivate: Map<string, Declaration[][]>;
+  readonly imported: Map<string, Declaration[]>;
+  readonly importedPrivate: Map<string, Declaration[]>;
+  readonly imports: Map<number, Declaration[][]>;
+}
+
 export class Declaration {
   readonly id = nextId++;
   /** Members in order of declaration (unnamed ones included: they are still scopes). */
@@ -66,8 +76,9 @@ export class Declaration {
 
   // Resolution caches, valid while `generation` equals the owning index's generation.
   generation = -1;
-  /** Memoized lookups by key; null until the first. */
-  tierCache: Map<string, Declaration[][]> | null = null;
+  /** Memoized lookups, one map per kind of lookup (keyed by name, or by import position); null
+   * until the first. Separate maps so a lookup never builds a key string. */
+  tierCache: LookupCache | null = null;
   supertypeCache: Declaration[] | null = null;
   computingSupertypes = false;
   recursiveCache: Map<string, Declaration[]> | null = null;
