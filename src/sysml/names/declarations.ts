@@ -47,13 +47,14 @@ export function added<T>(list: readonly T[], value: T): T[] {
 }
 
 /** A declaration's memoized name lookups: owned + inherited tiers and the imported tier, each with and
- * without private members, and import targets by the import's text position. */
+ * without private members, and import targets by the import's text position; each map made on
+ * first use (most declarations only ever see one kind). */
 export interface LookupCache {
-  readonly own: Map<string, Declaration[][]>;
-  readonly ownPrivate: Map<string, Declaration[][]>;
-  readonly imported: Map<string, Declaration[]>;
-  readonly importedPrivate: Map<string, Declaration[]>;
-  readonly imports: Map<number, Declaration[][]>;
+  own: Map<string, Declaration[][]> | null;
+  ownPrivate: Map<string, Declaration[][]> | null;
+  imported: Map<string, Declaration[]> | null;
+  importedPrivate: Map<string, Declaration[]> | null;
+  imports: Map<number, Declaration[][]> | null;
 }
 
 export class Declaration {

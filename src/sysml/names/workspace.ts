@@ -56,7 +56,7 @@ const EMPTY: Declaration[] = [];
 
 /** A declaration's memoized lookups, made on first use. */
 function cacheOf(d: Declaration): LookupCache {
-  return d.tierCache ??= { own: new Map(), ownPrivate: new Map(), imported: new Map(), importedPrivate: new Map(), imports: new Map() };
+  return d.tierCache ??= { own: null, ownPrivate: null, imported: null, importedPrivate: null, imports: null };
 }
 // The answer an import target lookup sees while that same lookup is under way (an import cycle).
 // One shared entry: only import lookups ask whether an entry is provisional, so member lookups'
@@ -237,12 +237,8 @@ export class Workspace {
     return builtinRoots().get(name) ?? EMPTY;
   }
 
-  /** Members of `ns` named `name` in tiers: owned (aliases followed), inherited, imported.
-   * Private members are left out unless `withPrivate`. */
-  private tiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
-    const [owned, inherited] = this.ownTiers(ns, name, withPrivate);
-    return [owned!, inherited!, this.importedTier(ns, name, withPrivate)];
-  }
+  // Members of `ns` named `name` come in tiers: owned (aliases followed), inherited, imported;
+  // private members are left out unless `withPrivate`.
 
   /** The first tier with members named `name`, or none. The imported tier is only computed when
    * nothing is owned or inherited under the name: a found name never walks the imports (through
@@ -260,7 +256,7 @@ export class Workspace {
     if (ns.imports.length === 0) return EMPTY;
     this.fresh(ns);
     const caches = cacheOf(ns);
-    const cache = withPrivate ? caches.importedPrivate : caches.imported;
+    const cache = withPrivate ? (caches.importedPrivate ??= new Map()) : (caches.imported ??= new Map());
     const cached = cache.get(name);
     if (cached) return cached;
     cache.set(name, EMPTY); // cycle guard
@@ -280,7 +276,7 @@ export class Workspace {
   private ownTiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
     this.fresh(ns);
     const caches = cacheOf(ns);
-    const cache = withPrivate ? caches.ownPrivate : caches.own;
+    const cache = withPrivate ? (caches.ownPrivate ??= new Map()) : (caches.own ??= new Map());
     const cached = cache.get(name);
     if (cached) return cached;
     cache.set(name, CYCLE_GUARD);
@@ -296,7 +292,8 @@ export class Workspace {
     }
     let inherited: Declaration[] = EMPTY;
     for (const s of this.supertypes(ns)) {
-      for (const tier of this.tiers(s, name, false)) {
+      const [o, i] = this.ownTiers(s, name, false);
+      for (const tier of [o!, i!, this.importedTier(s, name, false)]) {
         for (const d of tier) if (d.visibility !== 'private') (inherited === EMPTY ? (inherited = []) : inherited).push(d);
       }
     }
@@ -459,7 +456,7 @@ export class Workspace {
     const owner = imp.owner;
     this.fresh(owner);
     const key = imp.targetStart;
-    const cache = cacheOf(owner).imports;
+    const cache = (cacheOf(owner).imports ??= new Map());
     const cached = cache.get(key);
     if (cached) return this.guardedImport(cached)[0]!;
     const hits = this.cycleHits;
