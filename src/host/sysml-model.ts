@@ -2,7 +2,7 @@
 // (`question.subjectKind`), `graphs:1` lowering, and the re-check of behaviour witnesses by replay.
 import type { Graphs, Model, Question, RunResult, SourceDocument } from '../protocol';
 import { parse, languageOfPath } from '../sysml/parser';
-import { resolveDocuments, subjectKindOf, type Workspace } from '../sysml/names';
+import { subjectKindOf, Workspace } from '../sysml/names';
 import { lowerToGraphs } from '../sysml/lower';
 import { BehaviorError, prepareBehavior, recheckAnswer, type BehaviorDocument, type BehaviorQuestion } from '../sysml/behavior';
 import type { ModelIndex } from './host';
@@ -22,7 +22,10 @@ export class SysmlModel implements ModelIndex, WitnessChecker {
   private model(documents: readonly SourceDocument[]): ParsedModel {
     if (this.cache?.key === documents) return this.cache.model;
     const parsed = documents.map((d) => ({ path: d.path, document: parse(d.text, { language: languageOfPath(d.path) }).document }));
-    const { index } = resolveDocuments(parsed.map((d) => ({ uri: d.path, document: d.document })));
+    // Indexed, not resolved: routing needs only the subject's declaration, and lowering resolves the
+    // references it reads on demand (resolving every document first cost most of the host's time).
+    const index = new Workspace();
+    for (const d of parsed) index.update(d.path, d.document);
     const model = { documents: parsed, index, texts: new Map(documents.map((d) => [d.path, d.text])) };
     this.cache = { key: documents, model };
     return model;

@@ -10,6 +10,7 @@
 import { Random } from '../semantics/random';
 import { BehaviorError } from './model';
 import type { BehaviorState, EndStatus, Move, Runtime } from './machine';
+import { StateSet } from './state-store';
 
 export type Policy = { readonly kind: 'fifo' | 'lifo' | 'all' } | { readonly kind: 'seed'; readonly seed: number };
 
@@ -125,7 +126,7 @@ class Clock {
 
 /** Bytes a visited-set entry is estimated to take: the key's characters plus the set's own overhead. */
 function entryBytes(key: string): number {
-  return key.length + 56;
+  return StateSet.entryBytes(key);
 }
 
 export async function explore(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor): Promise<ExploreReport> {
@@ -186,7 +187,7 @@ interface Frame {
 }
 
 async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
-  const visited = new Set<string>();
+  const visited = new StateSet();
   const maxDepth = limitOf(options.limits?.depth);
   const maxSteps = limitOf(options.limits?.steps);
   const maxRuns = limitOf(options.limits?.runs);
@@ -259,7 +260,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
 }
 
 async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
-  const visited = new Set<string>();
+  const visited = new StateSet();
   const maxDepth = limitOf(options.limits?.depth);
   const maxSteps = limitOf(options.limits?.steps);
   const maxRuns = limitOf(options.limits?.runs);

@@ -46,6 +46,17 @@ export function added<T>(list: readonly T[], value: T): T[] {
   return list as T[];
 }
 
+/** A declaration's memoized name lookups: owned + inherited tiers and the imported tier, each with and
+ * without private members, and import targets by the import's text position; each map made on
+ * first use (most declarations only ever see one kind). */
+export interface LookupCache {
+  own: Map<string, Declaration[][]> | null;
+  ownPrivate: Map<string, Declaration[][]> | null;
+  imported: Map<string, Declaration[]> | null;
+  importedPrivate: Map<string, Declaration[]> | null;
+  imports: Map<number, Declaration[][]> | null;
+}
+
 export class Declaration {
   readonly id = nextId++;
   /** Members in order of declaration (unnamed ones included: they are still scopes). */
@@ -66,8 +77,9 @@ export class Declaration {
 
   // Resolution caches, valid while `generation` equals the owning index's generation.
   generation = -1;
-  /** Memoized lookups by key; null until the first. */
-  tierCache: Map<string, Declaration[][]> | null = null;
+  /** Memoized lookups, one map per kind of lookup (keyed by name, or by import position); null
+   * until the first. Separate maps so a lookup never builds a key string. */
+  tierCache: LookupCache | null = null;
   supertypeCache: Declaration[] | null = null;
   computingSupertypes = false;
   recursiveCache: Map<string, Declaration[]> | null = null;

@@ -8,7 +8,7 @@
 
 import type { Argument, BodyExpression, Document, RelationKind, Expression, Member, QualifiedName, Reference, SourceRange } from '../ast';
 import {
-  Declaration, type DocumentDeclarations, type ImportSpec, type Layer, declareDocument, push,
+  Declaration, type DocumentDeclarations, type ImportSpec, type Layer, type LookupCache, declareDocument, push,
 } from './declarations';
 import { builtinRoots } from './builtin-layer';
 import { parseQualifiedName } from './qualified';
@@ -53,17 +53,16 @@ function isInside(scope: Declaration | null, ns: Declaration): boolean {
 }
 
 const EMPTY: Declaration[] = [];
-const IMPORT_KEY = '\u0000import';
 
 /** A declaration's memoized lookups, made on first use. */
-function cacheOf(d: Declaration): Map<string, Declaration[][]> {
-  return d.tierCache ??= new Map();
+function cacheOf(d: Declaration): LookupCache {
+  return d.tierCache ??= { own: null, ownPrivate: null, imported: null, importedPrivate: null, imports: null };
 }
-const PROVISIONAL = new WeakSet<Declaration[][]>();
-function provisional(entry: Declaration[][]): Declaration[][] {
-  PROVISIONAL.add(entry);
-  return entry;
-}
+// The answer an import target lookup sees while that same lookup is under way (an import cycle).
+// One shared entry: only import lookups ask whether an entry is provisional, so member lookups'
+// cycle guards need no mark (a WeakSet of every guard was a fifth of resolution time).
+const IMPORT_PENDING: Declaration[][] = [EMPTY];
+const CYCLE_GUARD: Declaration[][] = [EMPTY, EMPTY];
 
 export class Workspace {
   private readonly libraryDocs = new Map<string, DocumentEntry>();
@@ -196,15 +195,15 @@ export class Workspace {
 
   private cycleHits = 0;
 
-  private guarded(entry: Declaration[][], isImport = false): Declaration[][] {
-    if (isImport && PROVISIONAL.has(entry)) this.cycleHits++;
+  private guardedImport(entry: Declaration[][]): Declaration[][] {
+    if (entry === IMPORT_PENDING) this.cycleHits++;
     return entry;
   }
 
-  private settle(cache: Map<string, Declaration[][]>, key: string, result: Declaration[][], hits: number): void {
+  private settleImport(cache: Map<number, Declaration[][]>, key: number, result: Declaration[][], hits: number): void {
     // Only the import whose own target met the cycle is left unmemoized; everything above it keeps
     // its answer (recomputing those made mutually importing packages exponential).
-    if (this.cycleHits === hits || !key.startsWith(IMPORT_KEY)) cache.set(key, result);
+    if (this.cycleHits === hits) cache.set(key, result);
     else cache.delete(key);
   }
 
@@ -238,23 +237,37 @@ export class Workspace {
     return builtinRoots().get(name) ?? EMPTY;
   }
 
-  /** Members of `ns` named `name` in tiers: owned (aliases followed), inherited, imported.
-   * Private members are left out unless `withPrivate`. */
-  private tiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
-    this.fresh(ns);
-    const key = (withPrivate ? '1' : '0') + name;
-    const cached = ns.tierCache?.get(key);
-    if (cached) return this.guarded(cached);
-    const hits = this.cycleHits;
+  // Members of `ns` named `name` come in tiers: owned (aliases followed), inherited, imported;
+  // private members are left out unless `withPrivate`.
+
+  /** The first tier with members named `name`, or none. The imported tier is only computed when
+   * nothing is owned or inherited under the name: a found name never walks the imports (through
+   * `import ISQ::*` that was every ISQ package for every name a package declares). */
+  private firstTier(ns: Declaration, name: string, withPrivate: boolean): Declaration[] {
     const [owned, inherited] = this.ownTiers(ns, name, withPrivate);
-    cacheOf(ns).set(key, provisional([owned!, inherited!, EMPTY])); // cycle guard
-    const imported: Declaration[] = [];
+    if (owned!.length > 0) return owned!;
+    if (inherited!.length > 0) return inherited!;
+    return this.importedTier(ns, name, withPrivate);
+  }
+
+  /** Members named `name` that the imports of `ns` bring in (public imports only unless
+   * `withPrivate`). */
+  private importedTier(ns: Declaration, name: string, withPrivate: boolean): Declaration[] {
+    if (ns.imports.length === 0) return EMPTY;
+    this.fresh(ns);
+    const caches = cacheOf(ns);
+    const cache = withPrivate ? (caches.importedPrivate ??= new Map()) : (caches.imported ??= new Map());
+    const cached = cache.get(name);
+    if (cached) return cached;
+    cache.set(name, EMPTY); // cycle guard
+    let imported: Declaration[] = EMPTY;
     for (const imp of ns.imports) {
       if (!withPrivate && !imp.isPublic) continue;
-      imported.push(...this.importedNamed(imp, name));
+      const found = this.importedNamed(imp, name);
+      if (found.length > 0) imported = imported === EMPTY ? found : [...imported, ...found];
     }
-    const result = [owned!, inherited!, unique(imported)];
-    this.settle(cacheOf(ns), key, result, hits);
+    const result = unique(imported);
+    cache.set(name, result);
     return result;
   }
 
@@ -262,30 +275,36 @@ export class Workspace {
    * an owned member matches: a redefinition `:>> m` is itself named m and must see past itself. */
   private ownTiers(ns: Declaration, name: string, withPrivate: boolean): Declaration[][] {
     this.fresh(ns);
-    const key = (withPrivate ? 'o1' : 'o0') + name;
-    const cached = ns.tierCache?.get(key);
-    if (cached) return this.guarded(cached);
-    const hits = this.cycleHits;
-    cacheOf(ns).set(key, provisional([EMPTY, EMPTY])); // cycle guard
-    const owned: Declaration[] = [];
-    for (const m of ns.byName?.get(name) ?? EMPTY) {
-      if (!withPrivate && m.visibility === 'private') continue;
-      if (m.kind === 'alias') owned.push(...this.aliasTargets(m));
-      else owned.push(m);
+    const caches = cacheOf(ns);
+    const cache = withPrivate ? (caches.ownPrivate ??= new Map()) : (caches.own ??= new Map());
+    const cached = cache.get(name);
+    if (cached) return cached;
+    cache.set(name, CYCLE_GUARD);
+    let owned: Declaration[] = EMPTY;
+    const named = ns.byName?.get(name);
+    if (named) {
+      owned = [];
+      for (const m of named) {
+        if (!withPrivate && m.visibility === 'private') continue;
+        if (m.kind === 'alias') owned.push(...this.aliasTargets(m));
+        else owned.push(m);
+      }
     }
-    const inherited: Declaration[] = [];
+    let inherited: Declaration[] = EMPTY;
     for (const s of this.supertypes(ns)) {
-      for (const tier of this.tiers(s, name, false)) for (const d of tier) if (d.visibility !== 'private') inherited.push(d);
+      const [o, i] = this.ownTiers(s, name, false);
+      for (const tier of [o!, i!, this.importedTier(s, name, false)]) {
+        for (const d of tier) if (d.visibility !== 'private') (inherited === EMPTY ? (inherited = []) : inherited).push(d);
+      }
     }
     const result = [owned, unique(inherited)];
-    this.settle(cacheOf(ns), key, result, hits);
+    cache.set(name, result);
     return result;
   }
 
   /** Visible members of `ns` named `name` as seen from `scope` (null: from outside). */
   memberNamed(ns: Declaration, name: string, scope: Declaration | null): Declaration[] {
-    for (const tier of this.tiers(ns, name, scope !== null && isInside(scope, ns))) if (tier.length > 0) return tier;
-    return EMPTY;
+    return this.firstTier(ns, name, scope !== null && isInside(scope, ns));
   }
 
   private membersNamed(nss: readonly Declaration[], name: string, scope: Declaration | null): Declaration[] {
@@ -381,20 +400,27 @@ export class Workspace {
   lexical(name: string, scope: Declaration, exclude: Declaration | null): Declaration[] {
     for (let s: Declaration | null = scope; s; s = s.parent) {
       if (s.kind === 'root') break;
-      for (const tier of this.tiers(s, name, true)) {
-        const found = exclude ? tier.filter((d) => d !== exclude) : tier;
-        if (found.length > 0) return found;
-      }
+      const found = this.firstTierWithout(s, name, exclude);
+      if (found.length > 0) return found;
     }
     const root = rootOf(scope);
     // Members of the document root (top-level imports, aliases, declarations of this document).
     if (root) {
-      for (const tier of this.tiers(root, name, true)) {
-        const found = exclude ? tier.filter((d) => d !== exclude) : tier;
-        if (found.length > 0) return found;
-      }
+      const found = this.firstTierWithout(root, name, exclude);
+      if (found.length > 0) return found;
     }
     return this.global(name, scope.layer);
+  }
+
+  /** The first tier (private members included) with a member named `name` other than `exclude`. */
+  private firstTierWithout(s: Declaration, name: string, exclude: Declaration | null): Declaration[] {
+    if (!exclude) return this.firstTier(s, name, true);
+    const [owned, inherited] = this.ownTiers(s, name, true);
+    for (const tier of [owned!, inherited!]) {
+      const found = tier.filter((d) => d !== exclude);
+      if (found.length > 0) return found;
+    }
+    return this.importedTier(s, name, true).filter((d) => d !== exclude);
   }
 
   resolveQualified(qn: QualifiedName, scope: Declaration, exclude: Declaration | null): Declaration[] {
@@ -425,16 +451,16 @@ export class Workspace {
   private importTargets(imp: ImportSpec): Declaration[] {
     if (imp.targetDecls) return [...imp.targetDecls];
     if (!imp.target) return EMPTY;
-    const guardKey = IMPORT_KEY;
     // Resolve the target without this namespace's imports in play for the first segment
     // (an import never imports through itself).
     const owner = imp.owner;
     this.fresh(owner);
-    const key = guardKey + imp.targetStart;
-    const cached = owner.tierCache?.get(key);
-    if (cached) return this.guarded(cached, true)[0]!;
+    const key = imp.targetStart;
+    const cache = (cacheOf(owner).imports ??= new Map());
+    const cached = cache.get(key);
+    if (cached) return this.guardedImport(cached)[0]!;
     const hits = this.cycleHits;
-    cacheOf(owner).set(key, provisional([EMPTY]));
+    cache.set(key, IMPORT_PENDING);
     // The first name is looked up in the owner without its imports, then outward as usual.
     const segments = imp.target.segments;
     let targets: Declaration[] = EMPTY;
@@ -455,7 +481,7 @@ export class Workspace {
       if (targets.length === 0) targets = owner.parent ? this.lexical(segments[0]!, owner.parent, null) : this.global(segments[0]!, owner.layer);
     }
     for (let i = 1; i < segments.length && targets.length > 0; i++) targets = this.membersNamed(targets, segments[i]!, owner);
-    this.settle(cacheOf(owner), key, [targets], hits);
+    this.settleImport(cache, key, [targets], hits);
     return targets;
   }
 
@@ -471,7 +497,7 @@ export class Workspace {
       if (imp.isRecursive) for (const t of targets) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
     } else {
       for (const t of targets) {
-        for (const tier of this.tiers(t, name, imp.isAll)) if (tier.length > 0) { out.push(...tier); break; }
+        out.push(...this.firstTier(t, name, imp.isAll));
         if (imp.isRecursive) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
       }
     }
