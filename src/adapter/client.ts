@@ -171,7 +171,7 @@ function parseJson(text: string): { value: unknown } | undefined {
 }
 
 export interface JsonCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: URL;
   body?: string;
   /** Said after a 404, e.g. "the service does not provide this endpoint". */
@@ -256,6 +256,14 @@ export class TaskServiceClient {
   task(id: string, signal?: AbortSignal): Promise<unknown> {
     return callJson(
       { method: 'GET', url: this.url(`/tasks/${encodeURIComponent(id)}`), notFound: `the service knows no task "${id}"`, signal },
+      this.config.requestTimeoutMs,
+    );
+  }
+
+  /** DELETE /tasks/{id}: state cleanup; the contract does not promise that a running process stops. */
+  deleteTask(id: string): Promise<unknown> {
+    return callJson(
+      { method: 'DELETE', url: this.url(`/tasks/${encodeURIComponent(id)}`), notFound: `the service knows no task "${id}"`, noRoute: 'the service has no DELETE /tasks/{id}' },
       this.config.requestTimeoutMs,
     );
   }
