@@ -12,6 +12,8 @@ const programs = {
   server: 'src/server/main.ts',
   engine: 'src/engine/main.ts',
   cli: 'src/cli/main.ts',
+  // The CLI's parsing and witness replay run on this worker thread (src/host/worker-model.ts).
+  'model-worker': 'src/host/model-worker.ts',
   adapter: 'src/adapter/main.ts',
   feed: 'src/feed/main.ts',
 };

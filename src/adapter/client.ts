@@ -171,11 +171,16 @@ function parseJson(text: string): { value: unknown } | undefined {
 }
 
 export interface JsonCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: URL;
   body?: string;
   /** Said after a 404, e.g. "the service does not provide this endpoint". */
   notFound: string;
+  /**
+   * Said instead of `notFound` after a 404 whose body is not JSON (a plain-text `404 page not found`
+   * from the service's router): the route does not exist, as opposed to a JSON error about the resource.
+   */
+  noRoute?: string;
   signal?: AbortSignal;
 }
 
@@ -208,7 +213,7 @@ export async function callJson(call: JsonCall, timeoutMs: number): Promise<unkno
     throw new AdapterFailure(`${target} returned ${status} with a body that is not JSON`, ExitCode.ioOrHttp, response.status, response.text);
   }
   let message = `${target} returned ${status}`;
-  if (response.status === 404) message += `: ${call.notFound}`;
+  if (response.status === 404) message += `: ${!parsed && call.noRoute !== undefined ? call.noRoute : call.notFound}`;
   const said = parsed ? serviceMessage(parsed.value) : undefined;
   if (said) message += ` (service says: ${said})`;
   throw new AdapterFailure(message, ExitCode.ioOrHttp, response.status, response.text);
@@ -255,9 +260,22 @@ export class TaskServiceClient {
     );
   }
 
+  /** DELETE /tasks/{id}: state cleanup; the contract does not promise that a running process stops. */
+  deleteTask(id: string): Promise<unknown> {
+    return callJson(
+      { method: 'DELETE', url: this.url(`/tasks/${encodeURIComponent(id)}`), notFound: `the service knows no task "${id}"`, noRoute: 'the service has no DELETE /tasks/{id}' },
+      this.config.requestTimeoutMs,
+    );
+  }
+
   cancel(id: string): Promise<unknown> {
     return callJson(
-      { method: 'POST', url: this.url(`/tasks/${encodeURIComponent(id)}/cancel`), notFound: `the service knows no task "${id}" (or has no cancel endpoint)` },
+      {
+        method: 'POST',
+        url: this.url(`/tasks/${encodeURIComponent(id)}/cancel`),
+        notFound: `the service knows no task "${id}"`,
+        noRoute: `the service has no cancel endpoint (POST /tasks/{id}/cancel answered a plain-text 404, not an error about task "${id}")`,
+      },
       this.config.requestTimeoutMs,
     );
   }

@@ -10,6 +10,8 @@ export interface AdapterConfig {
   composeDir: string;
   runtimeImage: string;
   runtimeSource: string;
+  /** The port the runtime image listens on inside its container (SERVICE_RUNTIME_CONTAINER_PORT, default 8080). */
+  runtimeContainerPort: number;
   /** Bound on every single HTTP request (connect to last body byte), milliseconds. */
   requestTimeoutMs: number;
 }
@@ -17,6 +19,8 @@ export interface AdapterConfig {
 export const defaultBaseUrl = 'http://127.0.0.1:8080';
 export const defaultRuntimeUrl = 'http://127.0.0.1:18080';
 export const defaultRequestTimeoutMs = 30_000;
+/** The runtime image listens on 8080 inside its container (the service's docs). */
+export const defaultRuntimeContainerPort = 8080;
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -51,12 +55,21 @@ export function readConfig(env: Environment): AdapterConfig {
     }
     requestTimeoutMs = ms;
   }
+  const portText = setting(env, 'SERVICE_RUNTIME_CONTAINER_PORT');
+  let runtimeContainerPort = defaultRuntimeContainerPort;
+  if (portText) {
+    runtimeContainerPort = Number(portText);
+    if (!/^[0-9]+$/.test(portText) || runtimeContainerPort < 1 || runtimeContainerPort > 65535) {
+      throw new UsageError(`SERVICE_RUNTIME_CONTAINER_PORT="${portText}": expected a port number from 1 to 65535`);
+    }
+  }
   return {
     baseUrl: httpBase(env, 'SERVICE_URL', defaultBaseUrl),
     runtimeUrl: httpBase(env, 'SERVICE_RUNTIME_URL', defaultRuntimeUrl),
     composeDir: setting(env, 'SERVICE_COMPOSE_DIR'),
     runtimeImage: setting(env, 'SERVICE_RUNTIME_IMAGE'),
     runtimeSource: setting(env, 'SERVICE_RUNTIME_SOURCE'),
+    runtimeContainerPort,
     requestTimeoutMs,
   };
 }

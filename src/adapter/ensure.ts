@@ -271,7 +271,8 @@ async function ensureRuntime(config: AdapterConfig, options: EnsureOptions, hint
     hints.push(`SERVICE_RUNTIME_URL=${config.runtimeUrl} is not on this machine, so the image is not started here; ${byHand}`);
   } else {
     const port = runtimeUrl.port || (runtimeUrl.protocol === 'https:' ? '443' : '80');
-    const args = ['run', '-d', '--rm', '-p', `127.0.0.1:${port}:${port}`, config.runtimeImage];
+    // The runtime URL's port on this machine, to the port the image listens on inside its container.
+    const args = ['run', '-d', '--rm', '-p', `127.0.0.1:${port}:${config.runtimeContainerPort}`, config.runtimeImage];
     const end = Date.now() + options.startTimeoutMs;
     const started = await runCommand(docker, args, undefined, options.env, options.startTimeoutMs, options.log, `${formatDuration(options.startTimeoutMs)} (-start-timeout)`);
     if (started.code !== 0 || started.failure) {

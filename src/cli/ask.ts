@@ -223,6 +223,10 @@ async function ask(
   let questionSent = args.question;
   host.onEvent((event) => {
     if (event.type === 'started') questionSent = event.question;
+    // A long witness takes the host a while to replay: say so, and that the deadline and Ctrl-C still hold.
+    if (event.type === 'checking' && event.steps >= 10_000) {
+      output.err(`assay: ${event.engine} answered; the host replays its witness (${event.steps} steps) — the deadline and Ctrl-C stop the replay\n`);
+    }
     if (args.json || !output.interactive) return;
     if (event.type === 'queued' && event.waitingFor) output.err(`waiting for engine ${event.waitingFor} (it runs one question at a time)\n`);
     if (event.type === 'progress') {

@@ -2,14 +2,21 @@
 // `assay` — the command-line host. Dispatches to the sub-programs; each returns its exit code.
 import { runParseCommand } from './parse';
 import { runAskCommand } from './ask';
-import { SysmlModel } from '../host/sysml-model';
+import { join } from 'node:path';
+import { WorkerModel } from '../host/worker-model';
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'parse') return runParseCommand(rest);
-  // The SysML front end gives routing the subject's kind and re-checks behaviour witnesses by replay.
-  const model = new SysmlModel();
-  return runAskCommand(argv, { modelIndex: model, witnessChecker: model });
+  // The SysML front end gives routing the subject's kind and re-checks behaviour witnesses by replay,
+  // on a worker thread: the deadline and Ctrl-C bound the host's own parsing and replay too.
+  const model = new WorkerModel(join(__dirname, 'model-worker.js'));
+  model.warm();
+  try {
+    return await runAskCommand(argv, { modelIndex: model, witnessChecker: model });
+  } finally {
+    await model.dispose();
+  }
 }
 
 // A reader that leaves before the output is all written (`assay parse … | head`) is not an error:

@@ -11,10 +11,14 @@ import { ClaimMismatch, decideStanding, type Standing, type WitnessChecker } fro
 
 /** What the host needs from the SysML front end; injected so the host does not depend on the parser. */
 export interface ModelIndex {
-  /** The subject's declaration kind as manifests spell it (`action`, `state`, …), or undefined when the model does not declare it exactly once. */
-  subjectKindOf(subject: string, documents: readonly SourceDocument[]): string | undefined;
+  /**
+   * The subject's declaration kind as manifests spell it (`action`, `state`, …), or undefined when the
+   * model does not declare it exactly once. May answer later (a worker parses the model); `signal`
+   * fires when the run no longer needs the answer (its deadline, Ctrl-C).
+   */
+  subjectKindOf(subject: string, documents: readonly SourceDocument[], signal?: AbortSignal): string | undefined | Promise<string | undefined>;
   /** Lowers the subject and every behavior it performs to `graphs:1`, or says why it cannot. */
-  lowerToGraphs?(subject: string, documents: readonly SourceDocument[]): Graphs | { error: string };
+  lowerToGraphs?(subject: string, documents: readonly SourceDocument[], signal?: AbortSignal): Graphs | { error: string } | Promise<Graphs | { error: string }>;
 }
 
 /** Budget as the user sets it: the deadline in seconds from now, other limits as counts (0 = open). */
@@ -52,6 +56,8 @@ export type RunEvent =
   | { type: 'queued'; run: number; question: Question; waitingFor?: string }
   | { type: 'started'; run: number; engine: string; requestId: number; /** The question as sent (with the host's subjectKind). */ question: Question; modelForm: ModelForm; bounds: Bound[]; budget: Budget }
   | { type: 'progress'; run: number; engine: string; progress: Omit<ProgressParams, 'id'> }
+  /** The engine answered with a witness and the host checks it (a long replay may take a while). */
+  | { type: 'checking'; run: number; engine: string; schedules: number; steps: number }
   | { type: 'settled'; run: number; outcome: RunOutcome; elapsedMs: number };
 
 export interface HostOptions extends EngineProcessOptions {
@@ -83,6 +89,10 @@ type Listener<T> = (value: T) => void;
 
 /** A question being answered. `settled` never rejects. */
 export class Run {
+  /** Fires when the run is stopped or settles: the host's own work for it (parsing, replay) ends then. */
+  private readonly controller = new AbortController();
+  /** What the host is doing for the run before an engine runs it, for the message a stop settles with. */
+  phase = 'the host prepared the question';
   private stopHandler: ((kind: 'cancel' | 'deadline') => void) | undefined;
   private stopRequested: 'cancel' | 'deadline' | undefined;
   outcome: RunOutcome | undefined;
@@ -106,6 +116,12 @@ export class Run {
     if (this.outcome || this.stopRequested) return;
     this.stopRequested = kind;
     this.stopHandler?.(kind);
+    this.controller.abort(kind);
+  }
+
+  /** @internal */
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
 
   /** @internal */
@@ -124,6 +140,7 @@ export class Run {
     if (this.outcome) return false;
     this.outcome = outcome;
     this.resolveSettled(outcome);
+    this.controller.abort('settled');
     return true;
   }
 }
@@ -233,8 +250,8 @@ export class Host {
     run.onStop((kind) => {
       finish(
         kind === 'cancel'
-          ? { status: 'cancelled', message: 'cancelled before an engine started the run' }
-          : { status: 'budget', message: `the deadline of ${deadlineSeconds} s passed before an engine started the run` },
+          ? { status: 'cancelled', message: `cancelled while ${run.phase}, before an engine started the run` }
+          : { status: 'budget', message: `the deadline of ${deadlineSeconds} s passed while ${run.phase}, before an engine started the run` },
       );
     });
     this.answer(run, { ...request, question: checked.data }, deadlineAt, finish)
@@ -264,12 +281,30 @@ export class Host {
   private async answer(run: Run, request: AskRequest, deadlineAt: number | undefined, finish: (o: RunOutcome) => void): Promise<void> {
     const question = { ...request.question };
     const index = this.options.modelIndex;
+    const candidates = request.engine === undefined ? this.engines : this.engines.filter((e) => e.name === request.engine);
+    // Engines whose entries fit start while the host reads the model (a large model takes seconds to
+    // parse; an engine seconds to start): routing then awaits these very starts.
+    const starts = new Map<EngineProcess, Promise<EngineCapabilities>>();
+    for (const engine of candidates) {
+      if (fitProblem(engine.entry, question, this.servedForms()) !== undefined) continue;
+      const started = engine.start();
+      started.catch(() => {}); // reported by routing
+      starts.set(engine, started);
+    }
     if (question.subjectKind === undefined && index) {
-      const kind = index.subjectKindOf(question.subject, request.documents);
+      run.phase = `the host read the model (${sizeOf(request.documents)})`;
+      let kind: string | undefined;
+      try {
+        kind = await index.subjectKindOf(question.subject, request.documents, run.signal);
+      } catch (error) {
+        if (run.outcome) return;
+        throw error;
+      }
+      if (run.outcome) return;
       if (kind !== undefined) question.subjectKind = kind;
     }
+    run.phase = 'the engines were started and asked whether they cover it';
 
-    const candidates = request.engine === undefined ? this.engines : this.engines.filter((e) => e.name === request.engine);
     if (candidates.length === 0) {
       finish({
         status: 'error',
@@ -278,7 +313,7 @@ export class Host {
       return;
     }
 
-    const routes = await Promise.all(candidates.map((engine) => this.route(run, engine, question, request.documents, deadlineAt)));
+    const routes = await Promise.all(candidates.map((engine) => this.route(run, engine, question, request.documents, deadlineAt, starts.get(engine))));
     if (run.outcome) return;
     const chosen = routes.find((r): r is Route => 'model' in r);
     if (!chosen) {
@@ -307,7 +342,14 @@ export class Host {
   }
 
   /** One engine's routing verdict: usable with a model, or the reason it is not. */
-  private async route(run: Run, engine: EngineProcess, question: Question, documents: SourceDocument[], deadlineAt?: number): Promise<Route | EngineReason> {
+  private async route(
+    run: Run,
+    engine: EngineProcess,
+    question: Question,
+    documents: SourceDocument[],
+    deadlineAt: number | undefined,
+    started: Promise<EngineCapabilities> | undefined,
+  ): Promise<Route | EngineReason> {
     const no = (reason: string): EngineReason => ({ engine: engine.name, reason });
     // Fields the entry declares decide without starting the engine.
     const declared = engine.entry;
@@ -316,7 +358,7 @@ export class Host {
 
     let capabilities: EngineCapabilities;
     try {
-      capabilities = await engine.start();
+      capabilities = await (started ?? engine.start());
     } catch (error) {
       return no(messageOf(error));
     }
@@ -329,7 +371,13 @@ export class Host {
     if (form === 'sources') {
       model = { sources: { library: EMBEDDED_LIBRARY_VERSION, documents } };
     } else {
-      const lowered = this.options.modelIndex?.lowerToGraphs?.(question.subject, documents);
+      let lowered: Graphs | { error: string } | undefined;
+      try {
+        lowered = await this.options.modelIndex?.lowerToGraphs?.(question.subject, documents, run.signal);
+      } catch (error) {
+        if (run.outcome) return no('the run ended before routing finished');
+        throw error;
+      }
       if (!lowered) return no('reads graphs:1, but this host has no lowering for the model');
       if ('error' in lowered) return no(`reads graphs:1, but lowering ${question.subject} failed: ${lowered.error}`);
       model = { graphs: lowered };
@@ -346,12 +394,24 @@ export class Host {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
+          // The question's own deadline, not the engine's fault: the run is out of budget (this timer
+          // and the deadline's may fire in either order).
+          if (deadlineAt !== undefined && Date.now() >= deadlineAt - 50) run.stop('deadline');
           const why = `it did not answer covers within ${seconds(limit)}`;
           void engine.kill(why);
           reject(new Error(`engine "${engine.name}" was stopped: ${why}`));
         }, limit);
       });
-      const covers = await Promise.race([engine.request('covers', { question, model }).result, timeout]).finally(() => clearTimeout(timer));
+      // A run stopped meanwhile (deadline, Ctrl-C) has settled; an engine still reading the model for
+      // it, and serving no other run, is stopped too rather than left to finish a read nobody awaits.
+      const onStop = () => {
+        if (this.active.size === 0) void engine.kill(`the question it was reading the model for was ${run.stopping === 'cancel' ? 'cancelled' : 'out of time'}`);
+      };
+      run.signal.addEventListener('abort', onStop, { once: true });
+      const covers = await Promise.race([engine.request('covers', { question, model }).result, timeout]).finally(() => {
+        clearTimeout(timer);
+        run.signal.removeEventListener('abort', onStop);
+      });
       if (!covers.covers) return no(`does not cover it: ${covers.reason ?? 'no reason given'}`);
       return { engine, capabilities, model, form };
     } catch (error) {
@@ -396,6 +456,14 @@ export class Host {
     try {
       const result = await handle.result;
       clearTimeout(graceTimer);
+      // The engine has answered; a stop from here on ends the host's own check of the witness (the run's
+      // signal), and the answer stands as unchecked: the engine is left alone.
+      run.onStop(() => {});
+      if (this.options.witnessChecker) {
+        const schedules = [...(result.witness?.schedules ?? []), ...(result.executions ?? []).flatMap((e) => e.schedules ?? [])];
+        const steps = schedules.reduce((sum, text) => sum + countLines(text), 0);
+        if (schedules.length > 0) this.emit({ type: 'checking', run: run.id, engine: name, schedules: schedules.length, steps });
+      }
       let standing: Standing;
       try {
         standing = await decideStanding({
@@ -404,6 +472,8 @@ export class Host {
           question: params.question,
           result,
           model: params.model,
+          signal: run.signal,
+          stoppedBecause: () => (run.stopping === 'cancel' ? 'the user cancelled it' : `the deadline of ${deadlineSeconds} s passed`),
           ...(this.options.witnessChecker ? { witnessChecker: this.options.witnessChecker } : {}),
         });
       } catch (error) {
@@ -465,6 +535,18 @@ function fitProblem(
     return `reads ${declared.model.join(', ')}; this host serves ${served.join(' and ')}${declared.model.includes('rdf') ? ' and never rdf' : ''}`;
   }
   return undefined;
+}
+
+function countLines(text: string): number {
+  let lines = text.length > 0 ? 1 : 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
+}
+
+function sizeOf(documents: readonly SourceDocument[]): string {
+  const chars = documents.reduce((sum, d) => sum + d.text.length, 0);
+  const size = chars >= 1e6 ? `${(chars / 1e6).toFixed(1)} MB` : chars >= 1e3 ? `${Math.round(chars / 1e3)} kB` : `${chars} B`;
+  return `${documents.length} ${documents.length === 1 ? 'file' : 'files'}, ${size}`;
 }
 
 function remove<T>(list: T[], item: T): void {

@@ -33,7 +33,8 @@ export interface Standing {
  * host could not check it) at most `observed`; either with the reason shown.
  */
 export interface WitnessChecker {
-  check(question: Question, result: RunResult, model: Model): Promise<WitnessVerdict>;
+  /** `signal` fires when the run is stopped (deadline, Ctrl-C): the check should end then, rejecting. */
+  check(question: Question, result: RunResult, model: Model, signal?: AbortSignal): Promise<WitnessVerdict>;
 }
 
 /** A claim that does not answer the question asked; the run ends in an error, not a standing. */
@@ -51,6 +52,9 @@ export interface StandingInput {
   result: RunResult;
   model: Model;
   witnessChecker?: WitnessChecker;
+  /** The run's stop signal; a check it ends leaves the witness unchecked, naming `stoppedBecause()`. */
+  signal?: AbortSignal;
+  stoppedBecause?: () => string;
 }
 
 export async function decideStanding(input: StandingInput): Promise<Standing> {
@@ -80,7 +84,11 @@ export async function decideStanding(input: StandingInput): Promise<Standing> {
   }
 
   if (CLAIMS_NEEDING_WITNESS.includes(result.claim)) {
-    const problem = witnessProblem(question, result);
+    const problem = input.signal ? await witnessProblemYielding(question, result, input.signal) : witnessProblem(question, result);
+    if (typeof problem === 'object') {
+      cap('observed', `the host could not check the witness: the check was stopped before it finished: ${input.stoppedBecause?.() ?? 'the run was stopped'}`);
+      return { claimed, strength, reasons };
+    }
     if (problem !== undefined) cap('observed', `claim ${result.claim} needs a witness, but ${problem}`);
   }
 
@@ -88,10 +96,13 @@ export async function decideStanding(input: StandingInput): Promise<Standing> {
   if (input.witnessChecker && strengthRank(strength) > strengthRank('not covered') && hasWitness(result)) {
     let verdict: WitnessVerdict;
     try {
-      verdict = await input.witnessChecker.check(question, result, input.model);
+      verdict = await input.witnessChecker.check(question, result, input.model, input.signal);
     } catch (error) {
-      // A check that breaks is no evidence against the engine, and no evidence for it either.
-      verdict = { ok: 'unchecked', reason: `the witness check failed: ${error instanceof Error ? error.message : String(error)}` };
+      // A check that breaks, or that the run's deadline or Ctrl-C ended, is no evidence against the
+      // engine, and no evidence for it either.
+      verdict = input.signal?.aborted
+        ? { ok: 'unchecked', reason: `the check was stopped before it finished: ${input.stoppedBecause?.() ?? 'the run was stopped'}` }
+        : { ok: 'unchecked', reason: `the witness check failed: ${error instanceof Error ? error.message : String(error)}` };
     }
     witnessCheck = verdict.ok === true ? 'reproduced' : verdict.ok === false ? 'not reproduced' : 'unchecked';
     if (verdict.ok === false) cap('not covered', `the host's ${checkName(result)} of the witness does not reproduce the claim: ${verdict.reason}`);
@@ -112,13 +123,40 @@ function hasWitness(result: RunResult): boolean {
 
 /** Why the witness of a result is missing or malformed for its claim, or undefined when it is fine. */
 export function witnessProblem(question: Question, result: RunResult): string | undefined {
+  const steps = witnessProblemSteps(question, result);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * witnessProblem a slice at a time, yielding to the event loop between slices: a schedule of a million
+ * steps takes seconds to read, and the run's deadline and Ctrl-C (`signal`) must still be heard.
+ * Resolves to `stopped` when the signal fired first.
+ */
+async function witnessProblemYielding(question: Question, result: RunResult, signal: AbortSignal): Promise<string | undefined | { stopped: true }> {
+  const steps = witnessProblemSteps(question, result);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted) return { stopped: true };
+  }
+}
+
+/** How many schedule lines are read between two yields. */
+const LINES_PER_SLICE = 20_000;
+
+function* witnessProblemSteps(question: Question, result: RunResult): Generator<void, string | undefined> {
+  const scheduleProblem = (schedule: string, witness: Witness) => scheduleProblemSteps(schedule, witness);
   switch (result.claim) {
     case 'violated': {
       if (!result.witness) return 'none was returned';
       const w = result.witness;
       if (w.schedules !== undefined) {
         if (w.schedules.length !== 1) return `a violation needs one schedule, the witness has ${w.schedules.length}`;
-        return scheduleProblem(w.schedules[0]!, w);
+        return yield* scheduleProblem(w.schedules[0]!, w);
       }
       if (w.inputs !== undefined) return undefined; // an assignment witness
       return 'the witness has neither a schedule nor inputs';
@@ -128,7 +166,7 @@ export function witnessProblem(question: Question, result: RunResult): string | 
       const w = result.witness;
       if (w.schedules?.length !== 2) return `a sensitive claim needs two schedules, the witness has ${w.schedules?.length ?? 0}`;
       if (!w.feature) return 'the witness does not name the feature the schedules diverge on';
-      return scheduleProblem(w.schedules[0]!, w) ?? scheduleProblem(w.schedules[1]!, w);
+      return (yield* scheduleProblem(w.schedules[0]!, w)) ?? (yield* scheduleProblem(w.schedules[1]!, w));
     }
     case 'satisfiable': {
       if (!result.witness) return 'none was returned';
@@ -145,7 +183,7 @@ export function witnessProblem(question: Question, result: RunResult): string | 
         }
         if (execution.schedules !== undefined) {
           if (execution.schedules.length !== 1) return `execution ${index + 1} needs one schedule, it has ${execution.schedules.length}`;
-          const problem = scheduleProblem(execution.schedules[0]!, execution);
+          const problem = yield* scheduleProblem(execution.schedules[0]!, execution);
           if (problem) return `execution ${index + 1}: ${problem}`;
         }
       }
@@ -161,17 +199,33 @@ const STEP_LINE = /^step ([1-9][0-9]*): (\S+)@(.+?) first of (.+)$/;
 
 /** A schedule replays as lines `step N: <token>@<node> first of <token>@<node>, ...`, N from 1. */
 export function scheduleProblem(schedule: string, witness: Witness): string | undefined {
-  const lines = schedule.split('\n').filter((line) => line.trim().length > 0);
-  for (const [index, line] of lines.entries()) {
+  const steps = scheduleProblemSteps(schedule, witness);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+function* scheduleProblemSteps(schedule: string, witness: Witness): Generator<void, string | undefined> {
+  // Line by line with indexOf, not split: a million-step schedule need not exist twice in memory.
+  let index = 0;
+  for (let from = 0; from <= schedule.length; ) {
+    let end = schedule.indexOf('\n', from);
+    if (end < 0) end = schedule.length;
+    const line = schedule.slice(from, end);
+    from = end + 1;
+    if (line.trim().length === 0) continue;
+    if (index > 0 && index % LINES_PER_SLICE === 0) yield;
     const match = STEP_LINE.exec(line.trim());
     if (!match) return `schedule line ${index + 1} is not "step N: <token>@<node> first of ...": ${JSON.stringify(line.slice(0, 120))}`;
     if (Number(match[1]) !== index + 1) return `schedule line ${index + 1} is numbered step ${match[1]}`;
     const chosen = `${match[2]}@${match[3]}`;
     const enabled = match[4]!.split(',').map((s) => s.trim());
     if (!enabled.includes(chosen)) return `schedule step ${index + 1} chose ${chosen}, which is not among the enabled moves`;
+    index++;
   }
-  if (witness.at !== undefined && witness.at > lines.length) {
-    return `the witness points at move ${witness.at}, but the schedule has ${lines.length} moves`;
+  if (witness.at !== undefined && witness.at > index) {
+    return `the witness points at move ${witness.at}, but the schedule has ${index} moves`;
   }
   return undefined;
 }

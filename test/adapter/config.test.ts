@@ -12,6 +12,14 @@ describe('adapter configuration', () => {
     assert.deepEqual([c.composeDir, c.runtimeImage, c.runtimeSource], ['', '', '']);
   });
 
+  it('SERVICE_RUNTIME_CONTAINER_PORT: 8080 by default, a port number when set, a usage error naming it otherwise', () => {
+    assert.equal(readConfig({}).runtimeContainerPort, 8080);
+    assert.equal(readConfig({ SERVICE_RUNTIME_CONTAINER_PORT: '9000' }).runtimeContainerPort, 9000);
+    for (const bad of ['0', '65536', 'http', '80.5', '-1']) {
+      assert.throws(() => readConfig({ SERVICE_RUNTIME_CONTAINER_PORT: bad }), new RegExp(`SERVICE_RUNTIME_CONTAINER_PORT="${bad.replace('.', '\\.')}": expected a port number from 1 to 65535`));
+    }
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(readConfig({ SERVICE_URL: '', SERVICE_REQUEST_TIMEOUT: ' ' }).baseUrl, 'http://127.0.0.1:8080');
   });

@@ -239,6 +239,26 @@ describe('adapter ensure-running (real process)', () => {
     assert.deepEqual(dockerCalls(), ['compose version', 'compose up -d']);
   });
 
+  it('--with-runtime and an image: docker maps the runtime URL\'s port to the container port the image listens on (8080 by default, SERVICE_RUNTIME_CONTAINER_PORT)', async () => {
+    for (const [containerPort, env] of [['8080', {}], ['9000', { SERVICE_RUNTIME_CONTAINER_PORT: '9000' }]] as const) {
+      writeFileSync(log, '');
+      const s = await up({});
+      const runtimePort = await closedPort();
+      // docker "fails": only its command line matters here.
+      const r = await runAdapter(['ensure-running', '--with-runtime', '--start-timeout=5s'], {
+        SERVICE_URL: s.url,
+        SERVICE_RUNTIME_URL: `http://127.0.0.1:${runtimePort}`,
+        SERVICE_RUNTIME_IMAGE: 'example/runtime:1',
+        PATH: binDir,
+        FAKE_DOCKER_LOG: log,
+        FAKE_DOCKER_FAIL: '1',
+        ...env,
+      });
+      assert.equal(r.code, 5, r.stdout);
+      assert.deepEqual(dockerCalls(), [`run -d --rm -p 127.0.0.1:${runtimePort}:${containerPort} example/runtime:1`]);
+    }
+  });
+
   it('--with-runtime and an image: docker run starts it, started_by image, exit 0', async () => {
     const s = await up({});
     const runtimePort = await closedPort();
@@ -256,7 +276,7 @@ describe('adapter ensure-running (real process)', () => {
     assert.equal(r.code, 0, r.stdout);
     assert.equal(r.out.data.runtime.started_by, 'image');
     assert.equal(r.out.data.runtime.reachable, true);
-    assert.deepEqual(dockerCalls(), [`run -d --rm -p 127.0.0.1:${runtimePort}:${runtimePort} example/runtime:1`]);
+    assert.deepEqual(dockerCalls(), [`run -d --rm -p 127.0.0.1:${runtimePort}:8080 example/runtime:1`]);
   });
 
   it('--with-runtime, image set but docker failing: exit 5, hint with the reason and the source', async () => {

@@ -179,6 +179,25 @@ describe('adapter wait and cancel (real process against the test service)', () =
     assert.equal(r.out.data.tasks[0].task_id, ids[0]);
   });
 
+  it('cancel of a task the service does not know (its JSON 404 error) names the task, not a missing endpoint', async () => {
+    const r = await runAdapter(['cancel', '-task-ids', 'task-404'], env);
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(r.out.error!.status_code, 404);
+    assert.match(r.out.error!.message, /returned 404 Not Found: the service knows no task "task-404" \(service says: no task task-404\)/);
+    assert.doesNotMatch(r.out.error!.message, /cancel endpoint/);
+  });
+
+  it('cancel against a service without a cancel route (a plain-text 404 for a task that exists) says the endpoint is missing', async () => {
+    const ids = await submit({ name: 'slow' });
+    service.fault(`POST /tasks/${ids[0]}/cancel`, { status: 404, body: '404 page not found\n', contentType: 'text/plain; charset=utf-8' });
+    const r = await runAdapter(['cancel', '-task-ids', ids[0]!], env);
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(r.out.error!.status_code, 404);
+    assert.match(r.out.error!.message, /the service has no cancel endpoint \(POST \/tasks\/\{id\}\/cancel answered a plain-text 404, not an error about task "task-\d+"\)/);
+    assert.doesNotMatch(r.out.error!.message, /knows no task/);
+    assert.equal(service.tasks.get(ids[0]!)!.status, 'running');
+  });
+
   it('cancel of a task that already finished reports the service conflict', async () => {
     const ids = await submit({ outcome: 'success', duration_ms: 1 });
     await new Promise((resolve) => setTimeout(resolve, 50));

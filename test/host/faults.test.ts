@@ -199,7 +199,7 @@ describe('host: misbehaving engines', function () {
   });
 
   it('covers never answered with a deadline: out of budget at the deadline, the engine stopped', async () => {
-    expectStatus(await ask('covers-hangs.js', { startTimeoutMs: 2000 }, { deadline: 4 }), 'budget', /the deadline of 4 s passed before an engine started the run/);
+    expectStatus(await ask('covers-hangs.js', { startTimeoutMs: 2000 }, { deadline: 4 }), 'budget', /the deadline of 4 s passed while the engines were started and asked whether they cover it, before an engine started the run/);
   });
 
   it('command not found: not covered, naming the command', async () => {

@@ -226,7 +226,7 @@ describe('host: routing and runs', function () {
     const h = make([good('a')]);
     const run = h.ask({ question, documents });
     run.cancel();
-    assert.deepEqual(await run.settled, { status: 'cancelled', message: 'cancelled before an engine started the run' });
+    assert.deepEqual(await run.settled, { status: 'cancelled', message: 'cancelled while the engines were started and asked whether they cover it, before an engine started the run' });
   });
 
   it('error budget from the engine is a budget outcome; unsupported is not covered; internal is an error', async () => {
