@@ -71,6 +71,10 @@ class Compiler {
   /** Parameters (directed features) by key: a flow between two of them makes both features. */
   private readonly params = new Map<string, { usage: Usage; ctx: Ctx }>();
   private readonly counters = new Map<string, number>();
+  /** Out parameters of the body-less action being compiled (collectFeatures fills it, callFor takes it). */
+  private bodylessOuts: string[] = [];
+  /** Per body-less action node, the out parameters it produces (free inputs of the run). */
+  readonly produced = new Map<number, string[]>();
   private readonly usedNames = new Set<string>();
 
   constructor(readonly scope: BehaviorScope) {}
@@ -103,7 +107,7 @@ class Compiler {
 
   // ---- features ---------------------------------------------------------------------------------
 
-  addFeature(key: string, u: Usage, ctx: Ctx): void {
+  addFeature(key: string, u: Usage, ctx: Ctx, output = false, parameter = false): void {
     if (this.featureIndex.has(key)) return;
     const type = typeText(u);
     let domain: Value[] | null = null;
@@ -120,7 +124,7 @@ class Compiler {
       }
     }
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault });
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
@@ -128,8 +132,13 @@ class Compiler {
     this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true, bound: false });
   }
 
-  /** Attributes (features with values), parameters and nested parts of an element's members. */
-  collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0): void {
+  /**
+   * Attributes (features with values), parameters and nested parts of an element's members.
+   * Parameters take values from the model (`in x = e;`, a flow) or, where `params` says so, from the
+   * question: the subject's own (`subject`), the out parameters of a body-less action (`bodyless`).
+   * Any other parameter stays computed outside the model (reading it is refused).
+   */
+  collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0, params: 'subject' | 'bodyless' | 'none' = 'none'): void {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
       // A binding connector equates two features' values: not modeled, and never ignored where features are read.
@@ -139,10 +148,27 @@ class Compiler {
       const key = join(ctx.prefix, name);
       if (m.keyword === 'attribute' || m.keyword === 'ref' || m.keyword === 'feature' || m.direction !== null) this.admitUsage(m, this.at(ctx, m));
       if (m.direction !== null && m.keyword !== 'part' && m.keyword !== 'action') {
-        if (!this.featureIndex.has(key)) {
-          this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
-          this.params.set(key, { usage: m, ctx });
-        }
+        if (this.featureIndex.has(key) || this.instances.has(key)) continue;
+        if (m.value) {
+          // `in x = e;` (a perform's or a typed action's binding), `in x := e;`: the model gives the value.
+          this.addFeature(key, m, ctx, false, true);
+        } else if (params === 'subject') {
+          // The subject's parameters: bound, or free inputs, by the question; its out parameters are its
+          // results. One typed by a part or item definition is an instance whose attributes are inputs.
+          const entry = this.scope.entryOf(m);
+          const structured = m.direction !== 'out' && entry && this.scope.typesOf(entry).some((t) => t.node.kind === 'Definition' && ['part', 'item', 'occurrence'].includes(t.node.keyword));
+          if (structured) {
+            if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
+            this.instances.add(key);
+            this.parts.add(key);
+            const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
+            this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
+          } else this.addFeature(key, m, ctx, m.direction === 'out');
+        } else if (params === 'bodyless' && m.direction === 'out') {
+          this.addFeature(key, m, ctx);
+          this.bodylessOuts.push(key);
+        } else this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
+        this.params.set(key, { usage: m, ctx });
         continue;
       }
       if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
@@ -253,7 +279,7 @@ class Compiler {
     const ctx: Ctx = { container: -1, scope: [''], prefix: '', names: '', path: entry.path, lexical: entry, receiver: '', inlining: new Set([node]), inSubject: true };
     // Attributes of the subject's owners are visible by name (the subject's own come first).
     const own = this.membersWithTypes(node, entry);
-    this.collectFeatures(own, ctx);
+    this.collectFeatures(own, ctx, 0, keyword === 'action' || keyword === 'state' ? 'subject' : 'none');
     for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
     if (keyword === 'action') return [this.callFor(node, entry, '', ctx).id];
     if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
@@ -343,16 +369,23 @@ class Compiler {
       lexical: entry ?? ctx.lexical,
       inSubject: name === '' && ctx.inSubject,
     };
+    // A body-less action (no flow, no assignment, no send) gives its out parameters values the model
+    // does not compute: free inputs of the run (finish() refuses one that may run more than once).
+    const bodyless = !this.isFlowBody(members) && !members.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction');
     if (name !== '') {
       this.instances.add(prefix);
-      this.collectFeatures(members, inner);
+      this.bodylessOuts = [];
+      this.collectFeatures(members, inner, 0, bodyless ? 'bodyless' : 'none');
     }
     if (!this.isFlowBody(members)) {
       for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
       a.effects = this.effectsOf(members, inner);
+      if (this.bodylessOuts.length > 0 && name !== '') this.produced.set(a.id, this.bodylessOuts);
+      this.bodylessOuts = [];
       return a;
     }
+    this.bodylessOuts = [];
     const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
     if (name === '') call.name = '';
     this.flowBody(call, groups, { ...inner, container: call.id });
@@ -932,6 +965,36 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     }
     n.ancestors = anc;
   }
+  // A body-less action's out parameters are free inputs chosen once per run: an action that may run
+  // again (in a loop, after a merge back, inside a composite that runs again) would produce a new
+  // value each time, which one input does not model: its out parameters stay computed outside the
+  // model (no value; reading one is refused), and no question gives them one.
+  for (const [id, keys] of [...c.produced]) {
+    const n = nodes[id]!;
+    const again = new Set([id, ...n.ancestors]);
+    const seen = new Set<number>();
+    // What runs after a node: its successors, or (at the end of a composite) what follows the composite.
+    const after = (x: ExecNode): number[] => {
+      for (let y: ExecNode | undefined = x; y; y = y.container >= 0 ? nodes[y.container] : undefined) if (y.succ.length > 0) return [...y.succ];
+      return [];
+    };
+    const stack = after(n);
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      if (x < 0 || seen.has(x)) continue;
+      if (again.has(x)) {
+        for (const k of keys) {
+          const i = c.featureIndex.get(k)!;
+          features[i] = { ...features[i]!, outside: `'${k}' is computed outside the model: an out parameter of '${n.name}', a body-less action that may run more than once` };
+        }
+        c.produced.delete(id);
+        break;
+      }
+      seen.add(x);
+      const y = nodes[x]!;
+      stack.push(...after(y), y.thenNode, y.elseNode, y.body, y.head, y.bodyStart);
+    }
+  }
   const byLast = new Map<string, number[]>();
   features.forEach((f, i) => {
     const last = f.key.split('.').at(-1)!.split('#')[0]!;
@@ -1067,7 +1130,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   });
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced,
   };
 }
 

@@ -23,7 +23,9 @@ export function witnessInputs(p: PreparedBehavior, q: BehaviorQuestion, inputs: 
       const pv = toProtocolValue(key, d);
       return pv.value === v.value && (pv.unit ?? '') === (v.unit ?? '');
     });
-    const value = fromDomain ?? fromProtocolValue(v, tryParseUnit, f.type ?? undefined);
+    // The question's bindings as prepareBehavior read them (an enumeration literal however qualified).
+    const bound = (q.bindings ?? []).includes(v) ? p.assignments[0]?.get(key) : undefined;
+    const value = bound ?? fromDomain ?? fromProtocolValue(v, tryParseUnit, f.type ?? undefined);
     if (isError(value)) return new BehaviorError(`witness input ${v.name}: ${value.message}`, undefined, undefined);
     given.set(key, value);
   }
