@@ -641,6 +641,30 @@ export class Runtime {
     };
   }
 
+  /**
+   * Each state machine's active configuration (the top-level behaviours that are states): the leaf
+   * states its tokens rest in, by path inside the machine (`Active.Cruising`), one per region of a
+   * parallel state, sorted and joined by `, `. Named `state` when the run has one machine, else
+   * `<machine>.state`; a machine with no token left (it ended) has none.
+   */
+  configurations(state: BehaviorState): { name: string; value: string }[] {
+    const nodes = this.model.nodes;
+    const machines = this.model.behaviors.filter((b) => nodes[b]!.kind === 'state');
+    const out: { name: string; value: string }[] = [];
+    for (const b of machines) {
+      const m = nodes[b]!;
+      // The subject's own states are named relative to it; an exhibited machine's carry its name.
+      const prefix = nodes.some((n) => n.parentState === b && n.name.startsWith(`${m.name}.`)) ? `${m.name}.` : '';
+      const leaves = state.tokens
+        .map((t) => nodes[t.node]!)
+        .filter((n) => n.kind === 'state' && (n.id === b || n.ancestors.includes(b)))
+        .map((n) => (n.id === b ? m.name : n.name.startsWith(prefix) ? n.name.slice(prefix.length) : n.name));
+      if (leaves.length === 0) continue;
+      out.push({ name: machines.length === 1 ? 'state' : `${m.name}.state`, value: [...new Set(leaves)].sort().join(', ') });
+    }
+    return out;
+  }
+
   /** Where each token is, for messages: `t1@a, t2@join1`. */
   positions(state: BehaviorState): string {
     return state.tokens.map((t) => `t${t.id}@${this.model.nodes[t.node]!.name}`).join(', ');

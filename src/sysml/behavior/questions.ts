@@ -332,6 +332,7 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
   for (const o of found.values()) {
     k++;
     values.push({ name: `end@${k}`, value: o.status });
+    for (const c of rt.configurations(o.state)) values.push({ name: `${c.name}@${k}`, value: c.value });
     for (const i of visible) {
       const v = o.state.values[i];
       if (v !== undefined) values.push(toProtocolValue(`${p.model.features[i]!.key}@${k}`, v) as ProtocolValue);

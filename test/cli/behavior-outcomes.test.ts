@@ -1,4 +1,4 @@
-// Behaviour parameters get values, as a user asks `assay outcomes` with the bundled engine: the
+// Behaviour questions as a user asks `assay outcomes` with the bundled engine. Parameters get values: the
 // subject's `in` parameters from --bind or as free inputs over their type's domain, a perform's
 // binding (`in vehicle = car;`), and the out parameters of a body-less action as free inputs of the
 // run — refused when that action may run again (one input cannot stand for a value per run).
@@ -82,6 +82,24 @@ describe('cli: behaviour parameters take values from the question and the model'
     // With the brake released, the guard of starting -> on is false: nobody sends the signals, the machine rests in off.
     const j = outcomes("'Transition Actions'::vehicleStates", model, '--bind', 'operatingVehicle.brakePedalDepressed=false');
     assert.equal(j.standing?.strength, 'proved');
-    assert.deepEqual(ends(j), ['end=deadlock operatingVehicle.brakePedalDepressed=false']);
+    assert.deepEqual(ends(j), ['end=deadlock operatingVehicle.brakePedalDepressed=false state=off']);
+  });
+});
+
+describe('cli: outcomes of a state machine report its active state configuration', function () {
+  this.timeout(60_000);
+  const model = join('test', 'fixtures', 'models', 'behavior', 'configurations.sysml');
+
+  it('a nested state by its path (state@k = Active.Cruising)', () => {
+    const j = outcomes('Cruise::drive', model);
+    assert.equal(j.standing?.strength, 'proved');
+    assert.deepEqual(ends(j), ['end=deadlock state=Active.Cruising']);
+  });
+
+  it('a parallel state’s regions joined, and each machine of a part by its name', () => {
+    assert.deepEqual(ends(outcomes('Cruise::lamps', model)), ['end=deadlock state=On.back.off, On.front.bright']);
+    const j = outcomes('Cruise::car', model);
+    assert.equal(j.standing?.strength, 'proved');
+    assert.deepEqual(ends(j), ['drive.state=Active.Cruising end=deadlock lamps.state=On.back.off, On.front.bright']);
   });
 });
