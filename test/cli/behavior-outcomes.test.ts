@@ -103,3 +103,20 @@ describe('cli: outcomes of a state machine report its active state configuration
     assert.deepEqual(ends(j), ['drive.state=Active.Cruising end=deadlock lamps.state=On.back.off, On.front.bright']);
   });
 });
+
+describe('cli: signals through ports', function () {
+  this.timeout(60_000);
+  const model = join('test', 'fixtures', 'models', 'behavior', 'ports.sysml');
+
+  it('accept via a port takes what is sent to that port; a send via an unconnected port leaves the model', () => {
+    // Go sent to server.inbox is accepted (served = 1, busy); Done goes out through client.out1, which
+    // nothing connects, so the server stays busy.
+    const j = outcomes('Ports::sys', model);
+    assert.equal(j.standing?.strength, 'proved');
+    assert.deepEqual(ends(j), ['end=deadlock served=1 state=busy']);
+  });
+
+  it('a send via a port that a connection links is refused with its place', () => {
+    assert.match(outcomes('Ports::wired', model).error!.message, /ports\.sysml:29:80: send … via 'p', a port something in the model connects: delivery over connections and interfaces is not modeled/);
+  });
+});

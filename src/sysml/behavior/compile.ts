@@ -66,6 +66,9 @@ class Compiler {
   readonly instances = new Set<string>(['']);
   readonly opaque = new Map<string, string>();
   readonly parts = new Set<string>(['']);
+  /** Ports of the parts whose features are read: receivers of `accept … via port`. */
+  readonly ports = new Set<string>();
+  private connected?: Set<string>;
   readonly sent = new Set<string>();
   readonly enums = new Map<string, string[]>();
   /** Parameters (directed features) by key: a flow between two of them makes both features. */
@@ -173,6 +176,8 @@ class Compiler {
       }
       if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
         this.addFeature(key, m, ctx);
+      } else if (m.keyword === 'port' && m.role === null) {
+        this.ports.add(key);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
         if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
@@ -417,7 +422,7 @@ class Compiler {
     const out: Effect[] = [];
     for (const m of members) {
       if (m.kind === 'AssignAction') out.push(this.assignEffect(m.target, m.assigned, ctx, m.range));
-      else if (m.kind === 'SendAction') out.push(this.sendEffect(m, ctx));
+      else if (m.kind === 'SendAction') out.push(...[this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null));
       else if (m.kind === 'AcceptAction') this.fail('an accept inside an atomic action (give the action a flow: first start; then accept …)', ctx.path, m.range);
     }
     return out;
@@ -444,29 +449,68 @@ class Compiler {
     if (!to) return ctx.receiver;
     if (to.kind === 'Name' && to.name.segments.length === 1) {
       const n = to.name.segments[0]!;
-      for (const p of ctx.scope) if (this.parts.has(join(p, n))) return join(p, n);
+      for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
       return n;
     }
     if (to.kind === 'MemberAccess' || to.kind === 'Name') return this.targetPath(to, ctx).join('.');
     return this.fail('send … to needs a part of the subject as the receiver', ctx.path, to.range);
   }
 
-  private sendEffect(m: SendAction, ctx: Ctx): Effect {
-    if (m.via) this.fail('send … via a port is not supported (send to a part instead)', ctx.path, m.via.range);
+  /** Last segments of every end of a connection, interface, binding, flow or message in the documents. */
+  private connectedNames(): Set<string> {
+    if (this.connected) return this.connected;
+    const out = new Set<string>();
+    const walk = (members: readonly Member[] | null) => {
+      for (const m of members ?? []) {
+        if (m.kind === 'Package') walk(m.members);
+        else if (m.kind === 'Usage' || m.kind === 'Definition') {
+          if (m.kind === 'Usage') for (const e of m.ends ?? []) {
+            const last = lastSegment(e.target);
+            if (last) out.add(last);
+          }
+          walk(m.body);
+        }
+      }
+    };
+    for (const d of this.scope.documents) walk(d.document.members);
+    this.connected = out;
+    return out;
+  }
+
+  /**
+   * `send S to r` adds S to r's pending signals; with `via p` as well, p is only the sender. `send S via
+   * p` alone sends through port p to what it is connected to: when nothing in the model connects p (no
+   * connection, interface, binding, flow or message names it) the signal leaves the model and no
+   * behaviour of it receives it (SysML 7.16.9); a connected port is refused (delivery over connections
+   * is not modeled).
+   */
+  private sendEffect(m: SendAction, ctx: Ctx): Effect | null {
     const signal = this.signalOf(m.payload, ctx, m.range);
+    if (m.via && !m.to) {
+      const port = m.via.kind === 'Name' ? m.via.name.segments.at(-1) : m.via.kind === 'MemberAccess' ? m.via.member.segments.at(-1) : undefined;
+      if (!port) this.fail('send … via needs a port (a name or a chain a.p)', ctx.path, m.via.range);
+      if (this.connectedNames().has(port)) this.fail(`send … via '${port}', a port something in the model connects: delivery over connections and interfaces is not modeled (send … to a part instead)`, ctx.path, m.via.range);
+      return null;
+    }
     this.sent.add(signal);
     return { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
   }
 
   private triggerOf(a: AcceptAction, ctx: Ctx): Trigger {
-    if (a.receiver) this.fail('accept … via a port is not supported', ctx.path, a.receiver.range);
+    if (a.receiver && a.triggerKind !== null) this.fail(`accept ${a.triggerKind} … via is not modeled`, ctx.path, a.receiver.range);
     if (a.triggerKind === 'at') this.fail("'accept at' (an absolute time) is not supported; use 'accept after'", ctx.path, a.range);
     if (a.triggerKind === 'after') return { kind: 'after', expr: a.triggerExpression! };
     if (a.triggerKind === 'when') return { kind: 'when', expr: a.triggerExpression! };
     const typed = a.payload?.relations.find((r) => r.relation === 'typing')?.target;
     const signal = typed ? lastSegment(typed) : a.payload ? usageName(a.payload) : null;
     if (!signal) this.fail('accept needs a signal type (accept s : Sig)', ctx.path, a.range);
-    return { kind: 'signal', signal, receiver: ctx.receiver };
+    // `accept S via p`: signals sent to p (a port or part), not to the performing part (SysML 7.16.9: the receiver).
+    return { kind: 'signal', signal, receiver: a.receiver ? this.viaReceiver(a.receiver, ctx) : ctx.receiver };
+  }
+
+  private viaReceiver(e: Expression, ctx: Ctx): string {
+    if (e.kind !== 'Name' && e.kind !== 'MemberAccess') this.fail('accept … via needs a port or part (a name or a chain a.p)', ctx.path, e.range);
+    return this.receiverOf(e, ctx);
   }
 
   /** The flow of an action body: nodes for its action members, edges for its successions. */
@@ -535,7 +579,7 @@ class Compiler {
         }
         case 'SendAction': {
           const n = this.node('send', m.name, ctx, m.range);
-          n.effects = [this.sendEffect(m, ctx)];
+          n.effects = [this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null);
           if (m.name) named.set(m.name, n.id);
           return n.id;
         }
@@ -900,7 +944,7 @@ class Compiler {
   /** An entry/do/exit action or a transition effect: atomic effects, its own or those of the action it is typed by or names. */
   private subactionEffects(m: Member, ctx: Ctx): Effect[] {
     if (m.kind === 'AssignAction') return [this.assignEffect(m.target, m.assigned, ctx, m.range)];
-    if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)];
+    if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null);
     if (m.kind === 'Usage' && m.keyword === 'action') {
       const groups: { members: readonly Member[]; ctx: Ctx }[] = [{ members: m.body ?? [], ctx }];
       for (const r of m.relations) {
