@@ -40,6 +40,8 @@ export interface StepView {
   status: string;
   /** Token positions after the step (`t1@red`). */
   positions: string[];
+  /** Each state machine's active state after the step (`state: Active.Cruising`; regions joined by `, `). */
+  machines: { name: string; state: string }[];
   /** One per `ReplayView.features`, in that order; `no value` when the feature has none. */
   values: string[];
   /** Names of the features whose value differs from the previous step's. */

@@ -178,6 +178,7 @@ function replayView(p: PreparedBehavior, q: BehaviorQuestion, conditions: Condit
       clock: v.clock,
       status: v.status,
       positions: v.tokens.map((t) => `${t.token}@${t.node}`),
+      machines: rt.configurations(state).map((c) => ({ name: c.name, state: c.value })),
       values,
       changed: previous ? features.filter((_, i) => previous.values[i] !== values[i]) : [],
       conditions: conditionValues(state),
@@ -259,6 +260,8 @@ function outcomeMismatch(card: OutcomeCard, r: ReplayView): string | undefined {
   for (const v of card.values) {
     const i = r.features.indexOf(v.name.replace(/::/g, '.'));
     if (i >= 0 && end.values[i] !== v.text) return `the host's replay ends with ${v.name} = ${end.values[i]}, not ${v.text}`;
+    const machine = i < 0 ? end.machines.find((m) => m.name === v.name) : undefined;
+    if (machine && machine.state !== String(v.value)) return `the host's replay ends with ${v.name} = ${machine.state}, not ${String(v.value)}`;
   }
   return undefined;
 }
@@ -271,7 +274,7 @@ function unreplayedContent(result: RunResult, note: string): WitnessContent {
     steps: schedule.split('\n').filter((l) => l.trim() !== '').map((line, i) => {
       const m = /^step \d+: (\S+?)@(.+?) first of (.*)$/.exec(line.trim());
       const move = m ? `${m[1]}@${m[2]}` : line.trim();
-      return { n: i + 1, move, ...(m ? { token: m[1]!, node: m[2]! } : {}), enabled: m ? m[3]!.split(',').map((s) => s.trim()) : [], violating: at === i + 1, clock: 0, status: 'running', positions: [], values: [], changed: [], conditions: [], pending: [] };
+      return { n: i + 1, move, ...(m ? { token: m[1]!, node: m[2]! } : {}), enabled: m ? m[3]!.split(',').map((s) => s.trim()) : [], violating: at === i + 1, clock: 0, status: 'running', positions: [], machines: [], values: [], changed: [], conditions: [], pending: [] };
     }),
   });
   const w = result.witness;

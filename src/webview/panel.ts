@@ -351,6 +351,7 @@ function stateDetail(r: ReplayView, step: StepView, previous: StepView | undefin
     h('p', { class: 'meta' }, `after step ${step.n}`, ' · ', `clock ${step.clock} s`, ' · ', step.status),
     r.conditions.length > 0 ? h('p', { class: 'conditions' }, ...step.conditions.map((c) => chip(`${c.name}: ${c.value}`, `condition ${c.value === 'true' ? 'true' : 'false'}`))) : null,
     r.features.length > 0 ? h('table', { class: 'data values' }, h('thead', {}, h('tr', {}, h('th', {}, 'Feature'), h('th', {}, 'Value'), h('th', {}, ''))), h('tbody', {}, ...rows)) : null,
+    step.machines.length > 0 ? h('p', { class: 'machines' }, 'State: ', ...step.machines.map((m) => chip(m.name === 'state' ? m.state : `${m.name.replace(/\.state$/, '')}: ${m.state}`, 'state'))) : null,
     step.positions.length > 0 ? h('p', { class: 'positions' }, 'Tokens: ', ...step.positions.map((p) => chip(p, 'token'))) : null,
     step.pending.length > 0 ? h('p', { class: 'pending' }, 'Pending signals: ', step.pending.join('; ')) : null);
 }

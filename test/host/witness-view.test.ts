@@ -162,6 +162,28 @@ describe('witness view (host)', () => {
     assert.equal(view.strength.standing, 'not covered');
   });
 
+  it('outcomes of a state machine: each end’s active state, and every machine’s state per step', async () => {
+    const view = await ask(sources('configurations.sysml'), { kind: 'outcomes', subject: 'Cruise::car', schedule: 'all', free: [] });
+    if (view.content.kind !== 'outcomes') assert.fail('expected outcomes');
+    const c = view.content;
+    assert.equal(view.check?.verdict, 'confirmed');
+    assert.deepEqual(c.outcomes[0]!.values.map((v) => `${v.name} = ${v.text}`), ['drive.state = Active.Cruising', 'lamps.state = On.back.off, On.front.bright']);
+    const steps = c.executions[0]!.steps;
+    // Initially drive rests in Off and lamps in On (front dim, back off); at the end in the cards' states.
+    assert.deepEqual(steps[0]!.machines, [{ name: 'drive.state', state: 'Off' }, { name: 'lamps.state', state: 'On.back.off, On.front.dim' }]);
+    assert.deepEqual(steps.at(-1)!.machines, [{ name: 'drive.state', state: 'Active.Cruising' }, { name: 'lamps.state', state: 'On.back.off, On.front.bright' }]);
+  });
+
+  it('an outcome whose reported state the replay does not reach is refuted', async () => {
+    const view = await ask(sources('configurations.sysml'), { kind: 'outcomes', subject: 'Cruise::drive', schedule: 'all', free: [] }, (r) => {
+      r.values = r.values!.map((v) => (v.name === 'state@1' ? { ...v, value: 'Active.Accelerating' } : v));
+    });
+    if (view.content.kind !== 'outcomes') assert.fail('expected outcomes');
+    assert.equal(view.content.outcomes[0]!.mismatch, "the host's replay ends with state = Active.Cruising, not Active.Accelerating");
+    assert.equal(view.check?.verdict, 'refuted');
+    assert.equal(view.strength.standing, 'not covered');
+  });
+
   it('a table with one swept parameter: columns with units, rows, summaries, a line chart of every point', () => {
     const view = captured('compute-one-range');
     if (view.content.kind !== 'table') assert.fail('expected a table');

@@ -66,11 +66,18 @@ class Compiler {
   readonly instances = new Set<string>(['']);
   readonly opaque = new Map<string, string>();
   readonly parts = new Set<string>(['']);
+  /** Ports of the parts whose features are read: receivers of `accept … via port`. */
+  readonly ports = new Set<string>();
+  private connected?: Set<string>;
   readonly sent = new Set<string>();
   readonly enums = new Map<string, string[]>();
   /** Parameters (directed features) by key: a flow between two of them makes both features. */
   private readonly params = new Map<string, { usage: Usage; ctx: Ctx }>();
   private readonly counters = new Map<string, number>();
+  /** Out parameters of the body-less action being compiled (collectFeatures fills it, callFor takes it). */
+  private bodylessOuts: string[] = [];
+  /** Per body-less action node, the out parameters it produces (free inputs of the run). */
+  readonly produced = new Map<number, string[]>();
   private readonly usedNames = new Set<string>();
 
   constructor(readonly scope: BehaviorScope) {}
@@ -103,7 +110,7 @@ class Compiler {
 
   // ---- features ---------------------------------------------------------------------------------
 
-  addFeature(key: string, u: Usage, ctx: Ctx): void {
+  addFeature(key: string, u: Usage, ctx: Ctx, output = false, parameter = false): void {
     if (this.featureIndex.has(key)) return;
     const type = typeText(u);
     let domain: Value[] | null = null;
@@ -120,7 +127,7 @@ class Compiler {
       }
     }
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault });
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
@@ -128,8 +135,13 @@ class Compiler {
     this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true, bound: false });
   }
 
-  /** Attributes (features with values), parameters and nested parts of an element's members. */
-  collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0): void {
+  /**
+   * Attributes (features with values), parameters and nested parts of an element's members.
+   * Parameters take values from the model (`in x = e;`, a flow) or, where `params` says so, from the
+   * question: the subject's own (`subject`), the out parameters of a body-less action (`bodyless`).
+   * Any other parameter stays computed outside the model (reading it is refused).
+   */
+  collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0, params: 'subject' | 'bodyless' | 'none' = 'none'): void {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
       // A binding connector equates two features' values: not modeled, and never ignored where features are read.
@@ -139,14 +151,33 @@ class Compiler {
       const key = join(ctx.prefix, name);
       if (m.keyword === 'attribute' || m.keyword === 'ref' || m.keyword === 'feature' || m.direction !== null) this.admitUsage(m, this.at(ctx, m));
       if (m.direction !== null && m.keyword !== 'part' && m.keyword !== 'action') {
-        if (!this.featureIndex.has(key)) {
-          this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
-          this.params.set(key, { usage: m, ctx });
-        }
+        if (this.featureIndex.has(key) || this.instances.has(key)) continue;
+        if (m.value) {
+          // `in x = e;` (a perform's or a typed action's binding), `in x := e;`: the model gives the value.
+          this.addFeature(key, m, ctx, false, true);
+        } else if (params === 'subject') {
+          // The subject's parameters: bound, or free inputs, by the question; its out parameters are its
+          // results. One typed by a part or item definition is an instance whose attributes are inputs.
+          const entry = this.scope.entryOf(m);
+          const structured = m.direction !== 'out' && entry && this.scope.typesOf(entry).some((t) => t.node.kind === 'Definition' && ['part', 'item', 'occurrence'].includes(t.node.keyword));
+          if (structured) {
+            if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
+            this.instances.add(key);
+            this.parts.add(key);
+            const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
+            this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
+          } else this.addFeature(key, m, ctx, m.direction === 'out');
+        } else if (params === 'bodyless' && m.direction === 'out') {
+          this.addFeature(key, m, ctx);
+          this.bodylessOuts.push(key);
+        } else this.opaque.set(key, `'${key}' is a parameter computed outside the model`);
+        this.params.set(key, { usage: m, ctx });
         continue;
       }
       if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
         this.addFeature(key, m, ctx);
+      } else if (m.keyword === 'port' && m.role === null) {
+        this.ports.add(key);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
         if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
@@ -253,7 +284,7 @@ class Compiler {
     const ctx: Ctx = { container: -1, scope: [''], prefix: '', names: '', path: entry.path, lexical: entry, receiver: '', inlining: new Set([node]), inSubject: true };
     // Attributes of the subject's owners are visible by name (the subject's own come first).
     const own = this.membersWithTypes(node, entry);
-    this.collectFeatures(own, ctx);
+    this.collectFeatures(own, ctx, 0, keyword === 'action' || keyword === 'state' ? 'subject' : 'none');
     for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
     if (keyword === 'action') return [this.callFor(node, entry, '', ctx).id];
     if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
@@ -343,16 +374,23 @@ class Compiler {
       lexical: entry ?? ctx.lexical,
       inSubject: name === '' && ctx.inSubject,
     };
+    // A body-less action (no flow, no assignment, no send) gives its out parameters values the model
+    // does not compute: free inputs of the run (finish() refuses one that may run more than once).
+    const bodyless = !this.isFlowBody(members) && !members.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction');
     if (name !== '') {
       this.instances.add(prefix);
-      this.collectFeatures(members, inner);
+      this.bodylessOuts = [];
+      this.collectFeatures(members, inner, 0, bodyless ? 'bodyless' : 'none');
     }
     if (!this.isFlowBody(members)) {
       for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
       a.effects = this.effectsOf(members, inner);
+      if (this.bodylessOuts.length > 0 && name !== '') this.produced.set(a.id, this.bodylessOuts);
+      this.bodylessOuts = [];
       return a;
     }
+    this.bodylessOuts = [];
     const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
     if (name === '') call.name = '';
     this.flowBody(call, groups, { ...inner, container: call.id });
@@ -384,7 +422,7 @@ class Compiler {
     const out: Effect[] = [];
     for (const m of members) {
       if (m.kind === 'AssignAction') out.push(this.assignEffect(m.target, m.assigned, ctx, m.range));
-      else if (m.kind === 'SendAction') out.push(this.sendEffect(m, ctx));
+      else if (m.kind === 'SendAction') out.push(...[this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null));
       else if (m.kind === 'AcceptAction') this.fail('an accept inside an atomic action (give the action a flow: first start; then accept …)', ctx.path, m.range);
     }
     return out;
@@ -411,29 +449,68 @@ class Compiler {
     if (!to) return ctx.receiver;
     if (to.kind === 'Name' && to.name.segments.length === 1) {
       const n = to.name.segments[0]!;
-      for (const p of ctx.scope) if (this.parts.has(join(p, n))) return join(p, n);
+      for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
       return n;
     }
     if (to.kind === 'MemberAccess' || to.kind === 'Name') return this.targetPath(to, ctx).join('.');
     return this.fail('send … to needs a part of the subject as the receiver', ctx.path, to.range);
   }
 
-  private sendEffect(m: SendAction, ctx: Ctx): Effect {
-    if (m.via) this.fail('send … via a port is not supported (send to a part instead)', ctx.path, m.via.range);
+  /** Last segments of every end of a connection, interface, binding, flow or message in the documents. */
+  private connectedNames(): Set<string> {
+    if (this.connected) return this.connected;
+    const out = new Set<string>();
+    const walk = (members: readonly Member[] | null) => {
+      for (const m of members ?? []) {
+        if (m.kind === 'Package') walk(m.members);
+        else if (m.kind === 'Usage' || m.kind === 'Definition') {
+          if (m.kind === 'Usage') for (const e of m.ends ?? []) {
+            const last = lastSegment(e.target);
+            if (last) out.add(last);
+          }
+          walk(m.body);
+        }
+      }
+    };
+    for (const d of this.scope.documents) walk(d.document.members);
+    this.connected = out;
+    return out;
+  }
+
+  /**
+   * `send S to r` adds S to r's pending signals; with `via p` as well, p is only the sender. `send S via
+   * p` alone sends through port p to what it is connected to: when nothing in the model connects p (no
+   * connection, interface, binding, flow or message names it) the signal leaves the model and no
+   * behaviour of it receives it (SysML 7.16.9); a connected port is refused (delivery over connections
+   * is not modeled).
+   */
+  private sendEffect(m: SendAction, ctx: Ctx): Effect | null {
     const signal = this.signalOf(m.payload, ctx, m.range);
+    if (m.via && !m.to) {
+      const port = m.via.kind === 'Name' ? m.via.name.segments.at(-1) : m.via.kind === 'MemberAccess' ? m.via.member.segments.at(-1) : undefined;
+      if (!port) this.fail('send … via needs a port (a name or a chain a.p)', ctx.path, m.via.range);
+      if (this.connectedNames().has(port)) this.fail(`send … via '${port}', a port something in the model connects: delivery over connections and interfaces is not modeled (send … to a part instead)`, ctx.path, m.via.range);
+      return null;
+    }
     this.sent.add(signal);
     return { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
   }
 
   private triggerOf(a: AcceptAction, ctx: Ctx): Trigger {
-    if (a.receiver) this.fail('accept … via a port is not supported', ctx.path, a.receiver.range);
+    if (a.receiver && a.triggerKind !== null) this.fail(`accept ${a.triggerKind} … via is not modeled`, ctx.path, a.receiver.range);
     if (a.triggerKind === 'at') this.fail("'accept at' (an absolute time) is not supported; use 'accept after'", ctx.path, a.range);
     if (a.triggerKind === 'after') return { kind: 'after', expr: a.triggerExpression! };
     if (a.triggerKind === 'when') return { kind: 'when', expr: a.triggerExpression! };
     const typed = a.payload?.relations.find((r) => r.relation === 'typing')?.target;
     const signal = typed ? lastSegment(typed) : a.payload ? usageName(a.payload) : null;
     if (!signal) this.fail('accept needs a signal type (accept s : Sig)', ctx.path, a.range);
-    return { kind: 'signal', signal, receiver: ctx.receiver };
+    // `accept S via p`: signals sent to p (a port or part), not to the performing part (SysML 7.16.9: the receiver).
+    return { kind: 'signal', signal, receiver: a.receiver ? this.viaReceiver(a.receiver, ctx) : ctx.receiver };
+  }
+
+  private viaReceiver(e: Expression, ctx: Ctx): string {
+    if (e.kind !== 'Name' && e.kind !== 'MemberAccess') this.fail('accept … via needs a port or part (a name or a chain a.p)', ctx.path, e.range);
+    return this.receiverOf(e, ctx);
   }
 
   /** The flow of an action body: nodes for its action members, edges for its successions. */
@@ -502,7 +579,7 @@ class Compiler {
         }
         case 'SendAction': {
           const n = this.node('send', m.name, ctx, m.range);
-          n.effects = [this.sendEffect(m, ctx)];
+          n.effects = [this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null);
           if (m.name) named.set(m.name, n.id);
           return n.id;
         }
@@ -867,7 +944,7 @@ class Compiler {
   /** An entry/do/exit action or a transition effect: atomic effects, its own or those of the action it is typed by or names. */
   private subactionEffects(m: Member, ctx: Ctx): Effect[] {
     if (m.kind === 'AssignAction') return [this.assignEffect(m.target, m.assigned, ctx, m.range)];
-    if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)];
+    if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null);
     if (m.kind === 'Usage' && m.keyword === 'action') {
       const groups: { members: readonly Member[]; ctx: Ctx }[] = [{ members: m.body ?? [], ctx }];
       for (const r of m.relations) {
@@ -931,6 +1008,36 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
       p = pn.kind === 'state' ? pn.parentState : pn.container;
     }
     n.ancestors = anc;
+  }
+  // A body-less action's out parameters are free inputs chosen once per run: an action that may run
+  // again (in a loop, after a merge back, inside a composite that runs again) would produce a new
+  // value each time, which one input does not model: its out parameters stay computed outside the
+  // model (no value; reading one is refused), and no question gives them one.
+  for (const [id, keys] of [...c.produced]) {
+    const n = nodes[id]!;
+    const again = new Set([id, ...n.ancestors]);
+    const seen = new Set<number>();
+    // What runs after a node: its successors, or (at the end of a composite) what follows the composite.
+    const after = (x: ExecNode): number[] => {
+      for (let y: ExecNode | undefined = x; y; y = y.container >= 0 ? nodes[y.container] : undefined) if (y.succ.length > 0) return [...y.succ];
+      return [];
+    };
+    const stack = after(n);
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      if (x < 0 || seen.has(x)) continue;
+      if (again.has(x)) {
+        for (const k of keys) {
+          const i = c.featureIndex.get(k)!;
+          features[i] = { ...features[i]!, outside: `'${k}' is computed outside the model: an out parameter of '${n.name}', a body-less action that may run more than once` };
+        }
+        c.produced.delete(id);
+        break;
+      }
+      seen.add(x);
+      const y = nodes[x]!;
+      stack.push(...after(y), y.thenNode, y.elseNode, y.body, y.head, y.bodyStart);
+    }
   }
   const byLast = new Map<string, number[]>();
   features.forEach((f, i) => {
@@ -1067,7 +1174,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   });
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced,
   };
 }
 

@@ -58,6 +58,11 @@ function joinPath(p: string, n: string): string {
   return p === '' ? n : `${p}.${n}`;
 }
 
+/** The subject's simple name (`car` of `Params::car`, `take picture` of `P::'take picture'`). */
+function subjectName(subject: string): string {
+  return subject.split('::').at(-1)!.replace(/^'|'$/g, '');
+}
+
 /** Names in an expression read against a state: features by path from the scope's prefixes. */
 class StateEnvironment implements Environment {
   constructor(private readonly rt: Runtime, private readonly values: readonly (Value | undefined)[], private readonly scope: readonly string[]) {}
@@ -65,7 +70,7 @@ class StateEnvironment implements Environment {
   private read(key: string): Outcome | undefined {
     const i = this.rt.model.featureIndex.get(key);
     if (i !== undefined && this.rt.model.features[i]!.bound) return this.rt.boundValue(i, this.values);
-    if (i !== undefined) return this.values[i] ?? error(`'${key}' has no value (give it one, bind it, or make it a free input)`);
+    if (i !== undefined) return this.values[i] ?? error(this.rt.model.features[i]!.outside ?? `'${key}' has no value (give it one, bind it, or make it a free input)`);
     const opaque = this.rt.model.opaque.get(key);
     if (opaque) return error(opaque);
     if (this.rt.model.instances.has(key)) return this.instance(key);
@@ -83,11 +88,20 @@ class StateEnvironment implements Environment {
         const v = this.read(joinPath(p, segs[0]!));
         if (v !== undefined) return v;
       }
+      // The subject by its own name (`perform check { in vehicle = car; }` inside part car).
+      if (segs[0] === subjectName(this.rt.model.subject)) return this.read('');
       return undefined;
     }
     const def = segs.at(-2)!;
     const lits = this.rt.model.enums.get(def);
     if (lits?.includes(segs.at(-1)!)) return enumLiteral(def, segs.at(-1)!);
+    // `takePicture::scene` in the subject takePicture (or `a::x` in its action a): the feature by its path.
+    const rest = segs[0] === subjectName(this.rt.model.subject) ? segs.slice(1) : segs;
+    if (rest.length === 0) return undefined;
+    for (const p of rest === segs ? this.scope : ['']) {
+      const v = this.read(joinPath(p, rest.join('.')));
+      if (v !== undefined) return v;
+    }
     return undefined;
   }
 
@@ -127,6 +141,11 @@ export class Runtime {
   private refreshBound(values: (Value | undefined)[]): void {
     for (const i of this.boundFeatures) {
       const v = this.boundValue(i, values);
+      // A parameter bound to what the model cannot compute here has no value; reading it is refused.
+      if (isError(v) && v.code !== 'budget' && this.model.features[i]!.parameter) {
+        values[i] = undefined;
+        continue;
+      }
       if (isError(v)) throw new BehaviorError(v.message, this.model.features[i]!.path, v.range ?? this.model.features[i]!.range, v.code === 'budget' ? 'budget' : 'unsupported');
       values[i] = v;
     }
@@ -620,6 +639,30 @@ export class Runtime {
       values: this.model.features.flatMap((f, i) => (f.hidden ? [] : [{ name: f.key, value: state.values[i] === undefined ? 'no value' : format(state.values[i]!) }])),
       pending: [...state.queues].map(([receiver, signals]) => ({ receiver: receiver || this.model.subject, signals: [...signals] })),
     };
+  }
+
+  /**
+   * Each state machine's active configuration (the top-level behaviours that are states): the leaf
+   * states its tokens rest in, by path inside the machine (`Active.Cruising`), one per region of a
+   * parallel state, sorted and joined by `, `. Named `state` when the run has one machine, else
+   * `<machine>.state`; a machine with no token left (it ended) has none.
+   */
+  configurations(state: BehaviorState): { name: string; value: string }[] {
+    const nodes = this.model.nodes;
+    const machines = this.model.behaviors.filter((b) => nodes[b]!.kind === 'state');
+    const out: { name: string; value: string }[] = [];
+    for (const b of machines) {
+      const m = nodes[b]!;
+      // The subject's own states are named relative to it; an exhibited machine's carry its name.
+      const prefix = nodes.some((n) => n.parentState === b && n.name.startsWith(`${m.name}.`)) ? `${m.name}.` : '';
+      const leaves = state.tokens
+        .map((t) => nodes[t.node]!)
+        .filter((n) => n.kind === 'state' && (n.id === b || n.ancestors.includes(b)))
+        .map((n) => (n.id === b ? m.name : n.name.startsWith(prefix) ? n.name.slice(prefix.length) : n.name));
+      if (leaves.length === 0) continue;
+      out.push({ name: machines.length === 1 ? 'state' : `${m.name}.state`, value: [...new Set(leaves)].sort().join(', ') });
+    }
+    return out;
   }
 
   /** Where each token is, for messages: `t1@a, t2@join1`. */

@@ -97,6 +97,12 @@ export interface FeatureDecl {
   readonly hidden: boolean;
   /** `= e` (not `:=`, not `default`): bound to `e` in every state, so read as `e` and never assigned. */
   readonly bound: boolean;
+  /** An out parameter of the subject: its value is the behaviour's result, never a free input. */
+  readonly output?: boolean;
+  /** A parameter bound in the model (`in x = e;`): a value it cannot compute is an error only where read. */
+  readonly parameter?: boolean;
+  /** Why no question may give it a value (an out parameter of a body-less action that may run again): reading it is refused with this. */
+  readonly outside?: string;
 }
 
 export interface ExecutionModel {
@@ -109,6 +115,8 @@ export interface ExecutionModel {
   readonly instances: ReadonlySet<string>;
   /** Parameters of actions: named, but computed outside the model. */
   readonly opaque: ReadonlyMap<string, string>;
+  /** Out parameters of body-less actions (free inputs of the run), by the action node that produces them. */
+  readonly produced: ReadonlyMap<number, readonly string[]>;
   /** The top-level behaviours a run starts (call or state nodes). */
   readonly behaviors: number[];
   /** Signals some `send` in the model produces; the others are environment events. */

@@ -106,6 +106,19 @@ function domainOf(text: string, where: string): Value[] {
   });
 }
 
+/**
+ * A given value as the member of a finite domain it names: an enumeration literal however qualified
+ * (`Mode::sport`, `Pkg::Mode::sport`) is the model's; anything else outside the domain is refused.
+ */
+function inDomain(v: Value, domain: readonly Value[], what: string): Value {
+  const last = (d: string) => d.split('::').at(-1);
+  const text = v.kind === 'string' ? v.value : v.kind === 'enum' ? `${v.definition}::${v.literal}` : undefined;
+  const names = (d: Value) => d.kind === 'enum' && text !== undefined && (text === d.literal || text === `${d.definition}::${d.literal}` || text.endsWith(`::${last(d.definition)}::${d.literal}`));
+  const found = domain.find((d) => (d.kind === 'enum' ? names(d) : format(d) === format(v)));
+  if (!found) throw new BehaviorError(`${what}: ${format(v)} is not one of ${domain.map(format).join(', ')}`, undefined, undefined);
+  return found;
+}
+
 /** Compiles the subject and lays out the question's initial states. */
 export function prepareBehavior(documents: readonly BehaviorDocument[], q: BehaviorQuestion): PreparedBehavior | BehaviorError {
   const policy = parsePolicy(q.schedule);
@@ -125,18 +138,21 @@ export function prepareBehavior(documents: readonly BehaviorDocument[], q: Behav
       const i = model.featureIndex.get(key);
       if (i === undefined) return new BehaviorError(`the binding ${b.name} names no feature of ${q.subject}`, undefined, undefined);
       const decl = model.features[i]!;
+      if (decl.outside) return new BehaviorError(`the binding ${b.name}: ${decl.outside}`, decl.path, decl.range);
       if (decl.bound) return new BehaviorError(`the binding ${b.name}: ${decl.key} is bound to a value in the model ('=')`, decl.path, decl.range);
       const v = fromProtocolValue(b, tryParseUnit, model.features[i]!.type ?? undefined);
       if (isError(v)) return new BehaviorError(`binding ${b.name}: ${v.message}`, undefined, undefined);
-      given.set(key, v);
+      given.set(key, decl.domain ? inDomain(v, decl.domain, `binding ${b.name}`) : v);
     }
     // Free inputs: features with no value whose domain is finite (declared, or given with the question).
     const domains = new Map<string, Value[]>();
     if (q.free.includes('inputs')) {
-      for (const f of model.features) if (!f.hidden && !f.init && !given.has(f.key) && f.domain) domains.set(f.key, [...f.domain]);
+      for (const f of model.features) if (!f.hidden && !f.output && !f.outside && !f.init && !given.has(f.key) && f.domain) domains.set(f.key, [...f.domain]);
       for (const inp of q.inputs ?? []) {
         const key = keyOf(inp.name);
         if (!model.featureIndex.has(key)) return new BehaviorError(`the input ${inp.name} names no feature of ${q.subject}`, undefined, undefined);
+        const decl = model.features[model.featureIndex.get(key)!]!;
+        if (decl.outside) return new BehaviorError(`the input ${inp.name}: ${decl.outside}`, decl.path, decl.range);
         if (inp.domain) domains.set(key, domainOf(inp.domain, inp.name));
       }
     }
@@ -316,6 +332,7 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
   for (const o of found.values()) {
     k++;
     values.push({ name: `end@${k}`, value: o.status });
+    for (const c of rt.configurations(o.state)) values.push({ name: `${c.name}@${k}`, value: c.value });
     for (const i of visible) {
       const v = o.state.values[i];
       if (v !== undefined) values.push(toProtocolValue(`${p.model.features[i]!.key}@${k}`, v) as ProtocolValue);

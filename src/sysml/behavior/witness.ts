@@ -23,7 +23,9 @@ export function witnessInputs(p: PreparedBehavior, q: BehaviorQuestion, inputs: 
       const pv = toProtocolValue(key, d);
       return pv.value === v.value && (pv.unit ?? '') === (v.unit ?? '');
     });
-    const value = fromDomain ?? fromProtocolValue(v, tryParseUnit, f.type ?? undefined);
+    // The question's bindings as prepareBehavior read them (an enumeration literal however qualified).
+    const bound = (q.bindings ?? []).includes(v) ? p.assignments[0]?.get(key) : undefined;
+    const value = bound ?? fromDomain ?? fromProtocolValue(v, tryParseUnit, f.type ?? undefined);
     if (isError(value)) return new BehaviorError(`witness input ${v.name}: ${value.message}`, undefined, undefined);
     given.set(key, value);
   }
@@ -95,6 +97,17 @@ export function recheckAnswer(documents: readonly BehaviorDocument[], q: Behavio
         const end = r.states.at(-1)!;
         const status = rt.status(end);
         if (status === undefined || values.get(`end@${k + 1}`)?.value !== status) return { ok: false, reason: `outcome ${k + 1}: the run ends as ${status ?? 'not ended'}` };
+        const configurations = rt.configurations(end);
+        for (const c of configurations) {
+          const claimed = values.get(`${c.name}@${k + 1}`);
+          if (claimed?.value !== c.value) return { ok: false, reason: `outcome ${k + 1}: ${c.name} ends as ${c.value}, not ${claimed ? String(claimed.value) : 'unreported'}` };
+        }
+        for (const name of values.keys()) {
+          const [n, at] = name.split('@');
+          if (at === String(k + 1) && (n === 'state' || n!.endsWith('.state')) && !p.model.featureIndex.has(n!) && !configurations.some((c) => c.name === n)) {
+            return { ok: false, reason: `outcome ${k + 1}: the run ends with no ${n}, not ${String(values.get(name)!.value)}` };
+          }
+        }
         for (const [fi, f] of p.model.features.entries()) {
           const v = end.values[fi];
           if (f.hidden || v === undefined) continue;
