@@ -146,7 +146,7 @@ export const CONSTRUCTS: Readonly<Record<string, ConstructInfo>> = {
   'role:assume': c('an assumed constraint', M, M, M, 'SysML 8.3.18'),
   'role:frame': c('a framed concern', R, R, R, 'framed concerns are not checked'),
   'role:verify': c('a verified requirement', R, R, R, 'verification is not modeled'),
-  'role:satisfy': c('a satisfy relationship', I, R, R, 'reading a feature does not depend on it; as a check it is not modeled'),
+  'role:satisfy': c('a satisfy relationship', I, M, R, 'reading a feature does not depend on it; checked by evaluate as the requirement with its subject bound to the satisfying feature (SysML 7.20.7, 8.3.21); satisfiable refuses it'),
   'role:assert': c('an asserted constraint', I, M, M, 'an assertion: checked where the structure or body is checked (SysML 8.3.17)'),
   'role:perform': c('a performed action', I, I, R, BEHAVIOUR_INERT),
   'role:exhibit': c('an exhibited state', I, I, R, BEHAVIOUR_INERT),
@@ -203,7 +203,7 @@ export const CONSTRUCTS: Readonly<Record<string, ConstructInfo>> = {
   'value:default': c('a default value', M, M, M, 'the feature\'s value unless a redefinition or binding gives one'),
   'connector-ends': c('connector ends', I, I, R, CONNECTION_INERT),
   'payload': c('a flow or message payload', I, I, R, BEHAVIOUR_INERT),
-  'satisfied-by': c('satisfy … by', I, R, R, 'as a check it is not modeled'),
+  'satisfied-by': c('satisfy … by', I, M, R, 'the satisfying feature, bound to the requirement\'s subject (SysML 8.3.21)'),
   'about': c('metadata about', I, I, I, ANNOTATION),
   'cross-feature': c('a cross feature', R, R, R, 'not modeled'),
 
