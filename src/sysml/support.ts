@@ -110,7 +110,7 @@ export const CONSTRUCTS: Readonly<Record<string, ConstructInfo>> = {
   'usage:allocate': c('an allocation', I, I, R, CONNECTION_INERT),
   'usage:connect': c('a connection', I, I, R, CONNECTION_INERT),
   'usage:binding': c('a binding connector', M, M, R, 'its ends have equal values (SysML 8.3.12 binding connectors): a feature without a value takes the other end\'s'),
-  'usage:bind': c('a binding connector', M, M, R, 'its ends have equal values (SysML 8.3.12 binding connectors): a feature without a value takes the other end\'s'),
+  'usage:bind': c('a binding connector', M, M, R, 'its ends have equal values (SysML 8.3.12 binding connectors): a feature without a value takes the other end\'s; in a calc body only `bind result = x;` is modeled (the result is x)'),
   'usage:action': c('an action', I, I, M, `${BEHAVIOUR_INERT}; in a calc body, a nested action runs in order`),
   'usage:state': c('a state', I, I, R, BEHAVIOUR_INERT),
   'usage:calc': c('a calc', M, M, M, 'invoked for its result (SysML 8.3.16)'),
