@@ -7,7 +7,7 @@ export const REFERENCE_ENGINE = {
   name: REFERENCE_ENGINE_NAME,
   protocol: 1,
   answers: ['evaluate', 'outcomes', 'holds', 'sensitive', 'satisfiable', 'sweep', 'compute'],
-  subjects: ['action', 'analysis', 'attribute', 'calc', 'constraint', 'item', 'occurrence', 'part', 'requirement', 'state', 'verification'],
+  subjects: ['action', 'analysis', 'attribute', 'calc', 'constraint', 'item', 'occurrence', 'part', 'ref', 'requirement', 'state', 'verification'],
   bounds: ['depth', 'steps', 'runs', 'memory'],
   model: ['sources'],
   authority: 'proved',

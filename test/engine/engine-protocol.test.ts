@@ -22,7 +22,7 @@ describe('reference engine process: protocol', function () {
       version: packageVersion,
       protocol: 1,
       answers: ['evaluate', 'outcomes', 'holds', 'sensitive', 'satisfiable', 'sweep', 'compute'],
-      subjects: ['action', 'analysis', 'attribute', 'calc', 'constraint', 'item', 'occurrence', 'part', 'requirement', 'state', 'verification'],
+      subjects: ['action', 'analysis', 'attribute', 'calc', 'constraint', 'item', 'occurrence', 'part', 'ref', 'requirement', 'state', 'verification'],
       bounds: ['depth', 'steps', 'runs', 'memory'],
       model: ['sources'],
       authority: 'proved',

@@ -1,5 +1,5 @@
 // `evaluate`: the value of an attribute or calc usage, or the verdict of a constraint or requirement.
-import type { Member, Usage } from '../../sysml/ast';
+import type { Member, Reference, Usage } from '../../sysml/ast';
 import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
 import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
@@ -204,7 +204,7 @@ export function protocolValues(name: string, v: Value): ProtocolValue[] {
 export function coversEvaluate(params: CoversParams): CoversResult {
   const model = new Model(params.model.sources!);
   const subject = model.subject(params.question.subject);
-  if (!evaluable(subject) && checkedConstraints(model.index, subject).length === 0) {
+  if (!evaluable(subject) && checkedConstraints(model.index, subject).length === 0 && satisfactions(model.index, subject).length === 0) {
     return {
       covers: false,
       reason: `evaluate answers about attributes, calcs, constraints, requirements, and the constraints of a part or other structure; ${params.question.subject} is a ${declarationKind(subject)} without constraints`,
@@ -219,7 +219,8 @@ export const evaluateQuestion: QuestionHandler = {
   async run(params: RunParams, run: RunContext): Promise<RunResult> {
     const { session, random } = runSession(params, run, { stepLimit: true });
     const checks = checkedConstraints(session.values.index, session.subject);
-    if (checks.length > 0) return checkConstraints(session, checks, random, run);
+    const satisfied = evaluable(session.subject) ? [] : satisfactions(session.values.index, session.subject);
+    if (checks.length > 0 || satisfied.length > 0) return checkConstraints(session, checks, satisfied, random, run);
     const r = evaluateSubject(session);
     const name = session.subject.name ?? 'value';
     return {
@@ -235,7 +236,7 @@ export const evaluateQuestion: QuestionHandler = {
 };
 
 /** A structured subject's constraints under the bindings: each one's verdict, and the first false one named. */
-function checkConstraints(session: Session, checks: ModelElement[], random: CountingRandom | undefined, run: RunContext): RunResult {
+function checkConstraints(session: Session, checks: ModelElement[], satisfied: Satisfaction[], random: CountingRandom | undefined, run: RunContext): RunResult {
   // Soundness: what the structure asserts besides constraints (a satisfy, a verification) must be modeled too.
   const refused = session.values.bodyRefusal(session.subject, 'checks');
   if (refused) throw failure(refused, session.model, session.subject.path);
@@ -253,16 +254,89 @@ function checkConstraints(session: Session, checks: ModelElement[], random: Coun
       failing.push(`${label(c)}: ${at.label} is false (${place(session.model.pathOf(at.range) ?? c.path, at.range)})`);
     }
   }
+  for (const sat of satisfied) {
+    const { name, value, failing: why } = checkSatisfaction(session, sat);
+    values.push({ name, value });
+    if (!value) failing.push(`${name}: ${why}`);
+  }
   const subject = label(session.subject);
+  const count = checks.length + satisfied.length;
   return {
     claim: 'value',
     strength: random && random.draws > 0 ? 'observed' : 'proved',
     values,
     reason: failing.length > 0
       ? `${subject} violates ${failing.length === 1 ? 'a constraint' : `${failing.length} constraints`}: ${failing.join('; ')}`
-      : `${subject}: ${checks.length === 1 ? 'its constraint holds' : `all ${checks.length} constraints hold`}`,
+      : `${subject}: ${count === 1 ? (checks.length === 1 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}`,
     elapsed: run.elapsed(),
   };
+}
+
+/** `[assert] [not] satisfy R by p;` in a structure (own or inherited), with the element whose body holds it. */
+export interface Satisfaction {
+  readonly usage: Usage;
+  readonly owner: ModelElement;
+}
+
+/** The satisfaction assertions of a structure: its own body's and its types' (SysML 7.20.7, 8.3.21). */
+export function satisfactions(index: Model['index'], e: ModelElement): Satisfaction[] {
+  const out: Satisfaction[] = [];
+  const seen = new Set<ModelElement>();
+  const visit = (x: ModelElement): void => {
+    if (seen.has(x) || x.node.kind === 'Package') return;
+    seen.add(x);
+    for (const m of x.node.body ?? []) if (m.kind === 'Usage' && m.role === 'satisfy') out.push({ usage: m, owner: x });
+    for (const t of index.typesOf(x)) visit(t);
+  };
+  visit(e);
+  return out;
+}
+
+function referenceText(r: Reference): string {
+  return r.kind === 'QualifiedName' ? r.segments.join('::') : r.chain.map((q) => q.segments.join('::')).join('.');
+}
+
+/**
+ * A satisfaction assertion as a check (SysML 7.20.7 / 8.3.21: a SatisfyRequirementUsage is an asserted
+ * requirement whose subject is bound to the satisfying feature): the requirement evaluated with its
+ * subject parameter given the value of `p`, negated for `not satisfy`. Refused: no `by`, a requirement
+ * declared inside a definition or part (which instance it is read on is not modeled), a requirement
+ * without a condition (no check to run).
+ */
+function checkSatisfaction(session: Session, sat: Satisfaction): { name: string; value: boolean; failing: string } {
+  const { usage, owner } = sat;
+  const values = session.values;
+  const at = place(session.model.pathOf(usage.range) ?? owner.path, usage.range);
+  const target = usage.relations.find((r) => r.relation === 'reference' || r.relation === 'typing' || r.relation === 'subsetting')?.target;
+  if (!target) throw new UnsupportedError(`${at}: a satisfy without a requirement reference is not modeled`);
+  if (!usage.satisfiedBy) throw new UnsupportedError(`${at}: satisfy ${referenceText(target)} without 'by' is not modeled as a check (name the satisfying feature: satisfy ${referenceText(target)} by …)`);
+  const by = usage.satisfiedBy;
+  const byText = by.kind === 'Name' ? referenceText(by.name) : (values.sourceText(owner.path, by.range) ?? 'its subject');
+  const name = `${usage.isNegated ? 'not ' : ''}satisfy ${referenceText(target)} by ${byText}`;
+  // The satisfy usage (unnamed, it references the requirement) is never the answer: look past it.
+  let requirement = values.index.resolveReference(owner, target, values.index.elementOf(usage));
+  if (requirement && requirement.node.kind === 'Usage' && requirement.node.role === 'satisfy' && owner.parent) requirement = values.index.resolveReference(owner.parent, target);
+  const kind = requirement ? declarationKind(requirement) : undefined;
+  if (!requirement || (kind !== 'requirement' && kind !== 'concern')) {
+    throw new UnsupportedError(`${at}: ${name}: ${referenceText(target)} is ${requirement ? `a ${kind}` : 'not found'}, not a requirement`);
+  }
+  if (requirement.parent && requirement.parent.node.kind !== 'Package') {
+    throw new UnsupportedError(`${at}: ${name}: ${requirement.qualifiedName} is declared inside '${requirement.parent.name ?? requirement.parent.qualifiedName}', so it is read on an instance of it; which instance a satisfaction check reads it on is not modeled`);
+  }
+  const members = values.bodyMembers(requirement);
+  const conditions = members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null)));
+  if (!conditions) throw new UnsupportedError(`${at}: ${name}: ${requirement.name ?? requirement.qualifiedName} states no condition (no require, assume or nested requirement), so there is no check to evaluate`);
+  const p = session.evaluator.evaluate(by, values.environment(session.subjectContext, owner));
+  if (isError(p)) throw failure(p, session.model, owner.path);
+  const subjectParam = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'subject');
+  const subjectName = subjectParam?.name ?? null;
+  const args: CallArgument[] = subjectName !== null ? [{ name: subjectName, value: p }] : [];
+  const r = values.invokeElementDetailed(requirement, args, values.contextOf(requirement), usage.range);
+  if (isError(r.value)) throw failure(r.value, session.model, requirement.path);
+  if (r.value.kind !== 'boolean') throw new UnsupportedError(`${at}: ${name}: the requirement gave ${r.value.kind}, not a verdict`);
+  const value = usage.isNegated ? !r.value.value : r.value.value;
+  const why = usage.isNegated ? `${referenceText(target)} holds of ${byText}` : r.failing ? `${r.failing.label} is false (${place(session.model.pathOf(r.failing.range) ?? requirement.path, r.failing.range)})` : `${referenceText(target)} does not hold of ${byText}`;
+  return { name, value, failing: why };
 }
 
 /** The evaluation session of one run: its model, draws (policy or seed), cancel signal, deadline and,

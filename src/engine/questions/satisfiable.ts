@@ -15,6 +15,7 @@ import { Model, Session, typeName } from '../../sysml/model/session';
 import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
 import { describeType, enumerationVariable, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
+import { satisfactions } from './evaluate';
 
 const WRAPPER_PREFIX = 'calc __assay_condition__ {\n';
 
@@ -245,6 +246,9 @@ class SatisfiableQuestion {
       // Soundness: a structure's other assertions (satisfy, verify …) must be modeled to solve for it.
       const refused = this.session.values.bodyRefusal(subject, 'checks');
       if (refused) throw new UnsupportedError(`${place(this.session.model.pathOf(refused.range!) ?? subject.path, refused.range)}: ${refused.message}`);
+      // evaluate checks satisfaction assertions; the solver does not encode them.
+      const sat = satisfactions(this.session.values.index, subject)[0];
+      if (sat) throw new UnsupportedError(`${place(this.session.model.pathOf(sat.usage.range) ?? sat.owner.path, sat.usage.range)}: a satisfy assertion is not supported by satisfiable (evaluate checks it)`);
     }
     const assertions: Assertion[] = [];
     let objective: SolvableSet['objective'];

@@ -10,6 +10,7 @@ import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../seman
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { quantityKindUnit, sameDimension } from '../semantics/units';
+import { callQualifiedLibraryFunction, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
 export interface InstanceContext {
@@ -507,7 +508,11 @@ export class ModelEnvironment implements Environment {
       }
     }
     const element = index.resolveQualifiedName(this.lexical, name);
-    if (!element) return undefined;
+    if (!element) {
+      // A library feature whose value the engine supplies (TrigFunctions::pi).
+      const library = index.libraryNameOf(this.lexical, name);
+      return library ? libraryFeatureValue(library) : undefined;
+    }
     return this.elementValue(element);
   }
 
@@ -526,6 +531,13 @@ export class ModelEnvironment implements Environment {
     const ctx = this.values.contextOf(element.parent ?? element);
     if (element === this.values.root.element) return this.values.instance(this.values.root);
     return this.values.featureValue(ctx.element === element ? (ctx.parent ?? this.values.root) : ctx, element);
+  }
+
+  /** A function of a library package implemented in part (VectorFunctions), by its qualified name. */
+  private callQualified(library: string, args: readonly CallArgument[], at: SourceRange): Outcome | undefined {
+    const named = args.find((a) => a.name !== null);
+    if (named && library.startsWith('VectorFunctions::')) return error(`${library}() takes positional arguments only, got '${named.name} = …'`, at);
+    return callQualifiedLibraryFunction(library, args.map((a) => a.value), { range: at });
   }
 
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
@@ -548,6 +560,8 @@ export class ModelEnvironment implements Environment {
       // implements (`sum` of VectorFunctions is not NumericalFunctions' sum).
       const library = index.libraryNameOf(this.lexical, callee);
       const pkg = library?.split('::').slice(0, -1).join('::');
+      const qualified = library ? this.callQualified(library, args, at) : undefined;
+      if (qualified !== undefined) return qualified;
       if (library && pkg && !IMPLEMENTED_LIBRARY_PACKAGES.has(pkg)) {
         return error(`the library function ${library} has no semantics in the reference engine`, at, 'unsupported');
       }

@@ -716,6 +716,8 @@ export class Evaluator {
       if (thunk) return thunk();
       return error(`${label}: its result '${n ?? 'return'}' has no value`, ret.range);
     }
+    const bound = bodyShape(members).resultBinding;
+    if (bound) return this.eval({ kind: 'Name', name: bound, range: bound.range } as Expression, scope, false);
     const outs = this.outputsOf(members);
     if (outs.length === 1) {
       const n = declaredName(outs[0]!)!;
@@ -854,6 +856,23 @@ interface BodyShape {
   readonly refused: Unmodeled | undefined;
   readonly actions: boolean;
   readonly outputs: readonly Usage[];
+  /** `bind result = x;` (or `bind x = result;`) in a body without a return or result expression: x. */
+  readonly resultBinding: QualifiedName | undefined;
+}
+
+/**
+ * The other end of a binding connector that binds a calc's result parameter (`bind result = x;`, SysML
+ * 8.3.12 with 8.3.16: the result equals x), when both ends are plain names.
+ */
+function resultBindingOf(m: Member): QualifiedName | undefined {
+  if (m.kind !== 'Usage' || (m.keyword !== 'bind' && m.keyword !== 'binding') || m.name !== null || (m.body ?? []).length > 0) return undefined;
+  const ends = m.ends ?? [];
+  if (ends.length !== 2 || ends.some((e) => e.target.kind !== 'QualifiedName' || e.multiplicity !== null || e.name !== null)) return undefined;
+  const [a, b] = ends.map((e) => e.target as QualifiedName);
+  const isResult = (q: QualifiedName) => !q.isGlobal && q.segments.length === 1 && q.segments[0] === 'result';
+  if (isResult(a!) && !isResult(b!)) return b;
+  if (isResult(b!) && !isResult(a!)) return a;
+  return undefined;
 }
 
 const BODY_SHAPES = new WeakMap<readonly Member[], BodyShape>();
@@ -862,12 +881,21 @@ function bodyShape(members: readonly Member[]): BodyShape {
   let shape = BODY_SHAPES.get(members);
   if (!shape) {
     let refused: Unmodeled | undefined;
+    let resultBinding: QualifiedName | undefined;
+    const hasOwnResult = members.some((m) => m.kind === 'ResultExpression' || (m.kind === 'Usage' && m.role === 'return'));
     for (const m of members) {
+      const bound = hasOwnResult ? undefined : resultBindingOf(m);
+      // One binding of the result is its value; a second would need the two checked equal.
+      if (bound && !resultBinding) {
+        resultBinding = bound;
+        continue;
+      }
       refused = unmodeled(m, 'calc');
       if (refused) break;
     }
     shape = {
       refused,
+      resultBinding,
       actions: hasBodyActions(members),
       outputs: members.filter((m): m is Usage => m.kind === 'Usage' && m.role !== 'return' && m.direction === 'out' && declaredName(m) !== null),
     };

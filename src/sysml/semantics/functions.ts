@@ -1,7 +1,7 @@
 // The library functions a modeler meets first (NumericalFunctions, SequenceFunctions, CollectionFunctions,
 // TrigFunctions, ControlFunctions), plus the random functions uniform/normal/triangular.
 
-import { arithmetic, comparison, convertQuantity, single, truth } from './operators';
+import { arithmetic, comparison, convertQuantity, equality, single, truth } from './operators';
 import { drawNormal, drawTriangular, drawUniform, type Draws } from './random';
 import { convertMagnitude, parseUnit, powerUnit, type Unit } from './units';
 import {
@@ -237,6 +237,45 @@ const FUNCTIONS: Record<string, Fn> = {
     if (x.kind === 'string' && x.value.trim() !== '' && !Number.isNaN(Number(x.value))) return real(Number(x.value));
     return error(`ToReal() cannot convert ${x.kind === 'string' ? JSON.stringify(x.value) : describeKind(x)}`, ctx.range);
   },
+  // SequenceFunctions (KerML 9.2.x, library SequenceFunctions.kerml), computed as their library bodies read.
+  // equals / same: the same size and pairwise `==` / `===`.
+  equals: pairwise('equals', '=='),
+  same: pairwise('same', '==='),
+  // includingAt: the library's body, (seq->subsequence(1, index - 1), values, seq->subsequence(index + 1)),
+  // puts the values in the place of the element at index, while its name (and addAt) say they are
+  // inserted before it. Both readings agree only at index = size + 1 (appending), the one index answered;
+  // any other is refused rather than guessed (docs/semantics.md#library-functions).
+  includingAt: (args, ctx) => {
+    const bad = arity('includingAt', args, 3, 3, ctx);
+    if (bad) return bad;
+    const index = positiveIndex('includingAt', args[2]!, 'as the index', ctx);
+    if (typeof index !== 'number') return index;
+    const items = itemsOf(args[0]!);
+    if (index !== items.length + 1) {
+      return error(
+        `SequenceFunctions::includingAt at index ${index} of a sequence of ${items.length}: the library's body (seq->subsequence(1, index - 1), values, seq->subsequence(index + 1)) replaces the element at index, its name says insert before it; the reference engine answers only index size + 1 (append), where both agree`,
+        ctx.range,
+        'unsupported',
+      );
+    }
+    return sequence([...items, ...itemsOf(args[1]!)]);
+  },
+  // excludingAt: (seq->subsequence(1, startIndex - 1), seq->subsequence(endIndex + 1)); endIndex defaults to startIndex.
+  excludingAt: (args, ctx) => {
+    const bad = arity('excludingAt', args, 2, 3, ctx);
+    if (bad) return bad;
+    const from = positiveIndex('excludingAt', args[1]!, 'as the start index', ctx);
+    if (typeof from !== 'number') return from;
+    const to = args.length === 3 ? positiveIndex('excludingAt', args[2]!, 'as the end index', ctx) : from;
+    if (typeof to !== 'number') return to;
+    const items = itemsOf(args[0]!);
+    return sequence([...items.slice(0, from - 1), ...items.slice(to)]);
+  },
+  // TrigFunctions::deg/rad/cot, as their library bodies: theta_rad * 180 / pi, theta_deg * pi / 180,
+  // cos(theta) / sin(theta); Real arguments (an angle quantity is not a Real).
+  deg: realFunction('deg', (x) => (x * 180) / Math.PI),
+  rad: realFunction('rad', (x) => (x * Math.PI) / 180),
+  cot: realFunction('cot', (x) => Math.cos(x) / Math.sin(x)),
   convert: (args, ctx) => {
     const bad = arity('convert', args, 2, 2, ctx);
     if (bad) return bad;
@@ -248,6 +287,187 @@ const FUNCTIONS: Record<string, Fn> = {
     return convertQuantity(q, u.unit, ctx.range);
   },
 };
+
+/** SequenceFunctions::equals / same: size(x) == size(y) and (1..size(x))->forAll {in i; x#(i) op y#(i)}. */
+function pairwise(name: string, op: '==' | '==='): Fn {
+  return (args, ctx) => {
+    const bad = arity(name, args, 2, 2, ctx);
+    if (bad) return bad;
+    const x = itemsOf(args[0]!);
+    const y = itemsOf(args[1]!);
+    if (x.length !== y.length) return bool(false);
+    for (let i = 0; i < x.length; i++) {
+      const c = equality(op, x[i]!, y[i]!, ctx.range);
+      if (isError(c)) return c;
+      if (c.kind === 'boolean' && !c.value) return bool(false);
+    }
+    return bool(true);
+  };
+}
+
+/** A Positive index argument (SequenceFunctions' `index: Positive[1]`). */
+function positiveIndex(name: string, arg: Value, what: string, ctx: CallContext): number | ValueError {
+  const x = single(arg, `${name}()`, what, ctx.range);
+  if (isError(x)) return x;
+  if (x.kind !== 'integer' || x.value < 1n) return error(`${name}() needs a Positive ${what.replace(/^as the /, '')}, got ${describeKind(x)}${x.kind === 'integer' ? ` ${x.value}` : ''}`, ctx.range);
+  return Number(x.value);
+}
+
+/** A function of one Real (an Integer reads as a Real); a quantity or anything else is an error. */
+function realFunction(name: string, f: (x: number) => number): Fn {
+  return (args, ctx) => {
+    const bad = arity(name, args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = single(args[0]!, `${name}()`, 'as its argument', ctx.range);
+    if (isError(x)) return x;
+    const v = x.kind === 'integer' ? Number(x.value) : x.kind === 'real' ? x.value : undefined;
+    if (v === undefined) return error(`${name}() needs a Real, got ${describeKind(x)}`, ctx.range);
+    const y = f(v);
+    if (!Number.isFinite(y)) return error(`${name}(${v}) is undefined`, ctx.range);
+    return real(y);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// VectorFunctions (KerML 9.2.x, library VectorFunctions.kerml) over Cartesian vectors. Assay holds a
+// Cartesian vector as the ordered sequence of its Real elements (CartesianVectorOf(components) is its
+// components), so `(1.0, 2.0)` passed where a vector is expected is the vector with those elements.
+// A sequence of vectors cannot be held (it would flatten), so functions over collections of vectors
+// (sum, sum0) and cartesianZeroVector are refused by name.
+
+function vectorOf(name: string, arg: Value, what: string, ctx: CallContext): number[] | ValueError {
+  const out: number[] = [];
+  for (const x of itemsOf(arg)) {
+    if (x.kind === 'integer') out.push(Number(x.value));
+    else if (x.kind === 'real') out.push(x.value);
+    else return error(`${name}() needs a Cartesian vector of Reals ${what}, got ${describeKind(x)}`, ctx.range);
+  }
+  if (out.length === 0) return error(`${name}() needs a Cartesian vector ${what}, got an empty sequence`, ctx.range);
+  return out;
+}
+
+function vectorValue(xs: readonly number[]): Value {
+  return sequence(xs.map((x) => real(x)));
+}
+
+function sameDimensions(name: string, v: number[], w: number[], ctx: CallContext): ValueError | undefined {
+  return v.length === w.length ? undefined : error(`${name}(): the vectors have dimensions ${v.length} and ${w.length} (its precondition: equal dimensions)`, ctx.range);
+}
+
+function realArgument(name: string, arg: Value, what: string, ctx: CallContext): number | ValueError {
+  const x = single(arg, `${name}()`, what, ctx.range);
+  if (isError(x)) return x;
+  if (x.kind === 'integer') return Number(x.value);
+  if (x.kind === 'real') return x.value;
+  return error(`${name}() needs a Real ${what}, got ${describeKind(x)}`, ctx.range);
+}
+
+const inner = (v: number[], w: number[]): number => v.reduce((acc, x, i) => acc + x * w[i]!, 0);
+
+const VECTOR_FUNCTIONS: Record<string, Fn> = {
+  CartesianVectorOf: (args, ctx) => {
+    const bad = arity('CartesianVectorOf', args, 1, 1, ctx);
+    if (bad) return bad;
+    const v = vectorOf('CartesianVectorOf', args[0]!, 'as its components', ctx);
+    return Array.isArray(v) ? vectorValue(v) : v;
+  },
+  CartesianThreeVectorOf: (args, ctx) => {
+    const bad = arity('CartesianThreeVectorOf', args, 1, 1, ctx);
+    if (bad) return bad;
+    const v = vectorOf('CartesianThreeVectorOf', args[0]!, 'as its components', ctx);
+    if (!Array.isArray(v)) return v;
+    return v.length === 3 ? vectorValue(v) : error(`CartesianThreeVectorOf() needs 3 components, got ${v.length}`, ctx.range);
+  },
+  isCartesianZeroVector: (args, ctx) => {
+    const bad = arity('isCartesianZeroVector', args, 1, 1, ctx);
+    if (bad) return bad;
+    const v = vectorOf('isCartesianZeroVector', args[0]!, 'as its argument', ctx);
+    return Array.isArray(v) ? bool(v.every((x) => x === 0)) : v;
+  },
+  // 'cartesian+'(v, w): elementwise sum; w absent (null) gives v.
+  'cartesian+': (args, ctx) => {
+    const bad = arity('cartesian+', args, 1, 2, ctx);
+    if (bad) return bad;
+    const v = vectorOf('cartesian+', args[0]!, 'as its first argument', ctx);
+    if (!Array.isArray(v)) return v;
+    if (args.length === 1 || itemsOf(args[1]!).length === 0) return vectorValue(v);
+    const w = vectorOf('cartesian+', args[1]!, 'as its second argument', ctx);
+    if (!Array.isArray(w)) return w;
+    return sameDimensions('cartesian+', v, w, ctx) ?? vectorValue(v.map((x, i) => x + w[i]!));
+  },
+  // 'cartesian-'(v, w): elementwise difference; w absent negates v.
+  'cartesian-': (args, ctx) => {
+    const bad = arity('cartesian-', args, 1, 2, ctx);
+    if (bad) return bad;
+    const v = vectorOf('cartesian-', args[0]!, 'as its first argument', ctx);
+    if (!Array.isArray(v)) return v;
+    if (args.length === 1 || itemsOf(args[1]!).length === 0) return vectorValue(v.map((x) => -x));
+    const w = vectorOf('cartesian-', args[1]!, 'as its second argument', ctx);
+    if (!Array.isArray(w)) return w;
+    return sameDimensions('cartesian-', v, w, ctx) ?? vectorValue(v.map((x, i) => x - w[i]!));
+  },
+  cartesianScalarVectorMult: (args, ctx) => {
+    const bad = arity('cartesianScalarVectorMult', args, 2, 2, ctx);
+    if (bad) return bad;
+    const x = realArgument('cartesianScalarVectorMult', args[0]!, 'as the scalar', ctx);
+    if (typeof x !== 'number') return x;
+    const v = vectorOf('cartesianScalarVectorMult', args[1]!, 'as the vector', ctx);
+    return Array.isArray(v) ? vectorValue(v.map((y) => x * y)) : v;
+  },
+  cartesianVectorScalarMult: (args, ctx) => {
+    const bad = arity('cartesianVectorScalarMult', args, 2, 2, ctx);
+    if (bad) return bad;
+    const v = vectorOf('cartesianVectorScalarMult', args[0]!, 'as the vector', ctx);
+    if (!Array.isArray(v)) return v;
+    const x = realArgument('cartesianVectorScalarMult', args[1]!, 'as the scalar', ctx);
+    return typeof x === 'number' ? vectorValue(v.map((y) => x * y)) : x;
+  },
+  cartesianInner: (args, ctx) => {
+    const bad = arity('cartesianInner', args, 2, 2, ctx);
+    if (bad) return bad;
+    const v = vectorOf('cartesianInner', args[0]!, 'as its first argument', ctx);
+    if (!Array.isArray(v)) return v;
+    const w = vectorOf('cartesianInner', args[1]!, 'as its second argument', ctx);
+    if (!Array.isArray(w)) return w;
+    return sameDimensions('cartesianInner', v, w, ctx) ?? real(inner(v, w));
+  },
+  // cartesianNorm: sqrt(cartesianInner(v, v)); norm of a Cartesian vector is its cartesianNorm.
+  cartesianNorm: (args, ctx) => {
+    const bad = arity('cartesianNorm', args, 1, 1, ctx);
+    if (bad) return bad;
+    const v = vectorOf('cartesianNorm', args[0]!, 'as its argument', ctx);
+    return Array.isArray(v) ? real(Math.sqrt(inner(v, v))) : v;
+  },
+};
+VECTOR_FUNCTIONS.norm = (args, ctx) => VECTOR_FUNCTIONS.cartesianNorm!(args, ctx);
+VECTOR_FUNCTIONS.inner = (args, ctx) => VECTOR_FUNCTIONS.cartesianInner!(args, ctx);
+
+/** The library feature values the engine supplies, by qualified name (`TrigFunctions::pi`). */
+export function libraryFeatureValue(qualifiedName: string, range?: Place): Outcome | undefined {
+  switch (qualifiedName) {
+    case 'TrigFunctions::pi':
+      return real(Math.PI);
+    case 'VectorFunctions::cartesian3DZeroVector':
+      return vectorValue([0, 0, 0]);
+    case 'VectorFunctions::cartesianZeroVector':
+      return error('the library feature VectorFunctions::cartesianZeroVector (three zero vectors of dimensions 1, 2 and 3) has no value in the reference engine: it holds a Cartesian vector as the sequence of its elements, and a sequence of vectors would flatten', range, 'unsupported');
+    default:
+      return undefined;
+  }
+}
+
+/** Calls a function of a library package the engine implements only in part (VectorFunctions) by its
+ * qualified name; undefined when the package is not such a package, an unsupported error naming the
+ * function when the function is not implemented. */
+export function callQualifiedLibraryFunction(qualifiedName: string, args: readonly Value[], ctx: CallContext = {}): Outcome | undefined {
+  const at = qualifiedName.lastIndexOf('::');
+  const pkg = qualifiedName.slice(0, at);
+  const name = qualifiedName.slice(at + 2).replace(/^'|'$/g, '');
+  if (pkg !== 'VectorFunctions') return undefined;
+  const f = Object.prototype.hasOwnProperty.call(VECTOR_FUNCTIONS, name) ? VECTOR_FUNCTIONS[name] : undefined;
+  if (!f) return error(`the library function ${qualifiedName} has no semantics in the reference engine`, ctx.range, 'unsupported');
+  return f(args, ctx);
+}
 
 /** A Boolean test of one number (or quantity magnitude). */
 function numericTest(name: string, test: (x: number) => boolean): Fn {

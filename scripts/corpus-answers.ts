@@ -1,0 +1,267 @@
+// The corpus measure of issue #15: every calc, constraint, requirement, analysis, action and state
+// definition of the release's examples/, training/ and validation/ (../shared/corpus, read in place) is
+// asked one fitting question through the reference engine's own entry points (covers, then run, as
+// the host routes a question), and recorded as answered or refused with its reason.
+//
+//   npm run corpus-answers              # prints the share and the top refusal reasons, writes docs/corpus-answers.md
+//   npm run corpus-answers -- --only Vehicle   # the definitions whose file path contains the text (no docs written)
+//
+// The question per kind is the one a modeller asks first:
+// - calc, analysis: `evaluate <def>`, each `in` parameter of a scalar or ISQ quantity type bound to a
+//   sample value (2, true, "a", 2 in the quantity's coherent SI unit);
+// - constraint, requirement: `evaluate <def>`, the same bindings for its `in` parameters and its
+//   attributes without a value (does it hold at that point?);
+// - action, state: `outcomes <def> --free schedule,inputs` (every schedule and environment input).
+// A parameter whose type has no sample (a part, an item) stays unbound: the engine says why it cannot answer.
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parse, languageOfPath } from '../src/sysml';
+import type { Definition, Member, Usage } from '../src/sysml';
+import { quantityKindUnit } from '../src/sysml/semantics/units';
+import { ENGINE_QUESTIONS } from '../src/engine/questions';
+import { coversQuestion, runQuestion } from '../src/engine/server';
+import { EngineError, EMBEDDED_LIBRARY_VERSION, type RunParams, type Value } from '../src/protocol';
+
+export const ROOT = resolve(__dirname, '..');
+export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus', 'sysml-release-2026-04');
+export const FOLDERS = ['examples', 'training', 'validation'] as const;
+const KINDS = ['calc', 'constraint', 'requirement', 'analysis', 'action', 'state'] as const;
+type Kind = (typeof KINDS)[number];
+/** Seconds per question, as `--deadline` gives it. */
+const DEADLINE_S = 20;
+
+export interface Asked {
+  file: string;
+  subject: string;
+  kind: Kind;
+  question: string;
+  verdict: 'answered' | 'refused' | 'internal';
+  /** The engine's claim when answered, its message when not. */
+  text: string;
+}
+
+function modelFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) modelFiles(path, out);
+    else if (name.endsWith('.sysml')) out.push(path);
+  }
+  return out;
+}
+
+const quote = (n: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n) ? n : `'${n.replace(/'/g, "\\'")}'`);
+
+/** The definitions of the six kinds, by qualified name, in packages and nested in each other. */
+function subjects(members: readonly Member[] | null, prefix: string, out: { subject: string; def: Definition }[] = []): { subject: string; def: Definition }[] {
+  for (const m of members ?? []) {
+    if (m.kind === 'Package' && m.name) subjects(m.members, `${prefix}${quote(m.name)}::`, out);
+    if (m.kind === 'Definition' && m.name) {
+      if ((KINDS as readonly string[]).includes(m.keyword)) out.push({ subject: `${prefix}${quote(m.name)}`, def: m });
+      subjects(m.body, `${prefix}${quote(m.name)}::`, out);
+    }
+  }
+  return out;
+}
+
+function typeNameOf(u: Usage): string | undefined {
+  const typing = u.relations.find((r) => r.relation === 'typing' || r.relation === 'subsetting' || r.relation === 'redefinition');
+  if (!typing) return undefined;
+  const t = typing.target;
+  const q = t.kind === 'QualifiedName' ? t : t.chain[t.chain.length - 1];
+  return q && 'segments' in q ? q.segments.join('::') : undefined;
+}
+
+/** The definitions of a model by simple name, to follow a model's own `attribute def Weight :> Real`. */
+type Defs = Map<string, Definition>;
+
+function collectDefs(members: readonly Member[] | null, out: Defs): Defs {
+  for (const m of members ?? []) {
+    if (m.kind === 'Package') collectDefs(m.members, out);
+    if (m.kind === 'Definition' && m.name) {
+      if (!out.has(m.name)) out.set(m.name, m);
+      collectDefs(m.body, out);
+    }
+  }
+  return out;
+}
+
+function refText(r: Definition['relations'][number]): string | undefined {
+  const t = r.target;
+  const q = t.kind === 'QualifiedName' ? t : t.chain[t.chain.length - 1];
+  return q && 'segments' in q ? q.segments.join('::') : undefined;
+}
+
+/** A sample value for a feature of this type, or undefined when the type has none (a part, an item …). */
+export function sample(typeName: string | undefined, defs: Defs = new Map(), depth = 0): Omit<Value, 'name'> | undefined {
+  if (!typeName || depth > 8) return undefined;
+  const simple = typeName.split('::').at(-1)!;
+  if (['Integer', 'Natural', 'Positive', 'Real', 'Rational', 'Number', 'NumericalValue'].includes(simple)) return { value: 2 };
+  if (simple === 'Boolean') return { value: true };
+  if (simple === 'String') return { value: 'a' };
+  const unit = quantityKindUnit(typeName);
+  if (unit) return { value: 2, unit: unit.name };
+  const own = defs.get(simple);
+  if (own?.keyword !== 'attribute') return undefined;
+  const general = own.relations.find((r) => r.relation === 'specialization');
+  return general ? sample(refText(general), defs, depth + 1) : undefined;
+}
+
+const single = (u: Usage): boolean => u.multiplicity === null;
+
+function bindingsOf(def: Definition, kind: Kind, defs: Defs): Value[] {
+  const out: Value[] = [];
+  for (const m of def.body ?? []) {
+    if (m.kind !== 'Usage' || !m.name || m.value !== null) continue;
+    // A subject typed by a structure: its attributes without a value, by dotted name (`vehicle.mass`).
+    if (m.role === 'subject') {
+      const type = defs.get(typeNameOf(m)?.split('::').at(-1) ?? '');
+      for (const a of type?.body ?? []) {
+        if (a.kind !== 'Usage' || !a.name || a.value !== null || a.keyword !== 'attribute' || !single(a)) continue;
+        const v = sample(typeNameOf(a), defs);
+        if (v) out.push({ name: `${m.name}.${a.name}`, ...v });
+      }
+      continue;
+    }
+    const parameter = m.direction === 'in' || m.direction === 'inout';
+    const attribute = (kind === 'constraint' || kind === 'requirement') && m.keyword === 'attribute' && m.direction === null;
+    if (!parameter && !attribute) continue;
+    const v = sample(typeNameOf(m), defs);
+    if (v) out.push({ name: m.name, ...v });
+  }
+  return out;
+}
+
+function questionFor(subject: string, def: Definition, kind: Kind, defs: Defs): RunParams['question'] {
+  if (kind === 'action' || kind === 'state') return { kind: 'outcomes', subject, schedule: 'fifo', free: ['schedule', 'inputs'] };
+  const bindings = bindingsOf(def, kind, defs);
+  return { kind: 'evaluate', subject, schedule: 'fifo', free: [], ...(bindings.length ? { bindings } : {}) };
+}
+
+function describe(q: RunParams['question']): string {
+  const binds = (q.bindings ?? []).map((b) => ` --bind ${b.name}=${typeof b.value === 'string' ? JSON.stringify(b.value) : b.value}${b.unit ? `[${b.unit}]` : ''}`).join('');
+  const free = q.free.length ? ` --free ${q.free.join(',')}` : '';
+  return `${q.kind} ${q.subject}${free}${binds}`;
+}
+
+const noToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => {} }) };
+
+async function askOne(documents: { path: string; text: string }[], question: RunParams['question']): Promise<Pick<Asked, 'verdict' | 'text'>> {
+  const model = { sources: { library: EMBEDDED_LIBRARY_VERSION, documents } };
+  try {
+    const covers = coversQuestion(ENGINE_QUESTIONS, { question, model });
+    if (!covers.covers) return { verdict: 'refused', text: `does not cover it: ${covers.reason ?? ''}` };
+    const budget = { deadline: new Date(Date.now() + DEADLINE_S * 1000).toISOString() };
+    const bounds = [{ name: 'steps', limit: 20000 }, { name: 'depth', limit: 200 }];
+    const r = await runQuestion(ENGINE_QUESTIONS, { question, model, bounds, budget }, { token: noToken as never, progress: () => {} });
+    return { verdict: 'answered', text: `${r.claim}${r.strength ? ` ${r.strength}` : ''}: ${r.reason ?? (r.values ?? []).map((v) => `${v.name} = ${v.value}${v.unit ? ` [${v.unit}]` : ''}`).join(', ')}` };
+  } catch (e) {
+    if (e instanceof EngineError && e.code !== 'internal') return { verdict: 'refused', text: `${e.code}: ${e.message}` };
+    return { verdict: 'internal', text: e instanceof Error ? (e.stack ?? e.message) : String(e) };
+  }
+}
+
+/** Asks every definition; `only` keeps the files whose path contains it. */
+export async function measure(only?: string): Promise<Asked[]> {
+  const results: Asked[] = [];
+  for (const folder of FOLDERS) {
+    for (const file of modelFiles(join(CORPUS, folder))) {
+      const rel = relative(CORPUS, file);
+      if (only && !rel.includes(only)) continue;
+      const text = readFileSync(file, 'utf8');
+      const parsed = parse(text, { language: languageOfPath(file) });
+      // The model a modeller opens: the file and the other models of its folder (examples import each other).
+      const dir = join(file, '..');
+      const siblings = readdirSync(dir).filter((n) => n.endsWith('.sysml') && join(dir, n) !== file).sort();
+      const documents = [{ path: rel, text }, ...siblings.map((n) => ({ path: relative(CORPUS, join(dir, n)), text: readFileSync(join(dir, n), 'utf8') }))];
+      const defs = collectDefs(parsed.document.members, new Map());
+      for (const d of documents.slice(1)) collectDefs(parse(d.text, { language: 'sysml' }).document.members, defs);
+      for (const { subject, def } of subjects(parsed.document.members, '')) {
+        const kind = def.keyword as Kind;
+        const question = questionFor(subject, def, kind, defs);
+        const answer = await askOne(documents, question);
+        results.push({ file: rel, subject, kind, question: describe(question), ...answer });
+      }
+    }
+  }
+  return results;
+}
+
+/** A refusal's reason with its particulars (places, names, numbers) taken out, to group them. */
+export function reasonOf(text: string): string {
+  return text
+    .replace(/^(unsupported|budget|failed|error): /, '')
+    .replace(/run unsupported: /, '')
+    .replace(/(examples|training|validation)\/[^:]*\.sysml:\d+:\d+:?\s*/g, '')
+    .replace(/'[^']*'/g, '…')
+    .replace(/"[^"]*"/g, '…')
+    .replace(/\b\d+(\.\d+)?\b/g, 'n')
+    .replace(/^[A-Za-z_][\w…]*: (?=[a-z])/, '<name>: ')
+    .slice(0, 140);
+}
+
+export function share(results: readonly Asked[]): number {
+  return results.length === 0 ? 0 : results.filter((r) => r.verdict === 'answered').length / results.length;
+}
+
+export function topReasons(results: readonly Asked[], n = 15): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const r of results) if (r.verdict !== 'answered') counts.set(reasonOf(r.text), (counts.get(reasonOf(r.text)) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n);
+}
+
+export function report(results: readonly Asked[]): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const lines: string[] = [];
+  lines.push('# Corpus answers', '');
+  lines.push('Generated by `npm run corpus-answers` (scripts/corpus-answers.ts); `test/corpus/corpus-answers.test.ts`');
+  lines.push('asks the same and fails on an internal error or when the share answered falls below its recorded floor.');
+  lines.push('Every calc, constraint, requirement, analysis, action and state definition of the SysML v2 release');
+  lines.push("(`../shared/corpus/sysml-release-2026-04/`: examples, training, validation) is asked one question through the");
+  lines.push("reference engine's covers and run (the model: its file and the other models of its folder):", '');
+  lines.push('| kind | question |', '|---|---|');
+  lines.push('| calc, analysis | `evaluate <def>`, each `in` parameter of a scalar or ISQ quantity type bound to a sample (2, true, "a", 2 in the coherent SI unit) |');
+  lines.push('| constraint, requirement | `evaluate <def>`, the same samples for its `in` parameters and its attributes without a value |');
+  lines.push('| action, state | `outcomes <def> --free schedule,inputs` (steps ≤ 20000, depth ≤ 200) |', '');
+  lines.push(`**Answered: ${results.filter((r) => r.verdict === 'answered').length} of ${results.length} (${pct(share(results))})**`, '');
+  lines.push('| kind | definitions | answered | refused | internal error | share |', '|---|--:|--:|--:|--:|--:|');
+  for (const k of KINDS) {
+    const rs = results.filter((r) => r.kind === k);
+    const c = (v: Asked['verdict']) => rs.filter((r) => r.verdict === v).length;
+    lines.push(`| ${k} | ${rs.length} | ${c('answered')} | ${c('refused')} | ${c('internal')} | ${pct(share(rs))} |`);
+  }
+  lines.push('', '## Top refusal reasons', '', '| count | reason (names, places and numbers elided) |', '|--:|---|');
+  for (const [reason, n] of topReasons(results, 25)) lines.push(`| ${n} | ${reason.replace(/\|/g, '\\|')} |`);
+  lines.push('', '## Every question', '', '| file | subject | question | verdict | answer or reason |', '|---|---|---|---|---|');
+  const cell = (s: string) => s.replace(/\n[\s\S]*/, '').replace(/\|/g, '\\|').slice(0, 220);
+  for (const r of results) lines.push(`| ${cell(r.file)} | ${cell(r.subject)} | \`${cell(r.question)}\` | ${r.verdict} | ${cell(r.text)} |`);
+  return lines.join('\n') + '\n';
+}
+
+async function main(argv: string[]): Promise<number> {
+  const at = argv.indexOf('--only');
+  const only = at >= 0 ? argv[at + 1] : undefined;
+  const results = await measure(only);
+  const answered = results.filter((r) => r.verdict === 'answered').length;
+  process.stdout.write(`Corpus answers: ${answered} of ${results.length} answered (${(100 * share(results)).toFixed(1)}%)\n`);
+  for (const k of KINDS) {
+    const rs = results.filter((r) => r.kind === k);
+    process.stdout.write(`  ${k.padEnd(12)} ${String(rs.filter((r) => r.verdict === 'answered').length).padStart(4)} / ${rs.length}\n`);
+  }
+  process.stdout.write('Top refusal reasons:\n');
+  for (const [reason, n] of topReasons(results)) process.stdout.write(`  ${String(n).padStart(4)}  ${reason}\n`);
+  const internal = results.filter((r) => r.verdict === 'internal');
+  for (const r of internal) process.stdout.write(`INTERNAL ERROR ${r.file} ${r.subject}: ${r.text}\n`);
+  if (argv.includes('--verbose')) for (const r of results) process.stdout.write(`${r.verdict.padEnd(9)} ${r.question}  →  ${r.text.split('\n')[0]}\n`);
+  if (!only) writeFileSync(join(ROOT, 'docs', 'corpus-answers.md'), report(results));
+  return internal.length > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(2);
+    },
+  );
+}

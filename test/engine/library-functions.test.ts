@@ -1,0 +1,114 @@
+// Library functions of SequenceFunctions, TrigFunctions and VectorFunctions through the real engine
+// process: each value is worked out by hand from the library's own body (library/Kernel Libraries/
+// Kernel Function Library/*.kerml), and what the engine does not implement is refused by name.
+import assert from 'node:assert/strict';
+import { EngineProcess, modelText, question, runParams } from './engine-process';
+
+const MODEL = `package L {
+  private import ScalarValues::*;
+  private import SequenceFunctions::*;
+  private import TrigFunctions::*;
+  private import VectorFunctions::*;
+  attribute halfTurnDeg = deg(pi);
+  attribute rightAngleRad = rad(90);
+  attribute roundTrip = deg(rad(180.0));
+  attribute circumference = 2 * TrigFunctions::pi * 1.5;
+  attribute cotQuarter = cot(pi / 4);
+  attribute same3 = equals((1, 2, 3), (1, 2, 3));
+  attribute diffOrder = equals((1, 2), (2, 1));
+  attribute diffSize = equals((1, 2), (1, 2, 3));
+  attribute appended[*] = (1, 2, 3)->includingAt((8, 9), 4);
+  attribute insertedInside[*] = (1, 2, 3)->includingAt(9, 2);
+  attribute removed[*] = (1, 2, 3, 4, 5)->excludingAt(2, 3);
+  attribute removedOne[*] = (1, 2, 3)->excludingAt(1);
+  attribute vsum[*] = 'cartesian+'((1.0, 2.0), (3.0, 4.0));
+  attribute vdiff[*] = 'cartesian-'((1.0, 2.0), (3.0, 5.0));
+  attribute vneg[*] = 'cartesian-'((1.0, -2.0));
+  attribute scaled[*] = cartesianScalarVectorMult(2.0, (1.0, 2.0, 3.0));
+  attribute scaledRight[*] = cartesianVectorScalarMult((1.0, 2.0), 0.5);
+  attribute dot = cartesianInner((1.0, 2.0, 3.0), (4.0, 5.0, 6.0));
+  attribute length = norm((3.0, 4.0));
+  attribute zero3[*] = cartesian3DZeroVector;
+  attribute isZero3 = isCartesianZeroVector(cartesian3DZeroVector);
+  attribute mismatched = cartesianInner((1.0, 2.0), (1.0, 2.0, 3.0));
+  attribute zeros = cartesianZeroVector;
+  attribute vectorSum = VectorFunctions::sum((1.0, 2.0));
+  attribute angleOf = VectorFunctions::angle((1.0, 0.0), (0.0, 1.0));
+}`;
+
+describe('library functions through the engine (SequenceFunctions, TrigFunctions, VectorFunctions)', function () {
+  this.timeout(30000);
+  let engine: EngineProcess;
+  let id = 0;
+  before(() => {
+    engine = new EngineProcess();
+  });
+  after(async () => {
+    await engine.close();
+  });
+
+  async function ask(name: string) {
+    return engine.request(++id, 'run', runParams(question('evaluate', `L::${name}`), modelText('lib.sysml', MODEL)));
+  }
+  async function value(name: string): Promise<unknown> {
+    const r = await ask(name);
+    assert.equal(r.error, undefined, `${name}: ${JSON.stringify(r.error)}`);
+    const values = (r.result!.values ?? []) as { name: string; value: unknown }[];
+    return values.length === 1 ? values[0]!.value : values.map((v) => v.value);
+  }
+  async function refusal(name: string): Promise<string> {
+    const r = await ask(name);
+    assert.equal(r.result, undefined, `${name} answered ${JSON.stringify(r.result)}`);
+    assert.equal((r.error as { code?: string } | undefined)?.code, 'unsupported', `${name}: ${JSON.stringify(r.error)}`);
+    return String(r.error?.message);
+  }
+
+  it('TrigFunctions: pi, deg, rad, cot as the library bodies compute them', async () => {
+    // deg(pi) = pi * 180 / pi = 180; rad(90) = 90 * pi / 180 = pi/2
+    assert.equal(await value('halfTurnDeg'), 180);
+    assert.equal(await value('rightAngleRad'), Math.PI / 2);
+    // rad(180) = 180 * pi / 180 = pi; deg(pi) = 180
+    assert.equal(await value('roundTrip'), 180);
+    // 2 * pi * 1.5 = 3 pi
+    assert.ok(Math.abs((await value('circumference')) as number - 3 * Math.PI) < 1e-12);
+    // cot(pi/4) = cos/sin = 1 (to rounding)
+    assert.ok(Math.abs((await value('cotQuarter')) as number - 1) < 1e-12);
+  });
+
+  it('SequenceFunctions: equals compares size and order; excludingAt removes a range; includingAt appends at size + 1', async () => {
+    assert.equal(await value('same3'), true);
+    assert.equal(await value('diffOrder'), false);
+    assert.equal(await value('diffSize'), false);
+    // (1, 2, 3) with (8, 9) at index 4 = size + 1: (1, 2, 3, 8, 9)
+    assert.deepEqual(await value('appended'), '(1, 2, 3, 8, 9)');
+    // (1, 2, 3, 4, 5) without elements 2..3: (1, 4, 5); (1, 2, 3) without element 1: (2, 3)
+    assert.deepEqual(await value('removed'), '(1, 4, 5)');
+    assert.deepEqual(await value('removedOne'), '(2, 3)');
+  });
+
+  it('includingAt inside the sequence is refused: the library body replaces, its name inserts', async () => {
+    assert.match(await refusal('insertedInside'), /lib\.sysml:\d+:\d+: .*SequenceFunctions::includingAt at index 2 of a sequence of 3: the library's body .* replaces the element at index/);
+  });
+
+  it('VectorFunctions over Cartesian vectors held as their elements', async () => {
+    // (1, 2) + (3, 4) = (4, 6); (1, 2) - (3, 5) = (-2, -3); -(1, -2) = (-1, 2)
+    assert.deepEqual(await value('vsum'), '(4.0, 6.0)');
+    assert.deepEqual(await value('vdiff'), '(-2.0, -3.0)');
+    assert.deepEqual(await value('vneg'), '(-1.0, 2.0)');
+    // 2 * (1, 2, 3) = (2, 4, 6); (1, 2) * 0.5 = (0.5, 1)
+    assert.deepEqual(await value('scaled'), '(2.0, 4.0, 6.0)');
+    assert.deepEqual(await value('scaledRight'), '(0.5, 1.0)');
+    // 1*4 + 2*5 + 3*6 = 32; |(3, 4)| = 5
+    assert.equal(await value('dot'), 32);
+    assert.equal(await value('length'), 5);
+    assert.deepEqual(await value('zero3'), '(0.0, 0.0, 0.0)');
+    assert.equal(await value('isZero3'), true);
+  });
+
+  it('refuses by name what it does not hold: mismatched dimensions, cartesianZeroVector, VectorFunctions::sum, angle', async () => {
+    assert.match(await refusal('mismatched'), /cartesianInner\(\): the vectors have dimensions 2 and 3/);
+    assert.match(await refusal('zeros'), /lib\.sysml:\d+:\d+: .*VectorFunctions::cartesianZeroVector .* has no value in the reference engine/);
+    assert.match(await refusal('vectorSum'), /the library function VectorFunctions::sum has no semantics in the reference engine/);
+    assert.match(await refusal('angleOf'), /the library function VectorFunctions::angle has no semantics in the reference engine/);
+  });
+});
