@@ -71,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   context.subscriptions.push(vscode.commands.registerCommand('assay.showOutput', () => output.show(true)));
   command('assay.ask', (f, args?: AskArguments) => f.ask(isObject(args) ? args : {}));
   command('assay.askAgain', (f, target?: RunNode | number) => f.askAgain(target));
+  command('assay.askAgainWithInputs', (f, target?: RunNode | number) => f.askAgainWithInputs(target));
   command('assay.cancelRun', (f, target?: RunNode | number) => f.cancelRun(target));
   command('assay.restartEngines', (f) => f.restartEngines());
   command('assay.showEngines', (f): Promise<EngineListing[]> => f.showEngines());

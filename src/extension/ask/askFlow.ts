@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { Host, type EngineCheck, type EngineEntry, type Run, type RunEvent } from '../../host';
 import { SysmlModel } from '../../host/sysml-model';
-import { QUESTION_KINDS, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
+import { QUESTION_KINDS, Sweep, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
 import type { AskLensArguments } from '../../server/requests';
 import {
   BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor,
@@ -12,7 +12,10 @@ import {
 } from './askModel';
 import { SCHEDULE_PATTERN, budgetFromSetting, questionOptions, type ConfiguredEngine, type EngineSettings } from './askSettings';
 import {
-  hasWitness, outcomeReason, progressCounts, questionText, resultJson, runsEntry, settledMessage, Throttle,
+  parameterText, parseInputValue, parseRangeText, parseSamples, rangeInputText, sweepOf, valueInputText, type Parameter, type ParsedRange,
+} from './askInputs';
+import {
+  hasValues, hasWitness, outcomeReason, progressCounts, questionText, resultJson, runsEntry, settledMessage, Throttle,
 } from './askText';
 import { ViolationDiagnostics } from '../language/diagnostics';
 import { readEngineSettings } from '../engines/engineSettings';
@@ -28,7 +31,18 @@ export interface AskArguments extends Partial<AskLensArguments> {
   engine?: string;
   /** Values that override the model's (protocol values: name, value, unit); the witness panel's Confirm passes them. */
   bindings?: unknown;
+  /** A sweep's ranges (the protocol's sweep object); without it a sweep asks for them. */
+  sweep?: unknown;
 }
+
+/** The inputs last given for a subject (remembered per workspace, offered again). */
+interface RememberedInputs {
+  bindings?: Value[];
+  ranges?: ParsedRange['range'][];
+  samples?: number;
+}
+
+const INPUTS_KEY = 'assay.inputs';
 
 /** One engine as Show Engines reports it. */
 export interface EngineListing extends ConfiguredEngine {
@@ -186,6 +200,16 @@ export class QuestionFlow implements vscode.Disposable {
       }
       if (parsed.data.length > 0) bindings = parsed.data;
     }
+    let sweep: Question['sweep'];
+    if (args.sweep !== undefined) {
+      const parsed = Sweep.safeParse(args.sweep);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        this.notify('error', `Assay: sweep${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`, []);
+        return undefined;
+      }
+      sweep = parsed.data;
+    }
     const { host, settings } = await this.currentHost();
     if (settings.entries.length === 0) {
       this.notify('error', 'Assay: no engine can answer questions: assay.useBundledEngine is off and assay.engines has no usable entry.',
@@ -253,6 +277,13 @@ export class QuestionFlow implements vscode.Disposable {
       }
     }
 
+    if ((kind === 'compute' || kind === 'sweep') && bindings === undefined && sweep === undefined) {
+      const inputs = await this.askInputs(kind, subject, outline.parametersOf(subject), this.remembered(subject));
+      if (!inputs) return undefined;
+      bindings = inputs.bindings;
+      sweep = inputs.sweep;
+    }
+
     const candidates = enginesFor(entries, kind, subjectKind);
     let engine = args.engine;
     if (engine === undefined) {
@@ -267,6 +298,7 @@ export class QuestionFlow implements vscode.Disposable {
     if (options.clockStep !== undefined) question.clockStep = options.clockStep;
     if (condition) question.condition = condition;
     if (bindings) question.bindings = bindings;
+    if (sweep) question.sweep = sweep;
     const plans: Plan[] = engine === 'all'
       ? candidates.map((entry) => ({ question, engine: entry.name }))
       : [{ question, ...(engine !== 'auto' ? { engine } : {}) }];
@@ -289,6 +321,107 @@ export class QuestionFlow implements vscode.Disposable {
     const { host } = await this.currentHost();
     const collected = await this.collectDocuments();
     return plans.map((plan) => this.start(host, plan, collected));
+  }
+
+  /** Asks a compute or sweep again with inputs the user edits (the run's, or the last question's). */
+  async askAgainWithInputs(target?: RunNode | number): Promise<number[] | undefined> {
+    const record = this.recordFor(target) ?? this.history.all().find((r) => r.question.kind === 'compute' || r.question.kind === 'sweep');
+    const question = record ? stripSubjectKind(record.question) : this.lastPlans?.[0]?.question;
+    if (!question || (question.kind !== 'compute' && question.kind !== 'sweep')) {
+      this.notify('info', 'Assay: no compute or sweep question has been asked yet in this window.', []);
+      return undefined;
+    }
+    const { host } = await this.currentHost();
+    const collected = await this.collectDocuments();
+    const outline = new ModelOutline(collected.documents);
+    const given: RememberedInputs = {
+      ...(question.bindings ? { bindings: question.bindings } : {}),
+      ...(question.sweep ? { ranges: question.sweep.ranges, ...(question.sweep.samples !== undefined ? { samples: question.sweep.samples } : {}) } : {}),
+    };
+    const inputs = await this.askInputs(question.kind, question.subject, outline.parametersOf(question.subject), given);
+    if (!inputs) return undefined;
+    const { bindings: _b, sweep: _s, ...rest } = question;
+    const edited: Question = { ...rest, ...(inputs.bindings ? { bindings: inputs.bindings } : {}), ...(inputs.sweep ? { sweep: inputs.sweep } : {}) };
+    const plan: Plan = { question: edited, ...(record?.engineChoice ? { engine: record.engineChoice } : {}) };
+    this.lastPlans = [plan];
+    return [this.start(host, plan, collected)];
+  }
+
+  private remembered(subject: string): RememberedInputs | undefined {
+    return this.context.workspaceState.get<Record<string, RememberedInputs>>(INPUTS_KEY)?.[subject];
+  }
+
+  private async remember(subject: string, inputs: RememberedInputs): Promise<void> {
+    const all = { ...(this.context.workspaceState.get<Record<string, RememberedInputs>>(INPUTS_KEY) ?? {}) };
+    all[subject] = inputs;
+    await this.context.workspaceState.update(INPUTS_KEY, all);
+  }
+
+  /**
+   * The inputs of a compute (a value per parameter) or a sweep (which parameters to sweep, a range for
+   * each, samples when a range has no step, then values for the rest), each checked as it is typed,
+   * offered with what was given last for the subject, else the model's default.
+   */
+  private async askInputs(kind: 'compute' | 'sweep', subject: string, parameters: Parameter[], last: RememberedInputs | undefined):
+    Promise<{ bindings?: Value[]; sweep?: NonNullable<Question['sweep']> } | undefined> {
+    const lastValue = (name: string) => last?.bindings?.find((b) => b.name === name);
+    const lastRange = (name: string) => last?.ranges?.find((r) => r?.parameter === name);
+    let swept: Parameter[] = [];
+    const ranges: ParsedRange[] = [];
+    let samples = last?.samples ?? 20;
+    if (kind === 'sweep') {
+      if (parameters.length === 0) {
+        this.notify('warning', `Assay: ${subject} has no input parameters (in …) to sweep over.`, []);
+        return undefined;
+      }
+      type Item = vscode.QuickPickItem & { parameter: Parameter };
+      const items: Item[] = parameters.map((p) => ({ label: p.name, description: parameterText(p).slice(p.name.length).replace(/^ : /, ''), parameter: p, picked: Boolean(lastRange(p.name)) }));
+      if (!items.some((i) => i.picked)) items[0]!.picked = true;
+      const picked = await vscode.window.showQuickPick(items, {
+        title: `Assay: sweep ${subject} — parameters to sweep`, placeHolder: 'Check the parameters the table goes over', canPickMany: true,
+      });
+      if (!picked || picked.length === 0) return undefined;
+      swept = picked.map((i) => i.parameter);
+      for (const [i, p] of swept.entries()) {
+        const previous = lastRange(p.name);
+        const text = await vscode.window.showInputBox({
+          title: `Assay: sweep ${subject} — range of ${p.name} (${i + 1}/${swept.length})`,
+          prompt: `${parameterText(p)}: <from> .. <to> step <step> (leave out "step …" to draw samples)`,
+          value: previous ? rangeInputText(previous) : `0 .. 10 step 1`,
+          validateInput: (value) => parseRangeText(p, value).error,
+        });
+        if (text === undefined) return undefined;
+        ranges.push(parseRangeText(p, text));
+      }
+      if (ranges.some((r) => r.sampled)) {
+        const text = await vscode.window.showInputBox({
+          title: `Assay: sweep ${subject} — samples`, prompt: 'How many samples to draw over the ranges without a step', value: String(samples),
+          validateInput: (value) => { const n = parseSamples(value); return typeof n === 'string' ? n : undefined; },
+        });
+        if (text === undefined) return undefined;
+        samples = parseSamples(text) as number;
+      }
+    }
+    const rest = parameters.filter((p) => !swept.includes(p));
+    const bindings: Value[] = [];
+    for (const [i, p] of rest.entries()) {
+      const previous = lastValue(p.name);
+      const text = await vscode.window.showInputBox({
+        title: `Assay: ${kind} ${subject} — input ${p.name} (${i + 1}/${rest.length})`,
+        prompt: parameterText(p),
+        placeHolder: p.defaultText !== undefined ? `empty: the model's default, ${p.defaultText}` : `a value${p.unit ? `, e.g. 10 [${p.unit}]` : ''}`,
+        value: previous ? valueInputText(previous) : '',
+        validateInput: (value) => parseInputValue(p, value).error,
+      });
+      if (text === undefined) return undefined;
+      const value = parseInputValue(p, text).value;
+      if (value) bindings.push(value);
+    }
+    const sweep = kind === 'sweep' ? sweepOf(ranges, samples) : undefined;
+    await this.remember(subject, {
+      bindings, ...(sweep ? { ranges: sweep.ranges } : {}), ...(sweep?.samples !== undefined ? { samples: sweep.samples } : {}),
+    });
+    return { ...(bindings.length > 0 ? { bindings } : {}), ...(sweep ? { sweep } : {}) };
   }
 
   private start(host: Host, plan: Plan, collected: Collected): number {
@@ -386,6 +519,7 @@ export class QuestionFlow implements vscode.Disposable {
       case 'answered': {
         const actions: [string, () => unknown][] = [];
         if (hasWitness(o)) actions.push(['Show Witness', () => vscode.commands.executeCommand('assay.openWitness', record.id)]);
+        else if (hasValues(o)) actions.push(['Show', () => vscode.commands.executeCommand('assay.openWitness', record.id)]);
         actions.push(details);
         const bad = o.result.claim === 'violated' || o.result.claim === 'unsatisfiable' || o.standing.strength === 'not covered';
         this.notify(bad ? 'warning' : 'info', message, actions);

@@ -3,6 +3,7 @@
 // readable rate. Pure: no vscode.
 import type { RunOutcome } from '../../host';
 import type { ProgressParams, Question } from '../../protocol';
+import { computedText, tableText } from './askInputs';
 
 export type Progress = Omit<ProgressParams, 'id'>;
 
@@ -101,7 +102,9 @@ export function settledMessage(run: RunView): string {
   const took = run.elapsedMs !== undefined ? ` in ${durationText(run.elapsedMs)}` : '';
   switch (o.status) {
     case 'answered': {
-      const reason = outcomeReason(o);
+      // A computed value or table is the answer itself: it leads, the engine's reason follows.
+      const shown = o.result.claim === 'value' ? computedText(o.result.values) : o.result.claim === 'table' ? tableText(o.result.values) : '';
+      const reason = [shown, outcomeReason(o)].filter(Boolean).join('; ');
       return `${asked} — ${o.result.claim} (${strengthText(o)}) by ${o.engine}${took}${reason ? `: ${reason}` : ''}`;
     }
     case 'not covered':
@@ -113,6 +116,11 @@ export function settledMessage(run: RunView): string {
     case 'error':
       return `${asked} — ${o.message}`;
   }
+}
+
+/** Whether an answer is a value or a table the panel shows (its `Show` button). */
+export function hasValues(outcome: RunOutcome | undefined): boolean {
+  return outcome?.status === 'answered' && (outcome.result.claim === 'value' || outcome.result.claim === 'table') && (outcome.result.values?.length ?? 0) > 0;
 }
 
 /** Whether an answer carries a witness the witness panel can show. */
