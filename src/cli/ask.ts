@@ -1,5 +1,6 @@
 // `assay <kind> <subject> --model <file.sysml>... [options]` and `assay engines`: the host on the command
-// line. Exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget.
+// line. Exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget,
+// 5 model or condition error (a syntax error where the subject is declared, a condition that cannot be read).
 // Ctrl-C sends the protocol's cancel; a second Ctrl-C (or one while the engines shut down) stops them at once.
 import { readFileSync } from 'node:fs';
 import {
@@ -8,9 +9,10 @@ import {
 } from '../host';
 import type { Question, SourceDocument } from '../protocol';
 import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from './ask-args';
-import { formatEngineChecks, formatOutcome, terminalSafe } from './format';
+import { engineFailed, formatEngineChecks, formatOutcome, terminalSafe } from './format';
+import { questionProblem } from '../host/question-check';
 
-export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4 } as const;
+export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4, model: 5 } as const;
 
 export interface AskOutput {
   out(text: string): void;
@@ -82,6 +84,16 @@ export async function runAskCommand(argv: string[], deps: AskDependencies = {}):
     }
     if (args.engine !== undefined && !entries.list.some((e) => e.name === args.engine)) {
       return usageError(output, `--engine ${args.engine}: no such engine; configured: ${entries.list.map((e) => e.name).join(', ') || 'none'}`, args.json);
+    }
+    // The user's own mistakes are said as what they are, before any engine is asked.
+    const problem = questionProblem(args.question, documents);
+    if (problem) {
+      output.err(`assay: ${problem.status}: ${terminalSafe(problem.message)}\n`);
+      if (args.json) {
+        const { status, message, ...place } = problem;
+        output.out(JSON.stringify({ error: { message, status, ...place } }) + '\n');
+      }
+      return EXIT.model;
     }
     return await ask(args, entries.list, documents, deps, output, interrupts);
   } finally {
@@ -258,8 +270,8 @@ function jsonOf(question: Question, outcome: RunOutcome): unknown {
     case 'not covered':
       return {
         error: {
-          message: `not covered: ${outcome.reasons.map((r) => `${r.engine}: ${r.reason}`).join('; ') || 'no engines configured'}`,
-          status: 'not covered',
+          message: `${engineFailed(outcome) ? 'engine error' : 'not covered'}: ${outcome.reasons.map((r) => `${r.engine}: ${r.reason}`).join('; ') || 'no engines configured'}`,
+          status: engineFailed(outcome) ? 'error' : 'not covered',
           reasons: outcome.reasons,
         },
       };
@@ -274,7 +286,7 @@ export function exitCodeOf(outcome: RunOutcome): number {
       // An answer whose witness the host could not reproduce does not stand.
       return outcome.standing.strength === 'not covered' ? EXIT.notCovered : EXIT.answered;
     case 'not covered':
-      return EXIT.notCovered;
+      return engineFailed(outcome) ? EXIT.failure : EXIT.notCovered;
     case 'cancelled':
     case 'budget':
       return EXIT.cancelled;

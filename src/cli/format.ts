@@ -38,6 +38,11 @@ export function formatOutcome(question: Question, outcome: RunOutcome, elapsedMs
   return terminalSafe(outcomeText(question, outcome, elapsedMs));
 }
 
+/** A `not covered` in which no engine declined: each one that could answer failed (did not start, crashed). */
+export function engineFailed(outcome: RunOutcome): boolean {
+  return outcome.status === 'not covered' && outcome.reasons.length > 0 && outcome.reasons.every((r) => r.failed === true);
+}
+
 function outcomeText(question: Question, outcome: RunOutcome, elapsedMs: number): string {
   const asked = `${question.kind} ${question.subject}`;
   switch (outcome.status) {
@@ -45,7 +50,9 @@ function outcomeText(question: Question, outcome: RunOutcome, elapsedMs: number)
       return formatAnswer(asked, outcome.engine, outcome.result, outcome.standing, elapsedMs);
     case 'not covered':
       return [
-        `${asked}: not covered — no engine covers this question`,
+        engineFailed(outcome)
+          ? `${asked}: engine error — ${outcome.reasons.length === 1 ? `engine "${outcome.reasons[0]!.engine}" failed` : 'every engine that could answer failed'}`
+          : `${asked}: not covered — no engine covers this question`,
         ...outcome.reasons.map((r) => `  ${r.engine}: ${indent(r.reason, '    ')}`),
       ].join('\n') + '\n';
     case 'cancelled':
