@@ -65,7 +65,8 @@ engines:
 output:
   --json                              print exactly one JSON object
 
-exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget
+exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget,
+  5 model or condition error
 `;
 
 /** Flags that take a value, by their name without dashes. Each may be written -name, --name or --name=value. */

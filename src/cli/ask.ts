@@ -9,8 +9,8 @@ import {
 } from '../host';
 import type { Question, SourceDocument } from '../protocol';
 import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from './ask-args';
-import { engineFailed, formatEngineChecks, formatOutcome, terminalSafe } from './format';
-import { questionProblem } from '../host/question-check';
+import { formatEngineChecks, formatOutcome, terminalSafe } from './format';
+import { engineFailed, questionProblem } from '../host/question-check';
 
 export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4, model: 5 } as const;
 

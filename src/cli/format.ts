@@ -1,6 +1,7 @@
 // Readable text for an answer: claim, standing strength and why, witness steps, values or a table.
 import type { EngineCheck, RunOutcome } from '../host';
 import type { Question, RunResult, Value, Witness } from '../protocol';
+import { engineFailed } from '../host/question-check';
 
 /** Most entries of one list (steps of a schedule, values, table rows, outcomes, inputs) printed as
  * text; the rest is counted, and `--json` prints everything. A witness of a million steps is not
@@ -38,10 +39,7 @@ export function formatOutcome(question: Question, outcome: RunOutcome, elapsedMs
   return terminalSafe(outcomeText(question, outcome, elapsedMs));
 }
 
-/** A `not covered` in which no engine declined: each one that could answer failed (did not start, crashed). */
-export function engineFailed(outcome: RunOutcome): boolean {
-  return outcome.status === 'not covered' && outcome.reasons.length > 0 && outcome.reasons.every((r) => r.failed === true);
-}
+
 
 function outcomeText(question: Question, outcome: RunOutcome, elapsedMs: number): string {
   const asked = `${question.kind} ${question.subject}`;

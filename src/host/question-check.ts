@@ -3,6 +3,7 @@
 // the subject (a model error, at file:line:col — the bundled engine refuses exactly these), and a typed
 // condition that cannot be read (a condition error, at a column of the text the user typed).
 import type { Question, SourceDocument } from '../protocol';
+import type { RunOutcome } from './host';
 import { languageOfPath, parse } from '../sysml/parser';
 import { resolveDocuments } from '../sysml/names';
 
@@ -67,4 +68,9 @@ export function questionProblem(question: Pick<Question, 'subject' | 'condition'
     if (error) return { status: 'condition error', message: `condition ${question.condition!.name}, column ${error.column}: ${error.message}`, column: error.column };
   }
   return undefined;
+}
+
+/** A `not covered` in which no engine declined: each one that could answer failed (did not start, crashed, timed out). */
+export function engineFailed(outcome: RunOutcome): boolean {
+  return outcome.status === 'not covered' && outcome.reasons.length > 0 && outcome.reasons.every((r) => r.failed === true);
 }

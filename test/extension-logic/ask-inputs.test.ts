@@ -8,7 +8,9 @@ import {
   computedText, parseInputValue, parseRangeText, parseSamples, rangeInputText, sweepOf, tableText, valueInputText, type Parameter,
 } from '../../src/extension/ask/askInputs';
 import type { Question, Value } from '../../src/protocol';
-import { Host, referenceEngineEntry } from '../../src/host';
+import { Host, referenceEngineEntry, type RunOutcome } from '../../src/host';
+import { conditionSyntaxError, questionProblem } from '../../src/host/question-check';
+import { runsEntry, settledMessage, statusText } from '../../src/extension/ask/askText';
 import { SysmlModel } from '../../src/host/sysml-model';
 
 const kinetic = `package V {
@@ -81,6 +83,34 @@ describe('editor ask flow: compute and sweep inputs', () => {
     const sweep: Question = { kind: 'sweep', subject: 'V::Kinetic', schedule: 'fifo', free: [], bindings: [bindings[1]!], sweep: sweepOf([parseRangeText(v, '0 .. 30 step 10')], 20) };
     const table = await askEngine(sweep);
     assert.equal(tableText(table.values), 'a table of 4 rows');
+  });
+});
+
+describe('editor ask flow: errors shown as what they are', () => {
+  it('a typed condition is checked as typed, with the column in the user\'s own text', () => {
+    assert.equal(conditionSyntaxError('a and not b'), undefined);
+    assert.deepEqual(conditionSyntaxError('a and'), { column: 6, message: 'expected an expression, found the end of the condition' });
+    assert.deepEqual(conditionSyntaxError('x >> 3'), { column: 4, message: "expected an expression, found '>'" });
+    assert.deepEqual(conditionSyntaxError(' '), { column: 1, message: 'the condition is empty' });
+  });
+
+  it('a syntax error where the subject is declared is a model error at file:line:col; one elsewhere is not', () => {
+    const broken = { path: '/ws/broken.sysml', text: 'package B {\n  part def P {\n    part q : P\n  }\n}\n' };
+    const fine = { path: '/ws/k.sysml', text: kinetic };
+    const problem = questionProblem({ subject: 'B::P' }, [broken, fine]);
+    assert.equal(problem?.status, 'model error');
+    assert.match(problem!.message, /^\/ws\/broken\.sysml:3:15: expected ';' after part usage/);
+    assert.equal(questionProblem({ subject: 'V::Kinetic' }, [broken, fine]), undefined);
+  });
+
+  it('an engine that cannot start reads as an engine error naming it, not "not covered"', () => {
+    const outcome: RunOutcome = { status: 'not covered', reasons: [{ engine: 'ghost', reason: 'engine "ghost" cannot start: command "ghost" was not found', failed: true }] };
+    const run = { id: 1, question: { kind: 'holds' as const, subject: 'A::B', schedule: 'fifo', free: [] }, state: 'settled' as const, outcome, elapsedMs: 5 };
+    assert.equal(statusText(run), '$(error) engine error — holds A::B');
+    assert.equal(settledMessage(run), 'holds A::B — engine error: engine "ghost" cannot start: command "ghost" was not found');
+    assert.match(runsEntry(run).description, /^engine error · 5 ms$/);
+    const declined: RunOutcome = { status: 'not covered', reasons: [{ engine: 'x', reason: 'does not cover it: no states' }] };
+    assert.match(settledMessage({ ...run, outcome: declined }), /— not covered: x does not cover it/);
   });
 });
 

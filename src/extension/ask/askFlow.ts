@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Host, type EngineCheck, type EngineEntry, type Run, type RunEvent } from '../../host';
 import { SysmlModel } from '../../host/sysml-model';
+import { conditionSyntaxError, engineFailed, questionProblem, type QuestionProblem } from '../../host/question-check';
 import { QUESTION_KINDS, Sweep, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
 import type { AskLensArguments } from '../../server/requests';
 import {
@@ -307,7 +308,34 @@ export class QuestionFlow implements vscode.Disposable {
       return undefined;
     }
     this.lastPlans = plans;
-    return plans.map((plan) => this.start(host, plan, collected));
+    return this.startAll(host, plans, collected);
+  }
+
+  private startAll(host: Host, plans: Plan[], collected: Collected): number[] | undefined {
+    const ids = plans.map((plan) => this.start(host, plan, collected)).filter((id): id is number => id !== undefined);
+    return ids.length > 0 ? ids : undefined;
+  }
+
+  /** A model error (a syntax error where the subject is declared) or a condition that cannot be read, as what it is. */
+  private reportQuestionProblem(question: Question, problem: QuestionProblem, collected: Collected): void {
+    const asked = questionText(question);
+    this.output.error(`${asked}: ${problem.status}: ${problem.message}`);
+    if (problem.status === 'condition error') {
+      this.notify('error', `Assay: ${asked} — condition error: ${problem.message}`, [['Ask Again…', () => vscode.commands.executeCommand('assay.ask', { subject: question.subject, kind: question.kind })]]);
+      return;
+    }
+    const uriText = collected.uris[problem.file];
+    const shown = uriText ? vscode.workspace.asRelativePath(vscode.Uri.parse(uriText)) : problem.file;
+    this.notify('error', `Assay: ${asked} — model error at ${shown}:${problem.line}:${problem.column}: ${problem.message.slice(problem.message.indexOf(': ') + 2)}`, [
+      ['Go to Error', async () => {
+        if (!uriText) return;
+        const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uriText));
+        const at = new vscode.Position(problem.line - 1, problem.column - 1);
+        editor.selection = new vscode.Selection(at, new vscode.Position(problem.endLine - 1, problem.endColumn - 1));
+        editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      }],
+      ['Show Problems', () => vscode.commands.executeCommand('workbench.actions.view.problems')],
+    ]);
   }
 
   /** Asks the last question again (or a run's question), with the model as it is now. */
@@ -320,7 +348,7 @@ export class QuestionFlow implements vscode.Disposable {
     }
     const { host } = await this.currentHost();
     const collected = await this.collectDocuments();
-    return plans.map((plan) => this.start(host, plan, collected));
+    return this.startAll(host, plans, collected);
   }
 
   /** Asks a compute or sweep again with inputs the user edits (the run's, or the last question's). */
@@ -344,7 +372,7 @@ export class QuestionFlow implements vscode.Disposable {
     const edited: Question = { ...rest, ...(inputs.bindings ? { bindings: inputs.bindings } : {}), ...(inputs.sweep ? { sweep: inputs.sweep } : {}) };
     const plan: Plan = { question: edited, ...(record?.engineChoice ? { engine: record.engineChoice } : {}) };
     this.lastPlans = [plan];
-    return [this.start(host, plan, collected)];
+    return this.startAll(host, [plan], collected);
   }
 
   private remembered(subject: string): RememberedInputs | undefined {
@@ -424,7 +452,13 @@ export class QuestionFlow implements vscode.Disposable {
     return { ...(bindings.length > 0 ? { bindings } : {}), ...(sweep ? { sweep } : {}) };
   }
 
-  private start(host: Host, plan: Plan, collected: Collected): number {
+  private start(host: Host, plan: Plan, collected: Collected): number | undefined {
+    // The user's own mistakes are said as what they are, before any engine is asked.
+    const problem = questionProblem(plan.question, collected.documents);
+    if (problem) {
+      this.reportQuestionProblem(plan.question, problem, collected);
+      return undefined;
+    }
     const id = this.nextId++;
     const record: RunRecord = {
       id, question: plan.question, documents: collected.documents, documentUris: collected.uris, state: 'queued', askedAt: Date.now(),
@@ -527,7 +561,7 @@ export class QuestionFlow implements vscode.Disposable {
       }
       case 'not covered':
         for (const reason of o.reasons) this.notifiedEngineProblems.add(reason.reason);
-        this.notify('warning', message, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+        this.notify(engineFailed(o) ? 'error' : 'warning', message, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
         break;
       case 'budget':
         this.notify('warning', message, [details]);
@@ -775,7 +809,11 @@ export class QuestionFlow implements vscode.Disposable {
     if (picked.condition !== undefined) return picked.condition ?? undefined;
     const text = await vscode.window.showInputBox({
       title: 'Assay: condition', prompt: `A SysML expression over the features of ${subject}, e.g. not (a and b)`,
-      validateInput: (value) => (value.trim() === '' ? 'Type an expression' : undefined),
+      // Read as it is typed, with the column in the user's own text.
+      validateInput: (value) => {
+        const error = conditionSyntaxError(value);
+        return error ? `column ${error.column}: ${error.message}` : undefined;
+      },
     });
     if (text === undefined) return 'cancelled';
     return { name: text.trim().length <= 40 ? text.trim() : 'condition', text: text.trim() };

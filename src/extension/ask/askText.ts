@@ -4,6 +4,7 @@
 import type { RunOutcome } from '../../host';
 import type { ProgressParams, Question } from '../../protocol';
 import { computedText, tableText } from './askInputs';
+import { engineFailed } from '../../host/question-check';
 
 export type Progress = Omit<ProgressParams, 'id'>;
 
@@ -70,7 +71,7 @@ export function statusText(run: RunView): string {
     case 'answered':
       return `${CLAIM_ICONS[o.result.claim] ?? '$(info)'} ${o.result.claim} — ${strengthText(o)}`;
     case 'not covered':
-      return `$(circle-slash) not covered — ${asked}`;
+      return engineFailed(o) ? `$(error) engine error — ${asked}` : `$(circle-slash) not covered — ${asked}`;
     case 'cancelled':
       return `$(circle-slash) cancelled — ${asked}`;
     case 'budget':
@@ -108,7 +109,9 @@ export function settledMessage(run: RunView): string {
       return `${asked} — ${o.result.claim} (${strengthText(o)}) by ${o.engine}${took}${reason ? `: ${reason}` : ''}`;
     }
     case 'not covered':
-      return `${asked} — not covered: ${outcomeReason(o)}`;
+      return engineFailed(o)
+        ? `${asked} — engine error: ${o.reasons.map((r) => r.reason).join('; ')}`
+        : `${asked} — not covered: ${outcomeReason(o)}`;
     case 'cancelled':
       return `${asked} — cancelled${took}`;
     case 'budget':
@@ -154,7 +157,7 @@ export function runsEntry(run: RunView): { label: string; description: string; d
     for (const reason of o.standing.reasons) details.push(`lowered: ${reason}`);
     if (o.result.reason) details.push(`reason: ${o.result.reason}`);
   } else {
-    description = [o.status, took].filter(Boolean).join(' · ');
+    description = [engineFailed(o) ? 'engine error' : o.status, took].filter(Boolean).join(' · ');
     details.push(`${o.status}: ${outcomeReason(o)}`);
   }
   if (took) details.push(`duration: ${took}`);
