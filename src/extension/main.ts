@@ -92,7 +92,9 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
     const settings = changed ? await f.settingsChanged() : await f.engineSettings();
     if (!client?.isRunning()) return;
     const { engineAnswers } = await lazy();
-    await client.sendNotification(ENGINE_ANSWERS_NOTIFICATION, engineAnswers(settings.entries));
+    // With assay.codeLens off the server is told of no engines: it then draws no lenses.
+    const lensesOn = vscode.workspace.getConfiguration('assay').get<boolean>('codeLens', true) !== false;
+    await client.sendNotification(ENGINE_ANSWERS_NOTIFICATION, lensesOn ? engineAnswers(settings.entries) : { engines: [] });
   };
   const reportFailure = (error: unknown) => output.error(`Engine settings: ${error instanceof Error ? error.message : String(error)}`);
   context.subscriptions.push(
@@ -100,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
       if (['assay.engines', 'assay.useBundledEngine'].some((key) => event.affectsConfiguration(key))) {
         sendEngineAnswers(true).catch(reportFailure);
       }
+      if (event.affectsConfiguration('assay.codeLens')) sendEngineAnswers(false).catch(reportFailure);
       if (event.affectsConfiguration('assay.trace') && flow) {
         void flow.then((f) => f.readTrace());
       }

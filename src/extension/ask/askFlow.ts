@@ -244,7 +244,11 @@ export class QuestionFlow implements vscode.Disposable {
       }
       kind = args.kind as QuestionKind;
     } else {
-      const picked = await this.pickKind(subject, kindsFor(entries, subjectKind));
+      // The kinds the engines answer about this kind of subject, those that fit this declaration first; ones that cannot apply left out.
+      const answered = kindsFor(entries, subjectKind);
+      const fit = outline.kindsThatFit(subject);
+      const offered = fit ? fit.filter((k): k is QuestionKind => (answered as string[]).includes(k)) : answered;
+      const picked = await this.pickKind(subject, offered);
       if (!picked) return undefined;
       kind = picked;
     }

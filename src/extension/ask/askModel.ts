@@ -6,6 +6,7 @@ import { QUESTION_KINDS, type QuestionKind, type SourceDocument } from '../../pr
 import { languageOfPath, parse } from '../../sysml/parser';
 import { resolveDocuments, type Declaration, type Workspace } from '../../sysml/names';
 import { unitOfType, type Parameter } from './askInputs';
+import { kindsThatFit } from '../../server/lenses';
 
 /** Files the model is made of. */
 export function isModelPath(path: string): boolean {
@@ -127,6 +128,12 @@ export class ModelOutline {
       }
     }
     return out;
+  }
+
+  /** The question kinds that fit the subject, best first (undefined when the model does not declare it once). */
+  kindsThatFit(subject: string): string[] | undefined {
+    const found = this.index.declarationsOf(subject);
+    return found.length === 1 ? kindsThatFit(found[0]!.declaration).all : undefined;
   }
 
   /** Names of the constraints the subject declares or inherits from its types, in order, without repeats. */
