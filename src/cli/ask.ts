@@ -236,10 +236,13 @@ async function ask(
     if (event.type === 'queued' && event.waitingFor) output.err(`waiting for engine ${event.waitingFor} (it runs one question at a time)\n`);
     if (event.type === 'progress') {
       const p = event.progress;
-      const counts = [p.runs !== undefined && `runs ${p.runs}`, p.depth !== undefined && `depth ${p.depth}`, p.steps !== undefined && `steps ${p.steps}`]
+      // One number format, no `runs 0` while no execution has ended, and the time since the question was asked.
+      const n = (x: number) => x.toLocaleString('en-US');
+      const counts = [p.steps !== undefined && `${n(p.steps)} steps`, p.depth !== undefined && `depth ${n(p.depth)}`, p.runs && `${n(p.runs)} runs`]
         .filter(Boolean)
         .join(', ');
-      output.err(`\r\x1b[K${terminalSafe(`${event.engine}: ${[counts, p.text].filter(Boolean).join(' — ')}`)}`);
+      const seconds = `${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+      output.err(`\r\x1b[K${terminalSafe(`${event.engine}: ${[counts, p.text, seconds].filter(Boolean).join(' — ')}`)}`);
       progressShown = true;
     }
   });

@@ -10,7 +10,7 @@ import {
 import type { Question, Value } from '../../src/protocol';
 import { Host, referenceEngineEntry, type RunOutcome } from '../../src/host';
 import { conditionSyntaxError, questionProblem } from '../../src/host/question-check';
-import { runsEntry, settledMessage, statusText } from '../../src/extension/ask/askText';
+import { progressCounts, runsEntry, settledMessage, statusText } from '../../src/extension/ask/askText';
 import { SysmlModel } from '../../src/host/sysml-model';
 
 const kinetic = `package V {
@@ -83,6 +83,14 @@ describe('editor ask flow: compute and sweep inputs', () => {
     const sweep: Question = { kind: 'sweep', subject: 'V::Kinetic', schedule: 'fifo', free: [], bindings: [bindings[1]!], sweep: sweepOf([parseRangeText(v, '0 .. 30 step 10')], 20) };
     const table = await askEngine(sweep);
     assert.equal(tableText(table.values), 'a table of 4 rows');
+  });
+});
+
+describe('editor ask flow: progress', () => {
+  it('shows counts in one number format with the time since asked, and no "0 runs" for a search that ended no execution yet', () => {
+    assert.equal(progressCounts({ steps: 41200, depth: 18, runs: 0, text: '12345 states' }, 2400), '41,200 steps · depth 18 · 12,345 states · 2.4 s');
+    assert.equal(progressCounts({ steps: 5, runs: 1 }), '5 steps · 1 run');
+    assert.equal(progressCounts(undefined, 100), '');
   });
 });
 

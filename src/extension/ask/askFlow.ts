@@ -534,7 +534,7 @@ export class QuestionFlow implements vscode.Disposable {
         const report = new Throttle<string>(250, (message) => progress.report({ message }));
         const subscription = this.history.onDidChange((changed) => {
           if (changed.id !== id || changed.state === 'settled') return;
-          const counts = progressCounts(changed.progress);
+          const counts = progressCounts(changed.progress, Date.now() - changed.askedAt);
           report.push(changed.state === 'queued' ? (changed.waitingFor ? `queued for ${changed.waitingFor}` : 'starting') : `${changed.engine ?? ''}${counts ? ` · ${counts}` : ''}`);
         });
         return run.settled.finally(() => {

@@ -18,6 +18,8 @@ export interface RunView {
   progress?: Progress;
   outcome?: RunOutcome;
   elapsedMs?: number;
+  /** When it was asked (epoch ms): a running run shows the time since. */
+  askedAt?: number;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -27,14 +29,19 @@ export function questionText(question: Pick<Question, 'kind' | 'subject'>): stri
   return `${question.kind} ${question.subject}`;
 }
 
-/** `41,200 steps · depth 18 · 3 runs · text`, empty when the engine said nothing yet. */
-export function progressCounts(progress: Progress | undefined): string {
-  if (!progress) return '';
+/**
+ * `41,200 steps · depth 18 · 3 runs · text · 2.4 s`, empty when the engine said nothing yet. Numbers in
+ * one format; no `0 runs` (a holds search ends no execution until it does); the time since it was asked.
+ */
+export function progressCounts(progress: Progress | undefined, elapsedMs?: number): string {
   const parts: string[] = [];
-  if (progress.steps !== undefined) parts.push(`${count(progress.steps)} steps`);
-  if (progress.depth !== undefined) parts.push(`depth ${count(progress.depth)}`);
-  if (progress.runs !== undefined) parts.push(`${count(progress.runs)} ${progress.runs === 1 ? 'run' : 'runs'}`);
-  if (progress.text) parts.push(progress.text);
+  if (progress) {
+    if (progress.steps !== undefined) parts.push(`${count(progress.steps)} steps`);
+    if (progress.depth !== undefined) parts.push(`depth ${count(progress.depth)}`);
+    if (progress.runs) parts.push(`${count(progress.runs)} ${progress.runs === 1 ? 'run' : 'runs'}`);
+    if (progress.text) parts.push(progress.text.replace(/\b\d{4,}\b/g, (n) => count(Number(n))));
+  }
+  if (parts.length > 0 && elapsedMs !== undefined) parts.push(durationText(elapsedMs));
   return parts.join(' · ');
 }
 
@@ -63,7 +70,7 @@ export function statusText(run: RunView): string {
   // Every run is queued until an engine takes it; only one that waits for a busy engine says so.
   if (run.state === 'queued' && run.waitingFor) return `$(clock) ${asked} · queued for ${run.waitingFor}`;
   if (run.state === 'running' || !run.outcome) {
-    const counts = progressCounts(run.progress);
+    const counts = progressCounts(run.progress, run.askedAt !== undefined ? Date.now() - run.askedAt : undefined);
     return `$(sync~spin) ${asked} · ${counts || (run.engine ? `running on ${run.engine}` : 'starting')}`;
   }
   const o = run.outcome;
