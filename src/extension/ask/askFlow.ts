@@ -408,6 +408,8 @@ export class QuestionFlow implements vscode.Disposable {
       }
       type Item = vscode.QuickPickItem & { parameter: Parameter };
       const items: Item[] = parameters.map((p) => ({ label: p.name, description: parameterText(p).slice(p.name.length).replace(/^ : /, ''), parameter: p, picked: Boolean(lastRange(p.name)) }));
+      // Nothing remembered: the parameters the model gives no default are the ones to sweep.
+      if (!items.some((i) => i.picked)) for (const i of items) i.picked = i.parameter.defaultText === undefined;
       if (!items.some((i) => i.picked)) items[0]!.picked = true;
       const picked = await vscode.window.showQuickPick(items, {
         title: `Assay: sweep ${subject} — parameters to sweep`, placeHolder: 'Check the parameters the table goes over', canPickMany: true,
