@@ -80,6 +80,7 @@ export class QuestionFlow implements vscode.Disposable {
   private lastPlans: Plan[] | undefined;
   private shownSettingsProblems = '';
   private readonly notifiedEngineProblems = new Set<string>();
+  private readonly shownOptionProblems = new Set<string>();
   private traceEnabled = false;
   private readonly diagnostics = new ViolationDiagnostics();
   private readonly disposables: vscode.Disposable[] = [];
@@ -255,7 +256,13 @@ export class QuestionFlow implements vscode.Disposable {
 
     const config = vscode.workspace.getConfiguration('assay');
     const options = questionOptions({ schedule: config.get('schedule'), draws: config.get('draws'), clockStep: config.get('clockStep') });
-    for (const problem of options.problems) this.output.warn(`Settings: ${problem}`);
+    for (const problem of options.problems) {
+      this.output.warn(`Settings: ${problem}`);
+      // Once per distinct problem, as a notification too: the output channel alone goes unseen.
+      if (this.shownOptionProblems.has(problem)) continue;
+      this.shownOptionProblems.add(problem);
+      this.notify('warning', `Assay: ${problem}`, [['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', problem.split(':')[0])]]);
+    }
 
     let condition: Condition | undefined;
     if (CONDITION_KINDS.includes(kind)) {
