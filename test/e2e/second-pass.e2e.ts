@@ -85,7 +85,12 @@ describe('the editor second pass in a real VS Code (installed from the VSIX)', f
   let session: Session | undefined;
 
   before(async function () {
-    session = await Session.start({ vsix: packagedExtension().vsix, userSettings: { 'workbench.colorTheme': 'Default Light Modern' } });
+    this.timeout(300_000);
+    session = await Session.start({
+      vsix: packagedExtension().vsix, userSettings: { 'workbench.colorTheme': 'Default Light Modern' },
+      // A shared machine under load may take longer than the default 30 s to load the workbench.
+      beforeOpen: async (page) => page.setDefaultNavigationTimeout(180_000),
+    });
   });
 
   after(async function () {
