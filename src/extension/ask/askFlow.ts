@@ -492,8 +492,14 @@ export class QuestionFlow implements vscode.Disposable {
     }
     this.recordOf.get(host)?.set(run.id, id);
     this.active.set(id, run);
+    this.runningChanged();
     this.showProgress(id, run);
     return id;
+  }
+
+  /** `assay.running` says whether something runs (the Runs view's Cancel shows only then). */
+  private runningChanged(): void {
+    void vscode.commands.executeCommand('setContext', 'assay.running', this.active.size > 0);
   }
 
   private onEvent(host: Host, event: RunEvent): void {
@@ -518,6 +524,7 @@ export class QuestionFlow implements vscode.Disposable {
         break;
       case 'settled': {
         this.active.delete(id);
+        this.runningChanged();
         ids.delete(event.run);
         const outcome = event.outcome;
         const record = this.history.update(id, {
