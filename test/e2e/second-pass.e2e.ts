@@ -53,7 +53,7 @@ async function lensesAbove(page: Page, text: string): Promise<string[]> {
   const links = page.locator('.editor-group-container.active .monaco-editor .codelens-decoration');
   for (let i = 0; i < (await links.count()); i++) {
     const box = await links.nth(i).boundingBox();
-    if (box && box.y < top && top - box.y < 30) out.push({ y: box.y, text: (await links.nth(i).innerText()).trim() });
+    if (box && box.y < top && top - box.y < 30) out.push({ y: box.y, text: (await links.nth(i).innerText()).replace(/\s+/g, ' ').trim() });
   }
   return out.map((o) => o.text);
 }
