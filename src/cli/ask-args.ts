@@ -67,7 +67,8 @@ output:
   --json                              print exactly one JSON object
 
 exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget,
-  5 the engines disagree and no witness the host reproduced decides (--engine all)
+  5 the engines disagree and no witness the host reproduced decides (--engine all),
+  6 model or condition error
 `;
 
 /** Flags that take a value, by their name without dashes. Each may be written -name, --name or --name=value. */

@@ -1,6 +1,7 @@
 // `assay <kind> <subject> --model <file.sysml>... [options]` and `assay engines`: the host on the command
 // line. Exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget,
 // 5 the engines disagree and no witness decides (`--engine all`, see ask-all.ts).
+// 6 model or condition error (a syntax error where the subject is declared, a condition that cannot be read).
 // Ctrl-C sends the protocol's cancel; a second Ctrl-C (or one while the engines shut down) stops them at once.
 import { readFileSync } from 'node:fs';
 import {
@@ -11,8 +12,9 @@ import type { Question, SourceDocument } from '../protocol';
 import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from './ask-args';
 import { formatEngineChecks, formatOutcome, terminalSafe } from './format';
 import { ALL_ENGINES, askAllEngines } from './ask-all';
+import { engineFailed, questionProblem } from '../host/question-check';
 
-export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4, unresolved: 5 } as const;
+export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4, unresolved: 5, model: 6 } as const;
 
 export interface AskOutput {
   out(text: string): void;
@@ -85,6 +87,16 @@ export async function runAskCommand(argv: string[], deps: AskDependencies = {}):
     if (args.engine === ALL_ENGINES) return await askAllEngines(args, entries.list, documents, deps, output, interrupts);
     if (args.engine !== undefined && !entries.list.some((e) => e.name === args.engine)) {
       return usageError(output, `--engine ${args.engine}: no such engine; configured: ${entries.list.map((e) => e.name).join(', ') || 'none'}`, args.json);
+    }
+    // The user's own mistakes are said as what they are, before any engine is asked.
+    const problem = questionProblem(args.question, documents);
+    if (problem) {
+      output.err(`assay: ${problem.status}: ${terminalSafe(problem.message)}\n`);
+      if (args.json) {
+        const { status, message, ...place } = problem;
+        output.out(JSON.stringify({ error: { message, status, ...place } }) + '\n');
+      }
+      return EXIT.model;
     }
     return await ask(args, entries.list, documents, deps, output, interrupts);
   } finally {
@@ -231,10 +243,13 @@ async function ask(
     if (event.type === 'queued' && event.waitingFor) output.err(`waiting for engine ${event.waitingFor} (it runs one question at a time)\n`);
     if (event.type === 'progress') {
       const p = event.progress;
-      const counts = [p.runs !== undefined && `runs ${p.runs}`, p.depth !== undefined && `depth ${p.depth}`, p.steps !== undefined && `steps ${p.steps}`]
+      // One number format, no `runs 0` while no execution has ended, and the time since the question was asked.
+      const n = (x: number) => x.toLocaleString('en-US');
+      const counts = [p.steps !== undefined && `${n(p.steps)} steps`, p.depth !== undefined && `depth ${n(p.depth)}`, p.runs && `${n(p.runs)} runs`]
         .filter(Boolean)
         .join(', ');
-      output.err(`\r\x1b[K${terminalSafe(`${event.engine}: ${[counts, p.text].filter(Boolean).join(' — ')}`)}`);
+      const seconds = `${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+      output.err(`\r\x1b[K${terminalSafe(`${event.engine}: ${[counts, p.text, seconds].filter(Boolean).join(' — ')}`)}`);
       progressShown = true;
     }
   });
@@ -265,8 +280,8 @@ function jsonOf(question: Question, outcome: RunOutcome): unknown {
     case 'not covered':
       return {
         error: {
-          message: `not covered: ${outcome.reasons.map((r) => `${r.engine}: ${r.reason}`).join('; ') || 'no engines configured'}`,
-          status: 'not covered',
+          message: `${engineFailed(outcome) ? 'engine error' : 'not covered'}: ${outcome.reasons.map((r) => `${r.engine}: ${r.reason}`).join('; ') || 'no engines configured'}`,
+          status: engineFailed(outcome) ? 'error' : 'not covered',
           reasons: outcome.reasons,
         },
       };
@@ -281,7 +296,7 @@ export function exitCodeOf(outcome: RunOutcome): number {
       // An answer whose witness the host could not reproduce does not stand.
       return outcome.standing.strength === 'not covered' ? EXIT.notCovered : EXIT.answered;
     case 'not covered':
-      return EXIT.notCovered;
+      return engineFailed(outcome) ? EXIT.failure : EXIT.notCovered;
     case 'cancelled':
     case 'budget':
       return EXIT.cancelled;

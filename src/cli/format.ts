@@ -1,6 +1,7 @@
 // Readable text for an answer: claim, standing strength and why, witness steps, values or a table.
 import type { EngineCheck, RunOutcome } from '../host';
 import type { Question, RunResult, Value, Witness } from '../protocol';
+import { engineFailed } from '../host/question-check';
 
 /** Most entries of one list (steps of a schedule, values, table rows, outcomes, inputs) printed as
  * text; the rest is counted, and `--json` prints everything. A witness of a million steps is not
@@ -38,6 +39,8 @@ export function formatOutcome(question: Question, outcome: RunOutcome, elapsedMs
   return terminalSafe(outcomeText(question, outcome, elapsedMs));
 }
 
+
+
 function outcomeText(question: Question, outcome: RunOutcome, elapsedMs: number): string {
   const asked = `${question.kind} ${question.subject}`;
   switch (outcome.status) {
@@ -45,7 +48,9 @@ function outcomeText(question: Question, outcome: RunOutcome, elapsedMs: number)
       return formatAnswer(asked, outcome.engine, outcome.result, outcome.standing, elapsedMs);
     case 'not covered':
       return [
-        `${asked}: not covered — no engine covers this question`,
+        engineFailed(outcome)
+          ? `${asked}: engine error — ${outcome.reasons.length === 1 ? `engine "${outcome.reasons[0]!.engine}" failed` : 'every engine that could answer failed'}`
+          : `${asked}: not covered — no engine covers this question`,
         ...outcome.reasons.map((r) => `  ${r.engine}: ${indent(r.reason, '    ')}`),
       ].join('\n') + '\n';
     case 'cancelled':

@@ -75,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
   context.subscriptions.push(vscode.commands.registerCommand('assay.showOutput', () => output.show(true)));
   command('assay.ask', (f, args?: AskArguments) => f.ask(isObject(args) ? args : {}));
   command('assay.askAgain', (f, target?: RunNode | number) => f.askAgain(target));
+  command('assay.askAgainWithInputs', (f, target?: RunNode | number) => f.askAgainWithInputs(target));
   command('assay.cancelRun', (f, target?: RunNode | number) => f.cancelRun(target));
   command('assay.restartEngines', (f) => f.restartEngines());
   command('assay.showEngines', (f): Promise<EngineListing[]> => f.showEngines());
@@ -95,7 +96,9 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
     const settings = changed ? await f.settingsChanged() : await f.engineSettings();
     if (!client?.isRunning()) return;
     const { engineAnswers } = await lazy();
-    await client.sendNotification(ENGINE_ANSWERS_NOTIFICATION, engineAnswers(settings.entries));
+    // With assay.codeLens off the server is told of no engines: it then draws no lenses.
+    const lensesOn = vscode.workspace.getConfiguration('assay').get<boolean>('codeLens', true) !== false;
+    await client.sendNotification(ENGINE_ANSWERS_NOTIFICATION, lensesOn ? engineAnswers(settings.entries) : { engines: [] });
   };
   const reportFailure = (error: unknown) => output.error(`Engine settings: ${error instanceof Error ? error.message : String(error)}`);
   context.subscriptions.push(
@@ -103,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
       if (['assay.engines', 'assay.useBundledEngine'].some((key) => event.affectsConfiguration(key))) {
         sendEngineAnswers(true).catch(reportFailure);
       }
+      if (event.affectsConfiguration('assay.codeLens')) sendEngineAnswers(false).catch(reportFailure);
       if (event.affectsConfiguration('assay.trace') && flow) {
         void flow.then((f) => f.readTrace());
       }

@@ -43,6 +43,8 @@ export interface AskRequest {
 export interface EngineReason {
   engine: string;
   reason: string;
+  /** The engine itself failed (could not start, crashed, timed out) rather than declining the question. */
+  failed?: boolean;
 }
 
 export type RunOutcome =
@@ -360,7 +362,7 @@ export class Host {
     try {
       capabilities = await (started ?? engine.start());
     } catch (error) {
-      return no(messageOf(error));
+      return { ...no(messageOf(error)), failed: true };
     }
     const late = fitProblem(capabilities, question, this.servedForms());
     if (late) return no(late);
@@ -415,7 +417,8 @@ export class Host {
       if (!covers.covers) return no(`does not cover it: ${covers.reason ?? 'no reason given'}`);
       return { engine, capabilities, model, form };
     } catch (error) {
-      return no(error instanceof EngineFailure && error.kind === 'error' ? `covers failed (${error.code}): ${error.message}` : messageOf(error));
+      if (error instanceof EngineFailure && error.kind === 'error') return no(`covers failed (${error.code}): ${error.message}`);
+      return { ...no(messageOf(error)), failed: true };
     } finally {
       release();
     }

@@ -1,5 +1,7 @@
-// `Ask:` code lenses: above each declaration whose kind some configured engine lists in `subjects`,
-// one lens per question kind those engines answer.
+// Code lenses: above each definition or usage declared directly in a package whose kind some configured
+// engine lists in `subjects`, one `Ask…` lens (the kind pick) and the one or two question kinds that fit
+// the declaration (holds and outcomes for a behaviour, compute and sweep for a calc, …) — not all seven
+// over every feature. Also the kinds the Ask flow offers for a subject, fitting ones first.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLens } from 'vscode-languageserver/node';
 import type { Declaration } from '../sysml/names';
@@ -25,19 +27,54 @@ export function questionKindsBySubject(engines: EngineAnswersParams['engines']):
   return out;
 }
 
-/** Lenses of one document: declarations written with a name (not unnamed redefinitions, nor
- * members of unnamed scopes, which a question cannot name). */
+const BEHAVIOUR_SUBJECTS = new Set(['state', 'action']);
+const CALC_SUBJECTS = new Set(['calc', 'analysis', 'verification', 'case']);
+const HOLDERS = new Set(['part', 'item', 'occurrence']);
+
+/** Whether a declaration has behaviour: is a state or action, or a part that exhibits or performs one (itself or through its parts). */
+function hasBehaviour(d: Declaration, depth = 0): boolean {
+  if (BEHAVIOUR_SUBJECTS.has(d.kind)) return true;
+  return HOLDERS.has(d.kind) && depth < 4 && d.members.some((m) => hasBehaviour(m, depth + 1));
+}
+
+function hasConstraints(d: Declaration): boolean {
+  return d.kind === 'constraint' || d.kind === 'requirement' || d.members.some((m) => m.kind === 'constraint');
+}
+
+/**
+ * The question kinds that fit a declaration, best first: `lens`, its one or two lens kinds; `all`, every
+ * kind a question about it can be (the bundled engine refuses behaviour kinds about a calc, constraint or
+ * attribute, and compute or sweep about a part). A part whose behaviour comes only through its types
+ * keeps the behaviour kinds, after the ones that fit.
+ */
+export function kindsThatFit(d: Pick<Declaration, 'kind' | 'members'>): { lens: string[]; all: string[] } {
+  const decl = d as Declaration;
+  const constraints = hasConstraints(decl);
+  if (hasBehaviour(decl)) return { lens: ['holds', 'outcomes'], all: ['holds', 'outcomes', 'sensitive', 'evaluate', ...(constraints ? ['satisfiable'] : [])] };
+  if (CALC_SUBJECTS.has(d.kind)) return { lens: ['compute', 'sweep'], all: ['compute', 'sweep', 'evaluate'] };
+  if (d.kind === 'constraint' || d.kind === 'requirement') return { lens: ['satisfiable'], all: ['satisfiable', 'evaluate', 'compute', 'sweep'] };
+  if (d.kind === 'attribute') return { lens: ['evaluate'], all: ['evaluate', 'compute', 'sweep'] };
+  const first = constraints ? ['satisfiable', 'evaluate'] : ['evaluate', 'satisfiable'];
+  return { lens: [first[0]!], all: [...first, 'holds', 'outcomes', 'sensitive'] };
+}
+
+/** Lenses of one document: definitions and usages declared directly in a package (or at the top),
+ * written with a name, whose kind some engine takes: `Ask…` and the kinds that fit and are answered. */
 export function askLenses(uri: string, text: TextDocument, declarations: readonly Declaration[],
   kindsBySubject: ReadonlyMap<string, readonly string[]>): CodeLens[] {
   const lenses: CodeLens[] = [];
   for (const d of declarations) {
     const kinds = kindsBySubject.get(d.kind);
     if (!kinds || kinds.length === 0 || !d.nameRange || !d.range) continue;
+    // Features of a definition are asked about through their owner (or from the palette): one row of lenses per top declaration.
+    if (d.parent && d.parent.kind !== 'package' && d.parent.kind !== 'root') continue;
     const subject = d.qualifiedName;
     if (subject.includes('<unnamed>')) continue;
     const start = text.positionAt(d.range.start);
     const range = { start, end: start };
-    for (const kind of kinds) {
+    const ask: AskLensArguments = { uri, subject };
+    lenses.push({ range, command: { title: 'Ask…', command: ASK_COMMAND, arguments: [ask] } });
+    for (const kind of kindsThatFit(d).lens.filter((k) => kinds.includes(k))) {
       const args: AskLensArguments = { uri, subject, kind };
       lenses.push({ range, command: { title: `Ask: ${kind}`, command: ASK_COMMAND, arguments: [args] } });
     }

@@ -18,5 +18,6 @@ export interface AskLensArguments {
   uri: string;
   /** The subject's qualified name, e.g. `TrafficLight::TimedCrossing`. */
   subject: string;
-  kind: string;
+  /** The question kind; absent for the `Ask…` lens, which offers the kinds that fit. */
+  kind?: string;
 }

@@ -200,12 +200,13 @@ describe('cli: the host re-checks satisfiable assignments', function () {
     assert.match(forged.answer.standing.reasons.join('\n'), /evaluation of the witness does not reproduce the claim: with the witness's values, c: x >= 0 is false \(.*open\.sysml:5:25\)$/);
   });
 
-  it('a model with syntax errors cannot be checked: observed, naming the error', () => {
+  it('a model with syntax errors where the subject is declared is a model error: exit 6, naming the error, no engine asked', () => {
     const model = join(dir, 'broken.sysml');
     writeFileSync(model, 'package Broken {\n part def P { attribute x : Real; assert constraint c { x > 1 }\n');
-    const { code, answer } = ask(['Broken::P', '--model', model, '--engines', engineAnswering([{ name: 'x', value: 2 }])]);
-    assert.equal(code, 0);
-    assert.equal(answer.standing.strength, 'observed');
-    assert.match(answer.standing.reasons[0]!, new RegExp(`^the host could not check the witness: ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:1: expected '}'`));
+    const r = spawnSync(process.execPath, [CLI, 'satisfiable', 'Broken::P', '--model', model, '--engines', engineAnswering([{ name: 'x', value: 2 }]), '--json'], { encoding: 'utf8' });
+    assert.equal(r.status, 6, r.stderr);
+    const error = (JSON.parse(r.stdout) as { error: { status: string; message: string } }).error;
+    assert.equal(error.status, 'model error');
+    assert.match(error.message, new RegExp(`^${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:1: expected '}'`));
   });
 });

@@ -178,6 +178,30 @@ describe('cli: assay as a child process', function () {
     ]);
   });
 
+  it('a syntax error where the subject is declared is a model error at file:line:col: exit 6, no engine asked', async () => {
+    writeFileSync(model, 'package Demo {\n  part def S {\n    attribute a = 1 +;\n  }\n}\n');
+    const run = await runCli(holds(manifest([good('fx')]), '--json'));
+    assert.equal(run.code, 6, run.stderr);
+    assert.deepEqual(oneJson(run).error, {
+      message: `${model}:3:22: expected an expression, found ';'`, status: 'model error', file: model, line: 3, column: 22, endLine: 3, endColumn: 23,
+    });
+    const text = await runCli(holds(manifest([good('fx')])));
+    assert.equal(text.code, 6);
+    assert.match(text.stderr, new RegExp(`assay: model error: ${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:22: expected an expression`));
+  });
+
+  it('a typed condition that cannot be read is a condition error at its column: exit 6', async () => {
+    const run = await runCli(holds(manifest([good('fx')]), '--condition', 'safe=a and (b or', '--json'));
+    assert.equal(run.code, 6, run.stderr);
+    assert.deepEqual(oneJson(run).error, { message: 'condition safe, column 12: expected an expression, found the end of the condition', status: 'condition error', column: 12 });
+  });
+
+  it('an engine that cannot start is an engine error naming it, not "not covered": exit 1', async () => {
+    const run = await runCli(holds(manifest([{ name: 'ghost', command: join(dir, 'no-such-engine') }])));
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /holds Demo::S: engine error — engine "ghost" failed\n {2}ghost: engine "ghost" cannot start: command ".*no-such-engine" was not found/);
+  });
+
   it('engine failure: exit 1 with the error message', async () => {
     const run = await runCli(holds(manifest([fixtureEntry('crash-mid-run.js', pids, { name: 'crashy' })]), '--json'));
     assert.equal(run.code, 1);

@@ -70,11 +70,11 @@ describe('cli: long operator chains', function () {
     }
   });
 
-  it('assay evaluate: a 3,000-term chain is not covered, naming the place and the limit (exit 3, not a host failure)', () => {
+  it('assay evaluate: a 3,000-term chain is a model error, naming the place and the limit (exit 6, not a host failure)', () => {
     const file = join(dir, 'long.sysml');
     writeFileSync(file, chain('+', 3000));
     const r = cli('evaluate', 'P::x', '--model', file);
-    assert.equal(r.code, 3, r.stdout + r.stderr);
-    assert.match(r.stdout, /long\.sysml:1:27: expression nested too deeply \(3000 levels; at most 999 here\)/);
+    assert.equal(r.code, 6, r.stdout + r.stderr);
+    assert.match(r.stderr, /model error: .*long\.sysml:1:27: expression nested too deeply \(3000 levels; at most 999 here\)/);
   });
 });

@@ -29,4 +29,15 @@ describe('extension manifest', () => {
       assert.match(entry.when ?? '', /resourceExtname == \.json/);
     }
   });
+
+  it('every setting\'s default passes its own schema checks (the Settings UI shows no error for an untouched setting)', () => {
+    const raw = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default?: unknown; format?: string; pattern?: string }> } };
+    };
+    for (const [key, setting] of Object.entries(raw.contributes.configuration.properties)) {
+      if (typeof setting.default !== 'string') continue;
+      assert.notEqual(setting.format === 'uri' && setting.default === '', true, `${key}: "" is not a URI (the Settings UI says "URI expected")`);
+      if (setting.pattern) assert.match(setting.default, new RegExp(setting.pattern), `${key}: the default does not match its pattern`);
+    }
+  });
 });

@@ -155,20 +155,22 @@ describe('Ask a Question in the extension host', function () {
     }
   });
 
-  it('cancels a long run through the protocol: cancelled within a second, no engine process left, the next question starts one', async () => {
+  it('cancels a long run through the protocol: the search so far is kept (holds, bounded), no engine process left, the next question starts one', async () => {
     const a = await api();
     const id = await ask({ kind: 'holds', subject: 'Counters::Six', condition: null, schedule: 'all', engine: 'assay-reference' });
     await until('progress from the engine', () => (a.history.get(id)?.progress?.steps ?? 0) > 0 || undefined);
     assert.match(a.statusBarText(), /^\$\(sync~spin\) holds Counters::Six · [\d,]+ steps/);
     const pids = (await a.questions()).enginePids();
     assert.ok(pids.length > 0, 'no engine process while the run goes');
-    const cancelledAt = Date.now();
     assert.deepEqual(await vscode.commands.executeCommand('assay.cancelRun'), [id]);
     const record = await a.settled(id);
-    const took = Date.now() - cancelledAt;
-    assert.equal(record.outcome?.status, 'cancelled', JSON.stringify(record.outcome));
-    assert.ok(took < 1000, `the run settled ${took} ms after Cancel`);
-    assert.equal(a.statusBarText(), '$(circle-slash) cancelled — holds Counters::Six');
+    // The outcome, not its latency (tests never assert timing): what was explored is kept.
+    const o = record.outcome as unknown as { status: string; result: { claim: string; reason?: string }; standing: { strength: string } };
+    assert.equal(o?.status, 'answered', JSON.stringify(o));
+    assert.equal(o.result.claim, 'holds');
+    assert.equal(o.standing.strength, 'bounded');
+    assert.match(o.result.reason ?? '', /^no violation up to here: [\d,]+ states, [\d,]+ moves, depth \d+ explored before the run stopped when it was cancelled$/);
+    assert.equal(a.statusBarText(), '$(pass) holds — bounded');
     // The engine is shut down once the cancelled run has settled: no process left within a second.
     await until('the engine processes to end', () => pids.every((pid) => cpuTicks(pid) === undefined) || undefined, 1000);
     // The next question starts a fresh engine.

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { Host, type EngineCheck, type EngineEntry, type Run, type RunEvent } from '../../host';
 import { SysmlModel } from '../../host/sysml-model';
-import { QUESTION_KINDS, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
+import { conditionSyntaxError, engineFailed, questionProblem, type QuestionProblem } from '../../host/question-check';
+import { QUESTION_KINDS, Sweep, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
 import type { AskLensArguments } from '../../server/requests';
 import {
   BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor,
@@ -12,7 +13,10 @@ import {
 } from './askModel';
 import { SCHEDULE_PATTERN, budgetFromSetting, questionOptions, type ConfiguredEngine, type EngineSettings } from './askSettings';
 import {
-  hasWitness, outcomeReason, progressCounts, questionText, resultJson, runsEntry, settledMessage, Throttle,
+  parameterText, parseInputValue, parseRangeText, parseSamples, rangeInputText, sweepOf, valueInputText, type Parameter, type ParsedRange,
+} from './askInputs';
+import {
+  hasValues, hasWitness, outcomeReason, progressCounts, questionText, resultJson, runsEntry, settledMessage, Throttle,
 } from './askText';
 import { ViolationDiagnostics } from '../language/diagnostics';
 import { readEngineSettings } from '../engines/engineSettings';
@@ -29,7 +33,18 @@ export interface AskArguments extends Partial<AskLensArguments> {
   engine?: string;
   /** Values that override the model's (protocol values: name, value, unit); the witness panel's Confirm passes them. */
   bindings?: unknown;
+  /** A sweep's ranges (the protocol's sweep object); without it a sweep asks for them. */
+  sweep?: unknown;
 }
+
+/** The inputs last given for a subject (remembered per workspace, offered again). */
+interface RememberedInputs {
+  bindings?: Value[];
+  ranges?: ParsedRange['range'][];
+  samples?: number;
+}
+
+const INPUTS_KEY = 'assay.inputs';
 
 /** One engine as Show Engines reports it. */
 export interface EngineListing extends ConfiguredEngine {
@@ -66,6 +81,7 @@ export class QuestionFlow implements vscode.Disposable {
   private lastPlans: Plan[] | undefined;
   private shownSettingsProblems = '';
   private readonly notifiedEngineProblems = new Set<string>();
+  private readonly shownOptionProblems = new Set<string>();
   private traceEnabled = false;
   private readonly diagnostics = new ViolationDiagnostics();
   private readonly disposables: vscode.Disposable[] = [];
@@ -187,6 +203,16 @@ export class QuestionFlow implements vscode.Disposable {
       }
       if (parsed.data.length > 0) bindings = parsed.data;
     }
+    let sweep: Question['sweep'];
+    if (args.sweep !== undefined) {
+      const parsed = Sweep.safeParse(args.sweep);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        this.notify('error', `Assay: sweep${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`, []);
+        return undefined;
+      }
+      sweep = parsed.data;
+    }
     const { host, settings } = await this.currentHost();
     if (settings.entries.length === 0) {
       this.notify('error', 'Assay: no engine can answer questions: assay.useBundledEngine is off and assay.engines has no usable entry.',
@@ -220,14 +246,24 @@ export class QuestionFlow implements vscode.Disposable {
       }
       kind = args.kind as QuestionKind;
     } else {
-      const picked = await this.pickKind(subject, kindsFor(entries, subjectKind));
+      // The kinds the engines answer about this kind of subject, those that fit this declaration first; ones that cannot apply left out.
+      const answered = kindsFor(entries, subjectKind);
+      const fit = outline.kindsThatFit(subject);
+      const offered = fit ? fit.filter((k): k is QuestionKind => (answered as string[]).includes(k)) : answered;
+      const picked = await this.pickKind(subject, offered);
       if (!picked) return undefined;
       kind = picked;
     }
 
     const config = vscode.workspace.getConfiguration('assay');
     const options = questionOptions({ schedule: config.get('schedule'), draws: config.get('draws'), clockStep: config.get('clockStep') });
-    for (const problem of options.problems) this.output.warn(`Settings: ${problem}`);
+    for (const problem of options.problems) {
+      this.output.warn(`Settings: ${problem}`);
+      // Once per distinct problem, as a notification too: the output channel alone goes unseen.
+      if (this.shownOptionProblems.has(problem)) continue;
+      this.shownOptionProblems.add(problem);
+      this.notify('warning', `Assay: ${problem}`, [['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', problem.split(':')[0])]]);
+    }
 
     let condition: Condition | undefined;
     if (CONDITION_KINDS.includes(kind)) {
@@ -254,6 +290,13 @@ export class QuestionFlow implements vscode.Disposable {
       }
     }
 
+    if ((kind === 'compute' || kind === 'sweep') && bindings === undefined && sweep === undefined) {
+      const inputs = await this.askInputs(kind, subject, outline.parametersOf(subject), this.remembered(subject));
+      if (!inputs) return undefined;
+      bindings = inputs.bindings;
+      sweep = inputs.sweep;
+    }
+
     const candidates = enginesFor(entries, kind, subjectKind);
     let engine = args.engine;
     if (engine === undefined) {
@@ -268,6 +311,7 @@ export class QuestionFlow implements vscode.Disposable {
     if (options.clockStep !== undefined) question.clockStep = options.clockStep;
     if (condition) question.condition = condition;
     if (bindings) question.bindings = bindings;
+    if (sweep) question.sweep = sweep;
     const plans: Plan[] = engine === 'all'
       ? candidates.map((entry) => ({ question, engine: entry.name }))
       : [{ question, ...(engine !== 'auto' ? { engine } : {}) }];
@@ -276,9 +320,36 @@ export class QuestionFlow implements vscode.Disposable {
       return undefined;
     }
     this.lastPlans = plans;
-    const ids = plans.map((plan) => this.start(host, plan, collected));
-    if (engine === 'all') groupRuns(this.history, ids); // one comparison: the Runs view nests them, the panel opens
+    const ids = this.startAll(host, plans, collected);
+    if (ids && engine === 'all') groupRuns(this.history, ids); // one comparison: the Runs view nests them, the panel opens
     return ids;
+  }
+
+  private startAll(host: Host, plans: Plan[], collected: Collected): number[] | undefined {
+    const ids = plans.map((plan) => this.start(host, plan, collected)).filter((id): id is number => id !== undefined);
+    return ids.length > 0 ? ids : undefined;
+  }
+
+  /** A model error (a syntax error where the subject is declared) or a condition that cannot be read, as what it is. */
+  private reportQuestionProblem(question: Question, problem: QuestionProblem, collected: Collected): void {
+    const asked = questionText(question);
+    this.output.error(`${asked}: ${problem.status}: ${problem.message}`);
+    if (problem.status === 'condition error') {
+      this.notify('error', `Assay: ${asked} — condition error: ${problem.message}`, [['Ask Again…', () => vscode.commands.executeCommand('assay.ask', { subject: question.subject, kind: question.kind })]]);
+      return;
+    }
+    const uriText = collected.uris[problem.file];
+    const shown = uriText ? vscode.workspace.asRelativePath(vscode.Uri.parse(uriText)) : problem.file;
+    this.notify('error', `Assay: ${asked} — model error at ${shown}:${problem.line}:${problem.column}: ${problem.message.slice(problem.message.indexOf(': ') + 2)}`, [
+      ['Go to Error', async () => {
+        if (!uriText) return;
+        const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uriText));
+        const at = new vscode.Position(problem.line - 1, problem.column - 1);
+        editor.selection = new vscode.Selection(at, new vscode.Position(problem.endLine - 1, problem.endColumn - 1));
+        editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      }],
+      ['Show Problems', () => vscode.commands.executeCommand('workbench.actions.view.problems')],
+    ]);
   }
 
   /** Asks the last question again (or a run's question), with the model as it is now. */
@@ -291,10 +362,119 @@ export class QuestionFlow implements vscode.Disposable {
     }
     const { host } = await this.currentHost();
     const collected = await this.collectDocuments();
-    return plans.map((plan) => this.start(host, plan, collected));
+    return this.startAll(host, plans, collected);
   }
 
-  private start(host: Host, plan: Plan, collected: Collected): number {
+  /** Asks a compute or sweep again with inputs the user edits (the run's, or the last question's). */
+  async askAgainWithInputs(target?: RunNode | number): Promise<number[] | undefined> {
+    const record = this.recordFor(target) ?? this.history.all().find((r) => r.question.kind === 'compute' || r.question.kind === 'sweep');
+    const question = record ? stripSubjectKind(record.question) : this.lastPlans?.[0]?.question;
+    if (!question || (question.kind !== 'compute' && question.kind !== 'sweep')) {
+      this.notify('info', 'Assay: no compute or sweep question has been asked yet in this window.', []);
+      return undefined;
+    }
+    const { host } = await this.currentHost();
+    const collected = await this.collectDocuments();
+    const outline = new ModelOutline(collected.documents);
+    const given: RememberedInputs = {
+      ...(question.bindings ? { bindings: question.bindings } : {}),
+      ...(question.sweep ? { ranges: question.sweep.ranges, ...(question.sweep.samples !== undefined ? { samples: question.sweep.samples } : {}) } : {}),
+    };
+    const inputs = await this.askInputs(question.kind, question.subject, outline.parametersOf(question.subject), given);
+    if (!inputs) return undefined;
+    const { bindings: _b, sweep: _s, ...rest } = question;
+    const edited: Question = { ...rest, ...(inputs.bindings ? { bindings: inputs.bindings } : {}), ...(inputs.sweep ? { sweep: inputs.sweep } : {}) };
+    const plan: Plan = { question: edited, ...(record?.engineChoice ? { engine: record.engineChoice } : {}) };
+    this.lastPlans = [plan];
+    return this.startAll(host, [plan], collected);
+  }
+
+  private remembered(subject: string): RememberedInputs | undefined {
+    return this.context.workspaceState.get<Record<string, RememberedInputs>>(INPUTS_KEY)?.[subject];
+  }
+
+  private async remember(subject: string, inputs: RememberedInputs): Promise<void> {
+    const all = { ...(this.context.workspaceState.get<Record<string, RememberedInputs>>(INPUTS_KEY) ?? {}) };
+    all[subject] = inputs;
+    await this.context.workspaceState.update(INPUTS_KEY, all);
+  }
+
+  /**
+   * The inputs of a compute (a value per parameter) or a sweep (which parameters to sweep, a range for
+   * each, samples when a range has no step, then values for the rest), each checked as it is typed,
+   * offered with what was given last for the subject, else the model's default.
+   */
+  private async askInputs(kind: 'compute' | 'sweep', subject: string, parameters: Parameter[], last: RememberedInputs | undefined):
+    Promise<{ bindings?: Value[]; sweep?: NonNullable<Question['sweep']> } | undefined> {
+    const lastValue = (name: string) => last?.bindings?.find((b) => b.name === name);
+    const lastRange = (name: string) => last?.ranges?.find((r) => r?.parameter === name);
+    let swept: Parameter[] = [];
+    const ranges: ParsedRange[] = [];
+    let samples = last?.samples ?? 20;
+    if (kind === 'sweep') {
+      if (parameters.length === 0) {
+        this.notify('warning', `Assay: ${subject} has no input parameters (in …) to sweep over.`, []);
+        return undefined;
+      }
+      type Item = vscode.QuickPickItem & { parameter: Parameter };
+      const items: Item[] = parameters.map((p) => ({ label: p.name, description: parameterText(p).slice(p.name.length).replace(/^ : /, ''), parameter: p, picked: Boolean(lastRange(p.name)) }));
+      // Nothing remembered: the parameters the model gives no default are the ones to sweep.
+      if (!items.some((i) => i.picked)) for (const i of items) i.picked = i.parameter.defaultText === undefined;
+      if (!items.some((i) => i.picked)) items[0]!.picked = true;
+      const picked = await vscode.window.showQuickPick(items, {
+        title: `Assay: sweep ${subject} — parameters to sweep`, placeHolder: 'Check the parameters the table goes over', canPickMany: true,
+      });
+      if (!picked || picked.length === 0) return undefined;
+      swept = picked.map((i) => i.parameter);
+      for (const [i, p] of swept.entries()) {
+        const previous = lastRange(p.name);
+        const text = await vscode.window.showInputBox({
+          title: `Assay: sweep ${subject} — range of ${p.name} (${i + 1}/${swept.length})`,
+          prompt: `${parameterText(p)}: <from> .. <to> step <step> (leave out "step …" to draw samples)`,
+          value: previous ? rangeInputText(previous) : `0 .. 10 step 1`,
+          validateInput: (value) => parseRangeText(p, value).error,
+        });
+        if (text === undefined) return undefined;
+        ranges.push(parseRangeText(p, text));
+      }
+      if (ranges.some((r) => r.sampled)) {
+        const text = await vscode.window.showInputBox({
+          title: `Assay: sweep ${subject} — samples`, prompt: 'How many samples to draw over the ranges without a step', value: String(samples),
+          validateInput: (value) => { const n = parseSamples(value); return typeof n === 'string' ? n : undefined; },
+        });
+        if (text === undefined) return undefined;
+        samples = parseSamples(text) as number;
+      }
+    }
+    const rest = parameters.filter((p) => !swept.includes(p));
+    const bindings: Value[] = [];
+    for (const [i, p] of rest.entries()) {
+      const previous = lastValue(p.name);
+      const text = await vscode.window.showInputBox({
+        title: `Assay: ${kind} ${subject} — input ${p.name} (${i + 1}/${rest.length})`,
+        prompt: parameterText(p),
+        placeHolder: p.defaultText !== undefined ? `empty: the model's default, ${p.defaultText}` : `a value${p.unit ? `, e.g. 10 [${p.unit}]` : ''}`,
+        value: previous ? valueInputText(previous) : '',
+        validateInput: (value) => parseInputValue(p, value).error,
+      });
+      if (text === undefined) return undefined;
+      const value = parseInputValue(p, text).value;
+      if (value) bindings.push(value);
+    }
+    const sweep = kind === 'sweep' ? sweepOf(ranges, samples) : undefined;
+    await this.remember(subject, {
+      bindings, ...(sweep ? { ranges: sweep.ranges } : {}), ...(sweep?.samples !== undefined ? { samples: sweep.samples } : {}),
+    });
+    return { ...(bindings.length > 0 ? { bindings } : {}), ...(sweep ? { sweep } : {}) };
+  }
+
+  private start(host: Host, plan: Plan, collected: Collected): number | undefined {
+    // The user's own mistakes are said as what they are, before any engine is asked.
+    const problem = questionProblem(plan.question, collected.documents);
+    if (problem) {
+      this.reportQuestionProblem(plan.question, problem, collected);
+      return undefined;
+    }
     const id = this.nextId++;
     const record: RunRecord = {
       id, question: plan.question, documents: collected.documents, documentUris: collected.uris, state: 'queued', askedAt: Date.now(),
@@ -315,8 +495,14 @@ export class QuestionFlow implements vscode.Disposable {
     }
     this.recordOf.get(host)?.set(run.id, id);
     this.active.set(id, run);
+    this.runningChanged();
     this.showProgress(id, run);
     return id;
+  }
+
+  /** `assay.running` says whether something runs (the Runs view's Cancel shows only then). */
+  private runningChanged(): void {
+    void vscode.commands.executeCommand('setContext', 'assay.running', this.active.size > 0);
   }
 
   private onEvent(host: Host, event: RunEvent): void {
@@ -341,6 +527,7 @@ export class QuestionFlow implements vscode.Disposable {
         break;
       case 'settled': {
         this.active.delete(id);
+        this.runningChanged();
         ids.delete(event.run);
         const outcome = event.outcome;
         const record = this.history.update(id, {
@@ -366,7 +553,7 @@ export class QuestionFlow implements vscode.Disposable {
         const report = new Throttle<string>(250, (message) => progress.report({ message }));
         const subscription = this.history.onDidChange((changed) => {
           if (changed.id !== id || changed.state === 'settled') return;
-          const counts = progressCounts(changed.progress);
+          const counts = progressCounts(changed.progress, Date.now() - changed.askedAt);
           report.push(changed.state === 'queued' ? (changed.waitingFor ? `queued for ${changed.waitingFor}` : 'starting') : `${changed.engine ?? ''}${counts ? ` · ${counts}` : ''}`);
         });
         return run.settled.finally(() => {
@@ -389,6 +576,7 @@ export class QuestionFlow implements vscode.Disposable {
       case 'answered': {
         const actions: [string, () => unknown][] = [];
         if (hasWitness(o)) actions.push(['Show Witness', () => vscode.commands.executeCommand('assay.openWitness', record.id)]);
+        else if (hasValues(o)) actions.push(['Show', () => vscode.commands.executeCommand('assay.openWitness', record.id)]);
         if (vscode.workspace.getConfiguration('assay.feed').get<string>('url')) actions.push(['Share to Team Feed…', () => vscode.commands.executeCommand('assay.feed.share', record.id)]);
         actions.push(details);
         const bad = o.result.claim === 'violated' || o.result.claim === 'unsatisfiable' || o.standing.strength === 'not covered';
@@ -397,7 +585,7 @@ export class QuestionFlow implements vscode.Disposable {
       }
       case 'not covered':
         for (const reason of o.reasons) this.notifiedEngineProblems.add(reason.reason);
-        this.notify('warning', message, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
+        this.notify(engineFailed(o) ? 'error' : 'warning', message, [['Show Output', () => this.output.show(true)], ['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
         break;
       case 'budget':
         this.notify('warning', message, [details]);
@@ -645,7 +833,11 @@ export class QuestionFlow implements vscode.Disposable {
     if (picked.condition !== undefined) return picked.condition ?? undefined;
     const text = await vscode.window.showInputBox({
       title: 'Assay: condition', prompt: `A SysML expression over the features of ${subject}, e.g. not (a and b)`,
-      validateInput: (value) => (value.trim() === '' ? 'Type an expression' : undefined),
+      // Read as it is typed, with the column in the user's own text.
+      validateInput: (value) => {
+        const error = conditionSyntaxError(value);
+        return error ? `column ${error.column}: ${error.message}` : undefined;
+      },
     });
     if (text === undefined) return 'cancelled';
     return { name: text.trim().length <= 40 ? text.trim() : 'condition', text: text.trim() };

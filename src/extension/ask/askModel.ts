@@ -5,6 +5,8 @@ import type { EngineEntry } from '../../host';
 import { QUESTION_KINDS, type QuestionKind, type SourceDocument } from '../../protocol';
 import { languageOfPath, parse } from '../../sysml/parser';
 import { resolveDocuments, type Declaration, type Workspace } from '../../sysml/names';
+import { unitOfType, type Parameter } from './askInputs';
+import { kindsThatFit } from '../../server/lenses';
 
 /** Files the model is made of. */
 export function isModelPath(path: string): boolean {
@@ -58,9 +60,11 @@ const NOT_SUBJECTS = new Set(['root', 'package', 'alias', 'import', 'body', 'suc
 export class ModelOutline {
   private readonly index: Workspace;
   private readonly paths: string[];
+  private readonly texts: Map<string, string>;
 
   constructor(documents: readonly SourceDocument[]) {
     this.paths = documents.map((d) => d.path);
+    this.texts = new Map(documents.map((d) => [d.path, d.text]));
     const parsed = documents.map((d) => ({ uri: d.path, document: parse(d.text, { language: languageOfPath(d.path) }).document }));
     this.index = resolveDocuments(parsed).index;
   }
@@ -95,6 +99,41 @@ export class ModelOutline {
     return this.index.declarationsOf(subject)
       .map((info) => (info.document !== null ? choiceOf(info.declaration, info.document) : undefined))
       .filter((c): c is SubjectChoice => c !== undefined);
+  }
+
+  /**
+   * The inputs a compute or sweep question binds: the `in` (and `inout`) features the subject declares
+   * or inherits from its types, each once (the nearest declaration wins), with type, unit and default.
+   */
+  parametersOf(subject: string): Parameter[] {
+    const out: Parameter[] = [];
+    for (const info of this.index.declarationsOf(subject)) {
+      for (const owner of [info.declaration, ...this.index.supertypes(info.declaration)]) {
+        for (const member of owner.members) {
+          const node = member.node;
+          if (!node || node.kind !== 'Usage' || member.name === null || out.some((p) => p.name === member.name)) continue;
+          if (node.direction !== 'in' && node.direction !== 'inout') continue;
+          const parameter: Parameter = { name: member.name };
+          const typing = node.relations.find((r) => r.relation === 'typing')?.target
+            ?? node.relations.find((r) => (r.relation === 'subsetting' || r.relation === 'redefinition') && r.target.kind === 'QualifiedName' && unitOfType(r.target.segments.join('::')))?.target;
+          if (typing?.kind === 'QualifiedName') parameter.type = typing.segments.join('::');
+          const unit = unitOfType(parameter.type);
+          if (unit) parameter.unit = unit;
+          const text = member.document !== null ? this.texts.get(member.document) : undefined;
+          if (node.value && text !== undefined) {
+            parameter.defaultText = text.slice(node.value.range.start, node.value.range.end).replace(/^\s*(:=|=|default\s*=?)\s*/, '').trim();
+          }
+          out.push(parameter);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The question kinds that fit the subject, best first (undefined when the model does not declare it once). */
+  kindsThatFit(subject: string): string[] | undefined {
+    const found = this.index.declarationsOf(subject);
+    return found.length === 1 ? kindsThatFit(found[0]!.declaration).all : undefined;
   }
 
   /** Names of the constraints the subject declares or inherits from its types, in order, without repeats. */

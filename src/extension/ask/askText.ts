@@ -3,6 +3,8 @@
 // readable rate. Pure: no vscode.
 import type { RunOutcome } from '../../host';
 import type { ProgressParams, Question } from '../../protocol';
+import { computedText, tableText } from './askInputs';
+import { engineFailed } from '../../host/question-check';
 
 export type Progress = Omit<ProgressParams, 'id'>;
 
@@ -16,6 +18,8 @@ export interface RunView {
   progress?: Progress;
   outcome?: RunOutcome;
   elapsedMs?: number;
+  /** When it was asked (epoch ms): a running run shows the time since. */
+  askedAt?: number;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -25,14 +29,19 @@ export function questionText(question: Pick<Question, 'kind' | 'subject'>): stri
   return `${question.kind} ${question.subject}`;
 }
 
-/** `41,200 steps · depth 18 · 3 runs · text`, empty when the engine said nothing yet. */
-export function progressCounts(progress: Progress | undefined): string {
-  if (!progress) return '';
+/**
+ * `41,200 steps · depth 18 · 3 runs · text · 2.4 s`, empty when the engine said nothing yet. Numbers in
+ * one format; no `0 runs` (a holds search ends no execution until it does); the time since it was asked.
+ */
+export function progressCounts(progress: Progress | undefined, elapsedMs?: number): string {
   const parts: string[] = [];
-  if (progress.steps !== undefined) parts.push(`${count(progress.steps)} steps`);
-  if (progress.depth !== undefined) parts.push(`depth ${count(progress.depth)}`);
-  if (progress.runs !== undefined) parts.push(`${count(progress.runs)} ${progress.runs === 1 ? 'run' : 'runs'}`);
-  if (progress.text) parts.push(progress.text);
+  if (progress) {
+    if (progress.steps !== undefined) parts.push(`${count(progress.steps)} steps`);
+    if (progress.depth !== undefined) parts.push(`depth ${count(progress.depth)}`);
+    if (progress.runs) parts.push(`${count(progress.runs)} ${progress.runs === 1 ? 'run' : 'runs'}`);
+    if (progress.text) parts.push(progress.text.replace(/\b\d{4,}\b/g, (n) => count(Number(n))));
+  }
+  if (parts.length > 0 && elapsedMs !== undefined) parts.push(durationText(elapsedMs));
   return parts.join(' · ');
 }
 
@@ -61,7 +70,7 @@ export function statusText(run: RunView): string {
   // Every run is queued until an engine takes it; only one that waits for a busy engine says so.
   if (run.state === 'queued' && run.waitingFor) return `$(clock) ${asked} · queued for ${run.waitingFor}`;
   if (run.state === 'running' || !run.outcome) {
-    const counts = progressCounts(run.progress);
+    const counts = progressCounts(run.progress, run.askedAt !== undefined ? Date.now() - run.askedAt : undefined);
     return `$(sync~spin) ${asked} · ${counts || (run.engine ? `running on ${run.engine}` : 'starting')}`;
   }
   const o = run.outcome;
@@ -69,7 +78,7 @@ export function statusText(run: RunView): string {
     case 'answered':
       return `${CLAIM_ICONS[o.result.claim] ?? '$(info)'} ${o.result.claim} — ${strengthText(o)}`;
     case 'not covered':
-      return `$(circle-slash) not covered — ${asked}`;
+      return engineFailed(o) ? `$(error) engine error — ${asked}` : `$(circle-slash) not covered — ${asked}`;
     case 'cancelled':
       return `$(circle-slash) cancelled — ${asked}`;
     case 'budget':
@@ -101,11 +110,15 @@ export function settledMessage(run: RunView): string {
   const took = run.elapsedMs !== undefined ? ` in ${durationText(run.elapsedMs)}` : '';
   switch (o.status) {
     case 'answered': {
-      const reason = outcomeReason(o);
+      // A computed value or table is the answer itself: it leads, the engine's reason follows.
+      const shown = o.result.claim === 'value' ? computedText(o.result.values) : o.result.claim === 'table' ? tableText(o.result.values) : '';
+      const reason = [shown, outcomeReason(o)].filter(Boolean).join('; ');
       return `${asked} — ${o.result.claim} (${strengthText(o)}) by ${o.engine}${took}${reason ? `: ${reason}` : ''}`;
     }
     case 'not covered':
-      return `${asked} — not covered: ${outcomeReason(o)}`;
+      return engineFailed(o)
+        ? `${asked} — engine error: ${o.reasons.map((r) => r.reason).join('; ')}`
+        : `${asked} — not covered: ${outcomeReason(o)}`;
     case 'cancelled':
       return `${asked} — cancelled${took}`;
     case 'budget':
@@ -113,6 +126,11 @@ export function settledMessage(run: RunView): string {
     case 'error':
       return `${asked} — ${o.message}`;
   }
+}
+
+/** Whether an answer is a value or a table the panel shows (its `Show` button). */
+export function hasValues(outcome: RunOutcome | undefined): boolean {
+  return outcome?.status === 'answered' && (outcome.result.claim === 'value' || outcome.result.claim === 'table') && (outcome.result.values?.length ?? 0) > 0;
 }
 
 /** Whether an answer carries a witness the witness panel can show. */
@@ -146,7 +164,7 @@ export function runsEntry(run: RunView): { label: string; description: string; d
     for (const reason of o.standing.reasons) details.push(`lowered: ${reason}`);
     if (o.result.reason) details.push(`reason: ${o.result.reason}`);
   } else {
-    description = [o.status, took].filter(Boolean).join(' · ');
+    description = [engineFailed(o) ? 'engine error' : o.status, took].filter(Boolean).join(' · ');
     details.push(`${o.status}: ${outcomeReason(o)}`);
   }
   if (took) details.push(`duration: ${took}`);

@@ -70,7 +70,9 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     }
     const item = new vscode.TreeItem(entry.label, entry.details.length > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `run-${record.id}`;
-    item.description = entry.description;
+    // Which run and when, after what it says: runs of the same question tell apart at a glance.
+    const at = new Date(record.askedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    item.description = `${entry.description} · #${record.id} ${at}`;
     item.iconPath = iconOf(record);
     item.contextValue = contextValueOf(record);
     const tooltip = new vscode.MarkdownString([

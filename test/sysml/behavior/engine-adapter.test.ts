@@ -57,4 +57,31 @@ describe('engine behaviour handlers', () => {
     run.stop('cancelled');
     await assert.rejects(BEHAVIOR_QUESTIONS.holds!.run(params('holds', 'ping-pong.sysml', 'PingPong::Table', { condition: { name: 'c', text: 'hits <= 3' } }), run), (e: unknown) => e instanceof BudgetError);
   });
+
+  it('a holds search cancelled after exploring keeps what it found: no violation up to here, bounded by the moves explored', async function () {
+    this.timeout(120_000);
+    const text = readFileSync(join(__dirname, '..', '..', 'e2e', 'workspace', 'counters.sysml'), 'utf8');
+    const p: RunParams = {
+      question: { kind: 'holds', subject: 'Counters::Six', schedule: 'all', free: ['schedule'] },
+      model: { sources: { library: '2026-04', documents: [{ path: 'counters.sysml', text }] } },
+      bounds: [], budget: {},
+    };
+    const sent: { runs?: number; steps?: number; text?: string }[] = [];
+    const run: RunContext = new RunContext(p.budget, p.bounds, (counts) => {
+      sent.push(counts);
+      if ((counts.steps ?? 0) > 0) run.stop('cancelled');
+    });
+    const r = await BEHAVIOR_QUESTIONS.holds!.run(p, run);
+    run.dispose();
+    assert.equal(RunResult.safeParse(r).success, true, JSON.stringify(RunResult.safeParse(r).error?.issues));
+    assert.equal(r.claim, 'holds');
+    assert.equal(r.strength, 'bounded');
+    const steps = r.bounds?.[0]?.limit ?? 0;
+    assert.ok(steps > 0);
+    assert.deepEqual(r.bounds, [{ name: 'steps', limit: steps, reached: true }]);
+    assert.match(r.reason!, /^no violation up to here: [\d,]+ states, [\d,]+ moves, depth \d+ explored before the run stopped when it was cancelled$/);
+    // Progress in one number format, without `0 runs` before an execution has ended.
+    assert.ok(sent.every((c) => c.runs !== 0), JSON.stringify(sent));
+    assert.ok(sent.every((c) => c.text === undefined || /^\d{1,3}(,\d{3})* states$/.test(c.text)), JSON.stringify(sent));
+  });
 });
