@@ -26,9 +26,11 @@ describe('calc result bound by a binding connector', function () {
   });
   const ask = (subject: string) => engine.request(++id, 'run', runParams(question('evaluate', subject), modelText('b.sysml', MODEL)));
 
+  const firstValue = async (subject: string) => ((await ask(subject)).result as { values?: { value: unknown }[] } | undefined)?.values?.[0]?.value;
+
   it('reads the bound end: Twice(4) = y = 2 * 4 = 8; Reverse(12) = 12', async () => {
-    assert.equal((await ask('B::t')).result?.values?.[0]?.value, 8);
-    assert.equal((await ask('B::r')).result?.values?.[0]?.value, 12);
+    assert.equal(await firstValue('B::t'), 8);
+    assert.equal(await firstValue('B::r'), 12);
   });
 
   it('refuses a result binding beside a return, and two bindings of the result', async () => {
