@@ -149,12 +149,12 @@ describe('editor commands: summaries of real adapter answers', () => {
   it('wait: every status when all finished; a warning with the open ones at the deadline', async () => {
     const done = await run(bodyArgs('submit'), JSON.stringify({ tasks: [{ name: 'ok', duration_ms: 10 }, { name: 'bad', outcome: 'failed', duration_ms: 10 }] }));
     const [ok, bad] = taskIdsOf(done.envelope);
-    const waited = await run(waitArgs({ taskIds: [ok!, bad!], timeout: '5s' }).concat('-interval', '20ms'));
+    const waited = await run(waitArgs({ taskIds: [ok!, bad!], timeout: '60s' }).concat('-interval', '20ms'));
     assert.deepEqual(summarise('wait', waited.exitCode, waited.envelope), { severity: 'warning', message: `All 2 tasks finished: ${ok} success, ${bad} failed` });
-    const fine = await run(waitArgs({ taskIds: [ok!], timeout: '5s' }));
+    const fine = await run(waitArgs({ taskIds: [ok!], timeout: '60s' }));
     assert.deepEqual(summarise('wait', fine.exitCode, fine.envelope), { severity: 'info', message: `The task finished: ${ok} success` });
     const slow = taskIdsOf((await run(bodyArgs('submit'), '{"tasks":[{"name":"slow"}]}')).envelope)[0]!;
-    const late = await run(waitArgs({ taskIds: [slow], timeout: '100ms' }).concat('-interval', '20ms'));
+    const late = await run(waitArgs({ taskIds: [slow], timeout: '3s' }).concat('-interval', '20ms'));
     assert.equal(late.exitCode, 3);
     assert.deepEqual(summarise('wait', late.exitCode, late.envelope), { severity: 'warning', message: `Deadline passed before every task finished: ${slow} running` });
   });
@@ -163,7 +163,7 @@ describe('editor commands: summaries of real adapter answers', () => {
     const ids = taskIdsOf((await run(bodyArgs('submit'), '{"tasks":[{"name":"a"},{"name":"b"}]}')).envelope);
     const requested = await run(cancelArgs({ taskIds: [ids[0]!], wait: false }));
     assert.deepEqual(summarise('cancel', requested.exitCode, requested.envelope), { severity: 'info', message: `Cancel requested: ${ids[0]} cancelling` });
-    const waited = await run(cancelArgs({ taskIds: [ids[1]!], wait: true, timeout: '5s' }).concat('-interval', '20ms'));
+    const waited = await run(cancelArgs({ taskIds: [ids[1]!], wait: true, timeout: '60s' }).concat('-interval', '20ms'));
     assert.deepEqual(summarise('cancel', waited.exitCode, waited.envelope), { severity: 'info', message: `Cancelled: ${ids[1]} cancelled` });
     const again = await run(cancelArgs({ taskIds: [ids[1]!], wait: false }));
     const summary = summarise('cancel', again.exitCode, again.envelope);

@@ -65,9 +65,9 @@ describe('cli: engines that are a tree of processes', function () {
   };
 
   it('a wrapper engine that ignores cancel: at the deadline the whole engine is stopped and assay exits 4', async () => {
-    const run = await runCli(holds(manifest([wrapper()]), '--deadline', '1', '--json'));
+    const run = await runCli(holds(manifest([wrapper()]), '--deadline', '5', '--json'));
     assert.equal(run.code, 4, run.stderr);
-    assert.match(JSON.parse(run.stdout).error.message, /did not answer the cancel sent at the deadline of 1 s within 0\.3 s and was stopped/);
+    assert.match(JSON.parse(run.stdout).error.message, /did not answer the cancel sent at the deadline of 5 s within 0\.3 s and was stopped/);
   });
 
   it('a wrapper engine that ignores cancel: Ctrl-C ends assay with 4 and the engine', async () => {
