@@ -307,7 +307,7 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
     });
 
     it('answers below proved, with the reason, when z3 cannot decide in time', async () => {
-      const deadline = new Date(Date.now() + 1500).toISOString();
+      const deadline = new Date(Date.now() + 4000).toISOString();
       const r = await result('satisfiable', 'Long::Fermat', {}, modelOf('long.sysml'), { deadline });
       assert.equal(r.claim, 'none');
       assert.equal(r.strength, 'not covered');
