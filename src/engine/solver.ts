@@ -51,6 +51,8 @@ export interface Problem {
   objective?: { direction: 'minimize' | 'maximize'; term: Term };
   /** Always set: z3 gives up with `unknown (timeout)` after this many milliseconds. */
   timeoutMs: number;
+  /** When set (epoch ms), z3's timeout is cut to end by then, counted once z3 is loaded and the problem's turn has come. */
+  endBy?: number;
 }
 
 export type SolverValue =
@@ -136,7 +138,7 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   if (signal?.aborted) return { status: 'cancelled' };
   const stated = new Statement(ctx, problem);
   const backend: Solver<'assay'> | Optimize<'assay'> = problem.objective ? new ctx.Optimize() : new ctx.Solver();
-  const timeoutMs = Math.max(1, Math.floor(problem.timeoutMs));
+  const timeoutMs = Math.max(1, Math.floor(problem.endBy === undefined ? problem.timeoutMs : Math.min(problem.timeoutMs, problem.endBy - Date.now())));
   backend.set('timeout', timeoutMs);
   for (const c of stated.constraints) backend.add(c);
   stated.assertions.forEach((a, i) => backend.addAndTrack(a.term, `assertion!${i}`));
