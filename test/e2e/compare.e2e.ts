@@ -80,7 +80,7 @@ describe('Asking all covering engines in a real VS Code (installed from the VSIX
 
     // Show opens the deciding engine's run in the witness panel.
     await panel.locator('tr[data-engine="assay-reference"] button').click();
-    await page.locator('.tabs-container .tab', { hasText: 'Witness' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.tabs-container .tab', { hasText: /Run \d+: holds TimedCrossing/ }).first().waitFor({ timeout: 30_000 }); // the witness panel's title
 
     await runCommand(page, 'Assay: Focus on Runs View');
     const rows = page.locator('.part.sidebar .monaco-list-row');
