@@ -210,7 +210,9 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     // The partial result: what was explored, and that no violation was found up to there.
     await waitForNotification(page, /holds Counters::Six — holds \(bounded\) by assay-reference in [\d.]+ (ms|s|min)[^:]*: no violation up to here: [\d,]+ states, [\d,]+ moves, depth \d+ explored before the run stopped when it was cancelled/, 30_000);
     await screenshot(page, 'cancel-after');
-    await toast.waitFor({ state: 'hidden', timeout: 30_000 });
+    // The progress notification (the one with Cancel) is gone; the result's notification names the run too.
+    await page.locator('.notifications-toasts .notification-toast', { has: page.getByRole('button', { name: 'Cancel' }) })
+      .filter({ hasText: /holds Counters::Six/ }).first().waitFor({ state: 'hidden', timeout: 30_000 });
 
     // No engine process is left: the one that was cancelled is shut down (the next question starts one).
     const engines = () => processesUsing(session!.dir).filter((pid) => {

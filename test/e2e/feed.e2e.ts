@@ -205,9 +205,10 @@ describe('team feed in a real VS Code: share, watch live in a second window, ope
     await bob!.locator('.part.statusbar .statusbar-item', { hasText: /new on Team Feed/ }).waitFor({ state: 'hidden', timeout: 10_000 });
 
     await row.click();
-    const webview: FrameLocator = bob!.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    // The visible panel's frame (a closed panel's frame can linger a moment); a loaded machine renders slowly.
+    const webview: FrameLocator = bob!.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
     const changed = webview.locator('.model-changed');
-    await changed.waitFor({ timeout: 30_000 });
+    await changed.waitFor({ timeout: 60_000 });
     assert.match(await changed.innerText(), /Your model has changed since this run: assembly\.sysml differs/);
     await screenshot(bob!, 'feed-bob-model-changed');
 
