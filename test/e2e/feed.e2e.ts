@@ -81,10 +81,8 @@ describe('team feed in a real VS Code: share, watch live in a second window, ope
     const stamp = process.pid;
     await signUp(ada, `ada${stamp}`);
 
-    // Bob: a second window on the same workspace, signed up, watching the feed (empty for now).
-    bob = await session!.context.newPage();
-    await bob.goto(`${session!.url}/?folder=${encodeURIComponent(session!.workspace)}`);
-    await bob.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+    // Bob: a window on the same workspace in his own browser, signed up, watching the feed (empty for now).
+    bob = await session!.openOtherBrowser('bob');
     await signUp(bob, `bob${stamp}`);
     const bobFeed = await feedView(bob);
     await bobFeed.getByText('No posts yet').waitFor({ timeout: 20_000 });

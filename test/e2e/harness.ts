@@ -188,7 +188,23 @@ export class Session {
     readonly context: BrowserContext,
     readonly page: Page,
     readonly workspace: string,
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
+
+  /**
+   * A second window on the same workspace in a browser of its own (its own profile: storage, secrets,
+   * service workers), as a teammate on another machine has. Closed with the session.
+   */
+  async openOtherBrowser(name: string): Promise<Page> {
+    const context = await launchBrowser(join(this.dir, `chrome-${name}`), this.env);
+    this.otherBrowsers.push(context);
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${this.url}/?folder=${encodeURIComponent(this.workspace)}`);
+    await page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+    return page;
+  }
+
+  private readonly otherBrowsers: BrowserContext[] = [];
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -239,19 +255,9 @@ export class Session {
       liveGroups.add(server.pid);
       await waitForHealth(port, server, log);
 
-      const context = await chromium.launchPersistentContext(join(dir, 'chrome'), {
-        executablePath: chromiumPath,
-        headless: true,
-        env,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-        viewport: { width: 1400, height: 900 },
-      });
-      // tsx compiles test code with esbuild's keepNames, which wraps local functions in `__name(...)`;
-      // functions passed to page.evaluate run in the page, where that helper must exist too.
-      await context.addInitScript('globalThis.__name = globalThis.__name || ((fn) => fn);');
+      const context = await launchBrowser(join(dir, 'chrome'), env);
       const page = context.pages()[0] ?? (await context.newPage());
-      const session = new Session(dir, port, server, context, page, workspace);
+      const session = new Session(dir, port, server, context, page, workspace, env);
       page.on('console', (message) => session.consoleLines.push(`[${message.type()}] ${message.text()}`));
       page.on('pageerror', (error) => session.consoleLines.push(`[pageerror] ${error.message}`));
       if (options.beforeOpen) await options.beforeOpen(page);
@@ -275,6 +281,7 @@ export class Session {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const other of this.otherBrowsers) await other.close().catch(() => undefined);
     await this.context.close().catch(() => undefined);
     if (this.server.pid !== undefined) {
       killGroup(this.server.pid, 'SIGTERM');
@@ -294,6 +301,22 @@ export class Session {
       return '';
     }
   }
+}
+
+/** Debian's Chromium, headless, on its own profile directory. */
+async function launchBrowser(profile: string, env: NodeJS.ProcessEnv): Promise<BrowserContext> {
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    env,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    viewport: { width: 1400, height: 900 },
+  });
+  // tsx compiles test code with esbuild's keepNames, which wraps local functions in `__name(...)`;
+  // functions passed to page.evaluate run in the page, where that helper must exist too.
+  await context.addInitScript('globalThis.__name = globalThis.__name || ((fn) => fn);');
+  return context;
 }
 
 /** Kills whatever still uses the session dir, removes the dir, and returns the pids that survived. */
@@ -475,11 +498,21 @@ export async function paletteRows(page: Page, text: string): Promise<string[]> {
 
 async function openPalette(page: Page, text: string): Promise<void> {
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  if (!(await input.isVisible())) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+  // A quick input that is closing (an Escape a moment ago, a pick that just settled) still counts as
+  // visible when asked, then hides under the fill: open the palette again and retry.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!(await input.isVisible())) {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+      }
+      await input.fill(`>${text}`, { timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+      await sleep(300);
+    }
   }
-  await input.fill(`>${text}`);
 }
 
 async function findPaletteRow(page: Page, title: string, timeoutMs: number): Promise<Locator> {
