@@ -235,6 +235,9 @@ export class Session {
       'editor.minimap.enabled': false,
       'window.restoreWindows': 'none',
       'files.hotExit': 'off',
+      // VS Code for the web saves after a 1 s delay by default (desktop does not): tests that send
+      // unsaved edits, then restore the text, must not find their edit written to the fixture.
+      'files.autoSave': 'off',
       'git.enabled': false,
       'chat.commandCenter.enabled': false,
       'outline.collapseItems': 'alwaysExpand',
@@ -541,13 +544,22 @@ function escapeRegExp(text: string): string {
 /** Opens a workspace file through Quick Open and waits until its editor tab is active. */
 export async function openFile(page: Page, relativePath: string): Promise<void> {
   const name = relativePath.split('/').pop()!;
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(relativePath);
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  // Quick Open lists files from the workspace's file search, which a loaded machine can answer late
+  // (or not before the first query): ask again rather than fail.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(relativePath, { timeout: 5_000 });
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
   await row.click();
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
   await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 15_000 });
