@@ -175,7 +175,8 @@ describe('adapter wait and cancel (real process against the test service)', () =
     assert.equal(r.code, 1, r.stdout);
     assert.equal(r.out.error!.status_code, 404);
     assert.match(r.out.error!.message, /cancel failed for 1 of 2 task\(s\): POST .*\/tasks\/nope\/cancel returned 404/);
-    assert.equal(service.tasks.get(ids[0]!)!.status, 'cancelling');
+    // Cancelled by the service (it turns `cancelled` after a short delay, which a slow machine may pass).
+    assert.match(service.tasks.get(ids[0]!)!.status, /^(cancelling|cancelled)$/);
     assert.equal(r.out.data.tasks[0].task_id, ids[0]);
   });
 
