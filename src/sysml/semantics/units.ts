@@ -1,6 +1,10 @@
 // SI/ISQ units by short name: dimensions as exponent vectors, exact-ish conversion factors kept as a
 // numerator/denominator pair (so 90 km/h → m/s is 90·1000/3600 = 25 exactly), and an affine offset
-// for °C. Pure data and functions; no state.
+// for °C. The hand-written atoms below are the exact definitions (and the affine temperature scales);
+// every other unit the standard library declares comes from its own text (library-units.ts, generated).
+// Pure data and functions; no state beyond caches.
+
+import { LIBRARY_UNIT_ALIASES, LIBRARY_UNITS } from './library-units';
 
 /** Exponents over L M T I Θ N J, plus a plane-angle slot that never blocks compatibility (angle is
  * dimensionless in SI) but keeps rad/° recognisable in results. */
@@ -139,6 +143,71 @@ atom('gal', VOLUME, 3.785411784, 1000, { aliases: ['gallon'], preferred: false }
 atom('°F', TEMPERATURE, 5, 9, { aliases: ['degF', '℉'], offset: (459.67 * 5) / 9, preferred: false });
 // The dimensionless unit of the SI library.
 atom('one', DIMENSIONLESS, 1, 1, { preferred: false });
+
+// Percent: the dimensionless 1/100 (`50 [%]` is 0.5).
+atom('%', DIMENSIONLESS, 1, 100, { aliases: ['percent'], preferred: false });
+
+/** Library units declared as an expression of others (`'in³' = 'in'^3`, `mph` for `'mi/h'`), by name. */
+const EXPRESSION_ALIASES = new Map<string, string>();
+
+/** `5/9`, `3.048E-01`, `24`, `1.0e-28` as numerator/denominator, exact for decimals (3048/10000). */
+function libraryFactor(text: string): [number, number] | undefined {
+  const ratio = /^\s*([0-9.eE+-]+)\s*\/\s*([0-9.eE+-]+)\s*$/.exec(text);
+  if (ratio) {
+    const a = libraryFactor(ratio[1]!);
+    const b = libraryFactor(ratio[2]!);
+    return a && b ? [a[0] * b[1], a[1] * b[0]] : undefined;
+  }
+  const m = /^\s*([0-9]+)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\s*$/.exec(text);
+  if (!m) return undefined;
+  const fraction = m[2] ?? '';
+  const exponent = Number(m[3] ?? 0) - fraction.length;
+  const mantissa = Number(m[1]! + fraction);
+  return exponent >= 0 ? [mantissa * 10 ** exponent, 1] : [mantissa, 10 ** -exponent];
+}
+
+/**
+ * Adds every unit of the library's text (library-units.ts) that the exact table above does not
+ * already name: a ConversionByConvention/ConversionByPrefix unit becomes an atom (its reference
+ * unit's dimension, factor × the reference's factor), a DerivedUnit expression an alias of that
+ * expression. A unit whose reference the engine cannot read stays unknown (refused by name).
+ */
+function loadLibraryUnits(): void {
+  const known = (n: string): boolean => ALIASES.has(n) || EXPRESSION_ALIASES.has(n);
+  let pending = LIBRARY_UNITS.filter(([short, name]) => !(short !== null && known(short)) && !known(name));
+  for (let progress = true; progress && pending.length; ) {
+    progress = false;
+    const next: typeof pending = [];
+    for (const row of pending) {
+      const [short, name, , reference, factorOrExpression, kind] = row;
+      const names = [short, name].filter((n): n is string => n !== null && !known(n));
+      if (!names.length) continue;
+      try {
+        if (kind === 'derived' && factorOrExpression !== null) {
+          parseTerms(factorOrExpression);
+          for (const n of names) EXPRESSION_ALIASES.set(n, factorOrExpression);
+        } else if ((kind === 'exact' || kind === 'inexact') && reference !== null && factorOrExpression !== null) {
+          const factor = libraryFactor(factorOrExpression);
+          if (!factor) continue;
+          const ref = fromTerms(parseTerms(reference));
+          if (ref.offset !== 0) continue;
+          atom(names[0]!, ref.dimension, factor[0] * ref.num, factor[1] * ref.den, { aliases: names.slice(1), preferred: false });
+        } else continue;
+        progress = true;
+      } catch (e) {
+        if (!(e instanceof UnitSyntaxError)) throw e;
+        next.push(row);
+      }
+    }
+    pending = next;
+  }
+  for (const [alias, target] of LIBRARY_UNIT_ALIASES) {
+    if (known(alias) || !known(target)) continue;
+    const canonical = ALIASES.get(target);
+    if (canonical) ALIASES.set(alias, canonical);
+    else EXPRESSION_ALIASES.set(alias, EXPRESSION_ALIASES.get(target)!);
+  }
+}
 
 /** Compound units that keep their own name when a result lands on them (`N*m` stays torque). */
 const NAMED_COMPOUNDS = ['m/s', 'm/s^2', 'km/h', 'N*m', 'kg*m^2', 'm^2', 'm^3', 'kg/m^3', 'rad/s', '1/s', 'N/m'];
@@ -361,7 +430,8 @@ function tokenise(text: string): Token[] {
     }
     // A name: letters, °, Ω, µ, underscores, and a `::` qualifier (only the last segment counts).
     let j = i;
-    while (j < text.length && /[\p{L}°℃_]/u.test(text[j]!)) j++;
+    // Digits after the first character (`Btu_IT`, `ftH2O`); superscripts stay exponents.
+    while (j < text.length && (j === i ? /[\p{L}°℃%_]/u : /[\p{L}\p{Nd}°℃_]/u).test(text[j]!)) j++;
     if (j === i) throw new UnitSyntaxError(`unexpected '${c}' in unit '${text}'`);
     if (text.startsWith('::', j)) { i = j + 2; continue; }
     tokens.push({ kind: 'name', text: text.slice(i, j) });
@@ -374,6 +444,8 @@ function tokenise(text: string): Token[] {
 function termsOfName(name: string, whole: string): Terms {
   const canonical = ALIASES.get(name);
   if (canonical) return [[canonical, 1]];
+  const expression = EXPRESSION_ALIASES.get(name);
+  if (expression !== undefined) return parseTerms(expression);
   if (/[*/^⋅·⁻²³]/.test(name)) return parseTerms(name);
   throw new UnitSyntaxError(`unknown unit '${name}'${whole !== name ? ` in '${whole}'` : ''}`);
 }
@@ -448,7 +520,7 @@ export function tryParseUnit(text: string): Unit | undefined {
 
 /** Every short name and alias the library knows, for completions and docs. */
 export function knownUnitNames(): string[] {
-  return [...ALIASES.keys()];
+  return [...ALIASES.keys(), ...EXPRESSION_ALIASES.keys()];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -508,6 +580,13 @@ export function tidyUnit(u: Unit): { unit: Unit; scale: number } {
 }
 
 function computeTidy(u: Unit): { unit: Unit; scale: number } {
+  // A pure number unit (`%`) among other units is a factor of the magnitude: 200 kg · 5 % is 10 kg.
+  const pure = u.terms.filter(([n]) => exactlySameDimension(ATOMS.get(n)!.dimension, DIMENSIONLESS));
+  if (pure.length && pure.length < u.terms.length) {
+    const rest = unitFromTerms(u.terms.filter(([n]) => !exactlySameDimension(ATOMS.get(n)!.dimension, DIMENSIONLESS)));
+    const inner = computeTidy(rest);
+    return { unit: inner.unit, scale: (inner.scale * factorToCoherent(u)) / factorToCoherent(rest) };
+  }
   if (!mixesScales(u)) return { unit: u, scale: 1 };
   const coherent = coherentUnit(u.dimension);
   return { unit: coherent, scale: factorToCoherent(u) / factorToCoherent(coherent) };
@@ -548,3 +627,6 @@ export function quantityKindUnit(typeName: string): Unit | undefined {
   for (const [names, unit] of QUANTITY_KINDS) if (names.includes(simple)) return parseUnit(unit);
   return undefined;
 }
+
+// Last: reading the library's units uses the parser above.
+loadLibraryUnits();
