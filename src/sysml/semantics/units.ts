@@ -264,7 +264,11 @@ function normaliseTerms(terms: ReadonlyArray<readonly [string, number]>): Terms 
   return [...merged].filter(([, e]) => e !== 0);
 }
 
-function powerText(name: string, e: number): string {
+/** How a model-defined atom reads (its key also holds its definition, so two models' `mpg` never mix). */
+const DISPLAY = new Map<string, string>();
+
+function powerText(key: string, e: number): string {
+  const name = DISPLAY.get(key) ?? key;
   return e === 1 ? name : `${name}^${e}`;
 }
 
@@ -521,6 +525,23 @@ export function tryParseUnit(text: string): Unit | undefined {
 /** Every short name and alias the library knows, for completions and docs. */
 export function knownUnitNames(): string[] {
   return [...ALIASES.keys(), ...EXPRESSION_ALIASES.keys()];
+}
+
+/**
+ * A unit a model defines by a feature typed by a unit type: `attribute gallon : VolumeUnit =
+ * 231.0 * 'in' ** 3;` is `scale` (231) times `base` (in³), named `gallon`; `attribute mpg :
+ * DerivedUnit = 'mi' / gallon;` is mi/gallon named `mpg`. Known only through that feature (not by
+ * text), so the same name in another model is another unit.
+ */
+export function modelUnit(name: string, base: Unit, scale = 1): Unit | undefined {
+  if (!Number.isFinite(scale) || scale <= 0 || base.offset !== 0) return undefined;
+  const [num, den] = Number.isInteger(scale) ? [base.num * scale, base.den] : [base.num * scale, base.den];
+  const key = `${name}⟨${formatDimension(base.dimension)}·${num}/${den}⟩`;
+  if (!ATOMS.has(key)) {
+    ATOMS.set(key, { name: key, dimension: base.dimension, num, den, offset: 0, preferred: false });
+    DISPLAY.set(key, name);
+  }
+  return fromTerms([[key, 1]]);
 }
 
 // ---------------------------------------------------------------------------------------------------
