@@ -37,6 +37,13 @@ const MODEL = `package U {
     constraint strong { p >= 150 [hp] and p <= 112 [kW] }
     constraint tooStrong { p >= 151 [hp] and p <= 112 [kW] }
   }
+  attribute <USD> dollar : MeasurementUnit;
+  attribute <EUR> euro : MeasurementUnit;
+  attribute <CHF> franc : MeasurementUnit = 1.25 * USD;
+  attribute budget = 100 [USD] + 40 [CHF];
+  attribute pricePerKg = 30 [USD] / 4 [kg];
+  attribute inDollars = 8 [CHF] [USD];
+  attribute mixedCurrencies = 100 [USD] + 5 [EUR];
 }`;
 
 describe('units and quantity kinds through the engine', function () {
@@ -107,6 +114,17 @@ describe('units and quantity kinds through the engine', function () {
     assert.match(await refusal('addKgM'), /units\.sysml:21:22: cannot add \[m\] to \[kg\]/);
     assert.match(await refusal('compareKgM'), /units\.sysml:22:\d+: cannot compare \[kg\] with \[m\]/);
     assert.match(await refusal('twiceOf'), /the result of Twice is declared MassValue .* but its value .* is another quantity/);
+  });
+
+  it('gives a unit the model declares without a conversion (a currency) a dimension of its own', async () => {
+    // CHF is declared as 1.25 USD: 100 USD + 40 CHF = 150 USD; 8 CHF = 10 USD
+    const b = await value('budget');
+    assert.equal(b.value, 150);
+    assert.equal(b.unit, 'USD');
+    assert.deepEqual(await value('inDollars'), { value: 10, unit: 'USD' });
+    assert.deepEqual(await value('pricePerKg'), { value: 7.5, unit: 'USD/kg' });
+    // no factor between USD and EUR: refused, never converted
+    assert.match(await refusal('mixedCurrencies'), /units\.sysml:\d+:\d+: cannot add \[EUR\] to \[USD\]/);
   });
 
   it('binds features that subset ISQ quantities in US customary units', async () => {

@@ -9,7 +9,7 @@ import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../s
 import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
-import { modelUnit, quantityKindUnit, sameDimension } from '../semantics/units';
+import { modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { callQualifiedLibraryFunction, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -164,6 +164,14 @@ export class ModelValues {
     }
     if (this.index.featuresOf(feature).length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref')) {
       return this.instance(ctx);
+    }
+    // A unit the model declares without a value or conversion: the base unit of its own dimension.
+    const unitType = this.index.typeNameOf(feature)?.split('::').at(-1);
+    if (node.kind === 'Usage' && (unitType === 'MeasurementUnit' || unitType === 'SimpleUnit')) {
+      const name = feature.shortName ?? feature.name;
+      const own = name ? ownDimensionUnit(name) : undefined;
+      if (own) return unitValue(own);
+      return error(`'${path}' declares a unit of its own dimension, and the engine holds at most 8 such units per process: not modeled`, rangeOf(feature), 'unsupported');
     }
     // An enumeration-typed feature has no value unless given one; so has a plain attribute.
     return error(`'${path}' has no value: give it one in the model or bind it in the question`, rangeOf(feature));

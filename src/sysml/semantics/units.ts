@@ -7,13 +7,17 @@
 import { LIBRARY_UNIT_ALIASES, LIBRARY_UNITS } from './library-units';
 
 /** Exponents over L M T I Θ N J, plus a plane-angle slot that never blocks compatibility (angle is
- * dimensionless in SI) but keeps rad/° recognisable in results. */
-export type Dimension = readonly [number, number, number, number, number, number, number, number];
+ * dimensionless in SI) but keeps rad/° recognisable in results, plus OWN_SLOTS slots for units a model
+ * declares with a dimension of their own (a currency: `attribute <USD> dollar : MeasurementUnit;`). */
+export type Dimension = readonly number[];
 
 const BASE_SYMBOLS = ['L', 'M', 'T', 'I', 'Θ', 'N', 'J', 'angle'] as const;
 const ANGLE = 7;
+/** Units of their own dimension per engine process (their names; the same name shares a slot). */
+const OWN_SLOTS = 8;
+const OWN_NAMES: string[] = [];
 
-export const DIMENSIONLESS: Dimension = [0, 0, 0, 0, 0, 0, 0, 0];
+export const DIMENSIONLESS: Dimension = new Array<number>(BASE_SYMBOLS.length + OWN_SLOTS).fill(0);
 
 /** One unit as written: a product of named atoms with integer exponents (`km/h` is km¹·h⁻¹). */
 export interface Unit {
@@ -42,7 +46,7 @@ const ATOMS = new Map<string, Atom>();
 const ALIASES = new Map<string, string>();
 
 function dim(spec: Partial<Record<(typeof BASE_SYMBOLS)[number], number>>): Dimension {
-  return BASE_SYMBOLS.map((s) => spec[s] ?? 0) as unknown as Dimension;
+  return DIMENSIONLESS.map((_, i) => spec[BASE_SYMBOLS[i]!] ?? 0);
 }
 
 function atom(
@@ -227,12 +231,12 @@ export class UnitSyntaxError extends Error {}
 // Dimension arithmetic
 
 export function sameDimension(a: Dimension, b: Dimension): boolean {
-  for (let i = 0; i < ANGLE; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < a.length; i++) if (i !== ANGLE && a[i] !== b[i]) return false;
   return true;
 }
 
 function exactlySameDimension(a: Dimension, b: Dimension): boolean {
-  for (let i = 0; i <= ANGLE; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -248,7 +252,8 @@ function addDims(a: Dimension, b: Dimension, scale = 1): Dimension {
 export function formatDimension(d: Dimension): string {
   const parts: string[] = [];
   d.forEach((e, i) => {
-    if (e !== 0) parts.push(e === 1 ? BASE_SYMBOLS[i]! : `${BASE_SYMBOLS[i]}^${e}`);
+    const symbol = BASE_SYMBOLS[i] ?? OWN_NAMES[i - BASE_SYMBOLS.length] ?? `own${i}`;
+    if (e !== 0) parts.push(e === 1 ? symbol : `${symbol}^${e}`);
   });
   return parts.length ? parts.join('*') : '1';
 }
@@ -367,7 +372,7 @@ function nameResult(rawTerms: ReadonlyArray<readonly [string, number]>): Unit {
 /** The coherent SI unit of a dimension: a derived name (N, J, W, m/s) or a product of base units. */
 export function coherentUnit(d: Dimension): Unit {
   for (const [cd, name] of COHERENT_BY_DIMENSION) if (exactlySameDimension(cd, d)) return parseUnit(name);
-  const base = ['m', 'kg', 's', 'A', 'K', 'mol', 'cd', 'rad'];
+  const base = ['m', 'kg', 's', 'A', 'K', 'mol', 'cd', 'rad', ...OWN_NAMES.map(ownKey)];
   return fromTerms(base.map((n, i) => [n, d[i]!] as [string, number]));
 }
 
@@ -542,6 +547,26 @@ export function modelUnit(name: string, base: Unit, scale = 1): Unit | undefined
     DISPLAY.set(key, name);
   }
   return fromTerms([[key, 1]]);
+}
+
+const ownKey = (name: string): string => `${name}⟨own dimension⟩`;
+
+/**
+ * A unit a model declares without a conversion to any other (`attribute <USD> dollar :
+ * MeasurementUnit;`): the base unit of a dimension of its own, so `10 [USD] + 5 [EUR]` is a dimension
+ * error unless the model defines one from the other (`EUR : MeasurementUnit = 1.1 * USD`). Undefined
+ * when the engine has no slot left (OWN_SLOTS names per process).
+ */
+export function ownDimensionUnit(name: string): Unit | undefined {
+  let slot = OWN_NAMES.indexOf(name);
+  if (slot < 0) {
+    if (OWN_NAMES.length >= OWN_SLOTS) return undefined;
+    slot = OWN_NAMES.push(name) - 1;
+    const at = BASE_SYMBOLS.length + slot;
+    ATOMS.set(ownKey(name), { name: ownKey(name), dimension: DIMENSIONLESS.map((_, i) => (i === at ? 1 : 0)), num: 1, den: 1, offset: 0, preferred: false });
+    DISPLAY.set(ownKey(name), name);
+  }
+  return fromTerms([[ownKey(name), 1]]);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { generateUnitsModule, UNITS_MODULE } from '../../../scripts/generate-library-units';
-import { convertMagnitude, parseUnit, tryParseUnit, sameDimension, formatDimension } from '../../../src/sysml/semantics/units';
+import { convertMagnitude, modelUnit, multiplyUnits, ownDimensionUnit, parseUnit, tryParseUnit, sameDimension, formatDimension } from '../../../src/sysml/semantics/units';
 
 describe('semantics/units', () => {
   it('parses short names, compounds and library spellings to the same unit', () => {
@@ -112,6 +112,22 @@ describe('semantics/units', () => {
 
     it('is generated from the library text in ../shared/corpus (npx tsx scripts/generate-library-units.ts)', () => {
       assert.equal(readFileSync(UNITS_MODULE, 'utf8'), generateUnitsModule());
+    });
+
+    it('makes model units: a multiple of a unit keeps its factor, a unit of its own dimension converts to nothing else', () => {
+      const gallon = modelUnit('gallon', parseUnit('in^3'), 231)!;
+      assert.equal(gallon.name, 'gallon');
+      assert.equal(convertMagnitude(1, gallon, parseUnit('L')), 3.785411784);
+      assert.equal(multiplyUnits(gallon, parseUnit('1/h')).name, 'gallon/h');
+      const usd = ownDimensionUnit('USD')!;
+      assert.equal(usd.name, 'USD');
+      assert.ok(sameDimension(usd.dimension, ownDimensionUnit('USD')!.dimension)); // the same slot by name
+      assert.ok(!sameDimension(usd.dimension, ownDimensionUnit('EUR')!.dimension));
+      assert.ok(!sameDimension(usd.dimension, parseUnit('one').dimension));
+      assert.equal(convertMagnitude(1, usd, ownDimensionUnit('EUR')!), undefined);
+      assert.equal(formatDimension(multiplyUnits(usd, parseUnit('1/kg')).dimension), 'M^-1*USD');
+      assert.equal(modelUnit('bad', parseUnit('m'), -2), undefined);
+      assert.equal(modelUnit('affine', parseUnit('°C'), 2), undefined);
     });
 
     it('refuses units the library does not declare, by name', () => {
