@@ -7,9 +7,9 @@
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
 import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
-import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError } from '../semantics/values';
+import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
-import { quantityKindUnit, sameDimension } from '../semantics/units';
+import { modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { callQualifiedLibraryFunction, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -137,7 +137,7 @@ export class ModelValues {
         return error(`'${path}' is ${format(v)} by its value but ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}`, rangeOf(feature));
       }
       const typed = this.checkType(feature, `'${path}'`, v);
-      return isError(typed) ? typed : this.checkCount(feature, path, v);
+      return isError(typed) ? typed : this.checkCount(feature, path, typed);
     }
     const bound = this.boundValue(owner, feature);
     if (bound !== undefined) return isError(bound.value) ? bound.value : this.checkCount(feature, path, bound.value);
@@ -164,6 +164,14 @@ export class ModelValues {
     }
     if (this.index.featuresOf(feature).length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref')) {
       return this.instance(ctx);
+    }
+    // A unit the model declares without a value or conversion: the base unit of its own dimension.
+    const unitType = this.index.typeNameOf(feature)?.split('::').at(-1);
+    if (node.kind === 'Usage' && (unitType === 'MeasurementUnit' || unitType === 'SimpleUnit')) {
+      const name = feature.shortName ?? feature.name;
+      const own = name ? ownDimensionUnit(name) : undefined;
+      if (own) return unitValue(own);
+      return error(`'${path}' declares a unit of its own dimension, and the engine holds at most 8 such units per process: not modeled`, rangeOf(feature), 'unsupported');
     }
     // An enumeration-typed feature has no value unless given one; so has a plain attribute.
     return error(`'${path}' has no value: give it one in the model or bind it in the question`, rangeOf(feature));
@@ -373,6 +381,7 @@ export class ModelValues {
     const type = this.index.typeNameOf(feature);
     if (!type) return v;
     const last = type.split('::').at(-1)!.replace(/^'|'$/g, '');
+    if (/Unit$/.test(last) && last !== 'SystemOfUnits') return this.asModelUnit(feature, what, type, last, v);
     const kind = quantityKindUnit(last);
     for (const item of itemsOf(v)) {
       if (kind && item.kind === 'quantity' && !sameDimension(item.unit.dimension, kind.dimension)) {
@@ -383,6 +392,26 @@ export class ModelValues {
       }
     }
     return v;
+  }
+
+  /**
+   * A feature typed by a unit type whose value is a unit expression (`mpg : DerivedUnit = 'mi' /
+   * gallon`) or a multiple of a unit (`gallon : VolumeUnit = 231.0 * 'in' ** 3`) is a unit the model
+   * defines, named by the feature's short name or name. A kind-specific unit type (`VolumeUnit`)
+   * checks the dimension; anything else is a model error, never a guessed unit.
+   */
+  private asModelUnit(feature: ModelElement, what: string, type: string, last: string, v: Value): Outcome {
+    if (v.kind !== 'unit' && v.kind !== 'quantity') {
+      return error(`${what} is declared ${type} (a unit) but its value ${format(v)} is not a unit expression`, rangeOf(feature));
+    }
+    const kind = quantityKindUnit(`${last.replace(/Unit$/, '')}Value`);
+    if (kind && !sameDimension(v.unit.dimension, kind.dimension)) {
+      return error(`${what} is declared ${type} (a unit of ${kind.name}'s dimension) but its value ${format(v)} is of another dimension`, rangeOf(feature));
+    }
+    const name = feature.shortName ?? feature.name;
+    const unit = name ? modelUnit(name, v.unit, v.kind === 'quantity' ? v.value : 1) : undefined;
+    if (!unit) return error(`${what}: ${format(v)} cannot define a unit (an affine scale or a factor that is not positive)`, rangeOf(feature));
+    return unitValue(unit);
   }
 
   /** A calc's value against its declared result type (its return parameter's). */

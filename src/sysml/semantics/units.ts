@@ -1,15 +1,23 @@
 // SI/ISQ units by short name: dimensions as exponent vectors, exact-ish conversion factors kept as a
 // numerator/denominator pair (so 90 km/h → m/s is 90·1000/3600 = 25 exactly), and an affine offset
-// for °C. Pure data and functions; no state.
+// for °C. The hand-written atoms below are the exact definitions (and the affine temperature scales);
+// every other unit the standard library declares comes from its own text (library-units.ts, generated).
+// Pure data and functions; no state beyond caches.
+
+import { LIBRARY_UNIT_ALIASES, LIBRARY_UNITS } from './library-units';
 
 /** Exponents over L M T I Θ N J, plus a plane-angle slot that never blocks compatibility (angle is
- * dimensionless in SI) but keeps rad/° recognisable in results. */
-export type Dimension = readonly [number, number, number, number, number, number, number, number];
+ * dimensionless in SI) but keeps rad/° recognisable in results, plus OWN_SLOTS slots for units a model
+ * declares with a dimension of their own (a currency: `attribute <USD> dollar : MeasurementUnit;`). */
+export type Dimension = readonly number[];
 
 const BASE_SYMBOLS = ['L', 'M', 'T', 'I', 'Θ', 'N', 'J', 'angle'] as const;
 const ANGLE = 7;
+/** Units of their own dimension per engine process (their names; the same name shares a slot). */
+const OWN_SLOTS = 8;
+const OWN_NAMES: string[] = [];
 
-export const DIMENSIONLESS: Dimension = [0, 0, 0, 0, 0, 0, 0, 0];
+export const DIMENSIONLESS: Dimension = new Array<number>(BASE_SYMBOLS.length + OWN_SLOTS).fill(0);
 
 /** One unit as written: a product of named atoms with integer exponents (`km/h` is km¹·h⁻¹). */
 export interface Unit {
@@ -38,7 +46,7 @@ const ATOMS = new Map<string, Atom>();
 const ALIASES = new Map<string, string>();
 
 function dim(spec: Partial<Record<(typeof BASE_SYMBOLS)[number], number>>): Dimension {
-  return BASE_SYMBOLS.map((s) => spec[s] ?? 0) as unknown as Dimension;
+  return DIMENSIONLESS.map((_, i) => spec[BASE_SYMBOLS[i]!] ?? 0);
 }
 
 function atom(
@@ -140,6 +148,71 @@ atom('°F', TEMPERATURE, 5, 9, { aliases: ['degF', '℉'], offset: (459.67 * 5) 
 // The dimensionless unit of the SI library.
 atom('one', DIMENSIONLESS, 1, 1, { preferred: false });
 
+// Percent: the dimensionless 1/100 (`50 [%]` is 0.5).
+atom('%', DIMENSIONLESS, 1, 100, { aliases: ['percent'], preferred: false });
+
+/** Library units declared as an expression of others (`'in³' = 'in'^3`, `mph` for `'mi/h'`), by name. */
+const EXPRESSION_ALIASES = new Map<string, string>();
+
+/** `5/9`, `3.048E-01`, `24`, `1.0e-28` as numerator/denominator, exact for decimals (3048/10000). */
+function libraryFactor(text: string): [number, number] | undefined {
+  const ratio = /^\s*([0-9.eE+-]+)\s*\/\s*([0-9.eE+-]+)\s*$/.exec(text);
+  if (ratio) {
+    const a = libraryFactor(ratio[1]!);
+    const b = libraryFactor(ratio[2]!);
+    return a && b ? [a[0] * b[1], a[1] * b[0]] : undefined;
+  }
+  const m = /^\s*([0-9]+)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\s*$/.exec(text);
+  if (!m) return undefined;
+  const fraction = m[2] ?? '';
+  const exponent = Number(m[3] ?? 0) - fraction.length;
+  const mantissa = Number(m[1]! + fraction);
+  return exponent >= 0 ? [mantissa * 10 ** exponent, 1] : [mantissa, 10 ** -exponent];
+}
+
+/**
+ * Adds every unit of the library's text (library-units.ts) that the exact table above does not
+ * already name: a ConversionByConvention/ConversionByPrefix unit becomes an atom (its reference
+ * unit's dimension, factor × the reference's factor), a DerivedUnit expression an alias of that
+ * expression. A unit whose reference the engine cannot read stays unknown (refused by name).
+ */
+function loadLibraryUnits(): void {
+  const known = (n: string): boolean => ALIASES.has(n) || EXPRESSION_ALIASES.has(n);
+  let pending = LIBRARY_UNITS.filter(([short, name]) => !(short !== null && known(short)) && !known(name));
+  for (let progress = true; progress && pending.length; ) {
+    progress = false;
+    const next: typeof pending = [];
+    for (const row of pending) {
+      const [short, name, , reference, factorOrExpression, kind] = row;
+      const names = [short, name].filter((n): n is string => n !== null && !known(n));
+      if (!names.length) continue;
+      try {
+        if (kind === 'derived' && factorOrExpression !== null) {
+          parseTerms(factorOrExpression);
+          for (const n of names) EXPRESSION_ALIASES.set(n, factorOrExpression);
+        } else if ((kind === 'exact' || kind === 'inexact') && reference !== null && factorOrExpression !== null) {
+          const factor = libraryFactor(factorOrExpression);
+          if (!factor) continue;
+          const ref = fromTerms(parseTerms(reference));
+          if (ref.offset !== 0) continue;
+          atom(names[0]!, ref.dimension, factor[0] * ref.num, factor[1] * ref.den, { aliases: names.slice(1), preferred: false });
+        } else continue;
+        progress = true;
+      } catch (e) {
+        if (!(e instanceof UnitSyntaxError)) throw e;
+        next.push(row);
+      }
+    }
+    pending = next;
+  }
+  for (const [alias, target] of LIBRARY_UNIT_ALIASES) {
+    if (known(alias) || !known(target)) continue;
+    const canonical = ALIASES.get(target);
+    if (canonical) ALIASES.set(alias, canonical);
+    else EXPRESSION_ALIASES.set(alias, EXPRESSION_ALIASES.get(target)!);
+  }
+}
+
 /** Compound units that keep their own name when a result lands on them (`N*m` stays torque). */
 const NAMED_COMPOUNDS = ['m/s', 'm/s^2', 'km/h', 'N*m', 'kg*m^2', 'm^2', 'm^3', 'kg/m^3', 'rad/s', '1/s', 'N/m'];
 
@@ -158,12 +231,12 @@ export class UnitSyntaxError extends Error {}
 // Dimension arithmetic
 
 export function sameDimension(a: Dimension, b: Dimension): boolean {
-  for (let i = 0; i < ANGLE; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < a.length; i++) if (i !== ANGLE && a[i] !== b[i]) return false;
   return true;
 }
 
 function exactlySameDimension(a: Dimension, b: Dimension): boolean {
-  for (let i = 0; i <= ANGLE; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -179,7 +252,8 @@ function addDims(a: Dimension, b: Dimension, scale = 1): Dimension {
 export function formatDimension(d: Dimension): string {
   const parts: string[] = [];
   d.forEach((e, i) => {
-    if (e !== 0) parts.push(e === 1 ? BASE_SYMBOLS[i]! : `${BASE_SYMBOLS[i]}^${e}`);
+    const symbol = BASE_SYMBOLS[i] ?? OWN_NAMES[i - BASE_SYMBOLS.length] ?? `own${i}`;
+    if (e !== 0) parts.push(e === 1 ? symbol : `${symbol}^${e}`);
   });
   return parts.length ? parts.join('*') : '1';
 }
@@ -195,7 +269,11 @@ function normaliseTerms(terms: ReadonlyArray<readonly [string, number]>): Terms 
   return [...merged].filter(([, e]) => e !== 0);
 }
 
-function powerText(name: string, e: number): string {
+/** How a model-defined atom reads (its key also holds its definition, so two models' `mpg` never mix). */
+const DISPLAY = new Map<string, string>();
+
+function powerText(key: string, e: number): string {
+  const name = DISPLAY.get(key) ?? key;
   return e === 1 ? name : `${name}^${e}`;
 }
 
@@ -294,7 +372,7 @@ function nameResult(rawTerms: ReadonlyArray<readonly [string, number]>): Unit {
 /** The coherent SI unit of a dimension: a derived name (N, J, W, m/s) or a product of base units. */
 export function coherentUnit(d: Dimension): Unit {
   for (const [cd, name] of COHERENT_BY_DIMENSION) if (exactlySameDimension(cd, d)) return parseUnit(name);
-  const base = ['m', 'kg', 's', 'A', 'K', 'mol', 'cd', 'rad'];
+  const base = ['m', 'kg', 's', 'A', 'K', 'mol', 'cd', 'rad', ...OWN_NAMES.map(ownKey)];
   return fromTerms(base.map((n, i) => [n, d[i]!] as [string, number]));
 }
 
@@ -361,7 +439,8 @@ function tokenise(text: string): Token[] {
     }
     // A name: letters, °, Ω, µ, underscores, and a `::` qualifier (only the last segment counts).
     let j = i;
-    while (j < text.length && /[\p{L}°℃_]/u.test(text[j]!)) j++;
+    // Digits after the first character (`Btu_IT`, `ftH2O`); superscripts stay exponents.
+    while (j < text.length && (j === i ? /[\p{L}°℃%_]/u : /[\p{L}\p{Nd}°℃_]/u).test(text[j]!)) j++;
     if (j === i) throw new UnitSyntaxError(`unexpected '${c}' in unit '${text}'`);
     if (text.startsWith('::', j)) { i = j + 2; continue; }
     tokens.push({ kind: 'name', text: text.slice(i, j) });
@@ -374,6 +453,8 @@ function tokenise(text: string): Token[] {
 function termsOfName(name: string, whole: string): Terms {
   const canonical = ALIASES.get(name);
   if (canonical) return [[canonical, 1]];
+  const expression = EXPRESSION_ALIASES.get(name);
+  if (expression !== undefined) return parseTerms(expression);
   if (/[*/^⋅·⁻²³]/.test(name)) return parseTerms(name);
   throw new UnitSyntaxError(`unknown unit '${name}'${whole !== name ? ` in '${whole}'` : ''}`);
 }
@@ -448,7 +529,44 @@ export function tryParseUnit(text: string): Unit | undefined {
 
 /** Every short name and alias the library knows, for completions and docs. */
 export function knownUnitNames(): string[] {
-  return [...ALIASES.keys()];
+  return [...ALIASES.keys(), ...EXPRESSION_ALIASES.keys()];
+}
+
+/**
+ * A unit a model defines by a feature typed by a unit type: `attribute gallon : VolumeUnit =
+ * 231.0 * 'in' ** 3;` is `scale` (231) times `base` (in³), named `gallon`; `attribute mpg :
+ * DerivedUnit = 'mi' / gallon;` is mi/gallon named `mpg`. Known only through that feature (not by
+ * text), so the same name in another model is another unit.
+ */
+export function modelUnit(name: string, base: Unit, scale = 1): Unit | undefined {
+  if (!Number.isFinite(scale) || scale <= 0 || base.offset !== 0) return undefined;
+  const [num, den] = Number.isInteger(scale) ? [base.num * scale, base.den] : [base.num * scale, base.den];
+  const key = `${name}⟨${formatDimension(base.dimension)}·${num}/${den}⟩`;
+  if (!ATOMS.has(key)) {
+    ATOMS.set(key, { name: key, dimension: base.dimension, num, den, offset: 0, preferred: false });
+    DISPLAY.set(key, name);
+  }
+  return fromTerms([[key, 1]]);
+}
+
+const ownKey = (name: string): string => `${name}⟨own dimension⟩`;
+
+/**
+ * A unit a model declares without a conversion to any other (`attribute <USD> dollar :
+ * MeasurementUnit;`): the base unit of a dimension of its own, so `10 [USD] + 5 [EUR]` is a dimension
+ * error unless the model defines one from the other (`EUR : MeasurementUnit = 1.1 * USD`). Undefined
+ * when the engine has no slot left (OWN_SLOTS names per process).
+ */
+export function ownDimensionUnit(name: string): Unit | undefined {
+  let slot = OWN_NAMES.indexOf(name);
+  if (slot < 0) {
+    if (OWN_NAMES.length >= OWN_SLOTS) return undefined;
+    slot = OWN_NAMES.push(name) - 1;
+    const at = BASE_SYMBOLS.length + slot;
+    ATOMS.set(ownKey(name), { name: ownKey(name), dimension: DIMENSIONLESS.map((_, i) => (i === at ? 1 : 0)), num: 1, den: 1, offset: 0, preferred: false });
+    DISPLAY.set(ownKey(name), name);
+  }
+  return fromTerms([[ownKey(name), 1]]);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -508,6 +626,13 @@ export function tidyUnit(u: Unit): { unit: Unit; scale: number } {
 }
 
 function computeTidy(u: Unit): { unit: Unit; scale: number } {
+  // A pure number unit (`%`) among other units is a factor of the magnitude: 200 kg · 5 % is 10 kg.
+  const pure = u.terms.filter(([n]) => exactlySameDimension(ATOMS.get(n)!.dimension, DIMENSIONLESS));
+  if (pure.length && pure.length < u.terms.length) {
+    const rest = unitFromTerms(u.terms.filter(([n]) => !exactlySameDimension(ATOMS.get(n)!.dimension, DIMENSIONLESS)));
+    const inner = computeTidy(rest);
+    return { unit: inner.unit, scale: (inner.scale * factorToCoherent(u)) / factorToCoherent(rest) };
+  }
   if (!mixesScales(u)) return { unit: u, scale: 1 };
   const coherent = coherentUnit(u.dimension);
   return { unit: coherent, scale: factorToCoherent(u) / factorToCoherent(coherent) };
@@ -548,3 +673,6 @@ export function quantityKindUnit(typeName: string): Unit | undefined {
   for (const [names, unit] of QUANTITY_KINDS) if (names.includes(simple)) return parseUnit(unit);
   return undefined;
 }
+
+// Last: reading the library's units uses the parser above.
+loadLibraryUnits();

@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { convertMagnitude, parseUnit, tryParseUnit, sameDimension, formatDimension } from '../../../src/sysml/semantics/units';
+import { readFileSync } from 'node:fs';
+import { generateUnitsModule, UNITS_MODULE } from '../../../scripts/generate-library-units';
+import { convertMagnitude, modelUnit, multiplyUnits, ownDimensionUnit, parseUnit, tryParseUnit, sameDimension, formatDimension } from '../../../src/sysml/semantics/units';
 
 describe('semantics/units', () => {
   it('parses short names, compounds and library spellings to the same unit', () => {
@@ -63,5 +65,74 @@ describe('semantics/units', () => {
     assert.equal(tryParseUnit('m/'), undefined);
     assert.equal(tryParseUnit('m^x'), undefined);
     assert.throws(() => parseUnit('kg*parsec'), /unknown unit 'parsec' in 'kg\*parsec'/);
+  });
+
+  describe('units of the standard library text (library-units.ts)', () => {
+    const c = (v: number, from: string, to: string): number | undefined => convertMagnitude(v, parseUnit(from), parseUnit(to));
+    const close = (a: number | undefined, b: number): void => assert.ok(a !== undefined && Math.abs(a - b) <= 1e-9 * Math.abs(b), `${a} ≉ ${b}`);
+
+    it('reads ConversionByConvention units with the library factor (hp, knot, Btu, eV)', () => {
+      // USCustomaryUnits: hp = 7.456999E+02 W, knot = 5.144444E-01 m/s, Btu (alias of Btu_IT) = 1.055056E+03 J.
+      close(c(100, 'hp', 'kW'), 74.56999);
+      close(c(3, 'knot', 'm/s'), 1.5433332);
+      close(c(2, 'Btu', 'J'), 2110.112);
+      close(c(1, 'eV', 'J'), 1.602176487e-19);
+      assert.ok(sameDimension(parseUnit('hp').dimension, parseUnit('W').dimension));
+    });
+
+    it('keeps exact factors exact: mi, in³, ft³, mph, nmi', () => {
+      assert.equal(c(1, 'mi', 'km'), 1.609344);
+      assert.equal(c(2, 'in³', 'mL'), 32.774128);
+      assert.equal(c(1, "USCustomaryUnits::'in³'", 'mm^3'), 16387.064);
+      assert.equal(c(1, 'ft³', 'L'), 28.316846592);
+      assert.equal(c(60, 'mph', 'km/h'), 96.56064);
+      assert.equal(c(1, 'nmi', 'm'), 1852);
+      assert.equal(c(1, 'NM', 'm'), 1852);
+    });
+
+    it('reads DerivedUnit expressions of library units (ft⋅lbf, Btu_IT/h) and ConversionByPrefix (Å via the ångström entry)', () => {
+      close(c(1, 'ft⋅lbf', 'J'), 0.3048 * 4.4482216152605);
+      close(c(1, 'Btu_IT/h', 'W'), 1055.056 / 3600);
+      close(c(1, 'Å', 'nm'), 0.1);
+      close(c(9, '°R', 'K'), 5);
+    });
+
+    it('keeps the exact hand definitions where the library rounds (lb, gal) and °F affine', () => {
+      assert.equal(c(1, 'lb', 'kg'), 0.45359237);
+      assert.equal(c(1, 'gal', 'L'), 3.785411784);
+      close(c(212, '°F', '°C'), 100);
+      assert.equal(c(1, 'tonne', 'kg'), 1000); // the library text says 1.0e-3 kg: its typo is not taken
+    });
+
+    it('has % as the dimensionless 1/100', () => {
+      assert.equal(c(50, '%', 'one'), 0.5);
+      assert.equal(c(50, 'percent', 'one'), 0.5);
+      assert.ok(sameDimension(parseUnit('%').dimension, parseUnit('one').dimension));
+    });
+
+    it('is generated from the library text in ../shared/corpus (npx tsx scripts/generate-library-units.ts)', () => {
+      assert.equal(readFileSync(UNITS_MODULE, 'utf8'), generateUnitsModule());
+    });
+
+    it('makes model units: a multiple of a unit keeps its factor, a unit of its own dimension converts to nothing else', () => {
+      const gallon = modelUnit('gallon', parseUnit('in^3'), 231)!;
+      assert.equal(gallon.name, 'gallon');
+      assert.equal(convertMagnitude(1, gallon, parseUnit('L')), 3.785411784);
+      assert.equal(multiplyUnits(gallon, parseUnit('1/h')).name, 'gallon/h');
+      const usd = ownDimensionUnit('USD')!;
+      assert.equal(usd.name, 'USD');
+      assert.ok(sameDimension(usd.dimension, ownDimensionUnit('USD')!.dimension)); // the same slot by name
+      assert.ok(!sameDimension(usd.dimension, ownDimensionUnit('EUR')!.dimension));
+      assert.ok(!sameDimension(usd.dimension, parseUnit('one').dimension));
+      assert.equal(convertMagnitude(1, usd, ownDimensionUnit('EUR')!), undefined);
+      assert.equal(formatDimension(multiplyUnits(usd, parseUnit('1/kg')).dimension), 'M^-1*USD');
+      assert.equal(modelUnit('bad', parseUnit('m'), -2), undefined);
+      assert.equal(modelUnit('affine', parseUnit('°C'), 2), undefined);
+    });
+
+    it('refuses units the library does not declare, by name', () => {
+      assert.equal(tryParseUnit('mpg'), undefined); // commented out in USCustomaryUnits: a model defines it
+      assert.throws(() => parseUnit('kg*parsec'), /unknown unit 'parsec' in 'kg\*parsec'/);
+    });
   });
 });
