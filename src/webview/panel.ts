@@ -39,6 +39,8 @@ export class WitnessPanelView {
     const fresh: UiState = { step: initialStep(view.content), execution: -1, plot: 0 };
     this.state = { view, ui: ui ?? fresh };
     this.lastRevealed = undefined;
+    // The extension says again after each `show` whether the model changed since this run.
+    this.changed = undefined;
     this.render();
   }
 
