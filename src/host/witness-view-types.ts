@@ -27,14 +27,19 @@ export interface ConditionValue {
 /** Step 0 is the initial state (no move); step N is the state after move N. */
 export interface StepView {
   n: number;
-  /** `t1@ns.nsLight.red->green`; absent for step 0. */
+  /** `t1@ns.nsLight.red->green` (the schedule's token text, shown on hover); absent for step 0. */
   move?: string;
+  /** The move in plain words: `ns.nsLight: red → green` (a machine's transition), `makeA` (an action by its path). */
+  label?: string;
   token?: string;
   node?: string;
   /** Every move enabled before this step, in canonical order (the schedule's `first of …`). */
   enabled: string[];
+  /** `enabled` in plain words, in the same order. */
+  enabledLabels: string[];
   /** The move at which the claimed violation is evaluated. */
   violating: boolean;
+  /** Seconds on the model's clock when the step happened (0 for the initial state). */
   clock: number;
   /** `running`, or how the run ended after this step (`done`, `terminated`, `deadlock`). */
   status: string;

@@ -171,11 +171,15 @@ function replayView(p: PreparedBehavior, q: BehaviorQuestion, conditions: Condit
   const stepOf = (n: number, state: BehaviorState, previous: StepView | undefined, moveFrom: BehaviorState | undefined, label: string | undefined): StepView => {
     const v = rt.view(state);
     const values = features.map((name) => v.values.find((x) => x.name === name)?.value ?? 'no value');
+    const enabled = moveFrom ? rt.enabled(moveFrom) : [];
     const step: StepView = {
       n,
-      enabled: moveFrom ? rt.enabled(moveFrom).map((m) => m.label) : [],
+      enabled: enabled.map((m) => m.label),
+      enabledLabels: enabled.map((m) => plainLabel(p, m)),
       violating: at !== undefined && n === at && n > 0,
-      clock: v.clock,
+      // A state is settled (its clock already runs on to the next wait), so the time a move happened
+      // is the clock of the state it fired in; the initial state is at 0.
+      clock: moveFrom ? moveFrom.clock : 0,
       status: v.status,
       positions: v.tokens.map((t) => `${t.token}@${t.node}`),
       machines: rt.configurations(state).map((c) => ({ name: c.name, state: c.value })),
@@ -189,7 +193,8 @@ function replayView(p: PreparedBehavior, q: BehaviorQuestion, conditions: Condit
       const sep = label.indexOf('@');
       step.token = label.slice(0, sep);
       step.node = label.slice(sep + 1);
-      const move = rt.enabled(moveFrom).find((m) => m.label === label);
+      const move = enabled.find((m) => m.label === label);
+      step.label = move ? plainLabel(p, move) : plainText(label);
       if (move) {
         const node = model.nodes[move.node]!;
         const transition = node.kind === 'state' ? model.transitions[move.branch] : undefined;
@@ -209,6 +214,31 @@ function replayView(p: PreparedBehavior, q: BehaviorQuestion, conditions: Condit
     before = s.state;
   }
   return view;
+}
+
+/** A move in plain words: a transition as `machine: source → target`, a decision as `decide → branch`, else the node's path. */
+function plainLabel(p: PreparedBehavior, move: { node: number; branch: number; label: string }): string {
+  const nodes = p.model.nodes;
+  const node = nodes[move.node];
+  if (!node) return plainText(move.label);
+  if (node.kind === 'state') {
+    const tr = p.model.transitions[move.branch];
+    if (!tr) return plainText(move.label);
+    const machine = nodes[p.runtime.stateChain(tr.source)[0]!]!.name;
+    const relative = (name: string) => (name.startsWith(`${machine}.`) ? name.slice(machine.length + 1) : name);
+    const target = tr.target < 0 ? 'done' : relative(nodes[tr.target]!.name);
+    return `${machine}: ${relative(nodes[tr.source]!.name)} → ${target}`;
+  }
+  if (node.kind === 'decide') {
+    const target = nodes[node.succ[move.branch]!];
+    return target ? `${node.name} → ${target.name}` : node.name;
+  }
+  return node.name;
+}
+
+/** A schedule's token text in plain words, without the model: `t1@a.b->c` → `a.b → c`. */
+export function plainText(move: string): string {
+  return move.replace(/^t[0-9]+@/, '').replace(/->/g, ' → ');
 }
 
 function sensitiveContent(left: ReplayView, right: ReplayView, feature: string | undefined): WitnessContent {
@@ -274,7 +304,8 @@ function unreplayedContent(result: RunResult, note: string): WitnessContent {
     steps: schedule.split('\n').filter((l) => l.trim() !== '').map((line, i) => {
       const m = /^step \d+: (\S+?)@(.+?) first of (.*)$/.exec(line.trim());
       const move = m ? `${m[1]}@${m[2]}` : line.trim();
-      return { n: i + 1, move, ...(m ? { token: m[1]!, node: m[2]! } : {}), enabled: m ? m[3]!.split(',').map((s) => s.trim()) : [], violating: at === i + 1, clock: 0, status: 'running', positions: [], machines: [], values: [], changed: [], conditions: [], pending: [] };
+      const enabled = m ? m[3]!.split(',').map((s) => s.trim()) : [];
+      return { n: i + 1, move, label: plainText(move), ...(m ? { token: m[1]!, node: m[2]! } : {}), enabled, enabledLabels: enabled.map(plainText), violating: at === i + 1, clock: 0, status: 'running', positions: [], machines: [], values: [], changed: [], conditions: [], pending: [] };
     }),
   });
   const w = result.witness;

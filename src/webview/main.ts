@@ -23,6 +23,10 @@ const saved = vscode.getState();
 
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
+  if (message?.type === 'modelChanged') {
+    panel.modelChanged(message.changed);
+    return;
+  }
   if (message?.type !== 'show') return;
   // A hidden panel's webview is reloaded when shown again, and the extension sends its view again:
   // the same view keeps the user's place (step, sort, plot).

@@ -16,12 +16,15 @@ export interface UiState {
   plot: number;
 }
 
-export type ToWebview = { type: 'show'; view: WitnessView };
+export type ToWebview =
+  | { type: 'show'; view: WitnessView }
+  /** Whether the model's documents now differ from the text the run was asked of (what differs), or not. */
+  | { type: 'modelChanged'; changed?: string };
 
 export type FromWebview =
   | { type: 'ready' }
   /** A step was selected: reveal and highlight the node's declaration (none: clear the highlight). */
-  | { type: 'reveal'; location?: SourceLocation }
+  | { type: 'reveal'; location?: SourceLocation; also?: SourceLocation[] }
   | { type: 'confirmAssignment'; subject: string; path?: string; bindings: { name: string; value: number | boolean | string; unit?: string }[] }
   /** A shared run: ask its question again of the local model. */
   | { type: 'askAgainHere'; postId: string }

@@ -23,6 +23,7 @@ export class WitnessPanelView {
   private chart: Chart | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private lastRevealed: string | undefined;
+  private changed: string | undefined;
 
   constructor(private readonly root: HTMLElement, private readonly host: Host) {
     document.addEventListener('keydown', (e) => this.onKey(e));
@@ -38,6 +39,8 @@ export class WitnessPanelView {
     const fresh: UiState = { step: initialStep(view.content), execution: -1, plot: 0 };
     this.state = { view, ui: ui ?? fresh };
     this.lastRevealed = undefined;
+    // The extension says again after each `show` whether the model changed since this run.
+    this.changed = undefined;
     this.render();
   }
 
@@ -120,7 +123,10 @@ export class WitnessPanelView {
     this.chart?.destroy();
     this.chart = undefined;
     const plotCanvas: { canvas?: HTMLCanvasElement; plot?: PlotSpec } = {};
-    this.root.replaceChildren(...(s.view.shared ? [sharedHeader(s.view.shared, (postId) => this.host.postMessage({ type: 'askAgainHere', postId }))] : []), header(s.view), ...this.content(s.view.content, s.ui, plotCanvas));
+    const changed = !s.view.shared && this.changed
+      ? [h('p', { class: 'banner warning model-changed' }, icon('warning'), ` Your model has changed since this run: ${this.changed}. The steps below replay the text as it was asked; ask again for the current one.`)]
+      : [];
+    this.root.replaceChildren(...(s.view.shared ? [sharedHeader(s.view.shared, (postId) => this.host.postMessage({ type: 'askAgainHere', postId }))] : []), ...changed, header(s.view), ...this.content(s.view.content, s.ui, plotCanvas));
     if (plotCanvas.canvas && plotCanvas.plot) this.chart = drawPlot(plotCanvas.canvas, plotCanvas.plot);
     if (focused) this.root.querySelector<HTMLElement>(`[data-focus="${focused}"]`)?.focus();
     this.root.querySelector('.steps .selected, .aligned .selected')?.scrollIntoView({ block: 'nearest' });
@@ -130,10 +136,21 @@ export class WitnessPanelView {
   /** Tells the extension which declaration to highlight (only when it changes). */
   private revealSelected(): void {
     const step = this.selectedStep();
-    const key = step?.location ? JSON.stringify(step.location) : '';
+    // Two schedules side by side: the other schedule's node is highlighted as well.
+    const c = this.state?.view.content;
+    const other = c?.kind === 'sensitive' ? [c.left.steps[this.state!.ui.step], c.right.steps[this.state!.ui.step]].find((s) => s && s !== step)?.location : undefined;
+    const also = other && JSON.stringify(other) !== JSON.stringify(step?.location) ? [other] : [];
+    const key = step?.location ? JSON.stringify([step.location, also]) : '';
     if (key === this.lastRevealed) return;
     this.lastRevealed = key;
-    this.host.postMessage(step?.location ? { type: 'reveal', location: step.location } : { type: 'reveal' });
+    this.host.postMessage(step?.location ? { type: 'reveal', location: step.location, ...(also.length > 0 ? { also } : {}) } : { type: 'reveal' });
+  }
+
+  /** The extension says whether the model's documents now differ from the text this run was asked of. */
+  modelChanged(changed: string | undefined): void {
+    if (this.changed === changed) return;
+    this.changed = changed;
+    this.render();
   }
 
   private selectedStep(): StepView | undefined {
@@ -185,18 +202,21 @@ export class WitnessPanelView {
       h('span', { class: 'position' }, `step ${at} of ${Math.max(0, n - 1)}`));
   }
 
-  private stepRow(step: StepView, selected: boolean, onclick: () => void): HTMLElement {
+  private stepRow(step: StepView, selected: boolean, timed: boolean, onclick: () => void): HTMLElement {
     const alternatives = step.enabled.filter((m) => m !== step.move);
+    // The host replays only the schedule's own branch, so an alternative is a fact about the step, not a link.
+    const altTitle = (m: string) => (m === step.move ? `${m}: the move this schedule takes` : `${m}: also enabled here; this schedule takes ${step.move}. Ask with another schedule to follow it.`);
     return h('li', { class: `step${selected ? ' selected' : ''}${step.violating ? ' violating' : ''}`, role: 'option', 'aria-selected': String(selected), 'data-step': step.n, onclick },
       h('span', { class: 'n' }, step.n),
-      step.move ? chip(step.move, 'move', step.location ? `${step.location.path}:${step.location.line}` : undefined) : h('span', { class: 'initial' }, 'initial state'),
-      alternatives.length > 0 ? h('span', { class: 'first-of' }, 'first of', ...step.enabled.map((m) => chip(m, m === step.move ? 'alt chosen' : 'alt'))) : null,
+      step.move ? moveChip(step) : h('span', { class: 'initial' }, 'initial state'),
+      step.move && timed ? h('span', { class: 'time' }, `at ${seconds(step.clock)} s`) : null,
+      alternatives.length > 0 ? h('span', { class: 'first-of' }, 'first of', ...step.enabled.map((m, i) => chip(step.enabledLabels[i] ?? m, m === step.move ? 'alt chosen' : 'alt', altTitle(m)))) : null,
       step.violating ? h('span', { class: 'violation' }, icon('error'), ' violation') : null);
   }
 
   private replay(r: ReplayView, selected: number): HTMLElement {
     const list = h('ol', { class: 'steps', role: 'listbox', 'aria-label': `${r.label} steps`, tabindex: 0, 'data-focus': 'steps' },
-      ...r.steps.map((step, i) => this.stepRow(step, i === selected, () => this.select(i))));
+      ...r.steps.map((step, i) => this.stepRow(step, i === selected, timed(r), () => this.select(i))));
     const step = r.steps[selected];
     return h('section', { class: 'replay' },
       r.inputs.length > 0 ? h('p', { class: 'inputs' }, 'Inputs: ', ...r.inputs.map((v) => chip(`${v.name} = ${v.text}`, 'input'))) : null,
@@ -210,13 +230,14 @@ export class WitnessPanelView {
 
   private sensitive(c: Extract<WitnessContent, { kind: 'sensitive' }>, selected: number): HTMLElement {
     const n = Math.max(c.left.steps.length, c.right.steps.length);
-    const cell = (s: StepView | undefined) => (s ? (s.move ? chip(s.move, 'move') : h('span', { class: 'initial' }, 'initial state')) : h('span', { class: 'ended' }, '—'));
+    const cell = (s: StepView | undefined, t: boolean) => (s ? (s.move ? [moveChip(s), t ? h('span', { class: 'time' }, ` at ${seconds(s.clock)} s`) : null] : h('span', { class: 'initial' }, 'initial state')) : h('span', { class: 'ended' }, '—'));
+    const [lt, rt] = [timed(c.left), timed(c.right)];
     const rows = Array.from({ length: n }, (_, i) => {
       const diverges = i === c.divergence;
       return h('tr', { class: `${i === selected ? 'selected' : ''}${diverges ? ' diverges' : ''}`, 'data-step': i, 'aria-selected': String(i === selected), onclick: () => this.select(i) },
         h('td', { class: 'n' }, i),
-        h('td', {}, cell(c.left.steps[i])),
-        h('td', {}, cell(c.right.steps[i])),
+        h('td', {}, cell(c.left.steps[i], lt)),
+        h('td', {}, cell(c.right.steps[i], rt)),
         h('td', { class: 'mark' }, diverges ? h('span', { class: 'divergence' }, icon('git-compare'), ' first divergence') : ''));
     });
     const aligned = h('table', { class: 'aligned', tabindex: 0, 'data-focus': 'steps' },
@@ -301,6 +322,21 @@ export class WitnessPanelView {
   }
 }
 
+/** Whether the model has a clock that moves (a timed model): only then does a step say when it happened. */
+function timed(r: ReplayView): boolean {
+  return r.steps.some((s) => s.clock > 0);
+}
+
+function seconds(t: number): string {
+  return String(Number(t.toPrecision(10)));
+}
+
+/** A move in plain words; the schedule's token text (`t1@ns.nsLight.red->green`) on hover. */
+function moveChip(step: StepView): HTMLElement {
+  const where = step.location ? ` (${step.location.path.split(/[\\/]/).at(-1)}:${step.location.line})` : '';
+  return h('span', { class: 'chip move', title: `${step.move ?? ''}${where}`, 'data-token': step.move }, step.label ?? step.move ?? '');
+}
+
 function initialStep(c: WitnessContent): number {
   // A violation opens at the violating step; everything else at the start.
   if (c.kind === 'schedule') return Math.max(0, c.replay.steps.findIndex((s) => s.violating));
@@ -348,10 +384,10 @@ function stateDetail(r: ReplayView, step: StepView, previous: StepView | undefin
       h('td', { class: 'was' }, changed && previous ? `was ${previous.values[i]}` : ''));
   });
   return h('div', { class: 'state' },
-    h('p', { class: 'meta' }, `after step ${step.n}`, ' · ', `clock ${step.clock} s`, ' · ', step.status),
+    h('p', { class: 'meta' }, step.n === 0 ? 'initial state' : `after step ${step.n}`, ' · ', `clock ${seconds(step.clock)} s`, ' · ', step.status),
+    step.machines.length > 0 ? h('p', { class: 'machines' }, 'State: ', ...step.machines.map((m) => chip(m.name === 'state' ? m.state : `${m.name.replace(/\.state$/, '')}: ${m.state}`, 'state'))) : null,
     r.conditions.length > 0 ? h('p', { class: 'conditions' }, ...step.conditions.map((c) => chip(`${c.name}: ${c.value}`, `condition ${c.value === 'true' ? 'true' : 'false'}`))) : null,
     r.features.length > 0 ? h('table', { class: 'data values' }, h('thead', {}, h('tr', {}, h('th', {}, 'Feature'), h('th', {}, 'Value'), h('th', {}, ''))), h('tbody', {}, ...rows)) : null,
-    step.machines.length > 0 ? h('p', { class: 'machines' }, 'State: ', ...step.machines.map((m) => chip(m.name === 'state' ? m.state : `${m.name.replace(/\.state$/, '')}: ${m.state}`, 'state'))) : null,
     step.positions.length > 0 ? h('p', { class: 'positions' }, 'Tokens: ', ...step.positions.map((p) => chip(p, 'token'))) : null,
     step.pending.length > 0 ? h('p', { class: 'pending' }, 'Pending signals: ', step.pending.join('; ')) : null);
 }

@@ -135,7 +135,8 @@ describe('team feed in a real VS Code: share, watch live in a second window, ope
     assert.equal(await webview.locator('[data-action=askAgainHere]').count(), 1);
     assert.equal(await webview.locator('li.step').count(), 5, 'the initial state and four moves');
     await webview.locator('li.step[data-step="3"]').click();
-    assert.match((await webview.locator('li.step.selected').textContent()) ?? '', /t1@j/);
+    assert.equal(await webview.locator('li.step.selected .chip.move').textContent(), 'j');
+    assert.match((await webview.locator('li.step.selected .chip.move').getAttribute('title')) ?? '', /^t1@j\b/);
     // The step's node is revealed in the shared text: a read-only editor of the assay-feed document.
     const tab = bob.locator('.tabs-container .tab.active', { hasText: 'assembly.sysml' });
     await tab.waitFor({ timeout: 15_000 });

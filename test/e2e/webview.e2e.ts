@@ -133,12 +133,15 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
     assert.equal(await p.locator('li.step').count(), 5);
     // It opens at the violation.
     assert.equal(await selectedStep(), 4);
-    assert.match((await p.locator('li.step.violating').textContent()) ?? '', /t1@sum.*violation/);
+    assert.match((await p.locator('li.step.violating').textContent()) ?? '', /^4sum violation$/);
+    // The schedule's token text is on hover.
+    assert.match((await p.locator('li.step.violating .chip.move').getAttribute('title')) ?? '', /^t1@sum \(fork-join\.sysml:\d+\)$/);
     assert.equal(await p.locator('.chip.condition.false').textContent(), 'small: false');
     assert.match((await p.locator('.banner.check.confirmed').textContent()) ?? '', /fails at step 4, as claimed/);
 
     await p.click('[data-action=first]');
     assert.equal(await selectedStep(), 0);
+    assert.match((await p.locator('.state .meta').textContent()) ?? '', /^initial state · clock 0 s/);
     assert.equal(await p.locator('tr.changed').count(), 0);
     assert.ok(await p.locator('[data-action=previous]').isDisabled());
 
@@ -146,7 +149,11 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
     assert.equal(await selectedStep(), 1);
     assert.deepEqual(await p.locator('tr.changed').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-feature'), r.querySelector('.value')!.textContent, r.querySelector('.was')!.textContent])), [['a', '1', 'was 0']]);
     // The alternatives enabled at step 1, as chips after `first of`.
-    assert.deepEqual(await p.locator('li.step.selected .chip.alt').allTextContents(), ['t1@makeA', 't2@makeB']);
+    assert.deepEqual(await p.locator('li.step.selected .chip.alt').allTextContents(), ['makeA', 'makeB']);
+    // They are not links: no pointer, and the title says what they are.
+    const other = p.locator('li.step.selected .chip.alt:not(.chosen)');
+    assert.equal(await other.evaluate((e) => getComputedStyle(e).cursor), 'default');
+    assert.equal(await other.getAttribute('title'), 't2@makeB: also enabled here; this schedule takes t1@makeA. Ask with another schedule to follow it.');
 
     await p.keyboard.press('ArrowRight');
     assert.equal(await selectedStep(), 2);
@@ -179,6 +186,28 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
     await p.screenshot({ path: join(artifactsDir, 'webview-schedule.png') });
   });
 
+  it('a timed machine: each step in plain words at the time it happened, every machine\'s state, and a mark when the model changed', async function () {
+    await show(await behaviourView('traffic-light.sysml', { kind: 'holds', subject: 'TrafficLight::TimedCrossing', schedule: 'all', free: [] }));
+    const rows = await p.locator('li.step').evaluateAll((items) => items.map((li) => (li as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+    assert.deepEqual(rows, ['0 initial state', '1 ns.nsLight: red → green at 1 s', '2 ew.ewLight: red → green at 2 s violation']);
+    assert.equal(await p.locator('li.step[data-step="1"] .chip.move').getAttribute('title'), `t1@ns.nsLight.red->green (traffic-light.sysml:${readFileSync(join(BEHAVIOR, 'traffic-light.sysml'), 'utf8').split('\n').findIndex((l) => l.includes('accept after 1')) + 1})`);
+    assert.match((await p.locator('.state .meta').textContent()) ?? '', /^after step 2 · clock 2 s/);
+    assert.deepEqual(await p.locator('.state .machines .chip.state').allTextContents(), ['ns.nsLight: green', 'ew.ewLight: green']);
+    await p.click('li.step[data-step="0"]');
+    assert.match((await p.locator('.state .meta').textContent()) ?? '', /^initial state · clock 0 s/);
+    assert.deepEqual(await p.locator('.state .machines .chip.state').allTextContents(), ['ns.nsLight: red', 'ew.ewLight: red']);
+    await p.click('li.step[data-step="1"]');
+    assert.deepEqual(await p.locator('.state .machines .chip.state').allTextContents(), ['ns.nsLight: green', 'ew.ewLight: red']);
+    assert.equal(await p.locator('.model-changed').count(), 0);
+    await p.evaluate(() => window.postMessage({ type: 'modelChanged', changed: 'traffic-light.sysml was edited' }, '*'));
+    await p.locator('.banner.model-changed').waitFor();
+    assert.match((await p.locator('.banner.model-changed').textContent()) ?? '', /Your model has changed since this run: traffic-light\.sysml was edited/);
+    await p.screenshot({ path: join(artifactsDir, 'webview-timed-dark.png') });
+    // Undoing the edit clears the mark.
+    await p.evaluate(() => window.postMessage({ type: 'modelChanged' }, '*'));
+    await p.locator('.banner.model-changed').waitFor({ state: 'detached' });
+  });
+
   it('restores the selected step from the saved state when the page reloads', async function () {
     const view = await behaviourView('fork-join.sysml', { kind: 'holds', subject: 'ForkJoin::Assemble', schedule: 'fifo', free: [], condition: { name: 'small', text: 'total < 3' } });
     await show(view);
@@ -199,13 +228,18 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
   it('shows two sensitive schedules side by side, aligned by step, with the divergence and the end values marked', async function () {
     await show(await behaviourView('race.sysml', { kind: 'sensitive', subject: 'Race::Race', schedule: 'all', free: [] }));
     const rows = await p.locator('table.aligned tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(0, 3).map((td) => td.textContent)));
-    assert.deepEqual(rows, [['0', 'initial state', 'initial state'], ['1', 't1@inc', 't2@dbl'], ['2', 't2@dbl', 't1@inc'], ['3', 't1@j', 't1@j']]);
+    assert.deepEqual(rows, [['0', 'initial state', 'initial state'], ['1', 'inc', 'dbl'], ['2', 'dbl', 'inc'], ['3', 'j', 'j']]);
+    assert.deepEqual(await p.locator('table.aligned tr[data-step="1"] .chip.move').evaluateAll((chips) => chips.map((c) => c.getAttribute('data-token'))), ['t1@inc', 't2@dbl']);
     assert.equal(await p.locator('table.aligned tr.diverges').getAttribute('data-step'), '1');
     assert.match((await p.locator('table.aligned tr.diverges').textContent()) ?? '', /first divergence/);
     assert.deepEqual(await p.locator('table.ends tr.named td').allTextContents(), ['xdiverges', '4', '3']);
     await p.click('table.aligned tr[data-step="2"]');
     const values = await p.locator('.split .pane').evaluateAll((panes) => panes.map((pane) => pane.querySelector('tr[data-feature=x]')?.className + ' ' + pane.querySelector('tr[data-feature=x] .value')?.textContent));
     assert.deepEqual(values, ['changed differs 4', 'changed differs 3']);
+    // A step asks the extension to highlight both schedules' nodes: dbl (left) and inc (right) at step 2.
+    const text = readFileSync(join(BEHAVIOR, 'race.sysml'), 'utf8').split('\n');
+    const reveal = (await posted()).filter((m) => m.type === 'reveal').at(-1) as { location?: { line: number }; also?: { line: number }[] };
+    assert.deepEqual([reveal.location, ...(reveal.also ?? [])].map((l) => text[l!.line - 1]!.trim().split(' ').slice(0, 2).join(' ')), ['action dbl', 'action inc']);
     await p.screenshot({ path: join(artifactsDir, 'webview-sensitive.png') });
   });
 
@@ -215,7 +249,7 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
     assert.deepEqual(await p.locator('article.card[data-outcome="2"] table td').allTextContents(), ['x', '3', '']);
     await p.screenshot({ path: join(artifactsDir, 'webview-outcomes.png') });
     await p.click('article.card[data-outcome="2"] button');
-    assert.deepEqual(await p.locator('li.step .chip.move').allTextContents(), ['t2@dbl', 't1@inc', 't1@j']);
+    assert.deepEqual(await p.locator('li.step .chip.move').allTextContents(), ['dbl', 'inc', 'j']);
     await p.click('text=All outcomes');
     assert.equal(await p.locator('article.card').count(), 2);
   });

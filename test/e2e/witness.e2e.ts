@@ -65,7 +65,8 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
 
   it('a violated holds → Show Witness → clicking step 3 moves the editor selection to that node', async function () {
     const page = session!.page;
-    await openFile(page, 'assembly.sysml');
+    // A fresh window's quick open lists files once its file search is up: slow on a loaded machine, so try again.
+    await openFile(page, 'assembly.sysml').catch(() => openFile(page, 'assembly.sysml'));
 
     // Ask from the code lens above `action def Assemble` (the language server draws it once it is up).
     const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Ask: holds' }).first();
@@ -81,14 +82,20 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
     const webview: FrameLocator = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     await webview.locator('li.step').first().waitFor({ timeout: 30_000 });
     assert.equal(await webview.locator('li.step').count(), 5, 'the initial state and four moves');
-    assert.match((await webview.locator('li.step.violating').textContent()) ?? '', /t1@sum/);
+    // Steps in plain words (actions by their path), the schedule's token text on hover.
+    assert.deepEqual(await webview.locator('li.step .chip.move').allTextContents(), ['makeA', 'makeB', 'j', 'sum']);
+    assert.match((await webview.locator('li.step.violating').textContent()) ?? '', /sum violation/);
+    assert.match((await webview.locator('li.step.violating .chip.move').getAttribute('title')) ?? '', /^t1@sum \(assembly\.sysml:\d+\)$/);
     // The panel opens at the violation, which reveals the `sum` action.
     await waitForCursorLine(page, lineOf('action sum'));
 
     await webview.locator('li.step[data-step="3"]').click();
-    assert.match((await webview.locator('li.step.selected').textContent()) ?? '', /t1@j/);
+    assert.equal(await webview.locator('li.step.selected .chip.move').textContent(), 'j');
     await waitForCursorLine(page, lineOf('join j;'));
     await screenshot(page, 'witness-step-3');
+
+    await webview.locator('li.step[data-step="0"]').click();
+    assert.match((await webview.locator('.state .meta').textContent()) ?? '', /^initial state · clock 0 s/);
 
     await webview.locator('li.step[data-step="1"]').click();
     await waitForCursorLine(page, lineOf('action makeA'));
@@ -142,5 +149,49 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
     const confirmed = await waitForNotification(page, /evaluate Sizing::Tank — value/, 60_000);
     assert.match(await confirmed.innerText(), /its constraint holds/);
     await screenshot(page, 'witness-assignment-confirmed');
+  });
+
+  it('a second witness opens as a tab in the first one\'s column, and an open panel marks an edit of its model', async function () {
+    const page = session!.page;
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'View: Single Column Editor Layout');
+    await openFile(page, 'assembly.sysml');
+    const askHolds = async (beforeShow?: () => Promise<void>) => {
+      const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Ask: holds' }).first();
+      await lens.waitFor({ state: 'visible', timeout: 30_000 });
+      await lens.click();
+      assert.ok(await pickIfShown(page, /condition/, /Asserted constraints/), 'the condition quick pick did not show');
+      await pickIfShown(page, /schedule/, /fifo/);
+      await pickIfShown(page, /engine/, /assay-reference|auto/i, 2_000);
+      const toast = await waitForNotification(page, /violated/, 60_000);
+      await beforeShow?.();
+      await toast.locator('.monaco-button', { hasText: 'Show Witness' }).click();
+      await toast.waitFor({ state: 'hidden', timeout: 10_000 });
+    };
+    const panelTabs = page.locator('.tabs-container .tab', { hasText: /Run \d+: holds Assemble/ });
+    await askHolds();
+    await panelTabs.first().waitFor({ timeout: 30_000 });
+    // The first panel is the active editor when the second opens (where "beside" used to add a group).
+    await askHolds(() => panelTabs.first().click());
+    await panelTabs.nth(1).waitFor({ timeout: 30_000 });
+    // Two editor groups (the model and the panels), not one more group per panel.
+    assert.equal(await page.locator('.editor-group-container').count(), 2);
+    const panelGroup = page.locator('.editor-group-container', { has: panelTabs.first() });
+    assert.equal(await panelGroup.locator('.tabs-container .tab', { hasText: /Run \d+: holds Assemble/ }).count(), 2);
+
+    // Edit the model: the open panel says its run was asked of other text; undoing the edit clears the mark.
+    const webview: FrameLocator = page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+    await webview.locator('li.step').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'witness-one-column');
+    assert.equal(await webview.locator('.banner.model-changed').count(), 0);
+    await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'assembly.sysml' }) }).locator('.monaco-editor .view-line').first().click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type('// edited ');
+    const mark = webview.locator('.banner.model-changed');
+    await mark.waitFor({ timeout: 15_000 });
+    assert.match((await mark.textContent()) ?? '', /Your model has changed since this run: assembly\.sysml was edited/);
+    await screenshot(page, 'witness-model-changed');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Control+Z');
+    await mark.waitFor({ state: 'detached', timeout: 15_000 });
   });
 });

@@ -66,9 +66,18 @@ describe('witness view (host)', () => {
     assert.deepEqual(s1!.enabled, ['t1@ns.nsLight.red->green']);
     assert.deepEqual(s1!.values, ['true', 'false']);
     assert.deepEqual(s1!.changed, ['nsGreen']);
-    // States are settled: with nothing else enabled the clock runs on to the east-west timer at 2 s.
-    assert.equal(s0!.clock, 1);
-    assert.equal(s1!.clock, 2);
+    // The time of each step, not the next due time (a settled state's clock has run on to the next timer).
+    assert.equal(s0!.clock, 0);
+    assert.equal(s1!.clock, 1);
+    assert.equal(s2!.clock, 2);
+    // Plain words for the moves: the machine, its source and target state.
+    assert.equal(s1!.label, 'ns.nsLight: red → green');
+    assert.deepEqual(s1!.enabledLabels, ['ns.nsLight: red → green']);
+    assert.equal(s2!.label, 'ew.ewLight: red → green');
+    // Each machine's state after each step.
+    assert.deepEqual(r.steps.map((s) => s.machines.map((m) => `${m.name}=${m.state}`).join(' ')), [
+      'ns.nsLight.state=red ew.ewLight.state=red', 'ns.nsLight.state=green ew.ewLight.state=red', 'ns.nsLight.state=green ew.ewLight.state=green',
+    ]);
     assert.equal(s1!.violating, false);
     assert.deepEqual(s1!.conditions, [{ name: 'safety', value: 'true' }]);
     assert.equal(s2!.move, 't2@ew.ewLight.red->green');
@@ -92,6 +101,10 @@ describe('witness view (host)', () => {
     const steps = view.content.replay.steps;
     assert.deepEqual(steps.map((s) => s.move ?? '(initial)'), ['(initial)', 't1@makeA', 't2@makeB', 't1@j', 't1@sum']);
     assert.deepEqual(steps[1]!.enabled, ['t1@makeA', 't2@makeB']);
+    // Actions by their path, without the token; untimed: every step at 0 s.
+    assert.deepEqual(steps.map((s) => s.label ?? '(initial)'), ['(initial)', 'makeA', 'makeB', 'j', 'sum']);
+    assert.deepEqual(steps[1]!.enabledLabels, ['makeA', 'makeB']);
+    assert.deepEqual(steps.map((s) => s.clock), [0, 0, 0, 0, 0]);
     assert.deepEqual(steps.map((s) => s.changed), [[], ['a'], ['b'], [], ['total']]);
     assert.deepEqual(steps.map((s) => s.conditions[0]!.value), ['true', 'true', 'true', 'true', 'false']);
     assert.deepEqual(steps.map((s) => s.violating), [false, false, false, false, true]);

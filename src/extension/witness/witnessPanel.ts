@@ -46,12 +46,14 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
     const key = source.shared ? `post:${source.shared.postId}` : source.runId;
     const existing = key !== undefined ? open.get(key) : undefined;
     if (existing) {
-      existing.show(view, source.documentUris);
+      existing.show(view, source.documentUris, source.documents);
       existing.panel.reveal(undefined, false);
       return view;
     }
     const { WitnessPanel, WITNESS_VIEW_TYPE } = await lazy();
-    const panel = vscode.window.createWebviewPanel(WITNESS_VIEW_TYPE, 'Witness', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { enableScripts: true });
+    // One column for Assay's panels: a new one opens as a tab beside the open ones, not in a new group.
+    const column = assayPanelColumn() ?? vscode.ViewColumn.Beside;
+    const panel = vscode.window.createWebviewPanel(WITNESS_VIEW_TYPE, 'Witness', { viewColumn: column, preserveFocus: false }, { enableScripts: true });
     const witness = new WitnessPanel(panel, context.extensionUri, output);
     if (key !== undefined) {
       const id = key;
@@ -59,7 +61,7 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
       witness.onDidDispose(() => open.get(id) === witness && open.delete(id));
     }
     context.subscriptions.push(witness);
-    witness.show(view, source.documentUris);
+    witness.show(view, source.documentUris, source.documents);
     return view;
   };
 
@@ -148,6 +150,18 @@ export function registerWitnessPanels(context: vscode.ExtensionContext, output: 
     activeRun: () => [...open.entries()].find(([key, w]) => typeof key === 'number' && w.panel.active)?.[0] as number | undefined,
   };
 }
+
+/** The editor column of an open Assay panel (restored ones included), if any. */
+function assayPanelColumn(): vscode.ViewColumn | undefined {
+  for (const group of vscode.window.tabGroups.all) {
+    // VS Code prefixes an extension's view type in the tab input (`mainThreadWebview-assay.witness`).
+    if (group.tabs.some((t) => t.input instanceof vscode.TabInputWebview && ASSAY_PANELS.some((type) => (t.input as vscode.TabInputWebview).viewType.endsWith(type)))) return group.viewColumn;
+  }
+  return undefined;
+}
+
+/** The witness panel's and the engine comparison's view types. */
+const ASSAY_PANELS = ['assay.witness', 'assay.compare'];
 
 function isWitnessSource(x: unknown): x is WitnessSource {
   const o = x as Partial<WitnessSource> | null;

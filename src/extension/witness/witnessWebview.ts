@@ -31,7 +31,7 @@ export class WitnessPanel implements vscode.Disposable {
   private view: WitnessView | undefined;
   private ready = false;
   private readonly highlight: vscode.TextEditorDecorationType;
-  private highlighted: { editor: vscode.TextEditor; range: vscode.Range } | undefined;
+  private highlighted: { editor: vscode.TextEditor; ranges: vscode.Range[] } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
@@ -54,26 +54,53 @@ export class WitnessPanel implements vscode.Disposable {
     this.disposables.push(
       webview.onDidReceiveMessage((m: FromWebview) => void this.onMessage(m).catch((error: unknown) => this.fail(error))),
       panel.onDidDispose(() => this.dispose()),
+      // A local run's panel marks when its model's text no longer is the text the run was asked of.
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (this.sent.some((d) => d.uri === e.document.uri.toString())) void this.postChanged();
+      }),
       // The highlight belongs to the editor; when that editor is closed and reopened it is gone, so re-apply it.
       vscode.window.onDidChangeVisibleTextEditors((editors) => {
         const h = this.highlighted;
         if (!h) return;
         const again = editors.find((e) => e.document.uri.toString() === h.editor.document.uri.toString());
         if (again && again !== h.editor) {
-          again.setDecorations(this.highlight, [h.range]);
-          this.highlighted = { editor: again, range: h.range };
+          again.setDecorations(this.highlight, h.ranges);
+          this.highlighted = { editor: again, ranges: h.ranges };
         }
       }),
     );
   }
 
   private uris: Record<string, string> = {};
+  /** The model's documents as the run sent them (by editor URI), to notice when the user edits them. */
+  private sent: { uri: string; name: string; text: string }[] = [];
+  private lastChanged: string | undefined;
 
-  show(view: WitnessView, documentUris: Record<string, string> = {}): void {
+  show(view: WitnessView, documentUris: Record<string, string> = {}, documents: readonly { path: string; text: string }[] = []): void {
     this.view = view;
     this.uris = documentUris;
+    // A shared run's panel says itself whether the local model differs (SharedRunView.changed).
+    this.sent = view.shared ? [] : documents.map((d) => ({ uri: this.uriOf(d.path).toString(), name: d.path.split(/[\\/]/).at(-1) ?? d.path, text: d.text }));
+    this.lastChanged = undefined;
     this.panel.title = panelTitle(view);
-    if (this.ready) void this.post({ type: 'show', view });
+    if (this.ready) void this.post({ type: 'show', view }).then(() => this.postChanged());
+  }
+
+  /** Which of the run's documents the editor now holds with other text (undefined: none). */
+  private changedDocuments(): string | undefined {
+    const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
+    const changed = this.sent.filter((d) => {
+      const now = open.get(d.uri);
+      return now !== undefined && now.getText() !== d.text;
+    });
+    return changed.length > 0 ? `${changed.map((d) => d.name).join(', ')} ${changed.length === 1 ? 'was' : 'were'} edited` : undefined;
+  }
+
+  private async postChanged(): Promise<void> {
+    const changed = this.changedDocuments();
+    if (changed === this.lastChanged) return;
+    this.lastChanged = changed;
+    await this.post({ type: 'modelChanged', ...(changed ? { changed } : {}) });
   }
 
   /** A panel restored after a reload draws from its own saved state; the title comes back from it. */
@@ -89,10 +116,12 @@ export class WitnessPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.ready = true;
+        this.lastChanged = undefined;
         if (this.view) await this.post({ type: 'show', view: this.view });
+        await this.postChanged();
         return;
       case 'reveal':
-        await this.reveal(m.location);
+        await this.reveal(m.location, m.also);
         return;
       case 'confirmAssignment': {
         const uri = m.path ? this.uriOf(m.path) : vscode.window.activeTextEditor?.document.uri;
@@ -110,8 +139,11 @@ export class WitnessPanel implements vscode.Disposable {
     }
   }
 
-  /** Shows the declaration beside the panel, puts the cursor on it and highlights its range. */
-  async reveal(location: SourceLocation | undefined): Promise<vscode.TextEditor | undefined> {
+  /**
+   * Shows the declaration beside the panel, puts the cursor on it and highlights its range (and the
+   * ranges of `also` in the same document: the other schedule's node of a sensitive step).
+   */
+  async reveal(location: SourceLocation | undefined, also: readonly SourceLocation[] = []): Promise<vscode.TextEditor | undefined> {
     if (!location) {
       this.clearHighlight();
       return undefined;
@@ -129,10 +161,13 @@ export class WitnessPanel implements vscode.Disposable {
       return undefined;
     }
     editor.selection = new vscode.Selection(range.start, range.start);
-    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    // Reveal the line from its start: revealing the whole range scrolls a long line sideways.
+    const lineStart = new vscode.Position(range.start.line, 0);
+    editor.revealRange(new vscode.Range(lineStart, lineStart), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     this.clearHighlight();
-    editor.setDecorations(this.highlight, [range]);
-    this.highlighted = { editor, range };
+    const ranges = [range, ...also.filter((l) => this.uriOf(l.path).toString() === uri.toString()).map(toRange)];
+    editor.setDecorations(this.highlight, ranges);
+    this.highlighted = { editor, ranges };
     return editor;
   }
 
