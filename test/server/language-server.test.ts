@@ -165,6 +165,37 @@ describe('language server (dist/server.js over stdio)', function () {
     assert.equal(onKeyword, null);
   });
 
+  it('hovers a feature with its types, multiplicity, value or default as written, and doc comment, at the declaration and at a reference', async function () {
+    const uri = 'file:///work/hover.sysml';
+    const text = [
+      'package H {',
+      '  private import ScalarValues::*;',
+      '  part def Wheel;',
+      '  part def Car {',
+      '    part wheels : Wheel [4];',
+      '    attribute speed : Real default := 10 *',
+      '      2 {',
+      '      doc /* Cruising speed, set by the driver. */',
+      '    }',
+      '    attribute fast : Boolean = speed > 100;',
+      '  }',
+      '}',
+    ].join('\n');
+    await open(uri, 'sysml', text);
+    await diagnosticsFor(uri, (d) => d.length === 0);
+    const hoverAt = async (line: number, character: number): Promise<string> =>
+      (await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line, character } }))?.contents.value ?? '(none)';
+    assert.match(await hoverAt(4, 11), /part H::Car::wheels : Wheel \[4\]/);
+    const speed = await hoverAt(5, 15);
+    assert.match(speed, /attribute H::Car::speed : Real default := 10 \* 2\n/);
+    assert.match(speed, /Cruising speed, set by the driver\./);
+    // At a reference (`speed` in fast's value) the declaration it denotes is described the same way.
+    const reference = await hoverAt(9, 32);
+    assert.match(reference, /attribute H::Car::speed : Real default := 10 \* 2\n/);
+    assert.match(reference, /Cruising speed/);
+    assert.match(await hoverAt(9, 16), /attribute H::Car::fast : Boolean = speed > 100\n/);
+  });
+
   it('finds declarations of files no editor has open as workspace symbols', async function () {
     const symbols = await connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'circ' });
     // An earlier test opened a copy as file:///work/basics.kerml; the file on disk is not open.
