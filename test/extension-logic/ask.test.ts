@@ -171,6 +171,21 @@ describe('editor ask flow: what the editor shows', () => {
     assert.equal(durationText(65_400), '1 min 5 s');
   });
 
+  it('shows the condition a holds run checks in its Runs entry and in the copied JSON', () => {
+    const typed: RunView = { id: 5, question: { ...question, condition: { name: 'quick', text: 'not (a and b)' } }, state: 'settled', engine: 'e', outcome: answered('holds', 'proved', 'proved') };
+    assert.ok(runsEntry(typed).details.includes('condition: quick = not (a and b)'), runsEntry(typed).details.join('\n'));
+    const json = JSON.parse(resultJson(typed)) as { condition: string; question: { condition: { name: string; text: string } } };
+    assert.equal(json.condition, 'quick = not (a and b)');
+    assert.deepEqual(json.question.condition, { name: 'quick', text: 'not (a and b)' });
+    // Without one, a holds run checks the subject's asserted constraints, and says so.
+    const asserted: RunView = { ...typed, question };
+    assert.ok(runsEntry(asserted).details.includes('condition: the asserted constraints of Pkg::Subject'), runsEntry(asserted).details.join('\n'));
+    assert.equal((JSON.parse(resultJson(asserted)) as { condition: string }).condition, 'the asserted constraints of Pkg::Subject');
+    const evaluate: RunView = { ...typed, question: { kind: 'evaluate', subject: 'Pkg::x', schedule: 'fifo', free: [] } };
+    assert.ok(!runsEntry(evaluate).details.some((d) => d.startsWith('condition:')));
+    assert.equal('condition' in (JSON.parse(resultJson(evaluate)) as object), false);
+  });
+
   it('lists the values a run was asked with (a witness confirmed with evaluate) in its Runs entry', () => {
     const confirming: RunView = {
       id: 4, state: 'running', engine: 'assay-reference',

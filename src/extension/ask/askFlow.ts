@@ -22,7 +22,7 @@ import { ViolationDiagnostics } from '../language/diagnostics';
 import { readEngineSettings } from '../engines/engineSettings';
 import type { RunHistory, RunRecord } from '../runs/runRecord';
 import type { RunNode } from '../runs/runsView';
-import { ALL_COVERING_ENGINES, groupRuns } from '../compare/compareModel';
+import { ALL_COVERING_ENGINES, groupRecords, groupRuns } from '../compare/compareModel';
 
 /** What `assay.ask` accepts: a code lens passes uri, subject and kind; tests and keybindings may pass the rest. */
 export interface AskArguments extends Partial<AskLensArguments> {
@@ -352,17 +352,23 @@ export class QuestionFlow implements vscode.Disposable {
     ]);
   }
 
-  /** Asks the last question again (or a run's question), with the model as it is now. */
+  /** Asks a run's question again, with the model as it is now; without a run (the palette), the
+   * latest run's — however it was asked — and with all its engines when it asked all covering ones. */
   async askAgain(target?: RunNode | number): Promise<number[] | undefined> {
-    const record = this.recordFor(target);
-    const plans = record ? [{ question: stripSubjectKind(record.question), ...(record.engineChoice ? { engine: record.engineChoice } : {}) }] : this.lastPlans;
+    const planOf = (r: RunRecord): Plan => ({ question: stripSubjectKind(r.question), ...(r.engineChoice ? { engine: r.engineChoice } : {}) });
+    const latest = target === undefined ? this.history.all()[0] : undefined;
+    const group = latest?.group !== undefined ? groupRecords(this.history.all(), latest.group) : [];
+    const record = this.recordFor(target) ?? (group.length > 0 ? undefined : latest);
+    const plans = record ? [planOf(record)] : group.length > 0 ? group.map(planOf) : this.lastPlans;
     if (!plans) {
       this.notify('info', 'Assay: no question has been asked yet in this window.', []);
       return undefined;
     }
     const { host } = await this.currentHost();
     const collected = await this.collectDocuments();
-    return this.startAll(host, plans, collected);
+    const ids = this.startAll(host, plans, collected);
+    if (ids && group.length > 0) groupRuns(this.history, ids);
+    return ids;
   }
 
   /** Asks a compute or sweep again with inputs the user edits (the run's, or the last question's). */
