@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineEntry, RunOutcome } from '../../src/host';
-import { enginesFor, kindsFor, modelDocuments, ModelOutline, subjectKinds } from '../../src/extension/ask/askModel';
+import { enginesFor, kindsFor, modelDocuments, ModelOutline, startableEngines, subjectKinds } from '../../src/extension/ask/askModel';
+import { Host, referenceEngineEntry } from '../../src/host';
 import { budgetFromSetting, engineAnswers, questionOptions, resolveEngineSettings } from '../../src/extension/ask/askSettings';
 import { durationText, resultJson, runsEntry, settledMessage, statusText, Throttle, type RunView } from '../../src/extension/ask/askText';
 
@@ -132,6 +133,24 @@ describe('editor ask flow: the model and the choices', () => {
     assert.deepEqual(enginesFor([bundled, holdsOnly], 'holds', 'action').map((e) => e.name), ['assay-reference', 'h']);
     assert.deepEqual(enginesFor([bundled, holdsOnly], 'sensitive', 'action').map((e) => e.name), ['h']);
     assert.deepEqual(enginesFor([{ name: 'rdf', command: 'r', model: ['rdf'] }], 'holds', undefined), []);
+  });
+
+  it('leaves an engine that cannot start out of the engine pick, with why (real processes)', async function () {
+    this.timeout(60_000);
+    const reference = referenceEngineEntry(join(__dirname, '..', '..', 'dist'));
+    const gone: EngineEntry = { name: 'gone', command: join(__dirname, 'no-such-engine'), answers: ['holds'] };
+    const host = new Host({ entries: [reference, gone] });
+    try {
+      const checks = await host.checkEngines();
+      const { offered, cannotStart } = startableEngines(enginesFor([reference, gone], 'holds', 'part'), checks);
+      assert.deepEqual(offered.map((e) => e.name), ['assay-reference']);
+      assert.deepEqual(cannotStart.map((c) => c.name), ['gone']);
+      assert.match(cannotStart[0]!.problem, /gone/);
+      // Not checked yet (no start tried): offered, the run says if it fails.
+      assert.deepEqual(startableEngines([reference, gone], []).offered.map((e) => e.name), ['assay-reference', 'gone']);
+    } finally {
+      await host.shutdown();
+    }
   });
 });
 

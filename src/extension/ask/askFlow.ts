@@ -8,7 +8,7 @@ import { conditionSyntaxError, engineFailed, questionProblem, type QuestionProbl
 import { QUESTION_KINDS, Sweep, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
 import type { AskLensArguments } from '../../server/requests';
 import {
-  BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor,
+  BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor, startableEngines,
   modelDocuments, subjectKinds, type SubjectChoice,
 } from './askModel';
 import { SCHEDULE_PATTERN, budgetFromSetting, questionOptions, type ConfiguredEngine, type EngineSettings } from './askSettings';
@@ -219,8 +219,9 @@ export class QuestionFlow implements vscode.Disposable {
         [['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
       return undefined;
     }
-    // Start the engines while the user picks: the answer then comes without a start-up wait.
-    void host.checkEngines();
+    // Start the engines while the user picks: the answer then comes without a start-up wait, and the
+    // engine pick leaves out an engine that cannot start.
+    const checking = host.checkEngines().catch((): EngineCheck[] => []);
     const collected = await this.collectDocuments();
     const outline = new ModelOutline(collected.documents);
     const entries = settings.entries;
@@ -297,12 +298,17 @@ export class QuestionFlow implements vscode.Disposable {
       sweep = inputs.sweep;
     }
 
-    const candidates = enginesFor(entries, kind, subjectKind);
+    let candidates = enginesFor(entries, kind, subjectKind);
     let engine = args.engine;
     if (engine === undefined) {
       if (candidates.length > 1) {
-        engine = await this.pickEngine(candidates);
-        if (!engine) return undefined;
+        const { offered, cannotStart } = startableEngines(candidates, await checking);
+        for (const c of cannotStart) this.output.warn(`Engine pick: "${c.name}" is not offered: it cannot start: ${c.problem}`);
+        candidates = offered;
+        if (offered.length > 1) {
+          engine = await this.pickEngine(offered, cannotStart);
+          if (!engine) return undefined;
+        } else engine = 'auto';
       } else engine = 'auto';
     }
 
@@ -867,13 +873,15 @@ export class QuestionFlow implements vscode.Disposable {
     return seed === undefined ? undefined : `seed:${seed.trim()}`;
   }
 
-  private async pickEngine(candidates: readonly EngineEntry[]): Promise<string | undefined> {
+  private async pickEngine(candidates: readonly EngineEntry[], cannotStart: readonly { name: string; problem: string }[] = []): Promise<string | undefined> {
     const items: vscode.QuickPickItem[] = [
       { label: 'auto', description: 'the first engine that covers the question' },
       { label: ALL_COVERING_ENGINES, description: `every engine that covers it (${candidates.map((e) => e.name).join(', ')}), side by side, compared` },
       ...candidates.map((entry) => ({ label: entry.name, description: entry.builtIn ? 'bundled' : entry.command })),
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Ask a Question (5/5): engine', placeHolder: 'Which engine answers' });
+    // An engine that cannot start is not offered; the placeholder says which were left out and why is in the output.
+    const left = cannotStart.length ? ` (not offered, cannot start: ${cannotStart.map((c) => c.name).join(', ')}; see Show Engines)` : '';
+    const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Ask a Question (5/5): engine', placeHolder: `Which engine answers${left}` });
     return picked?.label === ALL_COVERING_ENGINES ? 'all' : picked?.label;
   }
 
