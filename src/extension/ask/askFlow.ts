@@ -713,8 +713,14 @@ export class QuestionFlow implements vscode.Disposable {
     picker.show();
     const checks = await host.checkEngines();
     const engines = listed(checks);
-    picker.items = itemsOf(engines, false);
+    // assay.engines is machine-specific (it names programs): in a remote window VS Code drops it from the
+    // local User settings without a word (the Settings UI greys it out). Say so where engines are listed.
+    const remote = vscode.env.remoteName
+      ? `This window runs on a remote (${vscode.env.remoteName}): engine entries in your local User settings are not applied here (assay.engines is machine-specific); put them in Remote settings (Preferences: Open Remote Settings) or the workspace's settings.`
+      : undefined;
+    picker.items = [...itemsOf(engines, false), ...(remote ? [{ label: '$(info) Local User settings are not applied in a remote window', detail: remote }] : [])];
     picker.busy = false;
+    if (remote) this.output.info(remote);
     this.output.info(`Engines (${engines.length}):`);
     for (const engine of engines) {
       this.output.info(`  ${engine.name} [${engine.origin}] ${engine.status}${engine.ignoredBecause ? ` — ${engine.ignoredBecause}` : engine.problem ? ` — ${engine.problem}` : ''}`);
