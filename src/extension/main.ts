@@ -112,6 +112,10 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
         sendEngineAnswers(true).catch(reportFailure);
       }
       if (event.affectsConfiguration('assay.codeLens')) sendEngineAnswers(false).catch(reportFailure);
+      // A bad schedule, draws or clock step is said when it is set, not only at the next question.
+      if (['assay.schedule', 'assay.draws', 'assay.clockStep'].some((key) => event.affectsConfiguration(key))) {
+        questions().then((f) => f.checkQuestionOptions()).catch(reportFailure);
+      }
       if (event.affectsConfiguration('assay.trace') && flow) {
         void flow.then((f) => f.readTrace());
       }

@@ -209,6 +209,18 @@ describe('Ask a Question in the extension host', function () {
     assert.deepEqual(await vscode.commands.executeCommand('assay.runs.reveal', a.statusBarRun()), { run: palette });
   });
 
+  it('says an invalid assay.schedule as a warning notification as soon as it is set', async () => {
+    const a = await api();
+    const config = vscode.workspace.getConfiguration('assay');
+    await config.update('schedule', 'sometimes', vscode.ConfigurationTarget.Global);
+    try {
+      const expected = 'Assay: assay.schedule: "sometimes" is not fifo, lifo, all or seed:<n>; using fifo';
+      await until('the warning', async () => (await a.questions()).shown.includes(expected) || undefined);
+    } finally {
+      await config.update('schedule', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('asks with the values a caller binds (the witness panel\'s Confirm), and refuses malformed ones with one error', async () => {
     const a = await api();
     const constraint = { kind: 'evaluate', subject: 'VehicleModel::SpeedLimit', engine: 'assay-reference' };

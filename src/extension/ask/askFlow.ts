@@ -129,6 +129,21 @@ export class QuestionFlow implements vscode.Disposable {
     return settings;
   }
 
+  /** Reads `assay.schedule`, `assay.draws` and `assay.clockStep` (when asking, and when they change);
+   * a bad value is a warning notification, once per distinct problem, and a line in the output. */
+  checkQuestionOptions(): ReturnType<typeof questionOptions> {
+    const config = vscode.workspace.getConfiguration('assay');
+    const options = questionOptions({ schedule: config.get('schedule'), draws: config.get('draws'), clockStep: config.get('clockStep') });
+    for (const problem of options.problems) {
+      this.output.warn(`Settings: ${problem}`);
+      // Once per distinct problem, as a notification too: the output channel alone goes unseen.
+      if (this.shownOptionProblems.has(problem)) continue;
+      this.shownOptionProblems.add(problem);
+      this.notify('warning', `Assay: ${problem}`, [['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', problem.split(':')[0])]]);
+    }
+    return options;
+  }
+
   private reportSettingsProblems(problems: readonly string[]): void {
     const key = problems.join('\n');
     if (key === this.shownSettingsProblems) return;
@@ -256,15 +271,7 @@ export class QuestionFlow implements vscode.Disposable {
       kind = picked;
     }
 
-    const config = vscode.workspace.getConfiguration('assay');
-    const options = questionOptions({ schedule: config.get('schedule'), draws: config.get('draws'), clockStep: config.get('clockStep') });
-    for (const problem of options.problems) {
-      this.output.warn(`Settings: ${problem}`);
-      // Once per distinct problem, as a notification too: the output channel alone goes unseen.
-      if (this.shownOptionProblems.has(problem)) continue;
-      this.shownOptionProblems.add(problem);
-      this.notify('warning', `Assay: ${problem}`, [['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', problem.split(':')[0])]]);
-    }
+    const options = this.checkQuestionOptions();
 
     let condition: Condition | undefined;
     if (CONDITION_KINDS.includes(kind)) {
