@@ -235,6 +235,9 @@ export class Session {
       'editor.minimap.enabled': false,
       'window.restoreWindows': 'none',
       'files.hotExit': 'off',
+      // VS Code for the web saves edited files after a second by default: a test's unsaved edit would
+      // reach the disk (and the next tests) whenever the machine is slow.
+      'files.autoSave': 'off',
       'git.enabled': false,
       'chat.commandCenter.enabled': false,
       'outline.collapseItems': 'alwaysExpand',
