@@ -157,6 +157,9 @@ describe('language server (dist/server.js over stdio)', function () {
     const onVehicle = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 12, character: 15 } });
     assert.ok(onVehicle, 'no hover on Vehicle');
     assert.match(onVehicle.contents.value, /part def VehicleModel::Vehicle/);
+    // The real-editor test hovers this one too.
+    const onMaxSpeed = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 13, character: 20 } });
+    assert.ok(onMaxSpeed?.contents.value.includes('attribute VehicleModel::Vehicle::maxSpeed : Speed = 180 [km/h]\n'), onMaxSpeed?.contents.value);
     const onPackage = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 10 } });
     assert.match(onPackage!.contents.value, /package VehicleModel[\s\S]*A small vehicle with a door controller/);
     const onQuoted = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 14, character: 20 } });
