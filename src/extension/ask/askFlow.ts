@@ -305,17 +305,16 @@ export class QuestionFlow implements vscode.Disposable {
       sweep = inputs.sweep;
     }
 
-    let candidates = enginesFor(entries, kind, subjectKind);
+    const candidates = enginesFor(entries, kind, subjectKind);
     let engine = args.engine;
     if (engine === undefined) {
       if (candidates.length > 1) {
+        // An engine that cannot start is not offered by name; All covering engines still lists it in the
+        // comparison, as not covered with why.
         const { offered, cannotStart } = startableEngines(candidates, await checking);
         for (const c of cannotStart) this.output.warn(`Engine pick: "${c.name}" is not offered: it cannot start: ${c.problem}`);
-        candidates = offered;
-        if (offered.length > 1) {
-          engine = await this.pickEngine(offered, cannotStart);
-          if (!engine) return undefined;
-        } else engine = 'auto';
+        engine = await this.pickEngine(candidates, offered, cannotStart);
+        if (!engine) return undefined;
       } else engine = 'auto';
     }
 
@@ -886,11 +885,11 @@ export class QuestionFlow implements vscode.Disposable {
     return seed === undefined ? undefined : `seed:${seed.trim()}`;
   }
 
-  private async pickEngine(candidates: readonly EngineEntry[], cannotStart: readonly { name: string; problem: string }[] = []): Promise<string | undefined> {
+  private async pickEngine(candidates: readonly EngineEntry[], offered: readonly EngineEntry[], cannotStart: readonly { name: string; problem: string }[]): Promise<string | undefined> {
     const items: vscode.QuickPickItem[] = [
       { label: 'auto', description: 'the first engine that covers the question' },
       { label: ALL_COVERING_ENGINES, description: `every engine that covers it (${candidates.map((e) => e.name).join(', ')}), side by side, compared` },
-      ...candidates.map((entry) => ({ label: entry.name, description: entry.builtIn ? 'bundled' : entry.command })),
+      ...offered.map((entry) => ({ label: entry.name, description: entry.builtIn ? 'bundled' : entry.command })),
     ];
     // An engine that cannot start is not offered; the placeholder says which were left out and why is in the output.
     const left = cannotStart.length ? ` (not offered, cannot start: ${cannotStart.map((c) => c.name).join(', ')}; see Show Engines)` : '';
