@@ -4,7 +4,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { ENGINE_ANSWERS_NOTIFICATION } from '../server/requests';
 import type { AskArguments, EngineListing, QuestionFlow } from './ask/askFlow';
 import { RunHistory, type RunRecord } from './runs/runRecord';
-import { RunsTree, type RunNode } from './runs/runsView';
+import { revealRun, RunsTree, type RunNode } from './runs/runsView';
 import { RunStatusBar } from './runs/statusBar';
 import { registerTaskCommands } from './tasks/tasks';
 import { registerWitnessPanels } from './witness/witnessPanel';
@@ -24,6 +24,8 @@ export interface AssayApi {
   settled(id: number): Promise<RunRecord>;
   /** The run status bar item's text as shown now (empty before the first run). */
   statusBarText(): string;
+  /** The run the status bar item shows (its click reveals it in the Runs view). */
+  statusBarRun(): number | undefined;
   /** The question flow (loaded on first use): engine process ids and the notifications it showed. */
   questions(): Promise<Pick<QuestionFlow, 'enginePids' | 'shown'>>;
 }
@@ -50,7 +52,10 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
 
   const runs = new RunsTree(history);
   const status = new RunStatusBar(history);
-  context.subscriptions.push(runs, status, vscode.window.createTreeView('assay.runs', { treeDataProvider: runs, showCollapseAll: true }));
+  const runsView = vscode.window.createTreeView('assay.runs', { treeDataProvider: runs, showCollapseAll: true });
+  context.subscriptions.push(runs, status, runsView);
+  // The status bar item's click: the Runs view, with the run the item shows selected.
+  context.subscriptions.push(vscode.commands.registerCommand('assay.runs.reveal', (id?: number) => revealRun(runsView, runs, id)));
 
   // The question flow (host core, SysML front end) is loaded on first use, so activation does not pay for it.
   const questions = (): Promise<QuestionFlow> => (flow ??= lazy().then(({ QuestionFlow }) => {
@@ -107,6 +112,10 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
         sendEngineAnswers(true).catch(reportFailure);
       }
       if (event.affectsConfiguration('assay.codeLens')) sendEngineAnswers(false).catch(reportFailure);
+      // A bad schedule, draws or clock step is said when it is set, not only at the next question.
+      if (['assay.schedule', 'assay.draws', 'assay.clockStep'].some((key) => event.affectsConfiguration(key))) {
+        questions().then((f) => f.checkQuestionOptions()).catch(reportFailure);
+      }
       if (event.affectsConfiguration('assay.trace') && flow) {
         void flow.then((f) => f.readTrace());
       }
@@ -149,6 +158,7 @@ export function activate(context: vscode.ExtensionContext): AssayApi {
     history,
     settled: (id) => settledRecord(history, id),
     statusBarText: () => status.text,
+    statusBarRun: () => status.shownRun,
     questions,
   };
 }

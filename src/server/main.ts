@@ -334,7 +334,8 @@ connection.onHover(async ({ textDocument, position }) => {
   if (declared) return declared;
   const reference = models.referenceAt(document.uri, offset);
   if (!reference || reference.targets.length === 0) return null;
-  const value = referenceHover(reference.targets, (d) => languageOf(d.document ?? ''), originOf);
+  const value = referenceHover(reference.targets, (d) => languageOf(d.document ?? ''), originOf,
+    (d) => (d.document ? models.textOf(d.document)?.getText() ?? null : null));
   return { contents: { kind: 'markdown', value }, range: rangeIn(document, reference.range) };
 });
 

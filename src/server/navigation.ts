@@ -17,7 +17,7 @@ export function documentationOf(member: Member): string | null {
   return docs.length ? docs.join('\n\n') : null;
 }
 
-/** Hover over a declared name: its kind, qualified name and documentation. */
+/** Hover over a declared name: its kind, qualified name, types, multiplicity, value and documentation. */
 export function hoverAt(text: TextDocument, members: Member[], offset: number, language: 'sysml' | 'kerml'): Hover | null {
   const path: string[] = [];
   let found: { member: Member; header: MemberHeader } | null = null;
@@ -40,7 +40,7 @@ export function hoverAt(text: TextDocument, members: Member[], offset: number, l
   visit(members);
   if (!found) return null;
   const { member, header } = found as { member: Member; header: MemberHeader };
-  const lines = ['```' + language, headline(header, path.map(quoted).join('::')), '```'];
+  const lines = ['```' + language, headline(header, path.map(quoted).join('::')) + detailsOf(member, text.getText()), '```'];
   const doc = documentationOf(member);
   if (doc) lines.push('', doc);
   return {
@@ -56,9 +56,31 @@ function isMember(node: Declaration['node']): node is Member {
   return node !== null && headerOf(node as Member, 'sysml') !== null;
 }
 
-/** The first line of a declaration's hover: `part def VehicleModel::Vehicle`. */
-export function declarationHeadline(d: Declaration, language: 'sysml' | 'kerml'): string {
-  if (isMember(d.node)) return headline(headerOf(d.node, language)!, d.qualifiedName);
+/** Longest value expression a hover shows as written; a longer one ends with `…`. */
+const MAX_VALUE_TEXT = 160;
+
+/** What a declaration's text adds after its relations: the multiplicity and the value or default
+ * expression, as written (` [4]`, ` = 180 [km/h]`, ` default := 0`), whitespace folded to one space. */
+export function detailsOf(member: Member, source: string): string {
+  const written = (r: { start: number; end: number }): string => source.slice(r.start, r.end).replace(/\s+/g, ' ').trim();
+  let out = '';
+  if ('multiplicity' in member && member.multiplicity) {
+    const m = written(member.multiplicity.range);
+    out += m.startsWith('[') ? ` ${m}` : ` [${m}]`;
+  }
+  if ('value' in member && member.value && typeof member.value === 'object' && member.value.kind === 'FeatureValue') {
+    let v = written(member.value.range);
+    // The value's range may start at its expression: say how it is bound, as the model does.
+    if (!/^(=|:=|default\b)/.test(v)) v = `${member.value.isDefault ? 'default ' : ''}${member.value.isInitial ? ':=' : '='} ${v}`;
+    out += ` ${v.length > MAX_VALUE_TEXT ? `${v.slice(0, MAX_VALUE_TEXT - 1)}…` : v}`;
+  }
+  return out;
+}
+
+/** The first line of a declaration's hover: `part def VehicleModel::Vehicle`, and for a feature its
+ * multiplicity and value as written when its source text is known (`source`). */
+export function declarationHeadline(d: Declaration, language: 'sysml' | 'kerml', source: string | null = null): string {
+  if (isMember(d.node)) return headline(headerOf(d.node, language)!, d.qualifiedName) + (source === null ? '' : detailsOf(d.node, source));
   return `${d.kind}${d.isDefinition && !kermlDefinitionKeywords.has(d.kind) ? ' def' : ''} ${d.qualifiedName}`;
 }
 
@@ -71,10 +93,10 @@ function headline(header: MemberHeader, qualified: string): string {
 /** Hover over a reference: for each declaration it denotes, kind, qualified name, where it comes
  * from (`origin`, e.g. the standard library) and its documentation. */
 export function referenceHover(targets: readonly Declaration[], languageOf: (d: Declaration) => 'sysml' | 'kerml',
-  origin: (d: Declaration) => string | null): string {
+  origin: (d: Declaration) => string | null, sourceOf: (d: Declaration) => string | null = () => null): string {
   const parts = targets.map((d) => {
     const language = languageOf(d);
-    const lines = ['```' + language, declarationHeadline(d, language), '```'];
+    const lines = ['```' + language, declarationHeadline(d, language, sourceOf(d)), '```'];
     const from = origin(d);
     if (from) lines.push('', from);
     const doc = isMember(d.node) ? documentationOf(d.node) : null;

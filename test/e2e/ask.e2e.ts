@@ -148,7 +148,8 @@ describe('Asking questions in a real VS Code (installed from the VSIX)', functio
     await pick(page, /condition/, 'Asserted constraints', 'Asserted');
     await pick(page, /schedule policy/, 'all');
     const engines = await pickRows(page, /engine/);
-    assert.deepEqual(engines.map((e) => e.split(' — ')[0]), ['auto', 'All covering engines', 'assay-reference', 'workspace-engine']);
+    // The workspace's engine cannot start (its program is not there): not offered by name.
+    assert.deepEqual(engines.map((e) => e.split(' — ')[0]), ['auto', 'All covering engines', 'assay-reference']);
     await screenshot(page, 'ask-engine-pick');
     const askedAt = Date.now();
     await pick(page, /engine/, 'auto');

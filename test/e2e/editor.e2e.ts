@@ -237,7 +237,7 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     assert.ok(after.some((text) => /broken\.sysml/.test(text)), 'the other file\'s problems disappeared too');
   });
 
-  it('hovers a declaration with its kind and qualified name, and finds declarations of closed files', async function () {
+  it('hovers a declaration with its kind, qualified name, type and value, and finds declarations of closed files', async function () {
     const page = session!.page;
     await openFile(page, 'vehicle.sysml');
     const name = page.locator('.monaco-editor .view-lines .view-line span span', { hasText: /^Vehicle$/ }).first();
@@ -245,6 +245,12 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     const hover = page.locator('.monaco-hover', { hasText: 'part def VehicleModel::Vehicle' }).first();
     await hover.waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'hover-declaration');
+    await page.keyboard.press('Escape');
+    // A feature's hover also says its type and its value as written.
+    await page.locator('.monaco-editor .view-lines .view-line span span', { hasText: /^maxSpeed$/ }).first().hover();
+    const feature = page.locator('.monaco-hover', { hasText: 'attribute VehicleModel::Vehicle::maxSpeed : Speed = 180 [km/h]' }).first();
+    await feature.waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'hover-feature-value');
     await page.keyboard.press('Escape');
     // Go to Symbol in Workspace: basics.kerml has not been opened in this session.
     await page.keyboard.press('Control+T');

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineEntry, RunOutcome } from '../../src/host';
-import { enginesFor, kindsFor, modelDocuments, ModelOutline, subjectKinds } from '../../src/extension/ask/askModel';
+import { enginesFor, kindsFor, modelDocuments, ModelOutline, startableEngines, subjectKinds } from '../../src/extension/ask/askModel';
+import { Host, referenceEngineEntry } from '../../src/host';
 import { budgetFromSetting, engineAnswers, questionOptions, resolveEngineSettings } from '../../src/extension/ask/askSettings';
 import { durationText, resultJson, runsEntry, settledMessage, statusText, Throttle, type RunView } from '../../src/extension/ask/askText';
 
@@ -133,6 +134,24 @@ describe('editor ask flow: the model and the choices', () => {
     assert.deepEqual(enginesFor([bundled, holdsOnly], 'sensitive', 'action').map((e) => e.name), ['h']);
     assert.deepEqual(enginesFor([{ name: 'rdf', command: 'r', model: ['rdf'] }], 'holds', undefined), []);
   });
+
+  it('leaves an engine that cannot start out of the engine pick, with why (real processes)', async function () {
+    this.timeout(60_000);
+    const reference = referenceEngineEntry(join(__dirname, '..', '..', 'dist'));
+    const gone: EngineEntry = { name: 'gone', command: join(__dirname, 'no-such-engine'), answers: ['holds'] };
+    const host = new Host({ entries: [reference, gone] });
+    try {
+      const checks = await host.checkEngines();
+      const { offered, cannotStart } = startableEngines(enginesFor([reference, gone], 'holds', 'part'), checks);
+      assert.deepEqual(offered.map((e) => e.name), ['assay-reference']);
+      assert.deepEqual(cannotStart.map((c) => c.name), ['gone']);
+      assert.match(cannotStart[0]!.problem, /gone/);
+      // Not checked yet (no start tried): offered, the run says if it fails.
+      assert.deepEqual(startableEngines([reference, gone], []).offered.map((e) => e.name), ['assay-reference', 'gone']);
+    } finally {
+      await host.shutdown();
+    }
+  });
 });
 
 describe('editor ask flow: what the editor shows', () => {
@@ -169,6 +188,21 @@ describe('editor ask flow: what the editor shows', () => {
     assert.equal(json.result.claim, 'violated');
     assert.equal(json.standing.strength, 'observed');
     assert.equal(durationText(65_400), '1 min 5 s');
+  });
+
+  it('shows the condition a holds run checks in its Runs entry and in the copied JSON', () => {
+    const typed: RunView = { id: 5, question: { ...question, condition: { name: 'quick', text: 'not (a and b)' } }, state: 'settled', engine: 'e', outcome: answered('holds', 'proved', 'proved') };
+    assert.ok(runsEntry(typed).details.includes('condition: quick = not (a and b)'), runsEntry(typed).details.join('\n'));
+    const json = JSON.parse(resultJson(typed)) as { condition: string; question: { condition: { name: string; text: string } } };
+    assert.equal(json.condition, 'quick = not (a and b)');
+    assert.deepEqual(json.question.condition, { name: 'quick', text: 'not (a and b)' });
+    // Without one, a holds run checks the subject's asserted constraints, and says so.
+    const asserted: RunView = { ...typed, question };
+    assert.ok(runsEntry(asserted).details.includes('condition: the asserted constraints of Pkg::Subject'), runsEntry(asserted).details.join('\n'));
+    assert.equal((JSON.parse(resultJson(asserted)) as { condition: string }).condition, 'the asserted constraints of Pkg::Subject');
+    const evaluate: RunView = { ...typed, question: { kind: 'evaluate', subject: 'Pkg::x', schedule: 'fifo', free: [] } };
+    assert.ok(!runsEntry(evaluate).details.some((d) => d.startsWith('condition:')));
+    assert.equal('condition' in (JSON.parse(resultJson(evaluate)) as object), false);
   });
 
   it('lists the values a run was asked with (a witness confirmed with evaluate) in its Runs entry', () => {

@@ -29,6 +29,7 @@ interface AssayApi {
   history: { all(): readonly RunRecordShape[]; get(id: number): RunRecordShape | undefined; onDidChange: vscode.Event<RunRecordShape> };
   settled(id: number): Promise<RunRecordShape>;
   statusBarText(): string;
+  statusBarRun(): number | undefined;
   questions(): Promise<{ enginePids(): number[]; shown: string[] }>;
 }
 interface EngineListing {
@@ -191,6 +192,33 @@ describe('Ask a Question in the extension host', function () {
     const record = await a.settled(again![0]!);
     assert.equal(record.question.subject, 'TrafficLight::TimedCrossing');
     assert.equal(record.outcome?.result?.claim, 'violated');
+  });
+
+  it('Ask Again from the palette re-asks the latest run however it was asked, and the status bar reveals its run', async () => {
+    const a = await api();
+    const older = await a.settled(await ask(timed));
+    await a.settled(await ask({ ...timed, subject: 'TrafficLight::InterlockedCrossing' }));
+    // The older question asked again from the Runs view is now the latest run.
+    const [again] = (await vscode.commands.executeCommand<number[]>('assay.runs.askAgain', { run: older.id }))!;
+    await a.settled(again!);
+    const [palette] = (await vscode.commands.executeCommand<number[]>('assay.askAgain'))!;
+    assert.notEqual(palette, again);
+    assert.equal((await a.settled(palette!)).question.subject, 'TrafficLight::TimedCrossing');
+    assert.equal(a.statusBarRun(), palette);
+    // The status bar item's click: the Runs view with that run selected.
+    assert.deepEqual(await vscode.commands.executeCommand('assay.runs.reveal', a.statusBarRun()), { run: palette });
+  });
+
+  it('says an invalid assay.schedule as a warning notification as soon as it is set', async () => {
+    const a = await api();
+    const config = vscode.workspace.getConfiguration('assay');
+    await config.update('schedule', 'sometimes', vscode.ConfigurationTarget.Global);
+    try {
+      const expected = 'Assay: assay.schedule: "sometimes" is not fifo, lifo, all or seed:<n>; using fifo';
+      await until('the warning', async () => (await a.questions()).shown.includes(expected) || undefined);
+    } finally {
+      await config.update('schedule', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('asks with the values a caller binds (the witness panel\'s Confirm), and refuses malformed ones with one error', async () => {

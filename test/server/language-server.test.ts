@@ -157,12 +157,46 @@ describe('language server (dist/server.js over stdio)', function () {
     const onVehicle = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 12, character: 15 } });
     assert.ok(onVehicle, 'no hover on Vehicle');
     assert.match(onVehicle.contents.value, /part def VehicleModel::Vehicle/);
+    // The real-editor test hovers this one too.
+    const onMaxSpeed = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 13, character: 20 } });
+    assert.ok(onMaxSpeed?.contents.value.includes('attribute VehicleModel::Vehicle::maxSpeed : Speed = 180 [km/h]\n'), onMaxSpeed?.contents.value);
     const onPackage = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 10 } });
     assert.match(onPackage!.contents.value, /package VehicleModel[\s\S]*A small vehicle with a door controller/);
     const onQuoted = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 14, character: 20 } });
     assert.match(onQuoted!.contents.value, /VehicleModel::Vehicle::'max load'/);
     const onKeyword = await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line: 12, character: 5 } });
     assert.equal(onKeyword, null);
+  });
+
+  it('hovers a feature with its types, multiplicity, value or default as written, and doc comment, at the declaration and at a reference', async function () {
+    const uri = 'file:///work/hover.sysml';
+    const text = [
+      'package H {',
+      '  private import ScalarValues::*;',
+      '  part def Wheel;',
+      '  part def Car {',
+      '    part wheels : Wheel [4];',
+      '    attribute speed : Real default := 10 *',
+      '      2 {',
+      '      doc /* Cruising speed, set by the driver. */',
+      '    }',
+      '    attribute fast : Boolean = speed > 100;',
+      '  }',
+      '}',
+    ].join('\n');
+    await open(uri, 'sysml', text);
+    await diagnosticsFor(uri, (d) => d.length === 0);
+    const hoverAt = async (line: number, character: number): Promise<string> =>
+      (await connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: { line, character } }))?.contents.value ?? '(none)';
+    assert.match(await hoverAt(4, 11), /part H::Car::wheels : Wheel \[4\]/);
+    const speed = await hoverAt(5, 15);
+    assert.match(speed, /attribute H::Car::speed : Real default := 10 \* 2\n/);
+    assert.match(speed, /Cruising speed, set by the driver\./);
+    // At a reference (`speed` in fast's value) the declaration it denotes is described the same way.
+    const reference = await hoverAt(9, 32);
+    assert.match(reference, /attribute H::Car::speed : Real default := 10 \* 2\n/);
+    assert.match(reference, /Cruising speed/);
+    assert.match(await hoverAt(9, 16), /attribute H::Car::fast : Boolean = speed > 100\n/);
   });
 
   it('finds declarations of files no editor has open as workspace symbols', async function () {

@@ -8,7 +8,7 @@ import { conditionSyntaxError, engineFailed, questionProblem, type QuestionProbl
 import { QUESTION_KINDS, Sweep, Value, type Condition, type Question, type QuestionKind, type SourceDocument } from '../../protocol';
 import type { AskLensArguments } from '../../server/requests';
 import {
-  BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor,
+  BEHAVIOUR_KINDS, CONDITION_KINDS, KIND_DESCRIPTIONS, ModelOutline, SCHEDULE_DESCRIPTIONS, enginesFor, isModelPath, kindsFor, startableEngines,
   modelDocuments, subjectKinds, type SubjectChoice,
 } from './askModel';
 import { SCHEDULE_PATTERN, budgetFromSetting, questionOptions, type ConfiguredEngine, type EngineSettings } from './askSettings';
@@ -22,7 +22,7 @@ import { ViolationDiagnostics } from '../language/diagnostics';
 import { readEngineSettings } from '../engines/engineSettings';
 import type { RunHistory, RunRecord } from '../runs/runRecord';
 import type { RunNode } from '../runs/runsView';
-import { ALL_COVERING_ENGINES, groupRuns } from '../compare/compareModel';
+import { ALL_COVERING_ENGINES, groupRecords, groupRuns } from '../compare/compareModel';
 
 /** What `assay.ask` accepts: a code lens passes uri, subject and kind; tests and keybindings may pass the rest. */
 export interface AskArguments extends Partial<AskLensArguments> {
@@ -129,6 +129,21 @@ export class QuestionFlow implements vscode.Disposable {
     return settings;
   }
 
+  /** Reads `assay.schedule`, `assay.draws` and `assay.clockStep` (when asking, and when they change);
+   * a bad value is a warning notification, once per distinct problem, and a line in the output. */
+  checkQuestionOptions(): ReturnType<typeof questionOptions> {
+    const config = vscode.workspace.getConfiguration('assay');
+    const options = questionOptions({ schedule: config.get('schedule'), draws: config.get('draws'), clockStep: config.get('clockStep') });
+    for (const problem of options.problems) {
+      this.output.warn(`Settings: ${problem}`);
+      // Once per distinct problem, as a notification too: the output channel alone goes unseen.
+      if (this.shownOptionProblems.has(problem)) continue;
+      this.shownOptionProblems.add(problem);
+      this.notify('warning', `Assay: ${problem}`, [['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', problem.split(':')[0])]]);
+    }
+    return options;
+  }
+
   private reportSettingsProblems(problems: readonly string[]): void {
     const key = problems.join('\n');
     if (key === this.shownSettingsProblems) return;
@@ -219,8 +234,9 @@ export class QuestionFlow implements vscode.Disposable {
         [['Show Engines', () => vscode.commands.executeCommand('assay.showEngines')]]);
       return undefined;
     }
-    // Start the engines while the user picks: the answer then comes without a start-up wait.
-    void host.checkEngines();
+    // Start the engines while the user picks: the answer then comes without a start-up wait, and the
+    // engine pick leaves out an engine that cannot start.
+    const checking = host.checkEngines().catch((): EngineCheck[] => []);
     const collected = await this.collectDocuments();
     const outline = new ModelOutline(collected.documents);
     const entries = settings.entries;
@@ -255,15 +271,7 @@ export class QuestionFlow implements vscode.Disposable {
       kind = picked;
     }
 
-    const config = vscode.workspace.getConfiguration('assay');
-    const options = questionOptions({ schedule: config.get('schedule'), draws: config.get('draws'), clockStep: config.get('clockStep') });
-    for (const problem of options.problems) {
-      this.output.warn(`Settings: ${problem}`);
-      // Once per distinct problem, as a notification too: the output channel alone goes unseen.
-      if (this.shownOptionProblems.has(problem)) continue;
-      this.shownOptionProblems.add(problem);
-      this.notify('warning', `Assay: ${problem}`, [['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', problem.split(':')[0])]]);
-    }
+    const options = this.checkQuestionOptions();
 
     let condition: Condition | undefined;
     if (CONDITION_KINDS.includes(kind)) {
@@ -301,7 +309,11 @@ export class QuestionFlow implements vscode.Disposable {
     let engine = args.engine;
     if (engine === undefined) {
       if (candidates.length > 1) {
-        engine = await this.pickEngine(candidates);
+        // An engine that cannot start is not offered by name; All covering engines still lists it in the
+        // comparison, as not covered with why.
+        const { offered, cannotStart } = startableEngines(candidates, await checking);
+        for (const c of cannotStart) this.output.warn(`Engine pick: "${c.name}" is not offered: it cannot start: ${c.problem}`);
+        engine = await this.pickEngine(candidates, offered, cannotStart);
         if (!engine) return undefined;
       } else engine = 'auto';
     }
@@ -352,17 +364,23 @@ export class QuestionFlow implements vscode.Disposable {
     ]);
   }
 
-  /** Asks the last question again (or a run's question), with the model as it is now. */
+  /** Asks a run's question again, with the model as it is now; without a run (the palette), the
+   * latest run's — however it was asked — and with all its engines when it asked all covering ones. */
   async askAgain(target?: RunNode | number): Promise<number[] | undefined> {
-    const record = this.recordFor(target);
-    const plans = record ? [{ question: stripSubjectKind(record.question), ...(record.engineChoice ? { engine: record.engineChoice } : {}) }] : this.lastPlans;
+    const planOf = (r: RunRecord): Plan => ({ question: stripSubjectKind(r.question), ...(r.engineChoice ? { engine: r.engineChoice } : {}) });
+    const latest = target === undefined ? this.history.all()[0] : undefined;
+    const group = latest?.group !== undefined ? groupRecords(this.history.all(), latest.group) : [];
+    const record = this.recordFor(target) ?? (group.length > 0 ? undefined : latest);
+    const plans = record ? [planOf(record)] : group.length > 0 ? group.map(planOf) : this.lastPlans;
     if (!plans) {
       this.notify('info', 'Assay: no question has been asked yet in this window.', []);
       return undefined;
     }
     const { host } = await this.currentHost();
     const collected = await this.collectDocuments();
-    return this.startAll(host, plans, collected);
+    const ids = this.startAll(host, plans, collected);
+    if (ids && group.length > 0) groupRuns(this.history, ids);
+    return ids;
   }
 
   /** Asks a compute or sweep again with inputs the user edits (the run's, or the last question's). */
@@ -701,8 +719,14 @@ export class QuestionFlow implements vscode.Disposable {
     picker.show();
     const checks = await host.checkEngines();
     const engines = listed(checks);
-    picker.items = itemsOf(engines, false);
+    // assay.engines is machine-specific (it names programs): in a remote window VS Code drops it from the
+    // local User settings without a word (the Settings UI greys it out). Say so where engines are listed.
+    const remote = vscode.env.remoteName
+      ? `This window runs on a remote (${vscode.env.remoteName}): engine entries in your local User settings are not applied here (assay.engines is machine-specific); put them in Remote settings (Preferences: Open Remote Settings) or the workspace's settings.`
+      : undefined;
+    picker.items = [...itemsOf(engines, false), ...(remote ? [{ label: '$(info) Local User settings are not applied in a remote window', detail: remote }] : [])];
     picker.busy = false;
+    if (remote) this.output.info(remote);
     this.output.info(`Engines (${engines.length}):`);
     for (const engine of engines) {
       this.output.info(`  ${engine.name} [${engine.origin}] ${engine.status}${engine.ignoredBecause ? ` — ${engine.ignoredBecause}` : engine.problem ? ` — ${engine.problem}` : ''}`);
@@ -861,13 +885,15 @@ export class QuestionFlow implements vscode.Disposable {
     return seed === undefined ? undefined : `seed:${seed.trim()}`;
   }
 
-  private async pickEngine(candidates: readonly EngineEntry[]): Promise<string | undefined> {
+  private async pickEngine(candidates: readonly EngineEntry[], offered: readonly EngineEntry[], cannotStart: readonly { name: string; problem: string }[]): Promise<string | undefined> {
     const items: vscode.QuickPickItem[] = [
       { label: 'auto', description: 'the first engine that covers the question' },
       { label: ALL_COVERING_ENGINES, description: `every engine that covers it (${candidates.map((e) => e.name).join(', ')}), side by side, compared` },
-      ...candidates.map((entry) => ({ label: entry.name, description: entry.builtIn ? 'bundled' : entry.command })),
+      ...offered.map((entry) => ({ label: entry.name, description: entry.builtIn ? 'bundled' : entry.command })),
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Ask a Question (5/5): engine', placeHolder: 'Which engine answers' });
+    // An engine that cannot start is not offered; the placeholder says which were left out and why is in the output.
+    const left = cannotStart.length ? ` (not offered, cannot start: ${cannotStart.map((c) => c.name).join(', ')}; see Show Engines)` : '';
+    const picked = await vscode.window.showQuickPick(items, { title: 'Assay: Ask a Question (5/5): engine', placeHolder: `Which engine answers${left}` });
     return picked?.label === ALL_COVERING_ENGINES ? 'all' : picked?.label;
   }
 

@@ -1,7 +1,7 @@
 // The model a question is asked of, and the choices the Ask flow offers from it: which documents are
 // sent, which declarations can be subjects (the one at the cursor first), which question kinds the
 // engines answer about a subject, and the subject's constraints. Pure: no vscode, no processes.
-import type { EngineEntry } from '../../host';
+import type { EngineCheck, EngineEntry } from '../../host';
 import { QUESTION_KINDS, type QuestionKind, type SourceDocument } from '../../protocol';
 import { languageOfPath, parse } from '../../sysml/parser';
 import { resolveDocuments, type Declaration, type Workspace } from '../../sysml/names';
@@ -198,6 +198,19 @@ export function kindsFor(entries: readonly EngineEntry[], subjectKind: string | 
 /** The engines that could take the question, in settings order. */
 export function enginesFor(entries: readonly EngineEntry[], kind: string, subjectKind: string | undefined): EngineEntry[] {
   return entries.filter((entry) => entryFits(entry, kind, subjectKind));
+}
+
+/** The candidates the engine pick offers: those whose start and describe check did not fail, and, apart,
+ * those that cannot start with why (an engine never checked is offered: the run says if it fails). */
+export function startableEngines(candidates: readonly EngineEntry[], checks: readonly EngineCheck[]): { offered: EngineEntry[]; cannotStart: { name: string; problem: string }[] } {
+  const offered: EngineEntry[] = [];
+  const cannotStart: { name: string; problem: string }[] = [];
+  for (const entry of candidates) {
+    const check = checks.find((c) => c.name === entry.name);
+    if (check && !check.ok) cannotStart.push({ name: entry.name, problem: check.problem ?? 'its describe check failed' });
+    else offered.push(entry);
+  }
+  return { offered, cannotStart };
 }
 
 /** Kinds asked about a behaviour under a scheduling policy. */

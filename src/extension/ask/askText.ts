@@ -140,6 +140,14 @@ export function hasWitness(outcome: RunOutcome | undefined): boolean {
   return Boolean(r.witness?.schedules?.length || r.witness?.inputs?.length || r.executions?.length);
 }
 
+/** The condition a holds run checks, as the user gave it (`safety`, `quick = not (a and b)`), or the
+ * subject's asserted constraints when none was given; null for kinds without a condition. */
+export function conditionText(question: Pick<RunView['question'], 'kind' | 'subject' | 'condition'>): string | null {
+  const c = question.condition;
+  if (c) return `${c.name}${c.text ? ` = ${c.text}` : ''}`;
+  return question.kind === 'holds' ? `the asserted constraints of ${question.subject}` : null;
+}
+
 /** A Runs view row: label, description and the detail lines shown under it. */
 export function runsEntry(run: RunView): { label: string; description: string; details: string[] } {
   const label = questionText(run.question);
@@ -147,7 +155,8 @@ export function runsEntry(run: RunView): { label: string; description: string; d
   const details: string[] = [];
   if (run.engine) details.push(`engine: ${run.engine}`);
   if (run.question.schedule) details.push(`schedule: ${run.question.schedule}`);
-  if (run.question.condition) details.push(`condition: ${run.question.condition.name}${run.question.condition.text ? ` = ${run.question.condition.text}` : ''}`);
+  const condition = conditionText(run.question);
+  if (condition) details.push(`condition: ${condition}`);
   if (run.question.bindings?.length) details.push(`bound: ${run.question.bindings.map((b) => `${b.name} = ${String(b.value)}${b.unit ? ` [${b.unit}]` : ''}`).join(', ')}`);
   if (run.state !== 'settled' || !o) {
     const counts = progressCounts(run.progress);
@@ -174,7 +183,8 @@ export function runsEntry(run: RunView): { label: string; description: string; d
 /** The JSON a user copies from the Runs view (the CLI's --json shape, plus the run's id and duration). */
 export function resultJson(run: RunView): string {
   const o = run.outcome;
-  const base = { run: run.id, question: run.question, ...(run.elapsedMs !== undefined ? { elapsedMs: run.elapsedMs } : {}) };
+  const condition = conditionText(run.question);
+  const base = { run: run.id, question: run.question, ...(condition ? { condition } : {}), ...(run.elapsedMs !== undefined ? { elapsedMs: run.elapsedMs } : {}) };
   let body: Record<string, unknown>;
   if (!o) body = { ...base, state: run.state };
   else if (o.status === 'answered') body = { ...base, engine: o.engine, result: o.result, standing: o.standing };

@@ -54,6 +54,12 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     });
   }
 
+  /** The row of run `id` (the newest run's without one); a run of a group is nested under the group's row. */
+  nodeOf(id?: number): RunNode | undefined {
+    const record = id === undefined ? this.history.all()[0] : this.history.get(id);
+    return record ? { run: record.id } : undefined;
+  }
+
   get size(): number {
     return this.history.all().length;
   }
@@ -104,4 +110,15 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     this.subscription.dispose();
     this.changed.dispose();
   }
+}
+
+/** Shows the Runs view with run `id` selected (the newest run without one); returns the node revealed. */
+export async function revealRun(view: vscode.TreeView<RunNode>, tree: RunsTree, id?: number): Promise<RunNode | undefined> {
+  const node = tree.nodeOf(id);
+  if (!node) {
+    await vscode.commands.executeCommand('assay.runs.focus');
+    return undefined;
+  }
+  await view.reveal(node, { select: true, focus: true, expand: false });
+  return node;
 }

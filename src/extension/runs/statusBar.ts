@@ -7,7 +7,7 @@ const STATUS_INTERVAL_MS = 250;
 
 /**
  * One status bar item for the newest run: `$(sync~spin) holds Pkg::Subject · 41,200 steps · depth 18`
- * while it runs, `$(error) violated — witnessed` once it settles. Clicking it shows the Runs view.
+ * while it runs, `$(error) violated — witnessed` once it settles. Clicking it shows that run in the Runs view.
  */
 export class RunStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('assay.run', vscode.StatusBarAlignment.Left, 10);
@@ -15,10 +15,12 @@ export class RunStatusBar implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
   /** What the item shows now (for tests and the figures script). */
   text = '';
+  /** The run the item shows, which a click reveals. */
+  shownRun: number | undefined;
 
   constructor(private readonly history: RunHistory) {
     this.item.name = 'Assay Run';
-    this.item.command = 'assay.runs.focus';
+    this.item.command = 'assay.runs.reveal';
     this.subscription = history.onDidChange((record) => {
       // A run starting or settling shows at once; progress in between is throttled.
       if (record.state === 'running' && record.progress) this.throttle.push();
@@ -41,6 +43,8 @@ export class RunStatusBar implements vscode.Disposable {
     this.text = statusText(shown) + more;
     this.item.text = this.text;
     this.item.tooltip = tooltipOf(shown);
+    this.item.command = { title: 'Show Run', command: 'assay.runs.reveal', arguments: [shown.id] };
+    this.shownRun = shown.id;
     this.item.backgroundColor = shown.outcome?.status === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
   }

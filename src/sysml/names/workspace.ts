@@ -13,6 +13,7 @@ import {
 import { builtinRoots } from './builtin-layer';
 import { parseQualifiedName } from './qualified';
 import { tryParseUnit } from '../semantics/units';
+import { RANDOM_FUNCTIONS } from '../semantics/random';
 
 export interface NameDiagnostic {
   readonly message: string;
@@ -907,7 +908,12 @@ class ReferenceWalker {
         for (const i of e.items) this.expression(i, scope);
         return EMPTY;
       case 'Invocation': {
-        const callees = this.ref(e.callee, scope, null);
+        const callees = this.ws.resolveReference(e.callee, scope, null);
+        // `uniform(10, 20)`: one of Assay's random functions, which the evaluator calls by its bare
+        // name when the model declares nothing by that name; not an unresolved reference.
+        const assayFunction = callees.length === 0 && e.callee.kind === 'QualifiedName' && e.callee.segments.length === 1 && RANDOM_FUNCTIONS.includes(e.callee.segments[0]!);
+        if (assayFunction) this.references.push(new ReferenceRecord(e.callee, []));
+        else this.record(e.callee, callees);
         this.namedArguments(e.args, callees, scope);
         for (const a of e.args) this.expression(a.value, scope);
         return this.resultOf(callees, scope);

@@ -65,6 +65,12 @@ export interface Draws {
   readonly random?: Random;
 }
 
+/**
+ * Assay's own random functions (docs/semantics.md): not declared by the SysML standard library, so
+ * name resolution knows them by name, as the evaluator does, instead of reporting them unresolved.
+ */
+export const RANDOM_FUNCTIONS: readonly string[] = ['uniform', 'normal', 'triangular'];
+
 /** Standard deviations from the mean that `normal` resolves to under the min and max policies. */
 export const NORMAL_POLICY_SIGMAS = 3;
 

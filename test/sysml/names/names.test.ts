@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from '../../../src/sysml';
 import { resolveDocuments, subjectKindOf, Workspace, type NamedDocument } from '../../../src/sysml/names';
 
@@ -210,5 +212,33 @@ describe('sysml names: declarationsOf', () => {
     assert.equal(index.declarationsOf('Demo::twice').length, 2);
     assert.deepEqual(index.declarationsOf('Demo::Nope'), []);
     assert.deepEqual(index.declarationsOf('not a name'), []);
+  });
+});
+
+describe('sysml names: the project fixtures resolve as the engine reads them (#18 item 10)', () => {
+  it("knows Assay's random functions by name, as the evaluator does, unless the model declares one", () => {
+    assert.deepEqual(unresolved('package P { attribute a = uniform(10, 20); attribute b = normal(1, 2); attribute c = triangular(1, 2, 6); }'), []);
+    // Only those: a misspelt one, or one under a qualified name, is still reported.
+    assert.deepEqual(unresolved('package P { attribute a = uniforme(10, 20); attribute b = Q::normal(1, 2); }'), [
+      "1:27 unresolved reference 'uniforme'",
+      "1:59 unresolved reference 'Q::normal'",
+    ]);
+    const own = 'package P { calc def uniform { in a; in b; return r = a; } attribute x = uniform(1, 2); }';
+    assert.deepEqual(targetOf(own, 'uniform(1'), ['P::uniform']);
+  });
+
+  it('a payload name names the accepted payload, not the accept action (SysML v2 AcceptNodeDeclaration)', () => {
+    const payloadOnly = 'package P { attribute def Go; action def H { first start; then waitGo; accept waitGo : Go; } }';
+    assert.deepEqual(unresolved(payloadOnly), ["1:64 unresolved reference 'waitGo'"]);
+    const named = 'package P { attribute def Go; action def H { first start; then waitGo; action waitGo accept go : Go; } }';
+    assert.deepEqual(unresolved(named), []);
+    assert.deepEqual(targetOf(named, 'waitGo;'), ['P::H::waitGo']);
+  });
+
+  it('vehicle.sysml and deadlock.sysml have no unresolved references', () => {
+    for (const f of ['engine/vehicle.sysml', 'behavior/deadlock.sysml']) {
+      const text = readFileSync(join(__dirname, '../../fixtures/models', f), 'utf8');
+      assert.deepEqual(unresolved(text), [], f);
+    }
   });
 });
