@@ -155,6 +155,22 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /calc-bodies\.sysml:54:9/, /send/);
   });
 
+  it('assignments: a bound local assigned from a nested action or if body, and a constant feature assigned, are refused with their place', () => {
+    const m = join(OURS, 'assignments.sysml');
+    let r = ask('compute', 'AS::NestedBound', '--bind', 'n=4', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:7:20/, /'x' is bound with '=' to its value, so it cannot be assigned/);
+    r = ask('compute', 'AS::IfBound', '--bind', 'n=4', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:13:20/, /'x' is bound with '=' to its value, so it cannot be assigned/);
+    r = ask('compute', 'AS::ConstLocal', '--bind', 'n=4', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:20:9/, /'x' is constant .* so it cannot be assigned/);
+    r = ask('outcomes', 'AS::ConstFeature', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:33:20/, /'x' is constant \(declared at 32:28.*cannot be assigned/);
+    // A nested action's own local of that name is another feature.
+    r = ask('compute', 'AS::Shadowed', '--bind', 'n=4', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Shadowed'), '4');
+  });
+
   it("a unit's name inside [ ] is the unit even where a feature takes the name, and parse warns there (exit 0)", () => {
     const run = spawnSync(process.execPath, [CLI, 'parse', join(SHARED, 'analysis-subject.sysml')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);

@@ -127,7 +127,7 @@ class Compiler {
       }
     }
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
