@@ -171,6 +171,23 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'Shadowed'), '4');
   });
 
+  it('inheritance: a feature two supertypes value differently (a diamond) is refused unless a redefinition says which; a bound value beats a default', () => {
+    const m = join(OURS, 'inheritance.sysml');
+    let r = ask('evaluate', 'IH::d::x', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /'x' is inherited with two values, from B \(4:23\) and C \(5:23\).*redefine it in D/);
+    r = ask('evaluate', 'IH::bc::x', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /redefine it in bc/);
+    r = ask('satisfiable', 'IH::D', '--condition', 'c=x > 2', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /'x' is inherited with two values/);
+    r = ask('evaluate', 'IH::j::y', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:20:23/, /'y' is inherited with two default values/);
+    for (const [subject, want] of [['IH::d2::x', '4'], ['IH::f::x', '2'], ['IH::l::y', '5']] as const) {
+      r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+  });
+
   it("a unit's name inside [ ] is the unit even where a feature takes the name, and parse warns there (exit 0)", () => {
     const run = spawnSync(process.execPath, [CLI, 'parse', join(SHARED, 'analysis-subject.sysml')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);
