@@ -188,6 +188,21 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     }
   });
 
+  it('calc results: a result given twice (return value and result expression) must agree; an argument must agree with a parameter bound with =', () => {
+    const m = join(OURS, 'calc-results.sysml');
+    let r = ask('evaluate', 'CR::twice', '--model', m);
+    refused(r.code, r.answer, /calc-results\.sysml:4:66/, /its result is given twice, 2 by the return value \(4:57\) and 3 by the result expression/);
+    r = ask('evaluate', 'CR::bound', '--model', m);
+    refused(r.code, r.answer, /calc-results\.sysml:11:23/, /parameter 'y' is bound with '=' to 7 \(9:53\) but the call gives 2/);
+    r = ask('compute', 'CR::Bound', '--bind', 'x=1', '--bind', 'y=2', '--model', m);
+    refused(r.code, r.answer, /calc-results\.sysml/, /parameter 'y' is bound with '=' to 7/);
+    for (const [subject, want] of [['CR::agree', '8'], ['CR::boundSame', '8'], ['CR::boundOmitted', '8'], ['CR::defaulted', '3']] as const) {
+      r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+  });
+
   it("a unit's name inside [ ] is the unit even where a feature takes the name, and parse warns there (exit 0)", () => {
     const run = spawnSync(process.execPath, [CLI, 'parse', join(SHARED, 'analysis-subject.sysml')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);
