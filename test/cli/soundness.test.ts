@@ -203,6 +203,19 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     }
   });
 
+  it('behaviours: a feature two supertypes value differently is refused; a more specific redefinition replaces a passed-on value', () => {
+    const m = join(OURS, 'behaviour-inheritance.sysml');
+    let r = ask('outcomes', 'BI::D', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /behaviour-inheritance\.sysml:5:25/, /'x' is inherited with two values, from B \(4:25\) and C \(5:25\).*redefine it in D/);
+    r = ask('outcomes', 'BI::s', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /behaviour-inheritance\.sysml:15:23/, /'y' is inherited with two values, from Q \(14:23\) and R \(15:23\)/);
+    for (const [subject, want] of [['BI::F', '11'], ['BI::D2', '101']] as const) {
+      r = ask('outcomes', subject, '-schedule', 'all', '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, 'x@1'), want, subject);
+    }
+  });
+
   it("a unit's name inside [ ] is the unit even where a feature takes the name, and parse warns there (exit 0)", () => {
     const run = spawnSync(process.execPath, [CLI, 'parse', join(SHARED, 'analysis-subject.sysml')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);
