@@ -155,6 +155,67 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /calc-bodies\.sysml:54:9/, /send/);
   });
 
+  it('assignments: a bound local assigned from a nested action or if body, and a constant feature assigned, are refused with their place', () => {
+    const m = join(OURS, 'assignments.sysml');
+    let r = ask('compute', 'AS::NestedBound', '--bind', 'n=4', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:7:20/, /'x' is bound with '=' to its value, so it cannot be assigned/);
+    r = ask('compute', 'AS::IfBound', '--bind', 'n=4', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:13:20/, /'x' is bound with '=' to its value, so it cannot be assigned/);
+    r = ask('compute', 'AS::ConstLocal', '--bind', 'n=4', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:20:9/, /'x' is constant .* so it cannot be assigned/);
+    r = ask('outcomes', 'AS::ConstFeature', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /assignments\.sysml:33:20/, /'x' is constant \(declared at 32:28.*cannot be assigned/);
+    // A nested action's own local of that name is another feature.
+    r = ask('compute', 'AS::Shadowed', '--bind', 'n=4', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Shadowed'), '4');
+  });
+
+  it('inheritance: a feature two supertypes value differently (a diamond) is refused unless a redefinition says which; a bound value beats a default', () => {
+    const m = join(OURS, 'inheritance.sysml');
+    let r = ask('evaluate', 'IH::d::x', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /'x' is inherited with two values, from B \(4:23\) and C \(5:23\).*redefine it in D/);
+    r = ask('evaluate', 'IH::bc::x', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /redefine it in bc/);
+    r = ask('satisfiable', 'IH::D', '--condition', 'c=x > 2', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /'x' is inherited with two values/);
+    r = ask('evaluate', 'IH::j::y', '--model', m);
+    refused(r.code, r.answer, /inheritance\.sysml:20:23/, /'y' is inherited with two default values/);
+    for (const [subject, want] of [['IH::d2::x', '4'], ['IH::f::x', '2'], ['IH::l::y', '5']] as const) {
+      r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+  });
+
+  it('calc results: a result given twice (return value and result expression) must agree; an argument must agree with a parameter bound with =', () => {
+    const m = join(OURS, 'calc-results.sysml');
+    let r = ask('evaluate', 'CR::twice', '--model', m);
+    refused(r.code, r.answer, /calc-results\.sysml:4:66/, /its result is given twice, 2 by the return value \(4:57\) and 3 by the result expression/);
+    r = ask('evaluate', 'CR::bound', '--model', m);
+    refused(r.code, r.answer, /calc-results\.sysml:11:23/, /parameter 'y' is bound with '=' to 7 \(9:53\) but the call gives 2/);
+    r = ask('compute', 'CR::Bound', '--bind', 'x=1', '--bind', 'y=2', '--model', m);
+    refused(r.code, r.answer, /calc-results\.sysml/, /parameter 'y' is bound with '=' to 7/);
+    for (const [subject, want] of [['CR::agree', '8'], ['CR::boundSame', '8'], ['CR::boundOmitted', '8'], ['CR::defaulted', '3']] as const) {
+      r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+  });
+
+  it('behaviours: a feature two supertypes value differently is refused; a more specific redefinition replaces a passed-on value', () => {
+    const m = join(OURS, 'behaviour-inheritance.sysml');
+    let r = ask('outcomes', 'BI::D', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /behaviour-inheritance\.sysml:5:25/, /'x' is inherited with two values, from B \(4:25\) and C \(5:25\).*redefine it in D/);
+    r = ask('outcomes', 'BI::s', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /behaviour-inheritance\.sysml:15:23/, /'y' is inherited with two values, from Q \(14:23\) and R \(15:23\)/);
+    for (const [subject, want] of [['BI::F', '11'], ['BI::D2', '101']] as const) {
+      r = ask('outcomes', subject, '-schedule', 'all', '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, 'x@1'), want, subject);
+    }
+  });
+
   it("a unit's name inside [ ] is the unit even where a feature takes the name, and parse warns there (exit 0)", () => {
     const run = spawnSync(process.execPath, [CLI, 'parse', join(SHARED, 'analysis-subject.sysml')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);

@@ -127,7 +127,7 @@ class Compiler {
       }
     }
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
@@ -200,20 +200,74 @@ class Compiler {
     seen.add(node);
     const own = [...(node.body ?? [])];
     if (!entry) return [own];
-    const inherited: Member[][] = [];
+    const branches: Member[][][] = [];
     for (const t of this.scope.typesOf(entry)) {
       if (t.node.kind === 'Package') continue;
-      inherited.push(...this.memberGroups(t.node, t, seen));
+      branches.push(this.memberGroups(t.node, t, seen));
     }
+    for (const t of this.scope.typesOf(entry)) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
     const replaced = new Set<string>();
     for (const m of own) {
       const n = memberName(m);
       if (n) replaced.add(n);
       if (m.kind === 'Usage') for (const r of m.relations) if (r.relation === 'redefinition') replaced.add(lastSegment(r.target) ?? '');
     }
-    const kept = inherited.map((g) => g.filter((m) => !replaced.has(memberName(m) ?? ''))).filter((g) => g.length > 0);
-    for (const t of this.scope.typesOf(entry)) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
+    const dropped = this.diamond(node, branches, replaced);
+    const kept = branches.flat(1).map((g) => g.filter((m) => !replaced.has(memberName(m) ?? '') && !dropped.has(m))).filter((g) => g.length > 0);
     return [own, ...kept];
+  }
+
+  /**
+   * Features two supertypes both give a value (`action def D :> B, C`, B and C each redefining `x`):
+   * the one declared in the more specific type replaces the other, a bound value beats a default, and
+   * otherwise the model gives the feature two values, which is refused with both places. Returns the
+   * inherited members the others replace.
+   */
+  private diamond(node: Usage | Definition, branches: readonly Member[][][], replaced: ReadonlySet<string>): Set<Member> {
+    const dropped = new Set<Member>();
+    const first = new Map<string, { branch: number; m: Usage }>();
+    const kind = (u: Usage) => (u.value!.isDefault ? 'default' : 'value');
+    for (const [i, groups] of branches.entries()) {
+      for (const g of groups) {
+        for (const m of g) {
+          if (m.kind !== 'Usage' || !m.value) continue;
+          const n = memberName(m);
+          if (!n || replaced.has(n)) continue;
+          const prev = first.get(n);
+          if (!prev) {
+            first.set(n, { branch: i, m });
+            continue;
+          }
+          if (prev.branch === i || prev.m === m) continue;
+          const a = this.origin.get(prev.m);
+          const b = this.origin.get(m);
+          if ((b && a && this.specializes(b, a)) || (kind(prev.m) === 'default' && kind(m) === 'value')) {
+            dropped.add(prev.m);
+            first.set(n, { branch: i, m });
+            continue;
+          }
+          if ((a && b && this.specializes(a, b)) || (kind(prev.m) === 'value' && kind(m) === 'default')) {
+            dropped.add(m);
+            continue;
+          }
+          const where = (e: ScopeEntry | undefined, u: Usage) => `${e && e.node.kind !== 'Package' ? (e.node.name ?? '?') : '?'} (${u.range.line}:${u.range.column})`;
+          this.fail(
+            `'${n}' is inherited with two ${kind(m) === 'default' ? 'default values' : 'values'}, from ${where(a, prev.m)} and ${where(b, m)}, and neither redefines the other: redefine it in ${node.name ?? 'the element'} to say which`,
+            b?.path ?? '',
+            m.range,
+          );
+        }
+      }
+    }
+    return dropped;
+  }
+
+  /** Whether the type `a` specializes `b`, transitively. */
+  private specializes(a: ScopeEntry, b: ScopeEntry, seen = new Set<ScopeEntry>()): boolean {
+    if (a === b) return true;
+    if (seen.has(a)) return false;
+    seen.add(a);
+    return this.scope.typesOf(a).some((t) => this.specializes(t, b, seen));
   }
 
   /** Where an inherited member was declared (its file and lexical scope), for its names and places. */

@@ -173,6 +173,7 @@ export class Runtime {
       if (i === undefined) continue;
       const f = this.model.features[i]!;
       if (f.bound) throw new BehaviorError(`'${f.key}' is bound to a value ('=' at ${f.range.line}:${f.range.column}) and cannot also be assigned (':=' gives an initial value)`, where.path, where.range);
+      if (f.constant) throw new BehaviorError(`'${f.key}' is constant (declared at ${f.range.line}:${f.range.column}: a constant feature keeps its value) and cannot be assigned`, where.path, where.range);
       return i;
     }
     throw new BehaviorError(`'${key}' is not a feature this behaviour can assign (declare it as an attribute)`, where.path, where.range);

@@ -97,6 +97,8 @@ export interface FeatureDecl {
   readonly hidden: boolean;
   /** `= e` (not `:=`, not `default`): bound to `e` in every state, so read as `e` and never assigned. */
   readonly bound: boolean;
+  /** Declared `constant`: it keeps its initial value, so no assignment may change it. */
+  readonly constant?: boolean;
   /** An out parameter of the subject: its value is the behaviour's result, never a free input. */
   readonly output?: boolean;
   /** A parameter bound in the model (`in x = e;`): a value it cannot compute is an error only where read. */

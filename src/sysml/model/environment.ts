@@ -123,7 +123,7 @@ export class ModelValues {
     // Soundness: the feature's declaration and the body it is read in hold only modeled constructs.
     const refused = this.refusal(owner.element, feature);
     if (refused) return refused;
-    const conflict = this.index.conflictOf(feature);
+    const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
     if (node.kind === 'Usage' && node.value) {
       // The value is written in the feature's owner; names in it are features of that instance.
@@ -185,7 +185,7 @@ export class ModelValues {
   solverRefusal(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
     const refused = this.refusal(owner.element, feature);
     if (refused) return refused;
-    const conflict = this.index.conflictOf(feature);
+    const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
     const mult = this.index.multiplicityOf(feature);
     if (mult) {

@@ -98,6 +98,12 @@ function ownedBy(m: ModelElement, e: ModelElement): boolean {
   return m.parent === e;
 }
 
+/** How a feature is valued in its declaration: `=`/`:=` (bound), `default`, or not at all. */
+function valueKind(m: ModelElement): 'bound' | 'default' | null {
+  if (m.node.kind !== 'Usage' || m.node.value === null) return null;
+  return m.node.value.isDefault ? 'default' : 'bound';
+}
+
 function hasValue(m: ModelElement): boolean {
   return m.node.kind === 'Usage' && m.node.value !== null && !m.node.value.isDefault;
 }
@@ -118,6 +124,8 @@ export class ModelIndex {
   private readonly featureNameCache = new Map<ModelElement, Map<string, ModelElement>>();
   private readonly subsetterCache = new Map<ModelElement, Map<ModelElement, ModelElement[]>>();
   private readonly conflicts = new Map<ModelElement, string>();
+  /** Per element: inherited features two of its supertypes value differently (a diamond), with why. */
+  private readonly inheritedConflicts = new Map<ModelElement, Map<ModelElement, string>>();
   private readonly rootsCache = new Map<ModelElement, ModelElement[]>();
   private readonly multiplicityCache = new Map<ModelElement, Multiplicity | null>();
   private readonly typeNameCache = new Map<ModelElement, string | undefined>();
@@ -239,6 +247,10 @@ export class ModelIndex {
     seen.add(e);
     const result: ModelElement[] = [];
     const index = new Map<string, number>();
+    /** Which supertype (by position) an inherited entry came from, to tell two branches apart. */
+    const branchOf = new Map<number, number>();
+    const clashes = new Map<number, string>();
+    let branch = -1;
     // A redefinition is one feature under two names (KerML 7.3.4.6): `attribute y :>> x` replaces the
     // inherited `x`, and reading `x` or `y` gives the same feature.
     const put = (m: ModelElement, own: boolean) => {
@@ -250,6 +262,21 @@ export class ModelIndex {
       }
       if (at !== undefined) {
         const before = result[at]!;
+        if (!own && before !== m && branchOf.get(at) !== branch) {
+          // Two supertypes each give the feature a value (`D :> B, C` where B and C both redefine x
+          // with a value): an instance of D has both, and neither replaces the other (KerML 7.3.4.6
+          // replaces only what a feature itself redefines). A bound value beats a default; else the
+          // feature has two values, unless the element's own redefinition says which.
+          const related = this.redefinitionRoots(m).includes(before) || this.redefinitionRoots(before).includes(m);
+          if (!related && valueKind(before) !== null && valueKind(m) !== null) {
+            if (valueKind(before) === 'bound' && valueKind(m) === 'default') return;
+            if (valueKind(before) === valueKind(m)) {
+              const where = (x: ModelElement) => `${x.parent?.name ?? '?'} (${x.node.range.line}:${x.node.range.column})`;
+              clashes.set(at, `'${m.name ?? names[0]}' is inherited with two ${valueKind(m) === 'default' ? 'default values' : 'values'}, from ${where(before)} and ${where(m)}, and neither redefines the other: redefine it in ${e.name ?? 'the element'} to say which`);
+            }
+          }
+        }
+        if (own) clashes.delete(at);
         if (own && ownedBy(before, e) && before !== m && hasValue(before) && hasValue(m)) {
           const message = `'${m.name ?? names[0]}' and '${before.name ?? names[0]}' are one feature (a redefinition) valued twice, at ${before.node.range.line}:${before.node.range.column} and ${m.node.range.line}:${m.node.range.column}: a feature has one value`;
           this.conflicts.set(m, message);
@@ -260,16 +287,31 @@ export class ModelIndex {
         at = result.length;
         result.push(m);
       }
+      if (!own) branchOf.set(at, branch);
       for (const n of names) index.set(n, at);
     };
-    for (const t of this.typesOf(e)) for (const m of this.featuresOf(t, seen)) put(m, false);
+    const types = this.typesOf(e);
+    for (const [i, t] of types.entries()) {
+      branch = i;
+      for (const m of this.featuresOf(t, seen)) put(m, false);
+    }
     for (const m of e.members) put(m, true);
+    // Clashes found here, and those of the supertypes that no own member resolved, hold for e.
+    const mine = this.inheritedConflicts.get(e) ?? new Map<ModelElement, string>();
+    for (const [at, message] of clashes) mine.set(result[at]!, message);
+    for (const t of types) {
+      for (const [f, message] of this.inheritedConflicts.get(t) ?? []) if (result.includes(f)) mine.set(f, message);
+    }
+    if (mine.size > 0) this.inheritedConflicts.set(e, mine);
     return result;
   }
 
   /** Why a feature cannot be read (it values a feature that already has a value in the same body). */
-  conflictOf(e: ModelElement): string | undefined {
-    return this.conflicts.get(e);
+  conflictOf(e: ModelElement, owner?: ModelElement): string | undefined {
+    const own = this.conflicts.get(e);
+    if (own !== undefined || owner === undefined) return own;
+    this.featuresOf(owner);
+    return this.inheritedConflicts.get(owner)?.get(e);
   }
 
   /**

@@ -212,7 +212,32 @@ function boundLocals(members: readonly Member[]): Map<string, Usage> {
   return out;
 }
 
+/** Locals a body declares, and those of them no assignment may change: bound with `=`, or `constant`. */
+interface Frame {
+  readonly declared: ReadonlySet<string>;
+  readonly frozen: ReadonlyMap<string, 'bound' | 'constant'>;
+}
+
+function frameOf(members: readonly Member[]): Frame {
+  const declared = new Set<string>();
+  const frozen = new Map<string, 'bound' | 'constant'>();
+  for (const m of members) {
+    if (m.kind !== 'Usage') continue;
+    const n = m.name ?? m.shortName;
+    if (n === null) continue;
+    declared.add(n);
+    if (m.direction === 'in' || m.direction === 'inout') continue;
+    if (m.isConstant) frozen.set(n, 'constant');
+    else if (m.value && !m.value.isInitial && !m.value.isDefault) frozen.set(n, 'bound');
+  }
+  return { declared, frozen };
+}
+
 export class CalcBodyRunner {
+  /** The bodies being run, innermost last: an assignment in a nested action, if, loop or for body
+   * still meets the enclosing body's bound and constant locals. */
+  private readonly frames: Frame[] = [];
+
   constructor(private readonly host: BodyHost, private readonly label: string) {}
 
   /** Runs the actions of `members` over `scope` (which holds their locals). */
@@ -241,23 +266,40 @@ export class CalcBodyRunner {
         );
       }
     }
-    for (const a of actions) {
-      const e = this.action(a.action, scope, bound);
-      if (e) return e;
+    this.frames.push(frameOf(members));
+    try {
+      for (const a of actions) {
+        const e = this.action(a.action, scope);
+        if (e) return e;
+      }
+    } finally {
+      this.frames.pop();
     }
     return undefined;
   }
 
-  private action(m: Member, scope: LocalScope, bound: ReadonlyMap<string, Usage>): ValueError | undefined {
+  /** Why a local cannot be assigned (the innermost body declaring it decides), if it cannot. */
+  private frozen(name: string): 'bound' | 'constant' | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const f = this.frames[i]!;
+      if (f.declared.has(name)) return f.frozen.get(name);
+    }
+    return undefined;
+  }
+
+  private action(m: Member, scope: LocalScope): ValueError | undefined {
     switch (m.kind) {
       case 'AssignAction': {
         if (m.target.kind !== 'Name' || m.target.name.isGlobal || m.target.name.segments.length !== 1) {
           return error(`${this.label}: assigning '${describeTarget(m.target)}' (a feature outside the calc's locals) is not supported in a calc body`, m.target.range, 'unsupported');
         }
         const name = m.target.name.segments[0]!;
-        const b = bound.get(name);
-        if (b) {
+        const why = this.frozen(name);
+        if (why === 'bound') {
           return error(`${this.label}: '${name}' is bound with '=' to its value, so it cannot be assigned; declare it with ':=' (an initial value) to assign it`, m.range);
+        }
+        if (why === 'constant') {
+          return error(`${this.label}: '${name}' is constant (a constant feature keeps its value, KerML isConstant), so it cannot be assigned`, m.range);
         }
         const v = this.host.evaluator.evaluate(m.assigned, scope);
         if (isError(v)) return v;

@@ -13,7 +13,7 @@ import { binary, index, single, truth, unary, withUnit, type BinaryOperator } fr
 import type { Draws } from './random';
 import { isDimensionless, ONE, quantityKindUnit, sameDimension, tryParseUnit } from './units';
 import {
-  bool, error, int, isError, isNull, itemsOf, NULL, rangeOfPlace, real, sequence, str, unitValue, describeKind,
+  bool, equals, error, format, int, isError, isNull, itemsOf, NULL, rangeOfPlace, real, sequence, str, unitValue, describeKind,
   type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError,
 } from './values';
 
@@ -594,17 +594,31 @@ export class Evaluator {
         given.set(p, a.value);
       }
     }
+    /** Parameters bound with `=` in the body that the call also gives a value: both must agree. */
+    const bound: [Usage, string, Value][] = [];
     for (const p of params) {
       const n = declaredName(p);
       if (n === null) continue;
       const v = given.get(p);
-      if (v !== undefined) scope.define(n, v);
-      else {
+      if (v !== undefined) {
+        scope.define(n, v);
+        if (p.role !== 'subject' && p.value && !p.value.isDefault && !p.value.isInitial) bound.push([p, n, v]);
+      } else {
         const thunk = this.usageThunk(p, scope);
         scope.define(n, thunk ?? (() => error(`${label}: no value for parameter '${n}'`, at)));
       }
     }
     this.defineLocals(scope, members, params);
+    // `in y = 7` binds the parameter (KerML feature values; `default` is the overridable form): an
+    // argument of another value contradicts it rather than replacing it.
+    for (const [p, n, v] of bound) {
+      const own = this.eval(p.value!.expression, scope, false);
+      if (isError(own)) return own;
+      if (own.kind === 'instance' || v.kind === 'instance') continue;
+      if (!equals(own, v)) {
+        return error(`${label}: parameter '${n}' is bound with '=' to ${format(own)} (${p.value!.range.line}:${p.value!.range.column}) but the call gives ${format(v)}; declare it with 'default' for a value the call may replace`, at ?? p.value!.range);
+      }
+    }
     return scope;
   }
 
@@ -707,8 +721,20 @@ export class Evaluator {
   /** The result expression, else the return parameter's value, else the single output's (or the outputs as one value). */
   private plainResult(label: string, members: readonly Member[], scope: LocalScope): Outcome | undefined {
     const resultExpr = resultExpressionOf(members);
-    if (resultExpr) return this.eval(resultExpr, scope, false);
     const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
+    if (resultExpr) {
+      const r = this.eval(resultExpr, scope, false);
+      // `return r = a; b` gives the result twice (the return parameter's binding and the result
+      // expression, which binds it too): both hold, so they must agree.
+      if (isError(r) || !ret?.value || ret.value.isDefault) return r;
+      const n = declaredName(ret);
+      const other = n !== null && scope.has(n) ? scope.local(n)! : this.eval(ret.value.expression, scope, false);
+      if (isError(other)) return other;
+      if (r.kind !== 'instance' && other.kind !== 'instance' && !equals(r, other)) {
+        return error(`${label}: its result is given twice, ${format(other)} by the return value (${ret.value.range.line}:${ret.value.range.column}) and ${format(r)} by the result expression`, resultExpr.range);
+      }
+      return r;
+    }
     if (ret) {
       const n = declaredName(ret);
       if (n !== null && scope.has(n)) return scope.local(n)!;

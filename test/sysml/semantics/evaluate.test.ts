@@ -123,13 +123,18 @@ describe('semantics/evaluate', () => {
       local('friction', bin('*', bin('*', name('Cf'), name('tm')), name('v'))),
       usage({ name: null, role: 'return', value: valued(bin('-', bin('-', name('whlpwr'), name('drag')), name('friction'))) }),
     ];
-    // calc def Scale { in x; in factor = 2; x * factor }
-    const scale: Member[] = [param('x'), param('factor', lit(2)), result(bin('*', name('x'), name('factor')))];
-    const env = environment({}, { Power: power, Scale: scale });
+    // calc def Scale { in x; in factor default 2; x * factor }
+    const scale: Member[] = [param('x'), usage({ name: 'factor', direction: 'in', value: { ...valued(lit(2)), isDefault: true } }), result(bin('*', name('x'), name('factor')))];
+    // calc def Bound { in x; in factor = 2; x * factor }: `=` binds the parameter, an argument must agree.
+    const boundScale: Member[] = [param('x'), param('factor', lit(2)), result(bin('*', name('x'), name('factor')))];
+    const env = environment({}, { Power: power, Scale: scale, Bound: boundScale });
     const p = call('Power', arg(lit(100)), arg(realLit(0.5)), arg(realLit(0.25)), arg(lit(4)), arg(lit(10)));
     assert.equal(show(evaluate(p, env)), '85.0'); // 100 − 0.5·10 − 0.25·4·10
     assert.equal(show(evaluate(call('Scale', arg(lit(21))), env)), '42');
     assert.equal(show(evaluate(call('Scale', arg(lit(3), 'factor'), arg(lit(5), 'x')), env)), '15');
+    assert.equal(show(evaluate(call('Bound', arg(lit(21))), env)), '42');
+    assert.equal(show(evaluate(call('Bound', arg(lit(5)), arg(lit(2))), env)), '10');
+    assert.match(show(evaluate(call('Bound', arg(lit(3), 'factor'), arg(lit(5), 'x')), env)), /^error: Bound: parameter 'factor' is bound with '=' to 2 .* but the call gives 3/);
     assert.equal(show(evaluate(call('Scale', arg(lit(1)), arg(lit(2)), arg(lit(3))), env)), 'error: Scale takes 2 arguments, got 3');
     assert.equal(show(evaluate(call('Scale', arg(lit(1), 'y')), env)), "error: Scale has no parameter 'y'");
     assert.equal(show(evaluate(call('Power', arg(lit(1))), env)), "error: Power: no value for parameter 'Cd'");

@@ -48,7 +48,7 @@ describe('semantics/evaluate on parsed snippets', () => {
         return : Real = whlpwr - drag - friction;
       }
       calc def Velocity { in dt; in v0; in a; return = v0 + a * dt; }
-      calc def Scale { in x; in factor = 2; x * factor }
+      calc def Scale { in x; in factor default 2; x * factor }
       attribute p = Power(100, 0.5, 0.25, 4, 10);
       attribute v = Velocity(10 [s], 20 [m/s], 2 [m/s^2]);
       attribute doubled = Scale(21);
