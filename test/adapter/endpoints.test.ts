@@ -179,7 +179,6 @@ describe('adapter endpoints (real process against the test service)', () => {
       const byEnv = await runAdapter(['tools'], { SERVICE_URL: hanging.url, SERVICE_REQUEST_TIMEOUT: '250ms' });
       assert.equal(byEnv.code, 1);
       assert.match(byEnv.out.error!.message, /no complete response within 250ms/);
-      assert.ok(byEnv.ms < 5000, `took ${byEnv.ms} ms`);
     } finally {
       await hanging.close();
     }

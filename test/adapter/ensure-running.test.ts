@@ -148,7 +148,6 @@ describe('adapter ensure-running (real process)', () => {
     try {
       const r = await runAdapter(['ensure-running', '-request-timeout', '200ms'], { SERVICE_URL: hanging.url, PATH: emptyBin });
       assert.equal(r.code, 4, r.stdout);
-      assert.ok(r.ms < 5000);
     } finally {
       await hanging.close();
     }

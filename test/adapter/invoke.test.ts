@@ -37,11 +37,9 @@ describe('invokeAdapter (the adapter as the extension calls it)', () => {
     const submitted = await invokeAdapter({ adapterPath, args: ['submit'], env, stdin: '{"tasks":[{"name":"forever"}]}' });
     const id = (submitted.envelope as { data: { task_ids: string[] } }).data.task_ids[0]!;
     const controller = new AbortController();
-    const started = Date.now();
     const waiting = invokeAdapter({ adapterPath, args: ['wait', '-task-ids', id, '-timeout', '0', '-interval', '50ms'], env, signal: controller.signal });
     setTimeout(() => controller.abort(), 300);
     const r = await waiting;
-    assert.ok(Date.now() - started < 5000);
     assert.ok(!r.envelope.ok);
     assert.match(r.envelope.error.message, /cancelled/);
   });

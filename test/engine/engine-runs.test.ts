@@ -20,13 +20,11 @@ describe('reference engine process: runs', function () {
     it(`cancels a long sweep in the middle (jobs=${jobs}) and answers budget "cancelled…"`, async () => {
       const answer = engine.request(1, 'run', runParams(longSweep, modelOf('long.sysml'), { jobs }));
       await engine.next((m) => m.method === 'progress' && m.params?.id === 1);
-      const sent = Date.now();
       engine.cancel(1);
       const r = await answer;
-      const latency = Date.now() - sent;
+      // Answered as cancelled, not after the whole sweep (the latency goal of 100 ms is measured in bench/engine.bench.ts).
       assert.equal(r.error?.code, 'budget');
       assert.match(r.error!.message, /^cancelled/);
-      assert.ok(latency < 1000, `answered ${latency} ms after cancel`); // the goal is 100 ms; bench/engine.bench.ts measures it
       // and the engine still serves
       const d = await engine.request(2, 'describe', { protocols: [1] });
       assert.equal(d.result?.name, 'assay-reference');
@@ -37,12 +35,10 @@ describe('reference engine process: runs', function () {
     const answer = engine.request(1, 'run', runParams(question('satisfiable', 'Long::Fermat'), modelOf('long.sysml')));
     await engine.next((m) => m.method === 'progress' && m.params?.id === 1);
     await new Promise((r) => setTimeout(r, 500)); // z3 is loaded and searching by now
-    const sent = Date.now();
     engine.cancel(1);
     const r = await answer;
     assert.equal(r.error?.code, 'budget');
     assert.match(r.error!.message, /^cancelled/);
-    assert.ok(Date.now() - sent < 1000);
   });
 
   it('runs questions concurrently: a quick evaluate is answered while a sweep runs', async () => {

