@@ -1,5 +1,6 @@
 // The extension installed from its VSIX into a real VS Code (code-server), driven through the page.
 import assert from 'node:assert/strict';
+import type { Page } from './.tools/node_modules/playwright-core';
 import {
   openFile, packagedExtension, paletteRows, readOutline, readProblems, recordFigure, runCommand, screenshot, Session, tokenColours,
   waitForNotification, waitForOutputText, waitForStatusItem,
@@ -247,7 +248,7 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     await screenshot(page, 'hover-declaration');
     await page.keyboard.press('Escape');
     // A feature's hover also says its type and its value as written.
-    await page.locator('.monaco-editor .view-lines .view-line span span', { hasText: /^maxSpeed$/ }).first().hover();
+    await hoverWord(page, 'maxSpeed');
     const feature = page.locator('.monaco-hover', { hasText: 'attribute VehicleModel::Vehicle::maxSpeed : Speed = 180 [km/h]' }).first();
     await feature.waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'hover-feature-value');
@@ -279,3 +280,18 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     await screenshot(page, 'cancel-without-run');
   });
 });
+
+/**
+ * Hovers the middle of `word` in the visible editor text. A token the grammar does not colour shares
+ * its span with its neighbours (` maxSpeed : `), so the point is found from the span's characters.
+ */
+async function hoverWord(page: Page, word: string): Promise<void> {
+  const span = page.locator('.monaco-editor .view-lines .view-line span span', { hasText: new RegExp(`\\b${word}\\b`) }).first();
+  await span.waitFor({ state: 'visible', timeout: 30_000 });
+  const text = (await span.textContent()) ?? '';
+  const box = await span.boundingBox();
+  if (!box || text.length === 0) throw new Error(`no box for the text "${word}"`);
+  const at = text.search(new RegExp(`\\b${word}\\b`)) + word.length / 2;
+  await page.mouse.move(box.x + (box.width * at) / text.length, box.y + box.height / 2);
+}
+

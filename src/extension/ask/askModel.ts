@@ -113,6 +113,9 @@ export class ModelOutline {
           const node = member.node;
           if (!node || node.kind !== 'Usage' || member.name === null || out.some((p) => p.name === member.name)) continue;
           if (node.direction !== 'in' && node.direction !== 'inout') continue;
+          // `in m = 1000 [kg]` binds the parameter: the model fixes it, so it is not an input to ask for
+          // (the engine refuses a binding that contradicts it). `default` and `:=` leave it open.
+          if (node.value && !node.value.isDefault && !node.value.isInitial) continue;
           const parameter: Parameter = { name: member.name };
           const typing = node.relations.find((r) => r.relation === 'typing')?.target
             ?? node.relations.find((r) => (r.relation === 'subsetting' || r.relation === 'redefinition') && r.target.kind === 'QualifiedName' && unitOfType(r.target.segments.join('::')))?.target;
