@@ -27,6 +27,13 @@ export class WitnessPanelView {
 
   constructor(private readonly root: HTMLElement, private readonly host: Host) {
     document.addEventListener('keydown', (e) => this.onKey(e));
+    // A canvas keeps the colours it was drawn with: when the theme changes (VS Code sets the body's
+    // class and the page's --vscode-* variables), draw the plot again in the new theme's colours.
+    const redraw = new MutationObserver(() => {
+      if (this.chart) this.render();
+    });
+    redraw.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    redraw.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   }
 
   /** The chart on screen (read by the webview tests through the page). */

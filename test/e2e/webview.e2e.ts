@@ -277,6 +277,21 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
     const png = (await posted()).find((m) => m.type === 'export' && m.format === 'png') as unknown as { dataUrl: string };
     assert.match(png.dataUrl, /^data:image\/png;base64,.{100}/);
     await p.screenshot({ path: join(artifactsDir, 'webview-line.png') });
+
+    // The theme changes under an open panel (VS Code sets the root's variables and the body's class):
+    // the plot is drawn again in the new colours, not left in the old theme's.
+    const titleColour = () => p.evaluate(() => (window as unknown as { assayWitness: { chart(): { options: { plugins: { title: { color: string } } } } } }).assayWitness.chart().options.plugins.title.color);
+    assert.equal(await titleColour(), '#cccccc');
+    await p.evaluate(() => {
+      document.documentElement.style.setProperty('--vscode-foreground', '#3b3b3b');
+      document.body.classList.add('vscode-light');
+    });
+    await p.waitForFunction(() => (window as unknown as { assayWitness: { chart(): { options: { plugins: { title: { color: string } } } } } }).assayWitness.chart().options.plugins.title.color === '#3b3b3b');
+    await p.evaluate(() => {
+      document.documentElement.style.removeProperty('--vscode-foreground');
+      document.body.classList.remove('vscode-light');
+    });
+    await p.waitForFunction(() => (window as unknown as { assayWitness: { chart(): { options: { plugins: { title: { color: string } } } } } }).assayWitness.chart().options.plugins.title.color === '#cccccc');
   });
 
   it('plots two swept parameters as a heat map with one cell per row', async function () {
