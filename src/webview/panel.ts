@@ -135,7 +135,9 @@ export class WitnessPanelView {
       : [];
     this.root.replaceChildren(...(s.view.shared ? [sharedHeader(s.view.shared, (postId) => this.host.postMessage({ type: 'askAgainHere', postId }))] : []), ...changed, header(s.view), ...this.content(s.view.content, s.ui, plotCanvas));
     if (plotCanvas.canvas && plotCanvas.plot) this.chart = drawPlot(plotCanvas.canvas, plotCanvas.plot);
-    if (focused) this.root.querySelector<HTMLElement>(`[data-focus="${focused}"]`)?.focus();
+    // Keep the keyboard where it was, but only when the panel has it: a redraw in the background (a
+    // theme change, a new answer) must not take focus from the editor or an open quick input.
+    if (focused && document.hasFocus()) this.root.querySelector<HTMLElement>(`[data-focus="${focused}"]`)?.focus();
     this.root.querySelector('.steps .selected, .aligned .selected')?.scrollIntoView({ block: 'nearest' });
     this.revealSelected();
   }
