@@ -176,7 +176,11 @@ function libraryFactor(text: string): [number, number] | undefined {
  * unit's dimension, factor × the reference's factor), a DerivedUnit expression an alias of that
  * expression. A unit whose reference the engine cannot read stays unknown (refused by name).
  */
+let libraryUnitsLoaded = false;
+
 function loadLibraryUnits(): void {
+  if (libraryUnitsLoaded) return;
+  libraryUnitsLoaded = true;
   const known = (n: string): boolean => ALIASES.has(n) || EXPRESSION_ALIASES.has(n);
   let pending = LIBRARY_UNITS.filter(([short, name]) => !(short !== null && known(short)) && !known(name));
   for (let progress = true; progress && pending.length; ) {
@@ -453,6 +457,12 @@ function tokenise(text: string): Token[] {
 function termsOfName(name: string, whole: string): Terms {
   const canonical = ALIASES.get(name);
   if (canonical) return [[canonical, 1]];
+  // A name the exact table does not know: the library's units are read on first need, not at start-up
+  // (about 20 ms that every process importing this module would otherwise pay).
+  if (!libraryUnitsLoaded) {
+    loadLibraryUnits();
+    return termsOfName(name, whole);
+  }
   const expression = EXPRESSION_ALIASES.get(name);
   if (expression !== undefined) return parseTerms(expression);
   if (/[*/^⋅·⁻²³]/.test(name)) return parseTerms(name);
@@ -529,6 +539,7 @@ export function tryParseUnit(text: string): Unit | undefined {
 
 /** Every short name and alias the library knows, for completions and docs. */
 export function knownUnitNames(): string[] {
+  loadLibraryUnits();
   return [...ALIASES.keys(), ...EXPRESSION_ALIASES.keys()];
 }
 
@@ -540,7 +551,7 @@ export function knownUnitNames(): string[] {
  */
 export function modelUnit(name: string, base: Unit, scale = 1): Unit | undefined {
   if (!Number.isFinite(scale) || scale <= 0 || base.offset !== 0) return undefined;
-  const [num, den] = Number.isInteger(scale) ? [base.num * scale, base.den] : [base.num * scale, base.den];
+  const [num, den] = [base.num * scale, base.den];
   const key = `${name}⟨${formatDimension(base.dimension)}·${num}/${den}⟩`;
   if (!ATOMS.has(key)) {
     ATOMS.set(key, { name: key, dimension: base.dimension, num, den, offset: 0, preferred: false });
@@ -674,5 +685,3 @@ export function quantityKindUnit(typeName: string): Unit | undefined {
   return undefined;
 }
 
-// Last: reading the library's units uses the parser above.
-loadLibraryUnits();
