@@ -105,7 +105,7 @@ function valueKind(m: ModelElement): 'bound' | 'default' | null {
 }
 
 function hasValue(m: ModelElement): boolean {
-  return m.node.kind === 'Usage' && m.node.value !== null && !m.node.value.isDefault;
+  return valueKind(m) === 'bound';
 }
 
 export function lastSegment(ref: Reference): string | null {

@@ -200,26 +200,19 @@ function orderActions(members: readonly Member[], label: string): Ordered[] | Va
   return actions;
 }
 
-/** Locals bound with `=` (equal to their expression at all times), by name. */
-function boundLocals(members: readonly Member[]): Map<string, Usage> {
-  const out = new Map<string, Usage>();
-  for (const m of members) {
-    if (m.kind !== 'Usage' || !m.value || m.value.isInitial || m.value.isDefault) continue;
-    if (m.direction === 'in' || m.direction === 'inout') continue;
-    const n = m.name ?? m.shortName;
-    if (n !== null) out.set(n, m);
-  }
-  return out;
-}
-
-/** Locals a body declares, and those of them no assignment may change: bound with `=`, or `constant`. */
+/**
+ * Locals a body declares; those bound with `=` (equal to their expression at all times); and those no
+ * assignment may change (bound, or `constant`).
+ */
 interface Frame {
   readonly declared: ReadonlySet<string>;
+  readonly bound: ReadonlyMap<string, Usage>;
   readonly frozen: ReadonlyMap<string, 'bound' | 'constant'>;
 }
 
 function frameOf(members: readonly Member[]): Frame {
   const declared = new Set<string>();
+  const bound = new Map<string, Usage>();
   const frozen = new Map<string, 'bound' | 'constant'>();
   for (const m of members) {
     if (m.kind !== 'Usage') continue;
@@ -227,10 +220,12 @@ function frameOf(members: readonly Member[]): Frame {
     if (n === null) continue;
     declared.add(n);
     if (m.direction === 'in' || m.direction === 'inout') continue;
+    const isBound = m.value !== null && !m.value.isInitial && !m.value.isDefault;
+    if (isBound) bound.set(n, m);
     if (m.isConstant) frozen.set(n, 'constant');
-    else if (m.value && !m.value.isInitial && !m.value.isDefault) frozen.set(n, 'bound');
+    else if (isBound) frozen.set(n, 'bound');
   }
-  return { declared, frozen };
+  return { declared, bound, frozen };
 }
 
 export class CalcBodyRunner {
@@ -241,7 +236,7 @@ export class CalcBodyRunner {
   constructor(private readonly host: BodyHost, private readonly label: string) {}
 
   /** Runs the actions of `members` over `scope` (which holds their locals). */
-  run(members: readonly Member[], scope: LocalScope, bound: ReadonlyMap<string, Usage> = boundLocals(members)): ValueError | undefined {
+  run(members: readonly Member[], scope: LocalScope): ValueError | undefined {
     for (const m of members) {
       const u = unmodeled(m, 'calc');
       if (u) return error(`${this.label}: ${refusalMessage(u, 'in a calc body')}`, u.range, 'unsupported');
@@ -250,10 +245,11 @@ export class CalcBodyRunner {
     if (isError(ordered as Outcome)) return ordered as ValueError;
     const actions = ordered as Ordered[];
     if (actions.length === 0) return undefined;
+    const frame = frameOf(members);
     // A bound local that reads an assigned local changes during the run: refuse where an action reads it.
     const written = new Set<string>();
     for (const a of actions) for (const w of a.writes) written.add(w);
-    for (const [name, u] of bound) {
+    for (const [name, u] of frame.bound) {
       const reads = new Set<string>();
       collectReads(u.value!.expression, reads);
       if (![...reads].some((r) => written.has(r))) continue;
@@ -266,7 +262,7 @@ export class CalcBodyRunner {
         );
       }
     }
-    this.frames.push(frameOf(members));
+    this.frames.push(frame);
     try {
       for (const a of actions) {
         const e = this.action(a.action, scope);
@@ -328,7 +324,7 @@ export class CalcBodyRunner {
     }
     const body = u.body ?? [];
     const inner = this.host.localScope(body, scope);
-    return this.run(body, inner, boundLocals(body));
+    return this.run(body, inner);
   }
 
   private condition(e: Expression, scope: LocalScope, what: string): boolean | ValueError {
