@@ -342,6 +342,14 @@ export function refusalMessage(u: Unmodeled, where: string): string {
   return `${u.what} is not supported ${where} (${u.note})`;
 }
 
+/**
+ * A feature two supertypes both value, neither replacing the other (`D :> B, C`, B and C each redefining
+ * `x` with a value): one message for the value model and the behaviour compiler, which both refuse it.
+ */
+export function inheritedTwiceMessage(feature: string, defaults: boolean, from: string, also: string, owner: string | null): string {
+  return `'${feature}' is inherited with two ${defaults ? 'default values' : 'values'}, from ${from} and ${also}, and neither redefines the other: redefine it in ${owner ?? 'the element'} to say which`;
+}
+
 /** Expression kinds and what the evaluator does with them (the census reads this too). */
 export const EXPRESSIONS: Readonly<Record<Expression['kind'], ConstructInfo>> = {
   Literal: c('a literal', M, M, M, 'KerML 7.4.9.2'),

@@ -10,6 +10,7 @@ import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
 import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
+import { inheritedTwiceMessage } from '../support';
 import { BehaviorScope, lastSegment, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
@@ -252,7 +253,7 @@ class Compiler {
           }
           const where = (e: ScopeEntry | undefined, u: Usage) => `${e && e.node.kind !== 'Package' ? (e.node.name ?? '?') : '?'} (${u.range.line}:${u.range.column})`;
           this.fail(
-            `'${n}' is inherited with two ${kind(m) === 'default' ? 'default values' : 'values'}, from ${where(a, prev.m)} and ${where(b, m)}, and neither redefines the other: redefine it in ${node.name ?? 'the element'} to say which`,
+            inheritedTwiceMessage(n, kind(m) === 'default', where(a, prev.m), where(b, m), node.name),
             b?.path ?? '',
             m.range,
           );

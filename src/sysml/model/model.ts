@@ -6,6 +6,7 @@
 import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
 import { quantityKindUnit } from '../semantics/units';
+import { inheritedTwiceMessage } from '../support';
 
 export type NamespaceNode = Package | Definition | Usage;
 
@@ -272,7 +273,7 @@ export class ModelIndex {
             if (valueKind(before) === 'bound' && valueKind(m) === 'default') return;
             if (valueKind(before) === valueKind(m)) {
               const where = (x: ModelElement) => `${x.parent?.name ?? '?'} (${x.node.range.line}:${x.node.range.column})`;
-              clashes.set(at, `'${m.name ?? names[0]}' is inherited with two ${valueKind(m) === 'default' ? 'default values' : 'values'}, from ${where(before)} and ${where(m)}, and neither redefines the other: redefine it in ${e.name ?? 'the element'} to say which`);
+              clashes.set(at, inheritedTwiceMessage(m.name ?? names[0]!, valueKind(m) === 'default', where(before), where(m), e.name));
             }
           }
         }
