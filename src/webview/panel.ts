@@ -224,8 +224,9 @@ export class WitnessPanelView {
   }
 
   private replay(r: ReplayView, selected: number): HTMLElement {
+    const isTimed = timed(r); // once per replay, not once per step row
     const list = h('ol', { class: 'steps', role: 'listbox', 'aria-label': `${r.label} steps`, tabindex: 0, 'data-focus': 'steps' },
-      ...r.steps.map((step, i) => this.stepRow(step, i === selected, timed(r), () => this.select(i))));
+      ...r.steps.map((step, i) => this.stepRow(step, i === selected, isTimed, () => this.select(i))));
     const step = r.steps[selected];
     return h('section', { class: 'replay' },
       r.inputs.length > 0 ? h('p', { class: 'inputs' }, 'Inputs: ', ...r.inputs.map((v) => chip(`${v.name} = ${v.text}`, 'input'))) : null,

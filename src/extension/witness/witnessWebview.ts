@@ -55,8 +55,10 @@ export class WitnessPanel implements vscode.Disposable {
       webview.onDidReceiveMessage((m: FromWebview) => void this.onMessage(m).catch((error: unknown) => this.fail(error))),
       panel.onDidDispose(() => this.dispose()),
       // A local run's panel marks when its model's text no longer is the text the run was asked of.
+      // Each edit compares only the edited document (a keystroke must not re-read every model file).
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (this.sent.some((d) => d.uri === e.document.uri.toString())) void this.postChanged();
+        const sent = this.sent.find((d) => d.uri === e.document.uri.toString());
+        if (sent) void this.postChanged([sent]);
       }),
       // The highlight belongs to the editor; when that editor is closed and reopened it is gone, so re-apply it.
       vscode.window.onDidChangeVisibleTextEditors((editors) => {
@@ -74,6 +76,8 @@ export class WitnessPanel implements vscode.Disposable {
   private uris: Record<string, string> = {};
   /** The model's documents as the run sent them (by editor URI), to notice when the user edits them. */
   private sent: { uri: string; name: string; text: string }[] = [];
+  /** Those of them the editor now holds with other text. */
+  private readonly edited = new Set<string>();
   private lastChanged: string | undefined;
 
   show(view: WitnessView, documentUris: Record<string, string> = {}, documents: readonly { path: string; text: string }[] = []): void {
@@ -81,23 +85,22 @@ export class WitnessPanel implements vscode.Disposable {
     this.uris = documentUris;
     // A shared run's panel says itself whether the local model differs (SharedRunView.changed).
     this.sent = view.shared ? [] : documents.map((d) => ({ uri: this.uriOf(d.path).toString(), name: d.path.split(/[\\/]/).at(-1) ?? d.path, text: d.text }));
+    this.edited.clear();
     this.lastChanged = undefined;
     this.panel.title = panelTitle(view);
     if (this.ready) void this.post({ type: 'show', view }).then(() => this.postChanged());
   }
 
-  /** Which of the run's documents the editor now holds with other text (undefined: none). */
-  private changedDocuments(): string | undefined {
+  /** Re-compares `documents` (all of the run's by default) with the editor's text and posts the mark when it changes. */
+  private async postChanged(documents: readonly { uri: string; text: string }[] = this.sent): Promise<void> {
     const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
-    const changed = this.sent.filter((d) => {
+    for (const d of documents) {
       const now = open.get(d.uri);
-      return now !== undefined && now.getText() !== d.text;
-    });
-    return changed.length > 0 ? `${changed.map((d) => d.name).join(', ')} ${changed.length === 1 ? 'was' : 'were'} edited` : undefined;
-  }
-
-  private async postChanged(): Promise<void> {
-    const changed = this.changedDocuments();
+      if (now !== undefined && now.getText() !== d.text) this.edited.add(d.uri);
+      else this.edited.delete(d.uri);
+    }
+    const names = this.sent.filter((d) => this.edited.has(d.uri)).map((d) => d.name);
+    const changed = names.length > 0 ? `${names.join(', ')} ${names.length === 1 ? 'was' : 'were'} edited` : undefined;
     if (changed === this.lastChanged) return;
     this.lastChanged = changed;
     await this.post({ type: 'modelChanged', ...(changed ? { changed } : {}) });
