@@ -1,7 +1,7 @@
 // `bind result = x;` in a calc body gives the calc's result (SysML 8.3.12, 8.3.16), through the engine
 // process; a second binding of the result, or one beside a return, stays refused.
 import assert from 'node:assert/strict';
-import { EngineProcess, modelText, question, runParams } from './engine-process';
+import { modelText, question, suiteEngine } from './engine-process';
 
 const MODEL = `package B {
   calc def Twice { in x : ScalarValues::Integer; attribute y = 2 * x; bind result = y; }
@@ -16,15 +16,8 @@ const MODEL = `package B {
 
 describe('calc result bound by a binding connector', function () {
   this.timeout(30000);
-  let engine: EngineProcess;
-  let id = 0;
-  before(() => {
-    engine = new EngineProcess();
-  });
-  after(async () => {
-    await engine.close();
-  });
-  const ask = (subject: string) => engine.request(++id, 'run', runParams(question('evaluate', subject), modelText('b.sysml', MODEL)));
+  const engine = suiteEngine();
+  const ask = (subject: string) => engine.run(question('evaluate', subject), modelText('b.sysml', MODEL));
 
   const firstValue = async (subject: string) => ((await ask(subject)).result as { values?: { value: unknown }[] } | undefined)?.values?.[0]?.value;
 

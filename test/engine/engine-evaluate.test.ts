@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EngineProcess, modelOf, question, ROOT, runParams, valuesOf } from './engine-process';
+import { modelOf, question, ROOT, suiteEngine, valuesOf } from './engine-process';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'sysml-release-2026-04', 'training');
 function corpus(...files: string[]) {
@@ -14,17 +14,10 @@ const kg = (name: string, value: number) => ({ name, value, unit: 'kg' });
 
 describe('reference engine process: evaluate', function () {
   this.timeout(30000);
-  let engine: EngineProcess;
-  let id = 0;
-  before(() => {
-    engine = new EngineProcess();
-  });
-  after(async () => {
-    await engine.close();
-  });
+  const engine = suiteEngine();
 
   async function ask(subject: string, extra: Record<string, unknown> = {}, model: unknown = modelOf('vehicle.sysml')) {
-    const r = await engine.request(++id, 'run', runParams(question('evaluate', subject, extra), model));
+    const r = await engine.run(question('evaluate', subject, extra), model);
     return r;
   }
   async function value(subject: string, extra: Record<string, unknown> = {}, model?: unknown) {
@@ -161,7 +154,7 @@ describe('reference engine process: evaluate', function () {
     assert.deepEqual(valuesOf(heavy), { fits: true, light: false });
     assert.equal(heavy.reason, 'tank violates a constraint: light: fuelMass < 45 [kg] is false (tank.sysml:7:35)');
     // A part without constraints has nothing to evaluate: not covered, with the reason.
-    const covers = await engine.request(++id, 'covers', { question: question('evaluate', 'Sizing::Empty'), model: {
+    const covers = await engine.process.request(engine.nextId(), 'covers', { question: question('evaluate', 'Sizing::Empty'), model: {
       sources: { library: '2026-04', documents: [{ path: 'e.sysml', text: 'package Sizing { part def Empty { attribute a = 1; } }' }] },
     } });
     assert.equal(covers.result?.covers, false);

@@ -136,3 +136,29 @@ export function valuesOf(result: Record<string, unknown> | undefined): Record<st
   }
   return out;
 }
+
+/**
+ * One engine process shared by the tests of a mocha suite: started before them, closed after. `run` sends
+ * a `run` request with a fresh id. Call it in the suite's body (it registers the before/after hooks).
+ */
+export function suiteEngine(): { readonly process: EngineProcess; nextId(): number; run(q: Record<string, unknown>, model: unknown, budget?: Record<string, unknown>, bounds?: unknown[]): Promise<WireMessage> } {
+  let engine: EngineProcess | undefined;
+  let id = 0;
+  before(() => {
+    engine = new EngineProcess();
+  });
+  after(async () => {
+    await engine?.close();
+  });
+  const shared = {
+    get process(): EngineProcess {
+      if (!engine) throw new Error('the suite engine starts in the suite\'s before hook');
+      return engine;
+    },
+    nextId: () => ++id,
+    run: (q: Record<string, unknown>, model: unknown, budget: Record<string, unknown> = {}, bounds: unknown[] = []) =>
+      shared.process.request(shared.nextId(), 'run', runParams(q, model, budget, bounds)),
+  };
+  return shared;
+}
+

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EngineProcess, modelOf, modelText, question, ROOT, runParams, valuesOf, type WireMessage } from './engine-process';
+import { modelOf, modelText, question, ROOT, suiteEngine, type WireMessage, valuesOf } from './engine-process';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'sysml-release-2026-04', 'training');
 function corpus(...files: string[]) {
@@ -13,17 +13,10 @@ const q = (name: string, value: number, unit: string) => ({ name, value, unit })
 
 describe('reference engine process: compute, sweep, satisfiable', function () {
   this.timeout(30000);
-  let engine: EngineProcess;
-  let id = 100;
-  before(() => {
-    engine = new EngineProcess();
-  });
-  after(async () => {
-    await engine.close();
-  });
+  const engine = suiteEngine();
 
   async function run(kind: string, subject: string, extra: Record<string, unknown> = {}, model: unknown = modelOf('vehicle.sysml'), budget: Record<string, unknown> = {}, bounds: unknown[] = []): Promise<WireMessage> {
-    return engine.request(++id, 'run', runParams(question(kind, subject, extra), model, budget, bounds));
+    return engine.run(question(kind, subject, extra), model, budget, bounds);
   }
   async function result(kind: string, subject: string, extra: Record<string, unknown> = {}, model?: unknown, budget?: Record<string, unknown>, bounds?: unknown[]) {
     const r = await run(kind, subject, extra, model, budget, bounds);

@@ -2,7 +2,7 @@
 // process: each value is worked out by hand from the library's own body (library/Kernel Libraries/
 // Kernel Function Library/*.kerml), and what the engine does not implement is refused by name.
 import assert from 'node:assert/strict';
-import { EngineProcess, modelText, question, runParams } from './engine-process';
+import { modelText, question, suiteEngine } from './engine-process';
 
 const MODEL = `package L {
   private import ScalarValues::*;
@@ -38,17 +38,10 @@ const MODEL = `package L {
 
 describe('library functions through the engine (SequenceFunctions, TrigFunctions, VectorFunctions)', function () {
   this.timeout(30000);
-  let engine: EngineProcess;
-  let id = 0;
-  before(() => {
-    engine = new EngineProcess();
-  });
-  after(async () => {
-    await engine.close();
-  });
+  const engine = suiteEngine();
 
   async function ask(name: string) {
-    return engine.request(++id, 'run', runParams(question('evaluate', `L::${name}`), modelText('lib.sysml', MODEL)));
+    return engine.run(question('evaluate', `L::${name}`), modelText('lib.sysml', MODEL));
   }
   async function value(name: string): Promise<unknown> {
     const r = await ask(name);

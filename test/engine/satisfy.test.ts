@@ -1,7 +1,7 @@
 // `[assert] [not] satisfy R by p;` in a context part is a satisfaction check of `evaluate <context>`
 // (SysML 7.20.7, 8.3.21): R evaluated with its subject bound to p. Through the real engine process.
 import assert from 'node:assert/strict';
-import { EngineProcess, modelText, question, runParams } from './engine-process';
+import { modelText, question, suiteEngine } from './engine-process';
 
 const MODEL = `package S {
   private import ScalarValues::Real;
@@ -27,15 +27,8 @@ const MODEL = `package S {
 
 describe('satisfy … by … as a check (evaluate of the context)', function () {
   this.timeout(30000);
-  let engine: EngineProcess;
-  let id = 0;
-  before(() => {
-    engine = new EngineProcess();
-  });
-  after(async () => {
-    await engine.close();
-  });
-  const ask = (kind: string, subject: string) => engine.request(++id, 'run', runParams(question(kind, subject), modelText('s.sysml', MODEL)));
+  const engine = suiteEngine();
+  const ask = (kind: string, subject: string) => engine.run(question(kind, subject), modelText('s.sysml', MODEL));
 
   it('gives one verdict per assertion: 1.2 <= 1.5 holds, 2.4 <= 1.5 does not, and `not` inverts it', async () => {
     const r = await ask('evaluate', 'S::context');

@@ -3,7 +3,7 @@
 // quantities in the evaluator and the z3 path, and dimension errors refused with their place.
 // Every expected value is worked out by hand from the factors in the comments.
 import assert from 'node:assert/strict';
-import { EngineProcess, modelText, question, runParams } from './engine-process';
+import { modelText, question, suiteEngine } from './engine-process';
 
 const MODEL = `package U {
   private import ISQ::*;
@@ -48,17 +48,10 @@ const MODEL = `package U {
 
 describe('units and quantity kinds through the engine', function () {
   this.timeout(60000);
-  let engine: EngineProcess;
-  let id = 0;
-  before(() => {
-    engine = new EngineProcess();
-  });
-  after(async () => {
-    await engine.close();
-  });
+  const engine = suiteEngine();
 
   async function ask(kind: string, subject: string, extra: Record<string, unknown> = {}) {
-    return engine.request(++id, 'run', runParams(question(kind, `U::${subject}`, extra), modelText('units.sysml', MODEL)));
+    return engine.run(question(kind, `U::${subject}`, extra), modelText('units.sysml', MODEL));
   }
   async function value(name: string, extra: Record<string, unknown> = {}): Promise<{ value: unknown; unit?: string }> {
     const r = await ask('evaluate', name, extra);
