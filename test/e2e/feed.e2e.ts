@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from './.tools/node_modules/playwright-core';
 import { ensureBuilt, startFeed, tempDir, type FeedProcess } from '../feed/helpers';
-import { openFile, packagedExtension, repoRoot, runCommand, screenshot, Session, waitForNotification, waitForStatusItem } from './harness';
+import { askViolatedHoldsFromLens, openFile, packagedExtension, pickIfShown, repoRoot, runCommand, screenshot, Session, waitForNotification, waitForStatusItem } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'fixtures', 'webview', 'workspace');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,17 +39,6 @@ async function feedView(page: Page): Promise<Locator> {
   return pane;
 }
 
-/** Picks the quick-pick row with this label, if that quick pick shows up. */
-async function pickIfShown(page: Page, title: RegExp, label: string | RegExp, timeoutMs = 8_000): Promise<boolean> {
-  const widget = page.locator('.quick-input-widget', { has: page.locator('.quick-input-title', { hasText: title }) });
-  try {
-    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
-  } catch {
-    return false;
-  }
-  await widget.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
-  return true;
-}
 
 describe('team feed in a real VS Code: share, watch live in a second window, open, delete', function () {
   let feed: FeedProcess | undefined;
@@ -91,13 +80,7 @@ describe('team feed in a real VS Code: share, watch live in a second window, ope
     // Ada asks the violated holds from the code lens and shares it from the result notification.
     await ada.bringToFront();
     await openFile(ada, 'assembly.sysml');
-    const lens = ada.locator('.monaco-editor .codelens-decoration a', { hasText: 'Ask: holds' }).first();
-    await lens.waitFor({ state: 'visible', timeout: 30_000 });
-    await lens.click();
-    assert.ok(await pickIfShown(ada, /condition/, /Asserted constraints/), 'the condition quick pick did not show');
-    await pickIfShown(ada, /schedule/, /fifo/);
-    await pickIfShown(ada, /engine/, /assay-reference|auto/i, 2_000);
-    const toast = await waitForNotification(ada, /violated/, 60_000);
+    const toast = await askViolatedHoldsFromLens(ada);
     await toast.locator('.monaco-button', { hasText: 'Share to Team Feed…' }).click();
     await answerInput(ada, /Share to Team Feed \(1\/2\)/, 'Assemble breaks small');
     await answerInput(ada, /Share to Team Feed \(2\/2\)/, 'total reaches 3 after both makes; see step 4');

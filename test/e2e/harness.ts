@@ -565,6 +565,33 @@ export async function openFile(page: Page, relativePath: string): Promise<void> 
   await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 15_000 });
 }
 
+/** Picks the quick-pick row with this label, if that quick pick shows up. */
+export async function pickIfShown(page: Page, title: RegExp, label: string | RegExp, timeoutMs = 8_000): Promise<boolean> {
+  const widget = page.locator('.quick-input-widget', { has: page.locator('.quick-input-title', { hasText: title }) });
+  try {
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch {
+    return false;
+  }
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
+  return true;
+}
+
+/**
+ * Asks `holds` from the first `Ask: holds` lens of the active editor, over the asserted constraints with
+ * the fifo schedule (and the bundled engine when the engine pick shows); returns the result notification,
+ * which must say `violated`.
+ */
+export async function askViolatedHoldsFromLens(page: Page): Promise<Locator> {
+  const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Ask: holds' }).first();
+  await lens.waitFor({ state: 'visible', timeout: 30_000 });
+  await lens.click();
+  if (!(await pickIfShown(page, /condition/, /Asserted constraints/))) throw new Error('the condition quick pick did not show');
+  await pickIfShown(page, /schedule/, /fifo/);
+  await pickIfShown(page, /engine/, /assay-reference|auto/i, 2_000);
+  return waitForNotification(page, /violated/, 60_000);
+}
+
 /** Waits for a status bar item whose text matches. */
 export async function waitForStatusItem(page: Page, text: string | RegExp, timeoutMs = 20_000): Promise<Locator> {
   const item = page.locator('.part.statusbar .statusbar-item', { hasText: text }).first();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from './.tools/node_modules/playwright-core';
-import { openFile, packagedExtension, repoRoot, runCommand, screenshot, Session, waitForNotification } from './harness';
+import { askViolatedHoldsFromLens, openFile, packagedExtension, pickIfShown, repoRoot, runCommand, screenshot, Session, waitForNotification } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'fixtures', 'webview', 'workspace');
 const MODEL = readFileSync(join(WORKSPACE, 'assembly.sysml'), 'utf8').split('\n');
@@ -34,17 +34,6 @@ async function waitForCursorLine(page: Page, line: number, timeoutMs = 10_000): 
   assert.equal(last, line, `the cursor is on line ${last}, not on line ${line} (${MODEL[line - 1]?.trim()})`);
 }
 
-/** Picks the quick-pick row with this label, if that quick pick shows up. */
-async function pickIfShown(page: Page, title: RegExp, label: string | RegExp, timeoutMs = 8_000): Promise<boolean> {
-  const widget = page.locator('.quick-input-widget', { has: page.locator('.quick-input-title', { hasText: title }) });
-  try {
-    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
-  } catch {
-    return false;
-  }
-  await widget.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
-  return true;
-}
 
 describe('witness panel in a real VS Code (installed from the VSIX)', function () {
   let session: Session | undefined;
@@ -65,18 +54,10 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
 
   it('a violated holds → Show Witness → clicking step 3 moves the editor selection to that node', async function () {
     const page = session!.page;
-    // A fresh window's quick open lists files once its file search is up: slow on a loaded machine, so try again.
-    await openFile(page, 'assembly.sysml').catch(() => openFile(page, 'assembly.sysml'));
+    await openFile(page, 'assembly.sysml');
 
     // Ask from the code lens above `action def Assemble` (the language server draws it once it is up).
-    const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Ask: holds' }).first();
-    await lens.waitFor({ state: 'visible', timeout: 30_000 });
-    await lens.click();
-    assert.ok(await pickIfShown(page, /condition/, /Asserted constraints/), 'the condition quick pick did not show');
-    await pickIfShown(page, /schedule/, /fifo/);
-    await pickIfShown(page, /engine/, /assay-reference|auto/i, 2_000);
-
-    const toast = await waitForNotification(page, /violated/, 60_000);
+    const toast = await askViolatedHoldsFromLens(page);
     await toast.locator('.monaco-button', { hasText: 'Show Witness' }).click();
 
     const webview: FrameLocator = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
@@ -157,13 +138,7 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
     await runCommand(page, 'View: Single Column Editor Layout');
     await openFile(page, 'assembly.sysml');
     const askHolds = async (beforeShow?: () => Promise<void>) => {
-      const lens = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Ask: holds' }).first();
-      await lens.waitFor({ state: 'visible', timeout: 30_000 });
-      await lens.click();
-      assert.ok(await pickIfShown(page, /condition/, /Asserted constraints/), 'the condition quick pick did not show');
-      await pickIfShown(page, /schedule/, /fifo/);
-      await pickIfShown(page, /engine/, /assay-reference|auto/i, 2_000);
-      const toast = await waitForNotification(page, /violated/, 60_000);
+      const toast = await askViolatedHoldsFromLens(page);
       await beforeShow?.();
       await toast.locator('.monaco-button', { hasText: 'Show Witness' }).click();
       await toast.waitFor({ state: 'hidden', timeout: 10_000 });
