@@ -20,10 +20,13 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
   let session: Session | undefined;
 
   before(async function () {
-    // A user-level engine entry without a command: Show Engines must name it and say what is wrong.
+    // A user-level engine entry without a command: Show Engines must name it and say what is wrong. The
+    // code-server window is a remote one, where assay.engines (machine-specific) applies from the Remote
+    // settings: from the local User settings VS Code drops it (or not, depending on when the extension's
+    // settings are registered), which Show Engines says in a row of its own.
     session = await Session.start({
       vsix: packagedExtension().vsix,
-      userSettings: { 'assay.engines': [{ name: 'half-configured', args: ['--serve'] }] },
+      remoteSettings: { 'assay.engines': [{ name: 'half-configured', args: ['--serve'] }] },
     });
   });
 
@@ -117,12 +120,14 @@ describe('Assay in a real VS Code (installed from the VSIX)', function () {
     const page = session!.page;
     await runCommand(page, 'Assay: Show Engines');
     const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-    // Rows appear as each engine's entry is read: wait for the three before reading them.
-    for (const name of ['assay-reference', 'workspace-engine', 'half-configured']) {
-      await rows.filter({ hasText: name }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
-    }
+    // The list is replaced once every engine has answered describe (or failed); in this remote window that
+    // list ends with the row about local User settings: wait for it before reading the rows.
+    await rows.filter({ hasText: 'Local User settings are not applied in a remote window' }).first().waitFor({ timeout: 30_000 })
+      .catch(() => undefined);
     const labels = await rows.allInnerTexts();
     await screenshot(page, 'show-engines');
+    assert.ok(labels.some((label) => /not applied in a remote window[\s\S]*Remote settings/.test(label)),
+      `no row about User settings in a remote window in ${JSON.stringify(labels)}`);
     assert.ok(labels.some((label) => label.includes('assay-reference')), `no bundled engine row in ${JSON.stringify(labels)}`);
     assert.ok(labels.some((label) => label.includes('workspace-engine') && label.includes('workspace settings')),
       `no workspace entry row in ${JSON.stringify(labels)}`);

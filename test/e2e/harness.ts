@@ -169,6 +169,11 @@ export interface SessionOptions {
   vsix?: string;
   /** User settings merged over the harness defaults. */
   userSettings?: Record<string, unknown>;
+  /**
+   * Remote settings (code-server's Machine/settings.json). A code-server window is a remote window, so
+   * machine-scoped settings such as assay.engines apply from here, not from the User settings.
+   */
+  remoteSettings?: Record<string, unknown>;
   /** Workbench `payload` entries (e.g. extensionDevelopmentPath), given a function making vscode-remote URIs. */
   payload?: (remoteUri: (path: string) => string) => [string, string][];
   /** Called before the workbench page is opened (e.g. to expose functions). */
@@ -243,6 +248,10 @@ export class Session {
       'outline.collapseItems': 'alwaysExpand',
       ...options.userSettings,
     }, null, 2));
+    if (options.remoteSettings) {
+      mkdirSync(join(userData, 'Machine'), { recursive: true });
+      writeFileSync(join(userData, 'Machine', 'settings.json'), JSON.stringify(options.remoteSettings, null, 2));
+    }
     try {
       if (options.vsix) installExtension(options.vsix, dir, env);
       const port = await freePort();
