@@ -117,6 +117,8 @@ describe('reference engine process: evaluate', function () {
     assert.equal(missing.error?.message, "vehicle.sysml:16:13: 'fuelMass' has no value: give it one in the model or bind it in the question");
     const dimension = await ask('VehicleModel::Vehicle::totalMass', { bindings: [{ name: 'engine.mass', value: 2, unit: 'm' }] });
     assert.equal(dimension.error?.message, 'binding engine.mass: [m] is not a MassValue (give it in a unit like [kg])');
+    const text = await ask('VehicleModel::Vehicle::totalMass', { bindings: [{ name: 'engine.mass', value: 'heavy' }] });
+    assert.equal(text.error?.message, 'binding engine.mass: "heavy" (text, not a number) is not a MassValue (give it in a unit like [kg])');
     const noSeed = await ask('VehicleModel::noisy');
     assert.match(String(noSeed.error?.message), /^vehicle\.sysml:47:20: uniform\(\) needs a draws policy or a seed/);
     const unknown = await ask('VehicleModel::Nope');

@@ -241,7 +241,9 @@ export class Session<Q extends QuestionLike = QuestionLike> {
     if (isError(v)) throw new UnsupportedError(`binding ${label}: ${v.message}`);
     const kind = type ? quantityKindUnit(type) : undefined;
     if (kind && (v.kind !== 'quantity' || !sameDimension(v.unit.dimension, kind.dimension))) {
-      const got = v.kind === 'quantity' ? `[${v.unit.name}]` : 'a plain number';
+      const got = v.kind === 'quantity' ? `[${v.unit.name}]`
+        : v.kind === 'integer' || v.kind === 'real' ? 'a plain number'
+          : v.kind === 'string' ? `${JSON.stringify(v.value)} (text, not a number)` : `a ${v.kind} value`;
       throw new UnsupportedError(`binding ${label}: ${got} is not a ${type!.split('::').at(-1)} (give it in a unit like [${kind.name}])`);
     }
     return v;
