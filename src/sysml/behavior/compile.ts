@@ -641,10 +641,10 @@ class Compiler {
         case 'AcceptAction': {
           const n = this.node('accept', m.name ?? (m.payload?.name && !named.has(m.payload.name) ? m.payload.name : null), ctx, m.range);
           n.trigger = this.triggerOf(m, ctx);
+          // Only `action waitGo accept go : Go;` names the accept: in `accept waitGo : Go;` waitGo is the
+          // payload parameter, a feature of the accept that a succession beside it cannot name (the
+          // node keeps it as a label for witnesses).
           if (m.name) named.set(m.name, n.id);
-          // `accept waitGo : Go; then … ; … then waitGo;` — the payload's name also names the accept.
-          const payloadName = m.payload?.name;
-          if (!m.name && payloadName && !named.has(payloadName)) named.set(payloadName, n.id);
           return n.id;
         }
         case 'TerminateAction': {

@@ -230,6 +230,33 @@ describe('behaviour soundness: what is not modeled is refused with the construct
   });
 });
 
+describe('behaviour soundness: names in a flow', () => {
+  it('the payload of `accept x : T;` does not name the accept: `then x` beside it is refused; `action x accept …` is answered', async () => {
+    const payload = text('payload.sysml', `package P {
+    attribute def Go;
+    action def A {
+        first start;
+        then accept waitGo : Go;
+        then waitGo;
+        then done;
+    }
+}`);
+    assert.equal(await refusal([payload], question('outcomes', 'P::A')), "payload.sysml:6:14: no action named 'waitGo' in this flow");
+    const named = text('named.sysml', `package P {
+    attribute def Go;
+    action def A {
+        attribute n : Integer := 0;
+        first start;
+        then action waitGo accept go : Go;
+        then assign n := n + 1;
+        then done;
+    }
+}`);
+    const o = await ask([named], question('outcomes', 'P::A'));
+    assert.equal(o.strength, 'proved');
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
