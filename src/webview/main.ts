@@ -32,8 +32,8 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   // the same view keeps the user's place (step, sort, plot).
   const current = vscode.getState();
   const same = current?.view !== undefined && JSON.stringify(current.view) === JSON.stringify(message.view);
-  panel.show(message.view, same ? current!.ui : undefined);
+  panel.show(message.view, same ? current!.ui : undefined, message.model);
 });
 
-if (saved?.view) panel.show(saved.view, saved.ui);
+if (saved?.view) panel.show(saved.view, saved.ui, saved.model);
 vscode.postMessage({ type: 'ready' });

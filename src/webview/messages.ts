@@ -5,6 +5,15 @@ import type { SourceLocation, WitnessView } from '../host/witness-view-types';
 export interface PanelState {
   view: WitnessView;
   ui: UiState;
+  /** The model's documents as the run read them, kept so that a panel restored after a reload can still mark an edit. */
+  model?: ModelFingerprint[];
+}
+
+/** One document of a run's model: its editor URI, file name and the SHA-256 of the text the run was asked of. */
+export interface ModelFingerprint {
+  uri: string;
+  name: string;
+  sha256: string;
 }
 
 export interface UiState {
@@ -17,7 +26,7 @@ export interface UiState {
 }
 
 export type ToWebview =
-  | { type: 'show'; view: WitnessView }
+  | { type: 'show'; view: WitnessView; model?: ModelFingerprint[] }
   /** Whether the model's documents now differ from the text the run was asked of (what differs), or not. */
   | { type: 'modelChanged'; changed?: string };
 

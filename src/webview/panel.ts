@@ -6,7 +6,7 @@ import type { Chart } from 'chart.js';
 import type { OutcomeCard, PlotSpec, ReplayView, SharedRunView, StepView, TableView, ValueRow, WitnessContent, WitnessView } from '../host/witness-view-types';
 import { sortedOrder, tableCsv } from './table';
 import { chip, h, icon } from './dom';
-import type { FromWebview, PanelState, UiState } from './messages';
+import type { FromWebview, ModelFingerprint, PanelState, UiState } from './messages';
 import { drawPlot } from './plots';
 
 export interface Host {
@@ -41,10 +41,10 @@ export class WitnessPanelView {
     return this.chart;
   }
 
-  show(view: WitnessView, ui?: UiState): void {
+  show(view: WitnessView, ui?: UiState, model?: ModelFingerprint[]): void {
     this.stop();
     const fresh: UiState = { step: initialStep(view.content), execution: -1, plot: 0 };
-    this.state = { view, ui: ui ?? fresh };
+    this.state = { view, ui: ui ?? fresh, ...(model ? { model } : {}) };
     this.lastRevealed = undefined;
     // The extension says again after each `show` whether the model changed since this run.
     this.changed = undefined;

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SourceLocation, WitnessView } from '../../host/witness-view-types';
-import type { FromWebview, PanelState, ToWebview } from '../../webview/messages';
+import type { FromWebview, ModelFingerprint, PanelState, ToWebview } from '../../webview/messages';
 import { witnessHtml } from './witnessHtml';
 
 export const WITNESS_VIEW_TYPE = 'assay.witness';
@@ -74,9 +75,12 @@ export class WitnessPanel implements vscode.Disposable {
   }
 
   private uris: Record<string, string> = {};
-  /** The model's documents as the run sent them (by editor URI), to notice when the user edits them. */
-  private sent: { uri: string; name: string; text: string }[] = [];
-  /** Those of them the editor now holds with other text. */
+  /**
+   * The model's documents as the run read them (by editor URI, with the text's hash), to notice when the
+   * user edits them. The webview keeps them in its saved state, so a panel restored after a reload has them too.
+   */
+  private sent: ModelFingerprint[] = [];
+  /** Those of them the editor (or the disk, for a closed one) now holds with other text. */
   private readonly edited = new Set<string>();
   private lastChanged: string | undefined;
 
@@ -84,19 +88,22 @@ export class WitnessPanel implements vscode.Disposable {
     this.view = view;
     this.uris = documentUris;
     // A shared run's panel says itself whether the local model differs (SharedRunView.changed).
-    this.sent = view.shared ? [] : documents.map((d) => ({ uri: this.uriOf(d.path).toString(), name: d.path.split(/[\\/]/).at(-1) ?? d.path, text: d.text }));
+    this.sent = view.shared ? [] : documents.map((d) => ({ uri: this.uriOf(d.path).toString(), name: d.path.split(/[\\/]/).at(-1) ?? d.path, sha256: sha256(d.text) }));
     this.edited.clear();
     this.lastChanged = undefined;
     this.panel.title = panelTitle(view);
-    if (this.ready) void this.post({ type: 'show', view }).then(() => this.postChanged());
+    if (this.ready) void this.post({ type: 'show', view, model: this.sent }).then(() => this.postChanged());
   }
 
-  /** Re-compares `documents` (all of the run's by default) with the editor's text and posts the mark when it changes. */
-  private async postChanged(documents: readonly { uri: string; text: string }[] = this.sent): Promise<void> {
+  /**
+   * Re-compares `documents` (all of the run's by default) with the editor's text, or the file's for one
+   * no editor holds, and posts the mark when it changes.
+   */
+  private async postChanged(documents: readonly ModelFingerprint[] = this.sent): Promise<void> {
     const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
     for (const d of documents) {
-      const now = open.get(d.uri);
-      if (now !== undefined && now.getText() !== d.text) this.edited.add(d.uri);
+      const now = open.get(d.uri)?.getText() ?? (await readText(d.uri));
+      if (now !== undefined && sha256(now) !== d.sha256) this.edited.add(d.uri);
       else this.edited.delete(d.uri);
     }
     const names = this.sent.filter((d) => this.edited.has(d.uri)).map((d) => d.name);
@@ -109,6 +116,8 @@ export class WitnessPanel implements vscode.Disposable {
   /** A panel restored after a reload draws from its own saved state; the title comes back from it. */
   restored(state: PanelState): void {
     this.panel.title = panelTitle(state.view);
+    // Its `ready` compares them with the editor's text, as an open panel's does on each edit.
+    this.sent = state.view.shared ? [] : (state.model ?? []);
   }
 
   private async post(message: ToWebview): Promise<void> {
@@ -120,7 +129,7 @@ export class WitnessPanel implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.lastChanged = undefined;
-        if (this.view) await this.post({ type: 'show', view: this.view });
+        if (this.view) await this.post({ type: 'show', view: this.view, model: this.sent });
         await this.postChanged();
         return;
       case 'reveal':
@@ -222,4 +231,17 @@ function panelTitle(view: WitnessView): string {
   const subject = view.question.subject.split('::').at(-1) ?? view.question.subject;
   if (view.shared) return `Shared: ${view.question.kind} ${subject}`;
   return `${view.runId !== undefined ? `Run ${view.runId}: ` : ''}${view.question.kind} ${subject}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A closed document's text on disk; undefined when it cannot be read (not a file any more, or virtual). */
+async function readText(uri: string): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri)));
+  } catch {
+    return undefined;
+  }
 }
