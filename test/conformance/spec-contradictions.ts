@@ -29,7 +29,42 @@ const DECLARES_NOT_ASSIGNS =
 const RETURN_OUTSIDE_CALC_BODY =
   '`return` is a ReturnParameterMember, which only CalculationBodyItem admits; an `if`/`for`/`while` body (ActionBodyParameter: `{ ActionBodyItem* }`) or an action body cannot hold one, so the model does not parse under the SysML v2 grammar';
 
+// `attribute x : T = e;` then `assign x := …`: `=` is a FeatureValue with isInitial = false, which KerML
+// (FeatureValue, 8.3.4.8 / 7.4.12) makes equivalent to a BindingConnector between x and e: x equals e for
+// the whole life of its owner. Only `:=` (isInitial = true) gives an initial value that an assignment may
+// change. The model binds and assigns the same feature, so it has no value the spec gives: the engine
+// must not answer a value (Assay refuses at the assignment, naming the binding's place).
+const BOUND_THEN_ASSIGNED = (what: string) =>
+  `\`=\` is a FeatureValue with isInitial = false, equivalent to a BindingConnector (KerML FeatureValue semantics): the feature equals its expression for its owner's whole life, and only \`:=\` (isInitial) gives a value an assignment may change; here ${what}`;
+const BOUND_THEN_ASSIGNED_OUTCOME = (upstream: string) => `no value: the model binds the feature and assigns it (a refusal naming both places), not ${upstream}`;
+const BOUND_THEN_ASSIGNED_ERROR = 'is bound to a value';
+
 export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
+  action_first_names_a_declared_node: {
+    why: BOUND_THEN_ASSIGNED('`attribute x : Integer = 0;` is assigned by `s1` (`assign x := 7`), `y` likewise'),
+    outcome: BOUND_THEN_ASSIGNED_OUTCOME('x = 7, y = 9'),
+    expect: { error: BOUND_THEN_ASSIGNED_ERROR },
+  },
+  action_last_node_without_a_succession: {
+    why: BOUND_THEN_ASSIGNED('`attribute t : Integer = 0;` is assigned by `a` and `b`'),
+    outcome: BOUND_THEN_ASSIGNED_OUTCOME('t = 40'),
+    expect: { error: BOUND_THEN_ASSIGNED_ERROR },
+  },
+  action_succession_guard_holds: {
+    why: BOUND_THEN_ASSIGNED('`attribute x : Integer = 3;` is assigned by `s1` (`assign x := x + 4`)'),
+    outcome: BOUND_THEN_ASSIGNED_OUTCOME('x = 7, y = 9'),
+    expect: { error: BOUND_THEN_ASSIGNED_ERROR },
+  },
+  calc_integer_range: {
+    why: BOUND_THEN_ASSIGNED('the calc body\'s `attribute total : Integer = 0;` is assigned in the `for` body'),
+    outcome: BOUND_THEN_ASSIGNED_OUTCOME('result 44'),
+    expect: { result: { error: 'is bound with' } },
+  },
+  calc_usage_outputs_one_binding: {
+    why: BOUND_THEN_ASSIGNED('the calc body\'s `attribute v : Real = 1.0;` is assigned (`assign v := 2.0`)'),
+    outcome: BOUND_THEN_ASSIGNED_OUTCOME('result 1010.0'),
+    expect: { result: { error: 'is bound with' } },
+  },
   calc_for_over_sequence: {
     why: `${DECLARES_NOT_ASSIGNS}; the calc's \`sum\` stays bound to \`bias\` and \`return : Integer = sum\` binds the result to it`,
     outcome: 'result 10 (bias), not 19',
