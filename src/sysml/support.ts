@@ -152,7 +152,7 @@ export const CONSTRUCTS: Readonly<Record<string, ConstructInfo>> = {
   'role:exhibit': c('an exhibited state', I, I, R, BEHAVIOUR_INERT),
   'role:include': c('an included use case', I, I, R, BEHAVIOUR_INERT),
   'role:render': c('a rendering', I, I, I, ANNOTATION),
-  'role:variant': c('a variant', R, R, R, 'variation points are not modeled: choose the variant in the model'),
+  'role:variant': c('a variant', M, M, R, 'one choice of its variation point, which a value selects (`:>> engine = engine::electric`); it specializes the variation point; outside one, an ordinary feature (SysML 7.6.x variability, 8.3.6 VariantMembership)'),
   'role:member': c('a member feature', M, M, M, 'a feature'),
   'role:parameter': c('a parameter', M, M, M, 'a parameter'),
 
@@ -181,7 +181,7 @@ export const CONSTRUCTS: Readonly<Record<string, ConstructInfo>> = {
   'direction:out': c('an output parameter', M, M, M, 'an output of a calc or analysis'),
   'direction:inout': c('an in-out parameter', M, M, M, 'a parameter bound by the call'),
   'abstract': c('abstract', I, I, I, 'no effect on values'),
-  'variation': c('a variation point', R, R, R, 'variation points are not modeled: choose the variant in the model'),
+  'variation': c('a variation point', M, M, R, 'its value is the variant a value selects (`:>> engine = engine::electric`); reading one that no value selects is an error; the solver and calc bodies do not choose variants (SysML 7.6.x variability)'),
   'constant': c('constant', I, I, I, 'the value does not change: what evaluate reads already'),
   'derived': c('derived', I, I, I, 'the value is computed: what evaluate reads already'),
   'end': c('a connector end', I, I, R, CONNECTION_INERT),

@@ -33,7 +33,9 @@ describe('construct census (soundness: every construct is modeled, inert for a r
     const [snap, variation, ok] = p.body;
     assert.deepEqual({ ...unmodeled(snap!, 'values'), range: undefined }, { key: 'portion:snapshot', what: 'a snapshot', range: undefined, note: CONSTRUCTS['portion:snapshot']!.note });
     assert.equal(unmodeled(snap!, 'values')!.range.column, 22);
-    assert.equal(unmodeled(variation!, 'values')?.key, 'variation');
+    // A variation point is read for its selected variant, not in a calc body.
+    assert.equal(unmodeled(variation!, 'values'), undefined);
+    assert.equal(unmodeled(variation!, 'calc')?.key, 'variation');
     assert.equal(unmodeled(ok!, 'values'), undefined);
   });
 });

@@ -4,7 +4,7 @@ import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
 import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
 import { Random } from '../../sysml/semantics/random';
-import { isError, toProtocolValue, type Outcome, type Value } from '../../sysml/semantics/values';
+import { enumLiteral, isError, toProtocolValue, type Outcome, type Value } from '../../sysml/semantics/values';
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { isCallable } from '../../sysml/model/environment';
 import { UnsupportedError, place } from '../../sysml/model/errors';
@@ -152,6 +152,8 @@ export function evaluateSubject(session: Session): SubjectValue {
   }
   if (isError(v)) throw failure(v, session.model, e.path);
   if (v.kind === 'quantity') v = presentable(v, declaredType(session, e));
+  // A variation point's value is the variant selected: answered by its name, as a literal of the point.
+  if (v.kind === 'instance' && v.variant) v = enumLiteral(v.variant.point, v.variant.name);
   if (v.kind === 'instance') {
     throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} is a structured value (${v.label}); ask about one of its attributes`);
   }

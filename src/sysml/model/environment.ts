@@ -137,10 +137,18 @@ export class ModelValues {
         return error(`'${path}' is ${format(v)} by its value but ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}`, rangeOf(feature));
       }
       const typed = this.checkType(feature, `'${path}'`, v);
-      return isError(typed) ? typed : this.checkCount(feature, path, typed);
+      if (isError(typed)) return typed;
+      const chosen = this.index.isVariationPoint(feature) ? this.selectedVariant(feature, ctx, typed) : typed;
+      return isError(chosen) ? chosen : this.checkCount(feature, path, chosen);
     }
     const bound = this.boundValue(owner, feature);
     if (bound !== undefined) return isError(bound.value) ? bound.value : this.checkCount(feature, path, bound.value);
+    if (this.index.isVariationPoint(feature)) {
+      // Its value is the variant a value selects; without one the configuration is open.
+      const name = feature.name ?? '<unnamed>';
+      const variants = this.index.variantsOf(feature).map((v) => v.name).filter((n): n is string => n !== null);
+      return error(`variation '${path}' has no variant selected: select one with a value (\`:>> ${name} = ${name}::${variants[0] ?? '<variant>'}\`${variants.length > 1 ? `; its variants: ${variants.join(', ')}` : ''})`, rangeOf(feature));
+    }
     if (node.kind === 'Usage' && !isCallable(feature)) {
       const many = this.multipleValues(owner, feature, path);
       if (many !== undefined) return many;
@@ -201,6 +209,13 @@ export class ModelValues {
       if (c.element.node.kind === 'Package') continue;
       const b = this.bindsOf(c.element).find((x) => x.node.kind === 'Usage' && (x.node.ends ?? []).some((end) => referenceSegments(end.target).at(-1) === feature.name));
       if (b) return error(`a binding connector binds '${feature.name}': bindings are evaluated, not solved`, rangeOf(b), 'unsupported');
+    }
+    // The solver does not choose among variants: a feature of a variation point (or of its variant) is
+    // one of several values, which only a selection fixes.
+    for (const e of [feature, ...chainOf(owner)]) {
+      if (this.index.isVariationPoint(e) || this.index.isVariant(e)) {
+        return error(`'${e.name ?? e.qualifiedName}' is a variation point or one of its variants: variants are evaluated (select one with a value and ask evaluate), not chosen by the solver`, rangeOf(e), 'unsupported');
+      }
     }
     return undefined;
   }
@@ -445,13 +460,50 @@ export class ModelValues {
     return undefined;
   }
 
+  /**
+   * A variation point's selected variant, read on the instance that holds the point (`ctx`), not where
+   * the variant is declared: `variant part electric { :>> power = base * 2; }` reads the configured
+   * car's `base`. Anything else is refused: a variation point's value is one of its variants.
+   */
+  private selectedVariant(feature: ModelElement, ctx: InstanceContext, v: Value): Outcome {
+    const variants = this.index.variantsOf(feature);
+    const chosen = v.kind === 'instance' && v.variant ? variants.find((x) => x.name === v.variant!.name && x.parent?.qualifiedName === v.variant!.point) : undefined;
+    // A variant that is a plain value (`variant attribute high = 2.0;`) is selected by that value.
+    if (!chosen && v.kind !== 'instance' && variants.some((x) => x.node.kind === 'Usage' && x.node.value !== null)) {
+      const point = this.child(ctx.parent ?? ctx, feature);
+      for (const x of variants) {
+        const value = this.featureValue(point, x);
+        if (!isError(value) && value.kind !== 'instance' && equals(value, v)) return v;
+      }
+    }
+    if (!chosen) {
+      return error(`'${ctx.path}' is a variation point: its value must be one of its variants (${variants.map((x) => x.name).join(', ') || 'none declared'}), not ${format(v)}`, rangeOf(feature));
+    }
+    return this.instance(this.child(ctx, chosen));
+  }
+
+  /** `point::variant` read on an instance (`ring.nesting::nestingTrue`): that variant of its feature `point`. */
+  private variantNamed(ctx: InstanceContext, qualified: string): Outcome | undefined {
+    const [first, ...rest] = qualified.split('::');
+    const point = this.feature(ctx.element, first!);
+    if (!point || rest.length === 0) return undefined;
+    let e: ModelElement | undefined = point;
+    for (const segment of rest) e = e && this.index.member(e, segment);
+    return e && this.index.isVariant(e) ? this.instance(this.child(this.child(ctx, point), e)) : undefined;
+  }
+
   /** A part, item or structured attribute as a value whose features are read on demand. */
   instance(ctx: InstanceContext): Instance {
+    const point = ctx.element.parent;
+    const variant = point && ctx.element.name && this.index.isVariant(ctx.element) ? { point: point.qualifiedName, name: ctx.element.name } : undefined;
     return {
       kind: 'instance',
       label: ctx.path === '' ? (ctx.element.name ?? '<unnamed>') : ctx.path,
-      identity: `instance:${ctx.path}:${ctx.element.qualifiedName}`,
+      // A variant is the same choice wherever it is named (`engine == engine::electric`).
+      identity: variant ? `variant:${ctx.element.qualifiedName}` : `instance:${ctx.path}:${ctx.element.qualifiedName}`,
+      ...(variant ? { variant } : {}),
       member: (name: string) => {
+        if (name.includes('::')) return this.variantNamed(ctx, name);
         const f = this.feature(ctx.element, name);
         return f ? this.featureValue(ctx, f) : undefined;
       },
@@ -612,4 +664,11 @@ export class ModelEnvironment implements Environment {
   sourceText(range: SourceRange): string | undefined {
     return this.values.sourceText(this.lexical.path, range);
   }
+}
+
+/** The elements of an instance context and of those that hold it, innermost first. */
+function chainOf(ctx: InstanceContext): ModelElement[] {
+  const out: ModelElement[] = [];
+  for (let c: InstanceContext | undefined = ctx; c; c = c.parent) out.push(c.element);
+  return out;
 }

@@ -130,6 +130,7 @@ export class ModelIndex {
   private readonly rootsCache = new Map<ModelElement, ModelElement[]>();
   private readonly multiplicityCache = new Map<ModelElement, Multiplicity | null>();
   private readonly typeNameCache = new Map<ModelElement, string | undefined>();
+  private readonly variationCache = new Map<ModelElement, boolean>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -227,12 +228,47 @@ export class ModelIndex {
 
   private computeTypes(e: ModelElement): ModelElement[] {
     const out: ModelElement[] = [];
+    // A variant of a variation point specializes it (SysML 8.3.2.x, VariantMembership): an untyped
+    // `variant part petrol;` has the variation's features and values.
+    if (e.parent && this.isVariant(e)) out.push(e.parent);
     for (const r of e.node.kind === 'Package' ? [] : e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
       const t = this.resolveReference(e.parent ?? e, r.target, e);
       if (t && t !== e && !out.includes(t)) out.push(t);
     }
     return out;
+  }
+
+  /**
+   * A variation point: a definition or usage declared `variation`, a usage typed by a variation
+   * definition, or a feature that redefines one (`part :>> engine = engine::electric;`).
+   */
+  isVariationPoint(e: ModelElement): boolean {
+    const hit = this.variationCache.get(e);
+    if (hit !== undefined) return hit;
+    this.variationCache.set(e, false);
+    let found = false;
+    if (e.node.kind === 'Definition') found = e.node.isVariation;
+    else if (e.node.kind === 'Usage') {
+      found = e.node.isVariation
+        // (A variant's own variation point, which it specializes, does not make it one.)
+        || this.typesOf(e).some((t) => t !== e.parent && (t.node.kind === 'Definition' ? t.node.isVariation : this.redefinitionRoots(e).includes(t) && this.isVariationPoint(t)));
+    }
+    this.variationCache.set(e, found);
+    return found;
+  }
+
+  /** A variant: a `variant` member of a variation point — a choice of it, not a feature of its instances. */
+  isVariant(e: ModelElement): boolean {
+    return e.node.kind === 'Usage' && e.node.role === 'variant' && e.parent !== undefined && this.isVariationPoint(e.parent);
+  }
+
+  /** The variants of a variation point, own and inherited (a variation definition's, for a usage it types). */
+  variantsOf(e: ModelElement, seen = new Set<ModelElement>()): ModelElement[] {
+    if (seen.has(e)) return [];
+    seen.add(e);
+    const own = e.members.filter((m) => this.isVariant(m));
+    return [...own, ...this.typesOf(e).filter((t) => t !== e.parent).flatMap((t) => this.variantsOf(t, seen))];
   }
 
   /** Every feature of an element in order: inherited ones first, own ones replacing them by name. */
@@ -296,7 +332,8 @@ export class ModelIndex {
       branch = i;
       for (const m of this.featuresOf(t, seen)) put(m, false);
     }
-    for (const m of e.members) put(m, true);
+    // A variation point's variants are its choices, not features of its instances.
+    for (const m of e.members) if (!this.isVariant(m)) put(m, true);
     // Clashes found here, and those of the supertypes that no own member resolved, hold for e.
     const mine = this.inheritedConflicts.get(e) ?? new Map<ModelElement, string>();
     for (const [at, message] of clashes) mine.set(result[at]!, message);

@@ -101,6 +101,12 @@ export class Model {
   subjectChain(name: string): ModelElement[] {
     const chain = this.index.findChain(name);
     if (!chain) throw new UnsupportedError(`the subject ${name} is not declared in the model`);
+    // Below a variation point the features are those of the variant its value selects, which a path
+    // through the point's own declaration does not follow.
+    const point = chain.slice(0, -1).find((e) => e.node.kind === 'Usage' && this.index.isVariationPoint(e));
+    if (point) {
+      throw new UnsupportedError(`${place(point.path, point.node.nameRange ?? point.node.range)}: the subject ${name} is read through the variation point '${point.name}', whose features are those of the variant selected: ask about '${point.name}' (the variant) or an attribute that reads ${point.name}.…`);
+    }
     for (const e of new Set(chain.map((c) => c.path))) {
       const first = this.syntaxErrors(e)[0];
       if (first) throw new UnsupportedError(`${place(e, first.range)}: ${first.message}`);

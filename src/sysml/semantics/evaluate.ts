@@ -285,7 +285,7 @@ export class Evaluator {
       case 'MemberAccess': {
         const target = this.eval(expr.target, env, false);
         if (isError(target)) return target;
-        return this.member(target, expr.member.segments.at(-1) ?? '', at);
+        return this.member(target, expr.member.segments.at(-1) ?? '', at, expr.member.segments.length > 1 ? expr.member.segments.join('::') : undefined);
       }
       case 'Collect':
       case 'Select': {
@@ -415,12 +415,16 @@ export class Evaluator {
     return bool(items.length > 0);
   }
 
-  /** `target.name` over every element of target (feature chains over sequences flatten). */
-  private member(target: Value, name: string, at: Place): Outcome {
+  /**
+   * `target.name` over every element of target (feature chains over sequences flatten). `qualified`:
+   * the name as written when it has several segments (`ring.nesting::nestingTrue`, a variant of the
+   * feature), which the instance reads first.
+   */
+  private member(target: Value, name: string, at: Place, qualified?: string): Outcome {
     const out: Value[] = [];
     for (const item of itemsOf(target)) {
       if (item.kind !== 'instance') return error(`cannot read feature '${name}' of ${describeKind(item)}`, at);
-      const v = item.member(name);
+      const v = (qualified !== undefined ? item.member(qualified) : undefined) ?? item.member(name);
       if (v === undefined) return error(`${item.label} has no feature '${name}'`, at);
       if (isError(v)) return withRange(v, at);
       out.push(v);

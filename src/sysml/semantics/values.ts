@@ -29,6 +29,8 @@ export interface Instance {
   /** How the instance reads in notation and messages (`vehicle.engine`, `DynamicState`). */
   readonly label: string;
   readonly identity: unknown;
+  /** The instance is a variant chosen for a variation point: the point's qualified name and the variant's name. */
+  readonly variant?: { readonly point: string; readonly name: string };
   member(name: string): Outcome | undefined;
 }
 
