@@ -234,14 +234,23 @@ export class Evaluator {
     return this.steps;
   }
 
-  /** Runs `f` one level deeper, refusing past maxDepth (runaway recursion through calcs or features):
-   * a mistake in the model, reported at its place, not a budget stop. */
+  /**
+   * Runs `f` one level deeper. A recursion through calcs or features ends by the run's budget or by
+   * maxDepth when given; one deeper than the evaluator's stack holds is refused at the level it reached
+   * (the stack's RangeError becomes that refusal instead of an internal error).
+   */
   nested(what: string, at: Place | undefined, f: () => Outcome): Outcome {
-    const max = this.options.maxDepth ?? 200;
-    if (this.depth >= max) return error(`evaluation nested deeper than ${max} levels at ${what} (recursive definition?)`, at);
+    const max = this.options.maxDepth;
+    if (max !== undefined && this.depth >= max) return error(`evaluation nested deeper than ${max} levels at ${what} (recursive definition?)`, at);
     this.depth++;
     try {
       return f();
+    } catch (e) {
+      // (Near the stack's end even this test may overflow: the level above then catches that.)
+      if (e instanceof RangeError && e.message.includes('call stack')) {
+        return error(`evaluation nested ${this.depth} levels deep${what === "'(anonymous)'" ? '' : ` at ${what}`}, deeper than the evaluator's stack holds (a recursion that deep, or a recursive definition?)`, at, 'unsupported');
+      }
+      throw e;
     } finally {
       this.depth--;
     }
