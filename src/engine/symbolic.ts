@@ -203,8 +203,11 @@ export class Symbolizer {
     // Soundness: what the evaluator refuses, and what only the evaluator models (several values, bindings).
     const refused = this.values.solverRefusal(owner, feature);
     if (refused) this.fail(refused.range, feature.path, refused.message);
-    if (node.kind === 'Usage' && node.value) {
-      return this.nested(() => this.expression(node.value!.expression, this.environment(owner, feature.parent ?? feature)));
+    // A redefinition without a value keeps the redefined feature's (as ModelValues reads it): not free.
+    const valued = node.kind === 'Usage' && node.value ? feature : this.values.index.redefinitionRoots(feature).find((r) => r.node.kind === 'Usage' && r.node.value);
+    if (valued && valued.node.kind === 'Usage' && valued.node.value) {
+      const expr = valued.node.value.expression;
+      return this.nested(() => this.expression(expr, this.environment(owner, valued.parent ?? valued)));
     }
     if (node.kind === 'Usage' && isCallable(feature)) {
       // A calc usage that names its result is read through it (`energy.e`).

@@ -111,6 +111,18 @@ describe('reference engine process: evaluate', function () {
     assert.ok(x >= 10 && x < 20);
   });
 
+  it('reads a redefinition without a value as the feature it redefines, in evaluate and in the solver', async () => {
+    const model = modelOf('redefinition.sysml');
+    // grossMass :>> mass, Vehicle's mass = 1000.0: both names read 1000; the default payload passes on too.
+    assert.deepEqual(valuesOf(await value('Redefinition::truck::grossMass', {}, model)), { grossMass: 1000 });
+    assert.deepEqual(valuesOf(await value('Redefinition::truck::mass', {}, model)), { grossMass: 1000 });
+    assert.deepEqual(valuesOf(await value('Redefinition::truck::payload', {}, model)), { payload: 250 });
+    // The solver may not choose grossMass: it is bound to 1000, so `heavy` cannot hold.
+    const r = await engine.run(question('satisfiable', 'Redefinition::Truck'), model);
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    assert.deepEqual([r.result?.claim, r.result?.strength], ['unsatisfiable', 'proved']);
+  });
+
   it('answers unsupported with the place when the model cannot give a value', async () => {
     const missing = await ask('VehicleModel::Vehicle::loaded');
     assert.equal(missing.error?.code, 'unsupported');

@@ -125,10 +125,13 @@ export class ModelValues {
     if (refused) return refused;
     const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
-    if (node.kind === 'Usage' && node.value) {
+    // A redefinition without a value keeps the value of the feature it redefines (`attribute grossMass
+    // :>> mass;`): that feature's binding holds on every instance of its owner, this one included.
+    const valued = node.kind === 'Usage' && node.value ? feature : this.index.redefinitionRoots(feature).find((r) => r.node.kind === 'Usage' && r.node.value);
+    if (valued && valued.node.kind === 'Usage' && valued.node.value) {
       // The value is written in the feature's owner; names in it are features of that instance.
-      const expr = node.value.expression;
-      const v = this.evaluator.nested(`'${path}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, feature.parent ?? feature)));
+      const expr = valued.node.value.expression;
+      const v = this.evaluator.nested(`'${path}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, valued.parent ?? valued)));
       if (isError(v)) return v;
       // Bound to another feature too: both must agree. When the other end has no value of its own (it
       // takes this one's through the binding), there is nothing to compare.
