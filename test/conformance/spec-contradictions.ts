@@ -40,6 +40,11 @@ const BOUND_THEN_ASSIGNED_OUTCOME = (upstream: string) => `no value: the model b
 const BOUND_THEN_ASSIGNED_ERROR = 'is bound to a value';
 
 export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
+  satisfy_subject_features: {
+    why: '`assert satisfy R by p` binds the subject parameter of R to p (SysML SatisfyRequirementUsage: satisfyingFeature is bound to the subject); it relates no other feature. TouchdownRequirement declares no subject, and its own `attribute verticalSpeed` is a feature of the requirement, not of the subject: no rule matches it to `Lander::verticalSpeed` by name, so it has no value and the require constraint has no verdict',
+    outcome: 'no verdict: `verticalSpeed` of the requirement has no value (upstream: true for lander01, false for lander02, by matching names)',
+    expect: { error: 'has no value' },
+  },
   action_first_names_a_declared_node: {
     why: BOUND_THEN_ASSIGNED('`attribute x : Integer = 0;` is assigned by `s1` (`assign x := 7`), `y` likewise'),
     outcome: BOUND_THEN_ASSIGNED_OUTCOME('x = 7, y = 9'),
