@@ -121,6 +121,10 @@ describe('reference engine process: evaluate', function () {
     const r = await engine.run(question('satisfiable', 'Redefinition::Truck'), model);
     assert.equal(r.error, undefined, JSON.stringify(r.error));
     assert.deepEqual([r.result?.claim, r.result?.strength], ['unsatisfiable', 'proved']);
+    // A feature subsetting a model feature is not free either: the solver refuses it, naming both.
+    const subset = await engine.run(question('satisfiable', 'Redefinition::Cargo'), model);
+    assert.equal(subset.error?.code, 'unsupported', JSON.stringify(subset));
+    assert.match(String(subset.error?.message), /redefinition\.sysml:\d+:\d+: 'share' subsets 'total', a feature of the model/);
   });
 
   it('answers unsupported with the place when the model cannot give a value', async () => {

@@ -208,6 +208,19 @@ export class ModelValues {
     if (owner.element.node.kind !== 'Package' && this.index.subsettersOf(owner.element, feature).length > 0) {
       return error(`'${feature.name}' has features that subset it: features with several values are evaluated, not solved`, rangeOf(feature), 'unsupported');
     }
+    // `y :> x` with x a feature of the model: y's values are among x's (KerML subsetting), a relation the
+    // solver does not state; as a free term y could take any value. (Library features such as
+    // `ISQ::mass` only add a quantity kind.)
+    for (const r of this.index.redefinitionRoots(feature)) {
+      if (r.node.kind !== 'Usage') continue;
+      for (const rel of r.node.relations) {
+        if (rel.relation !== 'subsetting') continue;
+        const t = this.index.resolveReference(r.parent ?? r, rel.target, r);
+        if (t && t.node.kind === 'Usage') {
+          return error(`'${feature.name}' subsets '${t.name ?? t.qualifiedName}', a feature of the model: its values are among that feature's, which the solver does not model`, rel.range, 'unsupported');
+        }
+      }
+    }
     for (let c: InstanceContext | undefined = owner; c; c = c.parent) {
       if (c.element.node.kind === 'Package') continue;
       const b = this.bindsOf(c.element).find((x) => x.node.kind === 'Usage' && (x.node.ends ?? []).some((end) => referenceSegments(end.target).at(-1) === feature.name));
