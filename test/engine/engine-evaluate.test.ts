@@ -127,6 +127,14 @@ describe('reference engine process: evaluate', function () {
     assert.match(String(subset.error?.message), /redefinition\.sysml:\d+:\d+: 'share' subsets 'total', a feature of the model/);
   });
 
+  it('reads the outputs of a calc usage through the usage', async () => {
+    const model = modelOf('calc-usages.sysml');
+    // split: total 1200, ratio 0.25 → low 300, high 900, spread 600.
+    assert.deepEqual(valuesOf(await value('CalcUsages::budget::low', {}, model)), { low: 300 });
+    assert.deepEqual(valuesOf(await value('CalcUsages::budget::high', {}, model)), { high: 900 });
+    assert.deepEqual(valuesOf(await value('CalcUsages::budget::spread', {}, model)), { spread: 600 });
+  });
+
   it('answers unsupported with the place when the model cannot give a value', async () => {
     const missing = await ask('VehicleModel::Vehicle::loaded');
     assert.equal(missing.error?.code, 'unsupported');

@@ -613,6 +613,22 @@ export class ModelEnvironment implements Environment {
     return this.elementValue(element);
   }
 
+  calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
+    if (usage.segments.length !== 1 || usage.isGlobal) return undefined;
+    for (let c: InstanceContext | undefined = this.ctx; c; c = c.parent) {
+      const f = this.values.feature(c.element, usage.segments[0]!);
+      if (!f) continue;
+      // A calc usage whose result is a plain value, with an `out` parameter of that name.
+      if (!isCallable(f) || this.values.namedResult(f) !== undefined) return undefined;
+      const out = this.values.index.featuresOf(f).find((o) => o.name === output && o.node.kind === 'Usage' && o.node.direction === 'out');
+      if (!out) return undefined;
+      const r = this.values.invokeElementDetailed(f, [], this.values.child(c, f), rangeOf(f));
+      if (isError(r.value)) return r.value;
+      return r.outputs.find((o) => o.name === output)?.value;
+    }
+    return undefined;
+  }
+
   /** The value of an element found by name outside the instance: an enum literal, a package-level feature. */
   private elementValue(element: ModelElement): Outcome | undefined {
     const owner = element.parent;

@@ -46,12 +46,18 @@ export interface Environment {
   classify?(value: Scalar, type: QualifiedName): boolean | undefined;
   /** The source text of a range; lets Integer literals past 2^53 stay exact. */
   sourceText?(range: SourceRange): string | undefined;
+  /**
+   * `c.a` where `c` names a calc usage in scope and `a` is one of its outputs (`out a = n + 1;`): the
+   * output of that invocation. Undefined when `c` is no such usage (the evaluator then reads `c.a` as a
+   * feature chain).
+   */
+  calcOutput?(usage: QualifiedName, output: string): Outcome | undefined;
 }
 
 export interface EvaluationOptions {
   /** How random functions resolve: a policy (min, max, average) or draws from a seeded generator. */
   readonly draws?: Draws;
-  /** Deepest nesting of calc invocations and lazily evaluated features (default 200). */
+  /** Deepest nesting of calc invocations and lazily evaluated features (default: as deep as the stack holds). */
   readonly maxDepth?: number;
   /** Expression nodes evaluated before giving up with a `budget` error (default unlimited). */
   readonly maxSteps?: number;
@@ -292,6 +298,10 @@ export class Evaluator {
       case 'Extent':
         return error(`'all ${nameText(expr.type)}' (the extent of a type) is not supported`, at, 'unsupported');
       case 'MemberAccess': {
+        if (expr.target.kind === 'Name' && env.calcOutput && expr.member.segments.length === 1) {
+          const output = env.calcOutput(expr.target.name, expr.member.segments[0]!);
+          if (output !== undefined) return isError(output) ? withRange(output, at) : output;
+        }
         const target = this.eval(expr.target, env, false);
         if (isError(target)) return target;
         return this.member(target, expr.member.segments.at(-1) ?? '', at, expr.member.segments.length > 1 ? expr.member.segments.join('::') : undefined);
