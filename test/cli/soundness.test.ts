@@ -61,6 +61,18 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'wheelMass'), '40 [kg]');
   });
 
+  it('multiplicity: parts that subset a [n] part are among its n, instances of its declaration the rest; more is a model error', () => {
+    const m = join(OURS, 'multiplicity-partial.sysml');
+    // big (5.0) and two cells of the declaration (1.0 each): 7, three values.
+    let r = ask('evaluate', 'MP::pack::total', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'total'), '7');
+    r = ask('evaluate', 'MP::pack::count', '--model', m);
+    assert.equal(value(r.answer, 'count'), '3');
+    r = ask('evaluate', 'MP::over::total', '--model', m);
+    refused(r.code, r.answer, /multiplicity-partial\.sysml:10:26/, /'over\.cells' holds 4 values, outside its multiplicity \[3\]/);
+  });
+
   it('calc and analysis bodies run their for/assign actions', () => {
     const m = join(SHARED, 'analysis-loop.sysml');
     let r = ask('compute', 'AL::Counter', '--bind', 'n=4', '--model', m);

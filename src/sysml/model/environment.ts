@@ -338,6 +338,8 @@ export class ModelValues {
     const bounds = mult ? this.bounds(mult, owner) : undefined;
     if (bounds && isError(bounds as Outcome)) return bounds as ValueError;
     const [lower, upper] = (bounds as [number, number] | undefined) ?? [1, 1];
+    const node = feature.node as Usage;
+    const structural = STRUCTURAL.has(node.keyword) || (node.keyword === 'ref' && this.index.featuresOf(feature).length > 0);
     if (subsetters.length > 0) {
       const items: Value[] = [];
       for (const s of subsetters) {
@@ -345,11 +347,14 @@ export class ModelValues {
         if (isError(v)) return v;
         items.push(v);
       }
+      // A part declared `[n]` holds n instances: the parts that subset it are among them, instances of
+      // its own declaration make up the rest (as when nothing subsets it).
+      if (mult && structural && lower === upper && items.length < lower) {
+        for (let k = items.length + 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+      }
       return this.checkCount(feature, path, sequence(items));
     }
     if (!mult) return undefined;
-    const node = feature.node as Usage;
-    const structural = STRUCTURAL.has(node.keyword) || (node.keyword === 'ref' && this.index.featuresOf(feature).length > 0);
     if (!structural) return undefined;
     if (lower === upper) {
       if (lower === 1) return undefined;
