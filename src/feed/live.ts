@@ -88,8 +88,12 @@ export class Live {
 
     handle('subscribe', SubscribeRequest, async ({ model }) => {
       await socket.join(`model:${model}`);
+      // The posts hold every change up to `seq` (read first): a model:change the broadcast delivers after
+      // this answer with a seq at most that one is already in them (with the Postgres adapter a post's
+      // emit reaches this process's clients only after its NOTIFY round trip), so clients drop it.
+      const seq = await this.store.lastSeq();
       const rows = await this.store.posts({ limit: 20, model });
-      return { model, posts: rows.map(toPost) };
+      return { model, seq, posts: rows.map(toPost) };
     });
     handle('unsubscribe', SubscribeRequest, async ({ model }) => {
       await socket.leave(`model:${model}`);
