@@ -28,6 +28,9 @@ describe('reference engine process: variation points and variants', function () 
     // The point's own value is the variant, by name; a variation definition's variants too.
     assert.deepEqual(await value('Variants::sportCar::engine'), { engine: 'Variants::Car::engine::electric' });
     assert.deepEqual(await value('Variants::sportCar::spare'), { spare: 'Variants::EngineKind::turbo' });
+    // A variant named in a car, selected or not, reads that car's values: 150 * 2 and 150 * 1.
+    assert.deepEqual(await value('Variants::sportCar::electricPower'), { electricPower: 300 });
+    assert.deepEqual(await value('Variants::classicCar::electricPower'), { electricPower: 150 });
   });
 
   it('compares a selection with a variant in constraints', async () => {

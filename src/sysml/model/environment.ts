@@ -644,6 +644,15 @@ export class ModelEnvironment implements Environment {
       return enumLiteral(owner.name ?? owner.qualifiedName, element.name ?? '');
     }
     if (element.node.kind === 'Definition' || element.node.kind === 'Package') return undefined;
+    // A variant named from inside an instance that holds its variation point (`engine::electric` in a
+    // car) is that car's variant: its features read the car's values, as the selected one's do.
+    const point = element.parent;
+    if (point && this.values.index.isVariant(element)) {
+      for (let c: InstanceContext | undefined = this.ctx; c; c = c.parent) {
+        const held: ModelElement | undefined = point.name ? this.values.feature(c.element, point.name) : undefined;
+        if (held && this.values.index.redefinitionRoots(held).includes(point)) return this.values.featureValue(this.values.child(c, held), element);
+      }
+    }
     // A feature of another instance tree (a package-level part or attribute): read it on the root when it
     // is the root's, else on its own owner chain.
     const ctx = this.values.contextOf(element.parent ?? element);
