@@ -117,6 +117,9 @@ describe('reference engine process: evaluate', function () {
     assert.deepEqual(valuesOf(await value('Redefinition::truck::grossMass', {}, model)), { grossMass: 1000 });
     assert.deepEqual(valuesOf(await value('Redefinition::truck::mass', {}, model)), { grossMass: 1000 });
     assert.deepEqual(valuesOf(await value('Redefinition::truck::payload', {}, model)), { payload: 250 });
+    // ringCost, bandCost and deluxeCost are one feature: the 500.0 written as ringCost reads under all.
+    assert.deepEqual(valuesOf(await value('Redefinition::viaBand', {}, model)), { viaBand: 500 });
+    assert.deepEqual(valuesOf(await value('Redefinition::viaDeluxe', {}, model)), { viaDeluxe: 500 });
     // The solver may not choose grossMass: it is bound to 1000, so `heavy` cannot hold.
     const r = await engine.run(question('satisfiable', 'Redefinition::Truck'), model);
     assert.equal(r.error, undefined, JSON.stringify(r.error));

@@ -131,6 +131,7 @@ export class ModelIndex {
   private readonly multiplicityCache = new Map<ModelElement, Multiplicity | null>();
   private readonly typeNameCache = new Map<ModelElement, string | undefined>();
   private readonly variationCache = new Map<ModelElement, boolean>();
+  private readonly featureMissCache = new Map<ModelElement, Set<string>>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -428,7 +429,7 @@ export class ModelIndex {
   }
 
   /** A feature (own or inherited usage) of an element by name or short name. */
-  featureNamed(e: ModelElement, name: string): ModelElement | undefined {
+  featureNamed(e: ModelElement, name: string, seen: Set<ModelElement> = new Set()): ModelElement | undefined {
     let byName = this.featureNameCache.get(e);
     if (!byName) {
       byName = new Map();
@@ -443,7 +444,28 @@ export class ModelIndex {
       for (const f of this.featuresOf(e)) if (f.node.kind === 'Usage' && f.name) byName.set(f.name, f);
       this.featureNameCache.set(e, byName);
     }
-    return byName.get(name);
+    const hit = byName.get(name);
+    if (hit !== undefined || e.node.kind === 'Package' || seen.has(e)) return hit;
+    // Names are looked up feature by feature up the instance chain: most misses are misses for good.
+    let misses = this.featureMissCache.get(e);
+    if (misses?.has(name)) return undefined;
+    seen.add(e);
+    // A name a supertype gives the feature that this element's own redefinition replaced under another
+    // name (`bandCost :>> ringCost` in Band, `:>> ringCost = 500` in onBase): one feature, so `bandCost`
+    // on onBase is that redefinition.
+    for (const t of this.typesOf(e)) {
+      const inherited = this.featureNamed(t, name, seen);
+      if (!inherited) continue;
+      const roots = this.redefinitionRoots(inherited);
+      const same = this.featuresOf(e).find((f) => f.node.kind === 'Usage' && this.redefinitionRoots(f).some((r) => roots.includes(r)));
+      if (same) {
+        byName.set(name, same);
+        return same;
+      }
+    }
+    if (!misses) this.featureMissCache.set(e, (misses = new Set()));
+    misses.add(name);
+    return undefined;
   }
 
   /** A member of an element by name: own, inherited, aliased or imported, as the resolver sees it from inside. */
