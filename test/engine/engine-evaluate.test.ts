@@ -182,12 +182,19 @@ describe('reference engine process: evaluate', function () {
     const heavy = await value('Sizing::tank', { bindings: [kg('fuelMass', 48)] }, tank);
     assert.deepEqual(valuesOf(heavy), { fits: true, light: false });
     assert.equal(heavy.reason, 'tank violates a constraint: light: fuelMass < 45 [kg] is false (tank.sysml:7:35)');
-    // A part without constraints has nothing to evaluate: not covered, with the reason.
-    const covers = await engine.process.request(engine.nextId(), 'covers', { question: question('evaluate', 'Sizing::Empty'), model: {
-      sources: { library: '2026-04', documents: [{ path: 'e.sysml', text: 'package Sizing { part def Empty { attribute a = 1; } }' }] },
+    // A part without constraints: the values of its attributes and its parts' attributes, and which have none.
+    const plain = { sources: { library: '2026-04', documents: [{ path: 'e.sysml', text: 'package Sizing { part def Cap { attribute m = 2; } part def Empty { attribute a = 1; attribute b; attribute c = a + b; part cap : Cap; } }' }] } };
+    const listed = await value('Sizing::Empty', {}, plain);
+    assert.deepEqual(valuesOf(listed), { a: 1, 'cap.m': 2 });
+    assert.equal(listed.reason, 'Empty: 2 values; no value in the model for b, c (bind them in the question)');
+    // Binding the missing one completes the list.
+    assert.deepEqual(valuesOf(await value('Sizing::Empty', { bindings: [{ name: 'b', value: 5 }] }, plain)), { a: 1, b: 5, c: 6, 'cap.m': 2 });
+    // An action is not a structure: not covered, with the reason.
+    const covers = await engine.process.request(engine.nextId(), 'covers', { question: question('evaluate', 'Sizing::act'), model: {
+      sources: { library: '2026-04', documents: [{ path: 'e.sysml', text: 'package Sizing { action act; }' }] },
     } });
     assert.equal(covers.result?.covers, false);
-    assert.match(String(covers.result?.reason), /Sizing::Empty is a part without constraints/);
+    assert.match(String(covers.result?.reason), /Sizing::act is an action usage/);
   });
 
   describe('on the corpus examples', () => {

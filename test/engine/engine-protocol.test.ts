@@ -67,9 +67,9 @@ describe('reference engine process: protocol', function () {
       reason: 'unsupported.sysml:13:4: accept via port is not supported',
     });
     assert.deepEqual(await covers(12, 'evaluate', 'Odd::Controller::speed'), { covers: true });
-    assert.deepEqual(await covers(13, 'evaluate', 'Odd::Controller'), {
+    assert.deepEqual(await covers(13, 'evaluate', 'Odd::Controller::control'), {
       covers: false,
-      reason: 'evaluate answers about attributes, calcs, constraints, requirements, and the constraints of a part or other structure; Odd::Controller is a part without constraints',
+      reason: 'evaluate answers about attributes, calcs, constraints, requirements, and the attributes and constraints of a part or other structure; Odd::Controller::control is an action usage',
     });
     assert.deepEqual(await covers(14, 'evaluate', 'Odd::Nope'), { covers: false, reason: 'the subject Odd::Nope is not declared in the model' });
     // and a run meeting the construct answers unsupported with the same place

@@ -206,10 +206,10 @@ export function protocolValues(name: string, v: Value): ProtocolValue[] {
 export function coversEvaluate(params: CoversParams): CoversResult {
   const model = new Model(params.model.sources!);
   const subject = model.subject(params.question.subject);
-  if (!evaluable(subject) && checkedConstraints(model.index, subject).length === 0 && satisfactions(model.index, subject).length === 0) {
+  if (!evaluable(subject) && !STRUCTURES.has(declarationKind(subject)) && checkedConstraints(model.index, subject).length === 0 && satisfactions(model.index, subject).length === 0) {
     return {
       covers: false,
-      reason: `evaluate answers about attributes, calcs, constraints, requirements, and the constraints of a part or other structure; ${params.question.subject} is a ${declarationKind(subject)} without constraints`,
+      reason: `evaluate answers about attributes, calcs, constraints, requirements, and the attributes and constraints of a part or other structure; ${params.question.subject} is ${/^[aeiou]/.test(declarationKind(subject)) ? 'an' : 'a'} ${declarationKind(subject)} ${subject.node.kind === 'Definition' ? 'definition' : 'usage'}`,
     };
   }
   const construct = unsupportedConstruct(model, subject);
@@ -223,6 +223,10 @@ export const evaluateQuestion: QuestionHandler = {
     const checks = checkedConstraints(session.values.index, session.subject);
     const satisfied = evaluable(session.subject) ? [] : satisfactions(session.values.index, session.subject);
     if (checks.length > 0 || satisfied.length > 0) return checkConstraints(session, checks, satisfied, random, run);
+    if (!evaluable(session.subject) && STRUCTURES.has(declarationKind(session.subject))) {
+      const r = structureValues(session);
+      return { claim: 'value', strength: random && random.draws > 0 ? 'observed' : 'proved', values: r.values, reason: r.reason, elapsed: run.elapsed() };
+    }
     const r = evaluateSubject(session);
     const name = session.subject.name ?? 'value';
     return {
@@ -236,6 +240,66 @@ export const evaluateQuestion: QuestionHandler = {
     };
   },
 };
+
+/** Subjects without a value of their own whose attributes evaluate lists (when they assert no constraint). */
+const STRUCTURES = new Set(['part', 'item', 'port', 'occurrence']);
+/** Value features listed, and the structural ones listed through (`engine.power`). */
+const VALUE_FEATURES = new Set(['attribute', 'enum', 'ref', 'feature']);
+const NESTED_FEATURES = new Set(['part', 'item', 'port', 'occurrence']);
+const MAX_STRUCTURE_VALUES = 200;
+const MAX_STRUCTURE_DEPTH = 3;
+
+/**
+ * A part (item, port, occurrence) without constraints, evaluated: the values of its attributes and of
+ * its nested parts' attributes (`engine.power`), in declaration order. An attribute the model gives no
+ * value is named in the reason; any other error (a construct not modeled, a model error) refuses the
+ * question, as it does for one attribute.
+ */
+function structureValues(session: Session): { values: ProtocolValue[]; reason: string } {
+  const values = session.values;
+  const refused = values.bodyRefusal(session.subject);
+  if (refused) throw failure(refused, session.model, session.subject.path);
+  const out: ProtocolValue[] = [];
+  const unvalued: string[] = [];
+  let cut = false;
+  const visit = (ctx: typeof session.subjectContext, prefix: string, depth: number): void => {
+    for (const f of values.index.featuresOf(ctx.element)) {
+      if (cut) return;
+      if (f.node.kind !== 'Usage' || !f.name || f.node.role !== null && f.node.role !== 'member') continue;
+      const keyword = f.node.keyword;
+      const name = `${prefix}${f.name}`;
+      const nested = NESTED_FEATURES.has(keyword);
+      if (!nested && !VALUE_FEATURES.has(keyword)) continue;
+      let v = values.featureValue(ctx, f);
+      if (isError(v)) {
+        // Missing values (this feature's or one it is computed from) are listed as such; anything else refuses.
+        if (v.code === undefined && / has no value: give it one in the model or bind it in the question$/.test(v.message)) {
+          unvalued.push(name);
+          continue;
+        }
+        throw failure(v, session.model, f.path);
+      }
+      if (v.kind === 'instance' && v.variant) v = enumLiteral(v.variant.point, v.variant.name);
+      if (v.kind === 'instance') {
+        if (nested && depth < MAX_STRUCTURE_DEPTH) visit(values.child(ctx, f), `${name}.`, depth + 1);
+        continue;
+      }
+      // Several parts (`wheels : Wheel[4]`) are counted, not listed one by one.
+      if (v.kind === 'sequence' && v.items.some((x) => x.kind === 'instance')) {
+        if (nested) out.push({ name: `${name}.count`, value: v.items.length } as ProtocolValue);
+        continue;
+      }
+      if (v.kind === 'quantity') v = presentable(v, typeName(f, values.index));
+      out.push(...protocolValues(name, v));
+      if (out.length >= MAX_STRUCTURE_VALUES) cut = true;
+    }
+  };
+  visit(session.subjectContext, '', 1);
+  const subject = label(session.subject);
+  const parts = [`${subject}: ${out.length} value${out.length === 1 ? '' : 's'}${cut ? ` (the first ${MAX_STRUCTURE_VALUES})` : ''}`];
+  if (unvalued.length > 0) parts.push(`no value in the model for ${unvalued.slice(0, 10).join(', ')}${unvalued.length > 10 ? ` and ${unvalued.length - 10} more` : ''} (bind them in the question)`);
+  return { values: out, reason: parts.join('; ') };
+}
 
 /** A structured subject's constraints under the bindings: each one's verdict, and the first false one named. */
 function checkConstraints(session: Session, checks: ModelElement[], satisfied: Satisfaction[], random: CountingRandom | undefined, run: RunContext): RunResult {
