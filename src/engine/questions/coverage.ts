@@ -1,4 +1,6 @@
-// What `covers` checks before a run: constructs the engine does not evaluate, named with their place.
+// What `covers` checks before a run: expressions the evaluator does not evaluate, named with their place.
+// (Behaviour statements such as send and accept are not listed: reading values, they are inert, and
+// where a layer meets one it refuses it by the construct table, src/sysml/support.ts.)
 import type { Expression, SourceRange } from '../../sysml/ast';
 import { place } from '../../sysml/model/errors';
 import type { ModelElement } from '../../sysml/model/model';
@@ -17,10 +19,6 @@ function constructOf(node: { kind: string } & Record<string, unknown>): string |
       const op = (node as unknown as Expression & { kind: 'Classification' }).operator;
       return op === '@@' || op === 'meta' ? `metaclassification '${op}'` : undefined;
     }
-    case 'AcceptAction':
-      return node.receiver ? 'accept via port' : 'accept';
-    case 'SendAction':
-      return 'send';
     default:
       return undefined;
   }
@@ -40,6 +38,8 @@ function firstUnsupported(root: unknown): { what: string; range: SourceRange } |
     }
     const node = n as { kind?: unknown; range?: SourceRange } & Record<string, unknown>;
     if (typeof node.kind === 'string') {
+      // A send's or accept's expressions (`send new S() to b`) run only with the behaviour.
+      if (node.kind === 'SendAction' || node.kind === 'AcceptAction') continue;
       const what = constructOf(node as { kind: string } & Record<string, unknown>);
       if (what && node.range) return { what, range: node.range };
     }
@@ -50,7 +50,7 @@ function firstUnsupported(root: unknown): { what: string; range: SourceRange } |
 
 /**
  * The first construct in the subject (and in the definitions it specializes) that the engine cannot
- * evaluate: `model.sysml:12:5: accept via port is not supported`.
+ * evaluate: `model.sysml:7:29: 'all' (the extent of a type) is not supported`.
  */
 export function unsupportedConstruct(model: Model, subject: ModelElement): string | undefined {
   const elements = [subject, ...model.index.typesOf(subject)];
