@@ -189,6 +189,12 @@ describe('reference engine process: evaluate', function () {
     assert.equal(listed.reason, 'Empty: 2 values; no value in the model for b, c (bind them in the question)');
     // Binding the missing one completes the list.
     assert.deepEqual(valuesOf(await value('Sizing::Empty', { bindings: [{ name: 'b', value: 5 }] }, plain)), { a: 1, b: 5, c: 6, 'cap.m': 2 });
+    // A part usage holding several parts, or none, is not one part: refused, naming how many it holds.
+    const many = { sources: { library: '2026-04', documents: [{ path: 'm.sysml', text: 'package Sizing { part def Cap { attribute m = 2; } part def Box { part caps : Cap[*]; part pair : Cap[2]; } }' }] } };
+    const none = await ask('Sizing::Box::caps', {}, many);
+    assert.match(String(none.error?.message), /Sizing::Box::caps holds 0 values \(its multiplicity\), not one part/);
+    const two = await ask('Sizing::Box::pair', {}, many);
+    assert.match(String(two.error?.message), /Sizing::Box::pair holds 2 values/);
     // An action is not a structure: not covered, with the reason.
     const covers = await engine.process.request(engine.nextId(), 'covers', { question: question('evaluate', 'Sizing::act'), model: {
       sources: { library: '2026-04', documents: [{ path: 'e.sysml', text: 'package Sizing { action act; }' }] },

@@ -259,6 +259,21 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   const values = session.values;
   const refused = values.bodyRefusal(session.subject);
   if (refused) throw failure(refused, session.model, session.subject.path);
+  const e = session.subject;
+  const ctx0 = session.subjectContext;
+  if (e.node.kind === 'Usage' && ctx0.parent) {
+    // What the usage holds decides: one instance is listed; several (or none: `[*]`, `[0..*]`) are not
+    // one part's attributes; a variation point is the variant selected.
+    const held = values.featureValue(ctx0.parent, e);
+    if (isError(held)) throw failure(held, session.model, e.path);
+    if (held.kind === 'instance' && held.variant) {
+      return { values: protocolValues(label(e), enumLiteral(held.variant.point, held.variant.name)), reason: `${label(e)}: the variant ${held.variant.name}` };
+    }
+    if (held.kind !== 'instance') {
+      const n = held.kind === 'sequence' ? held.items.length : 1;
+      throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} holds ${n} value${n === 1 ? '' : 's'} (its multiplicity), not one part: ask about an attribute that reads it (size(${e.name}), sum(${e.name}.m))`);
+    }
+  }
   const out: ProtocolValue[] = [];
   const unvalued: string[] = [];
   let cut = false;
