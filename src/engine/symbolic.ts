@@ -203,9 +203,9 @@ export class Symbolizer {
     // Soundness: what the evaluator refuses, and what only the evaluator models (several values, bindings).
     const refused = this.values.solverRefusal(owner, feature);
     if (refused) this.fail(refused.range, feature.path, refused.message);
-    // A redefinition without a value keeps the redefined feature's (as ModelValues reads it): not free.
-    const valued = node.kind === 'Usage' && node.value ? feature : this.values.index.redefinitionRoots(feature).find((r) => r.node.kind === 'Usage' && r.node.value);
-    if (valued && valued.node.kind === 'Usage' && valued.node.value) {
+    // A redefinition without a value keeps the redefined feature's (ModelIndex.valueSource): not free.
+    const valued = this.values.index.valueSource(feature);
+    if (valued) {
       const expr = valued.node.value.expression;
       return this.nested(() => this.expression(expr, this.environment(owner, valued.parent ?? valued)));
     }

@@ -125,10 +125,8 @@ export class ModelValues {
     if (refused) return refused;
     const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
-    // A redefinition without a value keeps the value of the feature it redefines (`attribute grossMass
-    // :>> mass;`): that feature's binding holds on every instance of its owner, this one included.
-    const valued = node.kind === 'Usage' && node.value ? feature : this.index.redefinitionRoots(feature).find((r) => r.node.kind === 'Usage' && r.node.value);
-    if (valued && valued.node.kind === 'Usage' && valued.node.value) {
+    const valued = this.index.valueSource(feature);
+    if (valued) {
       // The value is written in the feature's owner; names in it are features of that instance.
       const expr = valued.node.value.expression;
       const v = this.evaluator.nested(`'${path}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, valued.parent ?? valued)));

@@ -131,7 +131,7 @@ export class ModelIndex {
   private readonly multiplicityCache = new Map<ModelElement, Multiplicity | null>();
   private readonly typeNameCache = new Map<ModelElement, string | undefined>();
   private readonly variationCache = new Map<ModelElement, boolean>();
-  private readonly featureMissCache = new Map<ModelElement, Set<string>>();
+  private readonly featureNamesCache = new Map<ModelElement, Map<string, ModelElement>>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -277,10 +277,21 @@ export class ModelIndex {
     if (seen === undefined) {
       const cached = this.featuresCache.get(e);
       if (cached) return cached;
-      const computed = this.featuresOf(e, new Set());
+      const names = new Map<string, ModelElement>();
+      const computed = this.collectFeatures(e, new Set(), names);
       this.featuresCache.set(e, computed);
+      this.featureNamesCache.set(e, names);
       return computed;
     }
+    return this.collectFeatures(e, seen);
+  }
+
+  /**
+   * featuresOf's work; `names`, when given, receives every name each feature answers to: its own, those
+   * of the features it redefines, and those the supertypes gave the features it replaced (`bandCost
+   * :>> ringCost` in Band, `:>> ringCost = 500` in onBase: `bandCost` on onBase is that redefinition).
+   */
+  private collectFeatures(e: ModelElement, seen: Set<ModelElement>, names?: Map<string, ModelElement>): ModelElement[] {
     if (seen.has(e)) return [];
     seen.add(e);
     const result: ModelElement[] = [];
@@ -342,6 +353,7 @@ export class ModelIndex {
       for (const [f, message] of this.inheritedConflicts.get(t) ?? []) if (result.includes(f)) mine.set(f, message);
     }
     if (mine.size > 0) this.inheritedConflicts.set(e, mine);
+    if (names) for (const [n, at] of index) names.set(n, result[at]!);
     return result;
   }
 
@@ -387,6 +399,16 @@ export class ModelIndex {
     return out;
   }
 
+  /**
+   * The declaration whose value a feature has: its own, or for a redefinition without one (`attribute
+   * grossMass :>> mass;`) the nearest feature it redefines that has one — that feature's binding holds on
+   * every instance of its owner, a subtype's included. Undefined when none has a value.
+   */
+  valueSource(e: ModelElement): (ModelElement & { node: Usage & { value: NonNullable<Usage['value']> } }) | undefined {
+    const valued = (x: ModelElement): x is ModelElement & { node: Usage & { value: NonNullable<Usage['value']> } } => x.node.kind === 'Usage' && x.node.value !== null;
+    return valued(e) ? e : this.redefinitionRoots(e).find(valued);
+  }
+
   /** A feature and every feature it redefines, transitively. */
   redefinitionRoots(e: ModelElement): ModelElement[] {
     const hit = this.rootsCache.get(e);
@@ -429,43 +451,22 @@ export class ModelIndex {
   }
 
   /** A feature (own or inherited usage) of an element by name or short name. */
-  featureNamed(e: ModelElement, name: string, seen: Set<ModelElement> = new Set()): ModelElement | undefined {
+  featureNamed(e: ModelElement, name: string): ModelElement | undefined {
     let byName = this.featureNameCache.get(e);
     if (!byName) {
       byName = new Map();
-      for (const f of this.featuresOf(e)) {
-        if (f.node.kind !== 'Usage') continue;
-        if (f.shortName && !byName.has(f.shortName)) byName.set(f.shortName, f);
+      const features = this.featuresOf(e);
+      for (const f of features) {
+        if (f.node.kind === 'Usage' && f.shortName && !byName.has(f.shortName)) byName.set(f.shortName, f);
       }
-      for (const f of this.featuresOf(e)) {
-        if (f.node.kind !== 'Usage') continue;
-        for (const n of this.redefinedNamesOf(f)) if (!byName.has(n)) byName.set(n, f);
+      // Every name a feature answers to (featuresOf's); a feature's own name wins over another's short
+      // or redefined name.
+      for (const [n, f] of this.featureNamesCache.get(e) ?? []) {
+        if (f.node.kind === 'Usage' && (f.name === n || !byName.has(n))) byName.set(n, f);
       }
-      for (const f of this.featuresOf(e)) if (f.node.kind === 'Usage' && f.name) byName.set(f.name, f);
       this.featureNameCache.set(e, byName);
     }
-    const hit = byName.get(name);
-    if (hit !== undefined || e.node.kind === 'Package' || seen.has(e)) return hit;
-    // Names are looked up feature by feature up the instance chain: most misses are misses for good.
-    let misses = this.featureMissCache.get(e);
-    if (misses?.has(name)) return undefined;
-    seen.add(e);
-    // A name a supertype gives the feature that this element's own redefinition replaced under another
-    // name (`bandCost :>> ringCost` in Band, `:>> ringCost = 500` in onBase): one feature, so `bandCost`
-    // on onBase is that redefinition.
-    for (const t of this.typesOf(e)) {
-      const inherited = this.featureNamed(t, name, seen);
-      if (!inherited) continue;
-      const roots = this.redefinitionRoots(inherited);
-      const same = this.featuresOf(e).find((f) => f.node.kind === 'Usage' && this.redefinitionRoots(f).some((r) => roots.includes(r)));
-      if (same) {
-        byName.set(name, same);
-        return same;
-      }
-    }
-    if (!misses) this.featureMissCache.set(e, (misses = new Set()));
-    misses.add(name);
-    return undefined;
+    return byName.get(name);
   }
 
   /** A member of an element by name: own, inherited, aliased or imported, as the resolver sees it from inside. */
