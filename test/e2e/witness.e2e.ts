@@ -103,18 +103,9 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
     const [a, b] = [await highlight.first().boundingBox(), await lineNumber.first().boundingBox()];
     assert.ok(a && b && Math.abs(a.y - b.y) < 3, `the highlight (y ${a?.y}) is not on line ${lineOf('action makeA')} (y ${b?.y})`);
 
-    // The restored panel still knows the text its run was asked of: an edit marks it, undoing it clears the mark.
-    assert.equal(await webview.locator('.banner.model-changed').count(), 0);
-    await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'assembly.sysml' }) }).locator('.monaco-editor .view-line').first().click();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.type('// after the reload ');
-    const mark = webview.locator('.banner.model-changed');
-    await mark.waitFor({ timeout: 15_000 });
-    assert.match((await mark.textContent()) ?? '', /Your model has changed since this run: assembly\.sysml was edited/);
-    await screenshot(page, 'witness-restored-model-changed');
-    // Undo back to the file's text (the reload started a fresh undo stack: extra presses do nothing).
-    for (let i = 0; i < 10; i++) await page.keyboard.press('Control+Z');
-    await mark.waitFor({ state: 'detached', timeout: 15_000 });
+    // The restored panel still knows the text its run was asked of: an edit marks it, undoing it clears
+    // the mark (the reload started a fresh undo stack: extra presses do nothing).
+    await editModelAndSeeMark(page, webview, '// after the reload ', 'witness-restored-model-changed', 10);
     await page.locator('.tabs-container .tab', { hasText: 'holds Assemble' }).locator('.codicon-close').click();
     await webview.locator('li.step').first().waitFor({ state: 'detached', timeout: 10_000 });
     await highlight.first().waitFor({ state: 'detached', timeout: 10_000 });
@@ -171,15 +162,23 @@ describe('witness panel in a real VS Code (installed from the VSIX)', function (
     const webview: FrameLocator = page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
     await webview.locator('li.step').first().waitFor({ timeout: 30_000 });
     await screenshot(page, 'witness-one-column');
-    assert.equal(await webview.locator('.banner.model-changed').count(), 0);
-    await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'assembly.sysml' }) }).locator('.monaco-editor .view-line').first().click();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.type('// edited ');
-    const mark = webview.locator('.banner.model-changed');
-    await mark.waitFor({ timeout: 15_000 });
-    assert.match((await mark.textContent()) ?? '', /Your model has changed since this run: assembly\.sysml was edited/);
-    await screenshot(page, 'witness-model-changed');
-    for (let i = 0; i < 3; i++) await page.keyboard.press('Control+Z');
-    await mark.waitFor({ state: 'detached', timeout: 15_000 });
+    await editModelAndSeeMark(page, webview, '// edited ', 'witness-model-changed', 3);
   });
 });
+
+/**
+ * Types `text` at the top of assembly.sysml: the open run panel in `webview` marks that its model changed
+ * (with no mark before); `undos` presses of Ctrl+Z restore the text and the mark goes.
+ */
+async function editModelAndSeeMark(page: Page, webview: FrameLocator, text: string, shot: string, undos: number): Promise<void> {
+  assert.equal(await webview.locator('.banner.model-changed').count(), 0);
+  await page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'assembly.sysml' }) }).locator('.monaco-editor .view-line').first().click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type(text);
+  const mark = webview.locator('.banner.model-changed');
+  await mark.waitFor({ timeout: 15_000 });
+  assert.match((await mark.textContent()) ?? '', /Your model has changed since this run: assembly\.sysml was edited/);
+  await screenshot(page, shot);
+  for (let i = 0; i < undos; i++) await page.keyboard.press('Control+Z');
+  await mark.waitFor({ state: 'detached', timeout: 15_000 });
+}
