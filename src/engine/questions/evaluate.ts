@@ -6,7 +6,7 @@ import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
 import { Random } from '../../sysml/semantics/random';
 import { enumLiteral, isError, toProtocolValue, type Outcome, type Value } from '../../sysml/semantics/values';
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
-import { isCallable } from '../../sysml/model/environment';
+import { isCallable, isMissingValue } from '../../sysml/model/environment';
 import { UnsupportedError, place } from '../../sysml/model/errors';
 import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
 import type { RunContext } from '../run';
@@ -152,12 +152,16 @@ export function evaluateSubject(session: Session): SubjectValue {
   }
   if (isError(v)) throw failure(v, session.model, e.path);
   if (v.kind === 'quantity') v = presentable(v, declaredType(session, e));
-  // A variation point's value is the variant selected: answered by its name, as a literal of the point.
-  if (v.kind === 'instance' && v.variant) v = enumLiteral(v.variant.point, v.variant.name);
+  v = shownVariant(v);
   if (v.kind === 'instance') {
     throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} is a structured value (${v.label}); ask about one of its attributes`);
   }
   return { value: v, ...(failing ? { reason: failing } : {}), ...(outputs ? { outputs } : {}) };
+}
+
+/** A variation point's value, the variant selected, answered by its name as a literal of the point. */
+function shownVariant(v: Value): Value {
+  return v.kind === 'instance' && v.variant ? enumLiteral(v.variant.point, v.variant.name) : v;
 }
 
 /** Whether a calc-like element has a result of its own (a result expression or a return parameter). */
@@ -241,11 +245,13 @@ export const evaluateQuestion: QuestionHandler = {
   },
 };
 
-/** Subjects without a value of their own whose attributes evaluate lists (when they assert no constraint). */
+/**
+ * Subjects without a value of their own whose attributes evaluate lists (when they assert no
+ * constraint), and the features it lists through (`engine.power`).
+ */
 const STRUCTURES = new Set(['part', 'item', 'port', 'occurrence']);
-/** Value features listed, and the structural ones listed through (`engine.power`). */
+/** Value features listed. */
 const VALUE_FEATURES = new Set(['attribute', 'enum', 'ref', 'feature']);
-const NESTED_FEATURES = new Set(['part', 'item', 'port', 'occurrence']);
 const MAX_STRUCTURE_VALUES = 200;
 const MAX_STRUCTURE_DEPTH = 3;
 
@@ -267,7 +273,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
     const held = values.featureValue(ctx0.parent, e);
     if (isError(held)) throw failure(held, session.model, e.path);
     if (held.kind === 'instance' && held.variant) {
-      return { values: protocolValues(label(e), enumLiteral(held.variant.point, held.variant.name)), reason: `${label(e)}: the variant ${held.variant.name}` };
+      return { values: protocolValues(label(e), shownVariant(held)), reason: `${label(e)}: the variant ${held.variant.name}` };
     }
     if (held.kind !== 'instance') {
       const n = held.kind === 'sequence' ? held.items.length : 1;
@@ -283,18 +289,18 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
       if (f.node.kind !== 'Usage' || !f.name || f.node.role !== null && f.node.role !== 'member') continue;
       const keyword = f.node.keyword;
       const name = `${prefix}${f.name}`;
-      const nested = NESTED_FEATURES.has(keyword);
+      const nested = STRUCTURES.has(keyword);
       if (!nested && !VALUE_FEATURES.has(keyword)) continue;
       let v = values.featureValue(ctx, f);
       if (isError(v)) {
         // Missing values (this feature's or one it is computed from) are listed as such; anything else refuses.
-        if (v.code === undefined && / has no value: give it one in the model or bind it in the question$/.test(v.message)) {
+        if (isMissingValue(v)) {
           unvalued.push(name);
           continue;
         }
         throw failure(v, session.model, f.path);
       }
-      if (v.kind === 'instance' && v.variant) v = enumLiteral(v.variant.point, v.variant.name);
+      v = shownVariant(v);
       if (v.kind === 'instance') {
         if (nested && depth < MAX_STRUCTURE_DEPTH) visit(values.child(ctx, f), `${name}.`, depth + 1);
         continue;

@@ -183,7 +183,7 @@ export class ModelValues {
       return error(`'${path}' declares a unit of its own dimension, and the engine holds at most 8 such units per process: not modeled`, rangeOf(feature), 'unsupported');
     }
     // An enumeration-typed feature has no value unless given one; so has a plain attribute.
-    return error(`'${path}' has no value: give it one in the model or bind it in the question`, rangeOf(feature));
+    return error(`'${path}'${NO_VALUE}`, rangeOf(feature));
   }
 
   /**
@@ -583,6 +583,13 @@ export class ModelValues {
     const outer = this.environment(ctx, element);
     return this.checkResult(element, label, this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at, declarationKind(element)));
   }
+}
+
+const NO_VALUE = ' has no value: give it one in the model or bind it in the question';
+
+/** Whether an error is a feature's missing value (its own, or one it is computed from), not a model error or a refusal. */
+export function isMissingValue(e: ValueError): boolean {
+  return e.code === undefined && e.message.endsWith(NO_VALUE);
 }
 
 export function isCallable(e: ModelElement): boolean {
