@@ -200,6 +200,10 @@ describe('the editor second pass in a real VS Code (installed from the VSIX)', f
     assert.equal(await widget.locator('.quick-input-box input').inputValue(), '0 .. 30 step 10');
     await typeInput(page, /range of v/, '0 .. 20 step 10');
     await page.keyboard.press('Enter');
+    // Clicking into the model to look the mass up leaves the step on screen.
+    await quickInput(page, /input m/);
+    await page.locator('.monaco-editor .view-lines .view-line', { hasText: 'in m :' }).first().click();
+    assert.ok(await page.locator('.quick-input-widget .quick-input-title', { hasText: /input m/ }).isVisible(), 'the input step stays up when focus moves to the editor');
     await typeInput(page, /input m/, '2000 [kg]');
     await page.keyboard.press('Enter');
     await pickEngineIfShown(page, 'assay-reference', /sweep Energy::Kinetic — table .*3 rows/);

@@ -444,9 +444,12 @@ export class QuestionFlow implements vscode.Disposable {
       });
       if (!picked || picked.length === 0) return undefined;
       swept = picked.map((i) => i.parameter);
+      // The typed steps stay up when focus moves (ignoreFocusOut): a modeler clicks into the model to look
+      // a value up and comes back to the step, instead of losing the question half asked.
       for (const [i, p] of swept.entries()) {
         const previous = lastRange(p.name);
         const text = await vscode.window.showInputBox({
+          ignoreFocusOut: true,
           title: `Assay: sweep ${subject} — range of ${p.name} (${i + 1}/${swept.length})`,
           prompt: `${parameterText(p)}: <from> .. <to> step <step> (leave out "step …" to draw samples)`,
           value: previous ? rangeInputText(previous) : `0 .. 10 step 1`,
@@ -457,6 +460,7 @@ export class QuestionFlow implements vscode.Disposable {
       }
       if (ranges.some((r) => r.sampled)) {
         const text = await vscode.window.showInputBox({
+          ignoreFocusOut: true,
           title: `Assay: sweep ${subject} — samples`, prompt: 'How many samples to draw over the ranges without a step', value: String(samples),
           validateInput: (value) => { const n = parseSamples(value); return typeof n === 'string' ? n : undefined; },
         });
@@ -469,6 +473,7 @@ export class QuestionFlow implements vscode.Disposable {
     for (const [i, p] of rest.entries()) {
       const previous = lastValue(p.name);
       const text = await vscode.window.showInputBox({
+        ignoreFocusOut: true,
         title: `Assay: ${kind} ${subject} — input ${p.name} (${i + 1}/${rest.length})`,
         prompt: parameterText(p),
         placeHolder: p.defaultText !== undefined ? `empty: the model's default, ${p.defaultText}` : `a value${p.unit ? `, e.g. 10 [${p.unit}]` : ''}`,
@@ -856,6 +861,7 @@ export class QuestionFlow implements vscode.Disposable {
     if (!picked) return 'cancelled';
     if (picked.condition !== undefined) return picked.condition ?? undefined;
     const text = await vscode.window.showInputBox({
+      ignoreFocusOut: true,
       title: 'Assay: condition', prompt: `A SysML expression over the features of ${subject}, e.g. not (a and b)`,
       // Read as it is typed, with the column in the user's own text.
       validateInput: (value) => {
@@ -879,6 +885,7 @@ export class QuestionFlow implements vscode.Disposable {
     if (!picked) return undefined;
     if (!picked.seed) return picked.label;
     const seed = await vscode.window.showInputBox({
+      ignoreFocusOut: true,
       title: 'Assay: schedule seed', prompt: 'A non-negative integer', value: '1',
       validateInput: (value) => (/^(0|[1-9][0-9]*)$/.test(value.trim()) ? undefined : 'A non-negative integer without leading zeros'),
     });
