@@ -172,6 +172,12 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
           kind: 'syntax', message: e.message,
         });
       }
+      for (const w of result.warnings) {
+        diagnostics.push({
+          file, line: w.range.line, column: w.range.column, endLine: w.range.endLine, endColumn: w.range.endColumn,
+          kind: 'warning', message: w.message,
+        });
+      }
       out.push({ uri: file, document: result.document });
     }
     return out;

@@ -20,6 +20,7 @@ import {
   type RunResult,
 } from '../protocol';
 import { BudgetError, UnsupportedError } from '../sysml/model/errors';
+import { notationAssumptions } from '../sysml/model/session';
 import { RunContext } from './run';
 
 /** One question kind the engine answers. */
@@ -76,11 +77,11 @@ export async function runQuestion(questions: QuestionHandlers, params: RunParams
   try {
     const work = h.run(params, run);
     const first = await Promise.race([work, stoppedEarly]);
-    if (first !== 'stopped') return { ...first, elapsed: first.elapsed ?? run.elapsed() };
+    if (first !== 'stopped') return withNotation({ ...first, elapsed: first.elapsed ?? run.elapsed() }, params);
     // The work may still finish with a definitive answer in the same turn; give it no more than that.
     const settled = await Promise.race([work.then((r) => r, () => undefined), new Promise<undefined>((r) => setTimeout(() => r(undefined), 20))]);
     work.catch(() => undefined); // the work winds down on its own; its late failure is not this run's answer
-    if (settled && settled.claim !== 'none') return { ...settled, elapsed: settled.elapsed ?? run.elapsed() };
+    if (settled && settled.claim !== 'none') return withNotation({ ...settled, elapsed: settled.elapsed ?? run.elapsed() }, params);
     throw stopError(run);
   } catch (e) {
     throw toEngineError(e, run);
@@ -89,6 +90,14 @@ export async function runQuestion(questions: QuestionHandlers, params: RunParams
     cancel.dispose();
     run.dispose();
   }
+}
+
+/** An answer on a model written partly in OpenSysML's notation says so: it rests on reading each such
+ * construct as its SysML v2 spelling. */
+function withNotation(result: RunResult, params: RunParams): RunResult {
+  const read = params.model.sources ? notationAssumptions(params.model.sources, params.question.subject) : [];
+  if (read.length === 0) return result;
+  return { ...result, assumptions: [...(result.assumptions ?? []), ...read] };
 }
 
 function stopError(run: RunContext): EngineError {

@@ -96,9 +96,14 @@ const slowResolveMs = 50;
 
 function publish(document: TextDocument, names: readonly OffsetDiagnostic[]): void {
   const source = languageOf(document.uri, document.languageId);
-  const diagnostics: Diagnostic[] = models.parsedOf(document.uri)!.errors.map((error) => ({
+  const parsed = models.parsedOf(document.uri)!;
+  const diagnostics: Diagnostic[] = parsed.errors.map((error) => ({
     range: rangeIn(document, error.range), message: error.message, severity: DiagnosticSeverity.Error, source,
   }));
+  // OpenSysML's notation is read, never silently: a warning naming the standard spelling.
+  for (const w of parsed.warnings) {
+    diagnostics.push({ range: rangeIn(document, w.range), message: w.message, severity: DiagnosticSeverity.Warning, source, code: w.code });
+  }
   for (const name of names) {
     diagnostics.push({ range: rangeIn(document, name), message: name.message, severity: name.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error, source });
   }

@@ -141,9 +141,19 @@ export interface SyntaxDiagnostic {
   readonly range: SourceRange;
 }
 
+/** A construct of OpenSysML's notation, outside the SysML v2 grammar, that the parser read as the
+ * standard spelling it names (never silently: each one is a warning with its place). */
+export interface NotationWarning extends SyntaxDiagnostic {
+  readonly code: 'nonstandard-notation';
+  /** The SysML v2 spelling the construct was read as. */
+  readonly standard: string;
+}
+
 export interface ParseResult {
   readonly document: Document;
   readonly errors: SyntaxDiagnostic[];
+  /** OpenSysML constructs read as their standard spelling, in text order. */
+  readonly warnings: NotationWarning[];
   /** Number of lines of the text; a final line terminator does not start another line (`wc -l`
    * plus one for an unterminated last line); 0 for an empty text. */
   readonly lineCount: number;

@@ -10,7 +10,7 @@ import type {
   AcceptAction, Argument, AssignAction, BodyExpression, Comment, ConnectorEnd, Definition, DefinitionKeyword,
   Document, Documentation, Expression, FeatureChain, FeatureValue, ForAction, IfAction, Import, Language,
   LoopAction, Member, Multiplicity, ParseResult, QualifiedName, Reference, Relation, RelationKind, SendAction,
-  SourceRange, Succession, SyntaxDiagnostic, TerminateAction, TextualRepresentation, Transition, Usage,
+  SourceRange, Succession, SyntaxDiagnostic, NotationWarning, TerminateAction, TextualRepresentation, Transition, Usage,
   UsageKeyword, UsageRole, Visibility, BinaryOperator, UnaryOperator, StateSubaction,
   NameExpression, LiteralExpression, Node, BinaryExpression, QuantityExpression, ResultExpression,
 } from './ast';
@@ -52,7 +52,9 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   let errors = tokens.errors.length === 0 ? parser.errors : mergeByOffset(tokens.errors, parser.errors);
   const misread = declarationsReadAsAssignments(document, source);
   if (misread.length > 0) errors = mergeByOffset(errors, misread);
-  return { document, errors, lineCount: tokens.lineCount };
+  // In text order (a block's warning is made when the block ends, after those inside it).
+  const warnings = parser.warnings.sort((a, b) => a.range.start - b.range.start);
+  return { document, errors, warnings, lineCount: tokens.lineCount };
 }
 
 function mergeByOffset(a: SyntaxDiagnostic[], b: SyntaxDiagnostic[]): SyntaxDiagnostic[] {
@@ -252,6 +254,14 @@ class Parser {
   private depth = 0;
   /** Expression entry points (binary / postfix chains) currently open; the outermost checks height. */
   private chainLevel = 0;
+  /** OpenSysML constructs read as their standard spelling. */
+  readonly warnings: NotationWarning[] = [];
+  /** The names OpenSysML markers gave in the body being parsed: `done X;` and `final X;` name the
+   * body's `done`, `initial X;` its `start` (null when the body has none). Only that body's own
+   * successions and transitions read them. */
+  private markerNames: Map<string, 'done' | 'start'> | null = null;
+  /** Inside OpenSysML's bare `entry/exit/do { … }` or `do { … }` block, whose `x = e;` is its assignment. */
+  private inBareBlock = false;
 
   constructor(private readonly ts: TokenStream) {
     this.src = ts.source;
@@ -467,6 +477,8 @@ class Parser {
       this.depth--;
       return members;
     }
+    const outerMarkers = this.markerNames;
+    this.markerNames = null;
     for (;;) {
       this.drainComments(members);
       const k = this.tk();
@@ -478,6 +490,7 @@ class Parser {
       }
       this.memberInto(members, ctx);
     }
+    this.markerNames = outerMarkers;
     this.depth--;
     // An exact-size copy: a grown array keeps up to half its capacity unused for the tree's life.
     return members.length === 0 ? members : members.slice();
@@ -519,6 +532,13 @@ class Parser {
         return this.succession(h, 'else', null, target, null, null, body);
       }
       case K.if: return this.ifMember(s, this.header(s, visibility), ctx);
+      case IDENT:
+        if (visibility === null && (ctx & (CTX_ACTION | CTX_STATE)) !== 0 && !this.kerml) {
+          if (this.markerAhead()) { this.marker(ctx); return null; }
+          if (this.inBareBlock && (this.la(1) === EQ || this.la(1) === COLON_EQ)) return this.bareBlockAssignment(s);
+          if (this.la(1) === K.then) return this.sourceThenTarget(s, ctx);
+        }
+        break;
       case K.specialization: case K.subtype: case K.subclassifier: case K.subset: case K.redefinition:
       case K.typing: case K.conjugation: case K.conjugate: case K.disjoining: case K.disjoint:
       case K.inverting: case K.inverse: case K.featuring:
@@ -963,6 +983,14 @@ class Parser {
       if (this.eat(K.satisfy)) r = ROLE[K.satisfy!]!;
     }
     this.prefix(h);
+    if (r.role === 'return' && (ctx & CTX_RESULT) !== 0 && this.returnsExpression()) {
+      // OpenSysML's `return <expression>;`: the result bound to the expression, `return = <expression>;`.
+      const a = this.p;
+      const expression = this.expression();
+      h.value = new FeatureValueNode(false, false, expression, this.starts[a]!, this.endFrom(a), this.lineStarts);
+      this.warnNotation(this.rng(h.start), '`return <expression>;`', '`return = <expression>;`');
+      return this.usageRest(h, r.keyword, true, r.role, negated);
+    }
     const k = this.tk();
     // `perform action x …`, `return attribute r …`, `subject ref v …`: a full usage with the role.
     const uk = USAGE_KEYWORD[k];
@@ -1208,7 +1236,7 @@ class Parser {
       name = this.name(this.p);
       this.adv(); this.adv();
     }
-    const target = this.reference('a connector end');
+    const target = (name === null && multiplicity === null ? this.markedReference() : null) ?? this.reference('a connector end');
     return new ConnectorEndNode(name, target, multiplicity, this.starts[a]!, this.endFrom(a), this.lineStarts);
   }
 
@@ -1305,6 +1333,135 @@ class Parser {
     return this.usageNode(h, 'ref', true, null, null, null, null, EMPTY, false, false, null);
   }
 
+  // ------------------------------------------------------------------ OpenSysML notation (#15 item 8)
+  // Constructs of OpenSysML's own notation, outside the SysML v2 grammar, read as the standard
+  // spelling each names, with a `nonstandard-notation` warning at its place: never silently.
+
+  private warnNotation(range: SourceRange, written: string, standard: string): void {
+    this.warnings.push({
+      code: 'nonstandard-notation', range, standard,
+      message: `nonstandard notation (OpenSysML): ${written}; SysML v2 writes ${standard}, and it is read so`,
+    });
+  }
+
+  /** A word: a name or a keyword (OpenSysML markers name nodes `end`, `first`, …). */
+  private isWord(i: number): boolean {
+    const k = this.kinds[i]!;
+    return k === IDENT || k >= KW_BASE;
+  }
+  private wordText(i: number): string {
+    return this.kinds[i] === IDENT ? this.name(i) : this.text(i);
+  }
+
+  /** `done X;`, `initial X;` or `final X;` ahead (current token is a name). */
+  private markerAhead(): boolean {
+    const t = this.text(this.p);
+    return (t === 'done' || t === 'initial' || t === 'final') && this.isWord(this.p + 1) && this.la(2) === SEMI;
+  }
+
+  /** `done X;` / `final X;` name the body's `done`, `initial X;` its `start`: the body's successions
+   * and transitions from and to X read those. */
+  private marker(ctx: number): void {
+    const s = this.p;
+    const which = this.text(s);
+    const name = this.wordText(s + 1);
+    this.adv(); this.adv(); this.adv();
+    const means = which === 'initial' ? 'start' : 'done';
+    (this.markerNames ??= new Map()).set(name, means);
+    const inState = (ctx & CTX_STATE) !== 0;
+    const standard = which === 'initial'
+      ? `\`entry; then S;\` for the initial state (\`${name} then S;\` names it)`
+      : inState ? `a transition to \`done\` (\`transition first S then done;\`)` : `a succession to \`done\` (\`then done;\`)`;
+    this.warnNotation(this.rng(s), `\`${which} ${name};\` declares a ${which === 'initial' ? 'start' : 'final'} node`, standard);
+  }
+
+  /** The marker name at the current token, read as the node it names (`done`, `start`). */
+  private markedReference(): QualifiedName | null {
+    const names = this.markerNames;
+    if (names === null || !this.isWord(this.p)) return null;
+    const n = this.la(1);
+    if (n === COLON2 || n === DOT) return null;
+    const means = names.get(this.wordText(this.p));
+    if (means === undefined) return null;
+    const a = this.p;
+    this.adv();
+    return new ParsedQualifiedName(this.singleSegment(means), null, false, this.starts[a]!, this.endFrom(a), this.lineStarts);
+  }
+
+  /** Whether a connector end starts at the current token (a name, or a marker name that is a keyword). */
+  private startsEnd(): boolean {
+    const k = this.tk();
+    if (k === IDENT || k === LBRACK || k === DOLLAR) return true;
+    return this.markerNames !== null && k >= KW_BASE && this.markerNames.has(this.text(this.p));
+  }
+
+  /** `A then B;` (current token is A's name, followed by 'then'): a succession in an action, a
+   * transition in a state; SysML v2 writes `first A then B;` (`transition first A then B;`). */
+  private sourceThenTarget(s: number, ctx: number): Member {
+    const h = this.header(s, null);
+    const source = this.connectorEnd();
+    this.expect(K.then, 'succession source');
+    const target = this.connectorEnd();
+    let guard: Expression | null = null;
+    if (this.eat(K.if)) guard = this.expression();
+    const body = this.body(CTX_ACTION, 'succession');
+    this.warnNotation(this.rng(s), `\`${this.sourceText(source)} then ${this.sourceText(target)}${guard ? ' if …' : ''};\``, this.standardSuccession(source, target, guard !== null, ctx));
+    return this.succession(h, 'first', source, target, null, guard, body);
+  }
+
+  /** After `then`: a name followed by another name (`then A B;`), which no SysML v2 member is. */
+  private startsPairedThen(): boolean {
+    if (!this.isWord(this.p)) return false;
+    let i = this.p + 1;
+    while ((this.kinds[i] === COLON2 || this.kinds[i] === DOT) && this.isWord(i + 1)) i += 2;
+    const k = this.kinds[i]!;
+    return k === IDENT || (this.markerNames !== null && k >= KW_BASE && this.markerNames.has(this.text(i)));
+  }
+
+  /** `x = e;` in OpenSysML's bare block: its assignment, `assign x := e;` (outside such a block the
+   * same text declares a new feature, SysML v2's reading). */
+  private bareBlockAssignment(s: number): AssignAction {
+    const h = this.header(s, null);
+    const target = this.primary();
+    const op = this.text(this.p);
+    this.adv(); // = or :=
+    const assigned = this.expression();
+    this.expect(SEMI, 'assignment');
+    const name = this.text(s);
+    this.warnNotation(this.rng(s), `\`${name} ${op} …;\` in a bare block is OpenSysML's assignment`, `\`assign ${name} := …;\``);
+    return new AssignActionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, target, assigned, null);
+  }
+
+  /** After `return`: an expression no declaration can be (`return x + y;`, `return -x;`, `return 1;`);
+   * `return x;` stays the declaration of a result parameter `x`. */
+  private returnsExpression(): boolean {
+    const k = this.tk();
+    if (k === INTEGER || k === REAL || k === STRING || k === LPAREN || k === MINUS || k === PLUS || k === TILDE) return true;
+    if (k === K.not || k === K.if || k === K.true || k === K.false || k === K.null) return true;
+    if (k !== IDENT) return false;
+    const n = this.la(1);
+    if (n === PLUS || n === MINUS || n === STAR || n === STAR2 || n === SLASH || n === PERCENT || n === CARET || n === LT ||
+      n === GT || n === LE || n === GE || n === EQ2 || n === EQ3 || n === NE || n === NE2 || n === QUESTION || n === QUESTION2 ||
+      n === LPAREN || n === DOT || n === HASH || n === ARROW || n === AMP || n === PIPE || n === DOT2) return true;
+    return n === K.and || n === K.or || n === K.xor || n === K.implies || n === K.istype || n === K.hastype || n === K.as;
+  }
+
+  private sourceText(e: ConnectorEnd): string {
+    return this.src.slice(e.range.start, e.range.end);
+  }
+
+  /** The standard spelling of a succession from `source` to `target` (guarded when `guard`). */
+  private standardSuccession(source: ConnectorEnd, target: ConnectorEnd, guard: boolean, ctx: number): string {
+    // A marker name reads as the node it names.
+    const text = (e: ConnectorEnd): string => {
+      const t = e.target;
+      return t.kind === 'QualifiedName' && t.segments.length === 1 && this.sourceText(e) !== t.segments[0] ? t.segments[0]! : this.sourceText(e);
+    };
+    const a = text(source), b = text(target), g = guard ? ' if …' : '';
+    if ((ctx & CTX_STATE) === 0) return `\`first ${a}${g} then ${b};\``;
+    return a === 'start' && !guard ? `\`entry; then ${b};\`` : `\`transition first ${a}${g} then ${b};\``;
+  }
+
   // ----------------------------------------------------------------------------------- behaviour
 
   private succession(
@@ -1353,8 +1510,7 @@ class Parser {
   private thenMember(s: number, visibility: Visibility | null, ctx: number): Member {
     this.adv();
     const h = this.header(s, visibility);
-    const k = this.tk();
-    if (k !== IDENT && k !== LBRACK && k !== DOLLAR) {
+    if (!this.startsEnd()) {
       // A declaration follows: `then action a …`, `then merge m;`, `then event occurrence e;`
       const targetMember = this.member(ctx);
       if (targetMember === null) {
@@ -1363,8 +1519,18 @@ class Parser {
       }
       return this.succession(h, 'then', null, null, targetMember, null, null);
     }
+    if (this.startsPairedThen()) {
+      // `then A B;` (OpenSysML): a succession from A to B, in SysML v2 `first A then B;`.
+      const source = this.connectorEnd();
+      const target = this.connectorEnd();
+      let guard: Expression | null = null;
+      if (this.eat(K.if)) guard = this.expression();
+      const body = this.body(CTX_ACTION, 'succession');
+      this.warnNotation(this.rng(s), `\`then ${this.sourceText(source)} ${this.sourceText(target)}${guard ? ' if …' : ''};\``, this.standardSuccession(source, target, guard !== null, ctx));
+      return this.succession(h, 'first', source, target, null, guard, body);
+    }
     if ((ctx & CTX_STATE) !== 0) {
-      const target = this.reference('a target state');
+      const target = this.markedReference() ?? this.reference('a target state');
       return this.transitionNode(h, null, null, null, null, target, this.body(CTX_ACTION, 'transition'));
     }
     const target = this.connectorEnd();
@@ -1546,7 +1712,8 @@ class Parser {
         this.featureDeclaration(h);
         this.expect(K.first, 'transition name');
       }
-      source = this.reference('a source state');
+      source = this.markedReference() ?? this.reference('a source state');
+      if (this.tk() === K.to) return this.transitionTo(s, h, source);
     }
     let trigger: AcceptAction | null = null;
     if (this.tk() === K.accept) trigger = this.acceptPart(this.header(this.p, null), 0);
@@ -1556,22 +1723,60 @@ class Parser {
     return this.transitionTail(h, source, trigger, guard);
   }
 
+  /** OpenSysML's `transition S to T (when Sig | accept …)? (if g)? (do e)?;` (current token is 'to'):
+   * SysML v2 writes `transition first S accept Sig if g do e then T;`. `when Sig` is its signal
+   * trigger, `accept Sig` in SysML v2 (a SysML v2 `accept when c` is a change trigger instead). */
+  private transitionTo(s: number, h: Header, source: Reference): Transition {
+    this.adv(); // to
+    const target = this.markedReference() ?? this.reference('a target state');
+    let trigger: AcceptAction | null = null;
+    let signal = false;
+    if (this.tk() === K.when) { signal = true; trigger = this.acceptPart(this.header(this.p, null), 0); }
+    else if (this.tk() === K.accept) trigger = this.acceptPart(this.header(this.p, null), 0);
+    let guard: Expression | null = null;
+    if (this.eat(K.if)) guard = this.expression();
+    let effect: Member | null = null;
+    const doAt = this.p;
+    if (this.eat(K.do)) effect = this.effectAction(true, doAt);
+    // `do { … }` may end the member without ';'.
+    const ended = effect !== null && this.kinds[this.p - 1] === RBRACE && this.tk() !== SEMI && this.tk() !== LBRACE;
+    const body = ended ? null : this.body(CTX_ACTION, 'transition');
+    const src = this.src.slice(source.range.start, source.range.end), tgt = this.src.slice(target.range.start, target.range.end);
+    const standardSource = referenceText(source) === 'start' && src !== 'start' ? 'start' : src;
+    const standardTarget = referenceText(target) === 'done' && tgt !== 'done' ? 'done' : tgt;
+    const triggerText = trigger ? ` accept ${signal ? this.src.slice(trigger.range.start, trigger.range.end).replace(/^when\s+/, '') : '…'}` : '';
+    this.warnNotation(this.rng(s), `\`transition ${src} to ${tgt}${signal ? ' when …' : ''}\``,
+      `\`transition first ${standardSource}${triggerText}${guard ? ' if …' : ''}${effect ? ' do …' : ''} then ${standardTarget};\``);
+    return this.transitionNode(h, source, trigger, guard, effect, target, body);
+  }
+
   /** `(if guard)? (do effect)? then target body` of a transition. */
   private transitionTail(h: Header, source: Reference | null, trigger: AcceptAction | null, guard: Expression | null): Transition {
     let g = guard;
     if (g === null && this.eat(K.if)) g = this.expression();
     let effect: Member | null = null;
-    if (this.eat(K.do)) effect = this.effectAction(true);
+    const doAt = this.p;
+    if (this.eat(K.do)) effect = this.effectAction(true, doAt);
     let target: Reference | null = null;
-    if (this.expect(K.then, 'transition')) target = this.reference('a target state');
+    if (this.expect(K.then, 'transition')) target = this.markedReference() ?? this.reference('a target state');
     const body = this.body(CTX_ACTION, 'transition');
     return this.transitionNode(h, source, trigger, g, effect, target, body);
   }
 
-  /** The action of `do …` in a transition, or of entry/do/exit in a state. */
-  private effectAction(bodyOptional: boolean): Member {
+  /** The action of `do …` in a transition, or of entry/do/exit in a state (`keywordAt`: that keyword). */
+  private effectAction(bodyOptional: boolean, keywordAt: number): Member {
     const h = this.header(this.p, null);
     const k = this.tk();
+    if (k === LBRACE) {
+      // OpenSysML's bare block: an action declared in place, `entry action { … }` in SysML v2.
+      const outer = this.inBareBlock;
+      this.inBareBlock = true;
+      const body = this.block(CTX_ACTION);
+      this.inBareBlock = outer;
+      const keyword = this.text(keywordAt);
+      this.warnNotation(this.rng(keywordAt), `a bare \`${keyword} { … }\` block`, `\`${keyword} action { … }\``);
+      return this.usageNode(h, 'action', false, 'perform', null, null, null, EMPTY, false, false, body);
+    }
     if (k === K.send) return this.sendAction(h, bodyOptional);
     if (k === K.assign) return this.assignAction(h, bodyOptional);
     if (k === K.accept) return this.acceptPart(h, bodyOptional ? 1 : 2);
@@ -1601,7 +1806,7 @@ class Parser {
     this.adv();
     let action: Member | null = null;
     if (this.tk() === SEMI) this.adv();
-    else action = this.effectAction(false);
+    else action = this.effectAction(false, s + (visibility === null ? 0 : 1));
     return new StateSubactionNode(visibility, which, action, this.starts[s]!, this.endFrom(s), this.lineStarts);
   }
 
@@ -2010,6 +2215,10 @@ function treeHeight(root: Node): number {
     }
   }
   return max;
+}
+
+function referenceText(r: Reference): string {
+  return r.kind === 'QualifiedName' ? r.segments.join('::') : r.chain.map((q) => q.segments.join('::')).join('.');
 }
 
 function isDeclContinuation(k: number): boolean {

@@ -2,6 +2,8 @@
 // the BNF in ../shared/corpus/sysml-release-2026-04/bnf/SysML-textual-bnf.kebnf, the libraries beside
 // it). The specification wins: the harness scores the spec-correct expectation (`expect` replaces
 // the upstream fields) and prints why. Only contradictions the spec text settles are listed.
+import type { Document, Node } from '../../src/sysml/ast';
+import { walk } from '../../src/sysml/walk';
 import type { Expected } from './harness';
 
 export interface SpecContradiction {
@@ -14,6 +16,10 @@ export interface SpecContradiction {
   outcome: string;
   /** Fields replacing the upstream expectation. */
   expect: Partial<Expected>;
+  /** Also agreeing, besides the expectation: a refusal whose text matches (a contradiction found by
+   * `boundThenAssigned` rather than read by hand keeps the upstream expectation, which holds where no
+   * assignment to the bound feature runs, and accepts the engine's own refusal naming the binding). */
+  refusalAlsoAgrees?: RegExp;
 }
 
 // `x = e;` in an action body: ActionBodyItem → NonBehaviorBodyItem → UsageMember → UsageElement →
@@ -117,3 +123,34 @@ export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
     expect: { slots: { h: { type: 'Quantity', value: 500, unit: 'm' } } },
   },
 };
+
+/** The names a model both binds with `=` (a FeatureValue, neither `:=` nor `default`) and assigns
+ * (`assign x := …`): the bound-then-assigned contradiction above, found in the model rather than
+ * listed by hand. By name, over the whole document: a candidate only — the case is scored on the
+ * engine's own refusal naming the binding (`refusalSays`), never on this match alone. */
+export function boundThenAssigned(document: Document): string[] {
+  const bound = new Set<string>();
+  const assigned = new Set<string>();
+  walk(document as unknown as Node, (node) => {
+    const n = node as unknown as { kind: string; name?: string | null; value?: { isInitial: boolean; isDefault: boolean } | null; target?: { kind: string; name?: { segments: string[] } } };
+    if (n.kind === 'Usage' && n.name && n.value && !n.value.isInitial && !n.value.isDefault) bound.add(n.name);
+    if (n.kind === 'AssignAction' && n.target?.kind === 'Name' && n.target.name) assigned.add(n.target.name.segments.at(-1)!);
+  });
+  return [...assigned].filter((x) => bound.has(x)).sort();
+}
+
+/** The engine's refusal of an assignment to a feature bound with `=` (behaviour runs, calc bodies). */
+export const BOUND_THEN_ASSIGNED_REFUSAL = /is bound (to a value|with '=').*cannot (also )?be assigned/;
+
+/** The generic bound-then-assigned contradiction for a case `boundThenAssigned` finds names in: the
+ * upstream expectation stands where no assignment to those features runs (a loop run zero times), and
+ * the engine's refusal at an assignment that does run is the spec-correct outcome. */
+export function boundThenAssignedContradiction(names: string[]): SpecContradiction {
+  const shown = names.map((x) => `\`${x}\``).join(', ');
+  return {
+    why: BOUND_THEN_ASSIGNED(`${shown} ${names.length === 1 ? 'is' : 'are'} declared with \`=\` and assigned (found in the model)`),
+    outcome: 'no value where an assignment to a bound feature runs (a refusal naming both places); the upstream values where none runs',
+    expect: {},
+    refusalAlsoAgrees: BOUND_THEN_ASSIGNED_REFUSAL,
+  };
+}

@@ -13,7 +13,7 @@ const workspace = join(root, 'test', 'e2e', 'workspace');
 interface Position { line: number; character: number }
 interface Range { start: Position; end: Position }
 interface DocumentSymbol { name: string; detail?: string; kind: number; range: Range; selectionRange: Range; children?: DocumentSymbol[] }
-interface Diagnostic { range: Range; message: string; severity?: number; source?: string }
+interface Diagnostic { range: Range; message: string; severity?: number; source?: string; code?: string | number }
 interface PublishDiagnostics { uri: string; version?: number; diagnostics: Diagnostic[] }
 interface FoldingRange { startLine: number; endLine: number; kind?: string }
 interface Hover { contents: { kind: string; value: string } }
@@ -100,6 +100,17 @@ describe('language server (dist/server.js over stdio)', function () {
     assert.equal(misread.message, "`sum = sum + x;` declares a new feature 'sum', it does not assign: write `assign sum := sum + x;`");
     assert.deepEqual(misread.range, { start: { line: 3, character: 16 }, end: { line: 3, character: 30 } });
     assert.equal(misread.severity, 1);
+  });
+
+  it('shows a construct of OpenSysML\'s notation as a warning naming the SysML v2 spelling it is read as', async function () {
+    const uri = 'file:///work/opensysml.sysml';
+    await open(uri, 'sysml', 'package P {\n  action a {\n    action x; action y;\n    then x y;\n  }\n}\n');
+    const shown = await diagnosticsFor(uri, (d) => d.length > 0);
+    assert.equal(shown.length, 1, JSON.stringify(shown));
+    assert.equal(shown[0]!.message, 'nonstandard notation (OpenSysML): `then x y;`; SysML v2 writes `first x then y;`, and it is read so');
+    assert.equal(shown[0]!.severity, 2);
+    assert.equal(shown[0]!.code, 'nonstandard-notation');
+    assert.deepEqual(shown[0]!.range, { start: { line: 3, character: 4 }, end: { line: 3, character: 13 } });
   });
 
   it('lists declarations with kinds and nesting as document symbols', async function () {

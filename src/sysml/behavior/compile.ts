@@ -930,7 +930,8 @@ class Compiler {
         if (m.which === 'entry' && m.action?.kind === 'Usage' && m.action.name) entryNames.add(m.action.name);
       } else if (m.kind === 'Transition') {
         const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
-        pending.push({ t: m, source: src, range: m.range, ctx: mc });
+        // A transition from the state's `start` (Action::start) is its initial transition, as `entry; then S;`.
+        pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, ctx: mc });
       } else if (m.kind === 'Succession') {
         const src: number | string | null = m.source ? referenceText(m.source.target) : prev;
         if (m.form === 'first' && !m.target) {

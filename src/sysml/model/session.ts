@@ -29,6 +29,7 @@ interface CachedParse {
   text: string;
   parsed: ParsedDocument;
   errors: { message: string; range: SourceRange }[];
+  warnings: { message: string; range: SourceRange }[];
   lines: string[];
 }
 
@@ -40,7 +41,7 @@ function parsed(path: string, text: string): CachedParse {
   const hit = PARSE_CACHE.get(path);
   if (hit && hit.text === text) return hit;
   const r = parse(text, { language: languageOfPath(path) });
-  const entry: CachedParse = { text, parsed: { path, document: r.document }, errors: r.errors, lines: text.split('\n') };
+  const entry: CachedParse = { text, parsed: { path, document: r.document }, errors: r.errors, warnings: r.warnings, lines: text.split('\n') };
   if (PARSE_CACHE.size >= PARSE_CACHE_LIMIT) PARSE_CACHE.delete(PARSE_CACHE.keys().next().value!);
   PARSE_CACHE.set(path, entry);
   return entry;
@@ -50,6 +51,33 @@ function parsed(path: string, text: string): CachedParse {
 // keeps each one's index and its cached lookups).
 const INDEX_CACHE: { key: CachedParse[]; index: ModelIndex }[] = [];
 const INDEX_CACHE_LIMIT = 8;
+
+const NOTATION_SHOWN = 5;
+
+/** What an answer on these documents rests on beyond SysML v2: each construct of OpenSysML's notation
+ * read as its standard spelling, with its place. Those inside the subject's declaration first (the
+ * first few, then how many more), then how many the rest of the model holds. */
+export function notationAssumptions(sources: SourcesLike, subject?: string): string[] {
+  const docs = sources.documents.map((d) => ({ path: d.path, warnings: parsed(d.path, d.text).warnings }));
+  if (docs.every((d) => d.warnings.length === 0)) return [];
+  let inside: { path: string; start: number; end: number } | undefined;
+  if (subject !== undefined) {
+    const element = new Model(sources).index.findChain(subject)?.at(-1);
+    if (element) inside = { path: element.path, start: element.node.range.start, end: element.node.range.end };
+  }
+  const within: string[] = [];
+  let elsewhere = 0;
+  for (const d of docs) {
+    for (const w of d.warnings) {
+      if (!inside || (d.path === inside.path && w.range.start >= inside.start && w.range.end <= inside.end)) within.push(`${place(d.path, w.range)}: ${w.message}`);
+      else elsewhere++;
+    }
+  }
+  const out = within.slice(0, NOTATION_SHOWN);
+  if (within.length > NOTATION_SHOWN) out.push(`… and ${within.length - NOTATION_SHOWN} more constructs of OpenSysML's notation in ${subject ?? 'the model'}, read as their SysML v2 spelling`);
+  if (elsewhere > 0) out.push(`${elsewhere} construct${elsewhere === 1 ? '' : 's'} of OpenSysML's notation elsewhere in the model, read as ${elsewhere === 1 ? 'its' : 'their'} SysML v2 spelling (\`assay parse\` lists them)`);
+  return out;
+}
 
 /** The parsed model of a `sources` form. */
 export class Model {
