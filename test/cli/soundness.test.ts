@@ -234,6 +234,39 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.match(run.stdout, /analysis-subject\.sysml:8:53: warning: 'm' inside \[ \] is read as the unit m, though the feature 'm' \(line 7\) has this name here/);
   });
 
+  it('constraints: an asserted constraint inside one is read, never skipped: where it fails no verdict is given', () => {
+    const m = join(OURS, 'asserted-constraints.sysml');
+    let r = ask('evaluate', 'AC::inside', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'inside'), 'true');
+    // The result expression is false and the assertion holds: an ordinary false.
+    r = ask('evaluate', 'AC::tooBig', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'tooBig'), 'false');
+    r = ask('evaluate', 'AC::always', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'always'), 'true');
+    // x = -1 makes the asserted `positive` (x > 0) false: no instance at that value, so no verdict (once: true).
+    r = ask('evaluate', 'AC::outside', '--model', m);
+    refused(r.code, r.answer, /asserted-constraints\.sysml:9:\d+/, /its asserted constraint x > 0 is false, so the model has no instance at these values/);
+    r = ask('evaluate', 'AC::never', '--model', m);
+    refused(r.code, r.answer, /asserted-constraints\.sysml:15:\d+/, /its asserted constraint .* is false/);
+  });
+
+  it('sends: a part that sends to itself by name hears it; a send to an attribute or to a definition\'s feature is refused', () => {
+    const m = join(OURS, 'send-receivers.sysml');
+    // Once lost: self1's Ping to itself went nowhere and the run waited forever, at proved.
+    for (const [subject, state] of [['SR::self1', 'heard'], ['SR::porter', 'heard'], ['SR::other1', 'waiting']] as const) {
+      const r = ask('outcomes', subject, '-schedule', 'all', '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, 'state@1'), state, subject);
+    }
+    let r = ask('outcomes', 'SR::counter', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /send-receivers\.sysml:40:50/, /send … to counter\.count: an attribute receives no signal/);
+    r = ask('outcomes', 'SR::qualified', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
     refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);

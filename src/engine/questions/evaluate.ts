@@ -64,9 +64,13 @@ function checkMembers(session: Session, e: ModelElement): Member[] {
     .filter((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null && m.body !== null)));
 }
 
-function resultMember(session: Session, e: ModelElement): Member[] {
+/** What a constraint's verdict reads: its asserted constraints (own and inherited, with any stray
+ * `require`/`assume`, which the evaluator refuses in a constraint) and its last result expression. */
+function constraintMembers(session: Session, e: ModelElement): Member[] {
+  const asserted = session.values.index.featuresOf(e).map((f) => f.node as Member)
+    .filter((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint')));
   const r = session.values.bodyMembers(e).filter((m) => m.kind === 'ResultExpression');
-  return r.slice(-1);
+  return [...asserted, ...r.slice(-1)];
 }
 
 /**
@@ -124,7 +128,7 @@ export function evaluateSubject(session: Session): SubjectValue {
   }
   if (kind === 'constraint') {
     const negated = e.node.kind === 'Usage' && e.node.isNegated;
-    return verdictResult(session, session.evaluator.checkConstraint(label(e), resultMember(session, e), [], env, e.node.range), negated);
+    return verdictResult(session, session.evaluator.checkConstraint(label(e), constraintMembers(session, e), [], env, e.node.range), negated);
   }
   let v: Outcome;
   let outputs: SubjectValue['outputs'];
@@ -332,7 +336,7 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
   for (const c of checks) {
     const ctx = session.values.child(session.subjectContext, c);
     const env = session.values.environment(ctx, c);
-    const verdict = session.evaluator.checkConstraint(label(c), resultMember(session, c), [], env, c.node.range);
+    const verdict = session.evaluator.checkConstraint(label(c), constraintMembers(session, c), [], env, c.node.range);
     if ('kind' in verdict) throw failure(verdict, session.model, c.path);
     const value = (c.node as Usage).isNegated ? !verdict.value : verdict.value;
     values.push({ name: label(c), value });

@@ -70,6 +70,8 @@ class Compiler {
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
   private connected?: Set<string>;
+  /** The subject being compiled: a send addressed to it is its own. */
+  private subjectEntry?: ScopeEntry;
   readonly sent = new Set<string>();
   readonly enums = new Map<string, string[]>();
   /** Parameters (directed features) by key: a flow between two of them makes both features. */
@@ -333,6 +335,7 @@ class Compiler {
   // ---- subjects -----------------------------------------------------------------------------------
 
   compileSubject(entry: ScopeEntry, subjectName: string): number[] {
+    this.subjectEntry = entry;
     const node = entry.node;
     if (node.kind === 'Package') this.fail(`the subject ${subjectName} is a package: behaviour questions take an action, a state, or a part that performs or exhibits them`, entry.path, node.nameRange ?? node.range);
     const keyword = node.keyword;
@@ -505,10 +508,45 @@ class Compiler {
     if (to.kind === 'Name' && to.name.segments.length === 1) {
       const n = to.name.segments[0]!;
       for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
-      return n;
+    }
+    if (to.kind === 'Name') {
+      const named = this.scope.resolve(ctx.lexical, to.name);
+      // A name for the subject itself (`send S to worker` in worker's own behaviour, `to P::worker`):
+      // the subject receives it, as a send with no receiver does.
+      if (named !== undefined && named === this.subjectEntry) return '';
+      // A feature of a definition named by its qualified name (`to P::Node::machine`): no one instance.
+      if (named !== undefined && to.name.segments.length > 1 && named.parent?.node.kind === 'Definition') {
+        this.fail(`send … to ${to.name.segments.join('::')}: a feature of the definition ${named.parent.node.name ?? ''}, named by its qualified name, is no one instance; which one receives the signal is not modeled (send … to a part of the subject, or to the subject itself)`, ctx.path, to.range);
+      }
+      if (to.name.segments.length === 1) return to.name.segments[0]!;
+    }
+    // An attribute holds values; it receives no signal.
+    const reached = this.chainEntry(to, ctx);
+    if (reached?.node.kind === 'Usage' && reached.node.keyword === 'attribute') {
+      this.fail(`send … to ${this.targetPath(to, ctx).join('.')}: an attribute receives no signal (send to a part, a port or the subject)`, ctx.path, to.range);
+    }
+    // `subject.port`: a chain from the subject itself reaches its own features.
+    if (to.kind === 'MemberAccess' && this.subjectEntry !== undefined) {
+      let root: Expression = to;
+      while (root.kind === 'MemberAccess') root = root.target;
+      if (root.kind === 'Name' && this.scope.resolve(ctx.lexical, root.name) === this.subjectEntry) {
+        const rest = this.targetPath(to, ctx).slice(root.name.segments.length).join('.');
+        if (this.parts.has(rest) || this.ports.has(rest)) return rest;
+      }
     }
     if (to.kind === 'MemberAccess' || to.kind === 'Name') return this.targetPath(to, ctx).join('.');
     return this.fail('send … to needs a part of the subject as the receiver', ctx.path, to.range);
+  }
+
+  /** The element a name or chain `a.b.c` written at ctx names, when the scope resolves it. */
+  private chainEntry(e: Expression, ctx: Ctx): ScopeEntry | undefined {
+    const links: QualifiedName[] = [];
+    let cur: Expression = e;
+    while (cur.kind === 'MemberAccess') { links.unshift(cur.member); cur = cur.target; }
+    if (cur.kind !== 'Name') return undefined;
+    links.unshift(cur.name);
+    if (links.length === 1) return this.scope.resolve(ctx.lexical, links[0]!);
+    return this.scope.resolveReference(ctx.lexical, { kind: 'FeatureChain', chain: links, range: e.range });
   }
 
   /** Last segments of every end of a connection, interface, binding, flow or message in the documents. */

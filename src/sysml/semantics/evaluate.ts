@@ -880,6 +880,17 @@ export class Evaluator {
   }
 
   private predicate(label: string, members: readonly Member[], scope: LocalScope): Verdict | ValueError {
+    // `require`/`assume` belong to requirement bodies; in a constraint body their meaning is not modeled.
+    const stray = members.find((m): m is Usage => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume'));
+    if (stray) return error(`${label}: a '${stray.role}' constraint in a constraint body is not modeled (it belongs to a requirement)`, stray.range, 'unsupported');
+    // An asserted constraint holds for every evaluation of the body (KerML invariant): where it is
+    // false the model has no instance at these values, so the constraint has no verdict to give.
+    const failed = this.assertedFailure(label, members, scope);
+    if (failed !== undefined) {
+      if (isError(failed as Outcome)) return failed as ValueError;
+      const f = failed as { label: string; range: SourceRange };
+      return error(`${label}: its asserted constraint ${f.label} is false, so the model has no instance at these values and ${label} no verdict`, f.range);
+    }
     const expr = resultExpressionOf(members);
     if (!expr) return { value: true };
     for (const part of conjuncts(expr)) {
