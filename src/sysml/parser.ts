@@ -991,6 +991,16 @@ class Parser {
       this.warnNotation(this.rng(h.start), '`return <expression>;`', '`return = <expression>;`');
       return this.usageRest(h, r.keyword, true, r.role, negated);
     }
+    if ((r.role === 'require' || r.role === 'assume' || r.role === 'assert') && this.returnsExpression(false)) {
+      // OpenSysML's `require <expression>;`: a constraint declared in place, `require constraint { <expression> }`.
+      const a = this.p;
+      const expression = this.expression();
+      this.expect(SEMI, `${r.role} expression`);
+      const result = new ResultExpressionNode(null, expression, this.starts[a]!, this.endFrom(a), this.lineStarts);
+      const shown = `${r.role}${negated ? ' not' : ''}`;
+      this.warnNotation(this.rng(h.start), `\`${shown} <expression>;\``, `\`${shown} constraint { <expression> }\``);
+      return this.usageNode(h, 'constraint', false, r.role, null, null, null, EMPTY, false, negated, [result]);
+    }
     const k = this.tk();
     // `perform action x …`, `return attribute r …`, `subject ref v …`: a full usage with the role.
     const uk = USAGE_KEYWORD[k];
@@ -1433,8 +1443,9 @@ class Parser {
   }
 
   /** After `return`: an expression no declaration can be (`return x + y;`, `return -x;`, `return 1;`);
-   * `return x;` stays the declaration of a result parameter `x`. */
-  private returnsExpression(): boolean {
+   * `return x;` stays the declaration of a result parameter `x`. After `require`/`assume`/`assert`
+   * (`chains` false) a feature chain stays a reference to a constraint (`require c.limit;`). */
+  private returnsExpression(chains = true): boolean {
     const k = this.tk();
     if (k === INTEGER || k === REAL || k === STRING || k === LPAREN || k === MINUS || k === PLUS || k === TILDE) return true;
     if (k === K.not || k === K.if || k === K.true || k === K.false || k === K.null) return true;
@@ -1442,7 +1453,7 @@ class Parser {
     const n = this.la(1);
     if (n === PLUS || n === MINUS || n === STAR || n === STAR2 || n === SLASH || n === PERCENT || n === CARET || n === LT ||
       n === GT || n === LE || n === GE || n === EQ2 || n === EQ3 || n === NE || n === NE2 || n === QUESTION || n === QUESTION2 ||
-      n === LPAREN || n === DOT || n === HASH || n === ARROW || n === AMP || n === PIPE || n === DOT2) return true;
+      n === LPAREN || (n === DOT && chains) || n === HASH || n === ARROW || n === AMP || n === PIPE || n === DOT2) return true;
     return n === K.and || n === K.or || n === K.xor || n === K.implies || n === K.istype || n === K.hastype || n === K.as;
   }
 

@@ -614,17 +614,18 @@ function behaviourChecks(what: string, q: Asked, exp: { finalState?: string | un
   const outs = outcomesOf(r);
   const summary = (f: (o: Outcome) => string) => outs.map((o, i) => `${i + 1}: ${f(o)}`).join('; ');
   if (events) {
-    // Every order of the environment's events was explored: the expected final state must be among
-    // the outcomes (else assay contradicts it); being among them is not the same as being the end of
-    // the given sequence, so agreement is "not askable", never "agree".
+    // Every order of the environment's events was explored, and the outcomes are the ends of runs the
+    // environment can always extend: a state the given (finite) sequence leaves the machine waiting in
+    // is no end of them. So the case's final state and outputs are not askable either way: among the
+    // ends they need not be the sequence's end, and absent from them the machine may still rest there.
     if (exp.finalState !== undefined) {
       const reachable = outs.some((o) => sameFinalState(exp.finalState!, o));
       checks.push({
         what: `${what}: final state under the given event sequence`,
         question,
         expected: exp.finalState,
-        answered: `${summary(finalStateOf)}${reachable ? ' (reachable under some event order; the ordered sequence cannot be injected)' : ' (not reachable under any event order)'}`,
-        verdict: reachable ? 'not askable' : 'disagree',
+        answered: `${summary(finalStateOf)}${reachable ? ' (an end under some event order; the ordered sequence cannot be injected)' : ' (no end of a run; where the given sequence leaves the machine waiting is not a question assay asks)'}`,
+        verdict: 'not askable',
       });
     }
     for (const [name, v] of Object.entries(exp.outputs ?? {})) {
@@ -634,8 +635,8 @@ function behaviourChecks(what: string, q: Asked, exp: { finalState?: string | un
         what: `${what}: output ${name} under the given event sequence`,
         question,
         expected: show(v),
-        answered: reported ? `${summary((o) => showGot(o.values.get(name)))}${reached ? ' (reachable under some event order)' : ' (no event order gives it)'}` : '(not reported)',
-        verdict: !reported ? 'refused' : reached ? 'not askable' : 'disagree',
+        answered: reported ? `${summary((o) => showGot(o.values.get(name)))}${reached ? ' (at an end under some event order)' : ' (at no end of a run)'}` : '(not reported)',
+        verdict: !reported ? 'refused' : 'not askable',
       });
     }
     return checks;

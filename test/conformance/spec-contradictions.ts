@@ -116,6 +116,12 @@ export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
     outcome: 'result 500 [m], with the warning (upstream: an error)',
     expect: { error: undefined, result: { type: 'Quantity', value: 500, unit: 'm' } },
   },
+  unit_shadowed_by_sibling_action: {
+    kind: 'decision',
+    why: 'Assay reads `[m]` as the unit m where a feature `m` is in scope, and `assay parse` / the editor warn there (docs/semantics.md#units-inside-brackets); KerML\'s ordinary lookup would take the feature',
+    outcome: 'the action runs to done with h = 500 [m], with the warning (upstream: an error)',
+    expect: { error: undefined, outputs: { h: { type: 'Quantity', value: 500, unit: 'm' } } },
+  },
   unit_shadowed_by_sibling_slot: {
     kind: 'decision',
     why: 'Assay reads `[m]` as the unit m where a feature `m` is in scope, and `assay parse` / the editor warn there (docs/semantics.md#units-inside-brackets); KerML\'s ordinary lookup would take the feature',

@@ -91,6 +91,16 @@ describe('OpenSysML notation: read as its SysML v2 spelling, with a warning', ()
     }
   });
 
+  it('reads `require/assume/assert <expression>;` as a constraint declared in place, and leaves `require c;` and `require c.d;` references', () => {
+    const r = read('package P { requirement r { subject s : Real; assume s > 0; require s < 100; } constraint c { assert not false; } }');
+    const pkg = r.document.members[0] as { members: { body: Member[] }[] };
+    const roles = pkg.members.flatMap((m) => m.body).filter((m) => m.kind === 'Usage' && m.role !== 'subject')
+      .map((m) => { const u = m as { role: string; keyword: string; isNegated: boolean; body: Member[] }; return [u.role, u.keyword, u.isNegated, u.body.map((b) => b.kind).join()]; });
+    assert.deepEqual(roles, [['assume', 'constraint', false, 'ResultExpression'], ['require', 'constraint', false, 'ResultExpression'], ['assert', 'constraint', true, 'ResultExpression']]);
+    assert.deepEqual(r.warnings.map((w) => w.standard), ['`assume constraint { <expression> }`', '`require constraint { <expression> }`', '`assert not constraint { <expression> }`']);
+    assert.deepEqual(read('package P { constraint c; requirement r { require c; require c.d; assert c; } }').warnings, []);
+  });
+
   it('gives no warning on the standard spelling of the notation fixture (the release corpus: test/sysml/corpus.test.ts)', () => {
     assert.deepEqual(read(readFileSync(join(NOTATION, 'standard.sysml'), 'utf8')).warnings, []);
   });
