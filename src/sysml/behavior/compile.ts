@@ -70,6 +70,8 @@ class Compiler {
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
   private connected?: Set<string>;
+  /** Transitions of nested states waiting for a state declared later in an enclosing one. */
+  private laterTransitions: (() => boolean)[] = [];
   /** The subject being compiled: a send addressed to it is its own. */
   private subjectEntry?: ScopeEntry;
   readonly sent = new Set<string>();
@@ -991,7 +993,8 @@ class Compiler {
         pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, ctx: mc });
       }
     }
-    const find = (ref: string, range: SourceRange, path = ctx.path): number => {
+    // `soft`: undefined for a name not found yet (a state declared after this one's enclosing state).
+    const find = (ref: string, range: SourceRange, path = ctx.path, soft = false): number | undefined => {
       if (ref === 'done') return -1;
       const segs = ref.split(/\.|::/);
       // From this state's children outward through the enclosing states.
@@ -1000,20 +1003,24 @@ class Compiler {
         for (const seg of segs) cur = cur === undefined ? undefined : this.nodes[cur]!.children.find((c) => this.simpleName(c) === seg);
         if (cur !== undefined) return cur;
       }
-      return this.fail(`no state named '${ref}' here`, path, range);
+      return soft ? undefined : this.fail(`no state named '${ref}' here`, path, range);
     };
-    for (const p of pending) {
+    /** Adds one pending transition; false (with nothing added) when a name it needs is not compiled yet. */
+    const add = (p: typeof pending[number], soft: boolean): boolean => {
       const t = p.t;
       const targetRef = t.kind === 'Transition' ? t.target : (t.target?.target ?? null);
       if (!targetRef && p.target === undefined) this.fail('a transition needs a target state (then S)', p.ctx.path, t.range);
-      const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range, p.ctx.path);
+      const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range, p.ctx.path, soft);
+      if (target === undefined) return false;
       if (p.source === 'entry' || (typeof p.source === 'string' && entryNames.has(p.source))) {
         if (s.initial >= 0 && s.initial !== target) this.fail(`a second initial state for '${name}' (the first is '${this.nodes[s.initial]!.name}'): several initial transitions are not modeled`, p.ctx.path, t.range);
         s.initial = target;
-        continue;
+        if (s.parallel) this.fail('a parallel state starts all its regions; it has no initial transition', ctx.path, node.range);
+        return true;
       }
       if (p.source === null) this.fail('this transition has no source state', p.ctx.path, t.range);
-      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path);
+      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path, soft);
+      if (source === undefined) return false;
       const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
       const guard = t.guard;
       const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, p.ctx) : [];
@@ -1026,6 +1033,14 @@ class Compiler {
       tr.name = this.uniqueName(tr.name);
       this.transitions.push(tr);
       this.nodes[source]!.transitions.push(tr.id);
+      return true;
+    };
+    // A transition of a nested state may name a state its enclosing state declares later
+    // (`accept after 5 then Done;` inside Working, with Done after Working): added once the machine is whole.
+    for (const p of pending) if (!add(p, !top)) this.laterTransitions.push(() => add(p, false));
+    if (top) {
+      const later = this.laterTransitions.splice(0);
+      for (const f of later) f();
     }
     if (s.parallel && s.initial >= 0) this.fail('a parallel state starts all its regions; it has no initial transition', ctx.path, node.range);
     return s.id;

@@ -297,6 +297,17 @@ describe('behaviour semantics: structured control, composites, signals, states',
   });
 });
 
+describe('behaviour semantics: states declared later', () => {
+  it('a nested state\'s transition reaches a state its machine declares after it; an unknown one is refused', async () => {
+    const d = docs('later-states.sysml');
+    const o = await ask(d, question('outcomes', 'Later::Machine'));
+    // Step1 → Done after 5 s: exit Step1 (1), exit Working (2), enter Done (3).
+    assert.deepEqual(outcomeValues(o, 'log'), [123]);
+    assert.deepEqual(outcomeValues(o, 'state'), ['Done']);
+    assert.match(await refusal(d, question('outcomes', 'Later::Lost')), /later-states\.sysml:24:\d+: no state named 'Nowhere' here/);
+  });
+});
+
 describe('behaviour semantics: re-checking witnesses as the host does', () => {
   it('accepts the witnesses the questions return and rejects altered ones, saying why', async () => {
     const t = docs('traffic-light.sysml');
