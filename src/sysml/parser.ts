@@ -260,6 +260,11 @@ class Parser {
    * body's `done`, `initial X;` its `start` (null when the body has none). Only that body's own
    * successions and transitions read them. */
   private markerNames: Map<string, 'done' | 'start'> | null = null;
+  /** Regions (OpenSysML's `region r { … }`) and plain substates read in the block being parsed, and
+   * whether the last block that ended held regions (its owner is then a parallel state). */
+  private regionsHere = 0;
+  private plainStateHere: number | null = null;
+  private lastBlockHadRegions = false;
   /** Inside OpenSysML's bare `entry/exit/do { … }` or `do { … }` block, whose `x = e;` is its assignment. */
   private inBareBlock = false;
 
@@ -479,6 +484,9 @@ class Parser {
     }
     const outerMarkers = this.markerNames;
     this.markerNames = null;
+    const outerRegions = this.regionsHere, outerPlain = this.plainStateHere;
+    this.regionsHere = 0;
+    this.plainStateHere = null;
     for (;;) {
       this.drainComments(members);
       const k = this.tk();
@@ -491,6 +499,12 @@ class Parser {
       this.memberInto(members, ctx);
     }
     this.markerNames = outerMarkers;
+    if (this.regionsHere > 0 && this.plainStateHere !== null) {
+      this.error('a state with regions holds only regions (OpenSysML: `region r { … }`); this substate is in none of them', this.tokRange(this.plainStateHere));
+    }
+    this.lastBlockHadRegions = this.regionsHere > 0;
+    this.regionsHere = outerRegions;
+    this.plainStateHere = outerPlain;
     this.depth--;
     // An exact-size copy: a grown array keeps up to half its capacity unused for the tree's life.
     return members.length === 0 ? members : members.slice();
@@ -535,6 +549,7 @@ class Parser {
       case IDENT:
         if (visibility === null && (ctx & (CTX_ACTION | CTX_STATE)) !== 0 && !this.kerml) {
           if (this.markerAhead()) { this.marker(ctx); return null; }
+          if ((ctx & CTX_STATE) !== 0 && this.text(this.p) === 'region' && this.la(1) === IDENT && this.la(2) === LBRACE) return this.region(s);
           if (this.inBareBlock && (this.la(1) === EQ || this.la(1) === COLON_EQ)) return this.bareBlockAssignment(s);
           if (this.la(1) === K.then) return this.sourceThenTarget(s, ctx);
         }
@@ -889,7 +904,9 @@ class Parser {
     this.featureDeclaration(h, true);
     let isParallel = false;
     if (keyword === 'state' && this.eat(K.parallel)) isParallel = true;
+    this.lastBlockHadRegions = false;
     const body = this.body(bodyContext(keyword, true), definitionWhat(keyword, this.kerml));
+    if (keyword === 'state' && this.lastBlockHadRegions) isParallel = true;
     return new DefinitionNode(this.starts[h.start]!, this.endFrom(h.start), this.lineStarts, h, keyword, isParallel, body);
   }
 
@@ -943,7 +960,11 @@ class Parser {
     if (keyword === 'state' && this.eat(K.parallel)) isParallel = true;
     let satisfiedBy: Expression | null = null;
     if (role === 'satisfy' && this.eat(K.by)) satisfiedBy = this.expression();
+    this.lastBlockHadRegions = false;
     const body = this.body(bodyContext(keyword, false), usageWhat(keyword, implicit, role));
+    if (keyword === 'state' && this.lastBlockHadRegions) isParallel = true;
+    // A plain substate beside OpenSysML's regions is in none of them.
+    if (keyword === 'state' && role === null && this.plainStateHere === null) this.plainStateHere = h.start;
     return this.usageNode(h, keyword, implicit, role, null, null, satisfiedBy, EMPTY, isParallel, negated, body);
   }
 
@@ -1352,6 +1373,20 @@ class Parser {
       code: 'nonstandard-notation', range, standard,
       message: `nonstandard notation (OpenSysML): ${written}; SysML v2 writes ${standard}, and it is read so`,
     });
+  }
+
+  /** OpenSysML's `region r { … }` (current token is 'region'): a region of a parallel state, in SysML v2
+   * a substate of a state declared `parallel` (`state r { … }`, SysML 7.17.2). */
+  private region(s: number): Usage {
+    const h = this.header(s, null);
+    this.adv(); // region
+    this.identification(h);
+    this.lastBlockHadRegions = false;
+    const body = this.block(CTX_STATE);
+    const isParallel = this.lastBlockHadRegions;
+    this.regionsHere++;
+    this.warnNotation(this.rng(s), `\`region ${h.name ?? ''} { … }\``, `\`state ${h.name ?? ''} { … }\` in a state declared \`parallel\``);
+    return this.usageNode(h, 'state', false, null, null, null, null, EMPTY, isParallel, false, body);
   }
 
   /** A word: a name or a keyword (OpenSysML markers name nodes `end`, `first`, …). */

@@ -101,6 +101,21 @@ describe('OpenSysML notation: read as its SysML v2 spelling, with a warning', ()
     assert.deepEqual(read('package P { constraint c; requirement r { require c; require c.d; assert c; } }').warnings, []);
   });
 
+  it('reads `region r { … }` as a substate of a state that is then parallel; a plain substate beside regions is an error', () => {
+    const r = read('package P { state def M { region left { state a; } region right { state b; } } state m { state inner { region x { state c; } } } }');
+    const pkg = r.document.members[0] as { members: { kind: string; isParallel: boolean; body: { keyword?: string; name?: string; isParallel?: boolean; body?: unknown }[] }[] };
+    const [def, usage] = pkg.members;
+    assert.equal(def!.isParallel, true);
+    assert.deepEqual(def!.body.map((m) => [m.keyword, m.name]), [['state', 'left'], ['state', 'right']]);
+    assert.equal(usage!.isParallel, false, 'm holds no region itself');
+    assert.equal(usage!.body[0]!.isParallel, true, 'inner holds one');
+    assert.deepEqual(r.warnings.map((w) => w.standard), [
+      '`state left { … }` in a state declared `parallel`', '`state right { … }` in a state declared `parallel`', '`state x { … }` in a state declared `parallel`',
+    ]);
+    const mixed = parse('package P { state def M { state loose; region left { state a; } } }');
+    assert.deepEqual(mixed.errors.map((e) => `${e.range.line}:${e.range.column}: ${e.message}`), ['1:27: a state with regions holds only regions (OpenSysML: `region r { … }`); this substate is in none of them']);
+  });
+
   it('gives no warning on the standard spelling of the notation fixture (the release corpus: test/sysml/corpus.test.ts)', () => {
     assert.deepEqual(read(readFileSync(join(NOTATION, 'standard.sysml'), 'utf8')).warnings, []);
   });
