@@ -783,7 +783,25 @@ class Parser {
       h.nameStart = this.starts[this.p]!;
       h.nameEnd = this.ends[this.p]!;
       this.adv();
+    } else if (this.keywordAsName()) {
+      // OpenSysML's `action decide { … }`, `state first;`: a keyword where the name goes.
+      const word = this.text(this.p);
+      h.name = word;
+      h.nameStart = this.starts[this.p]!;
+      h.nameEnd = this.ends[this.p]!;
+      this.warnNotation(this.tokRange(this.p), `the keyword \`${word}\` as a name`, `\`'${word}'\` (a name spelled like a keyword is quoted)`);
+      this.adv();
     }
+  }
+
+  /** A keyword right after `action` or `state` where a name goes, before `{` or `;`: OpenSysML's name. */
+  private keywordAsName(): boolean {
+    const k = this.tk();
+    if (this.kerml || k < KW_BASE || k === K.parallel || k === K.def || k === K.ordered || k === K.nonunique || k === K.all) return false;
+    const before = this.kinds[this.p - 1];
+    if (before !== K.action && before !== K.state) return false;
+    const after = this.la(1);
+    return after === LBRACE || after === SEMI;
   }
 
   private name(i: number): string {
@@ -1485,7 +1503,10 @@ class Parser {
     if (k === INTEGER || k === REAL || k === STRING || k === LPAREN || k === MINUS || k === PLUS || k === TILDE) return true;
     if (k === K.not || k === K.if || k === K.true || k === K.false || k === K.null) return true;
     if (k !== IDENT) return false;
-    const n = this.la(1);
+    // Past a qualified name (`P::margin(120) > 0`).
+    let i = this.p + 1;
+    while (this.kinds[i] === COLON2 && this.kinds[i + 1] === IDENT) i += 2;
+    const n = this.kinds[i]!;
     if (n === PLUS || n === MINUS || n === STAR || n === STAR2 || n === SLASH || n === PERCENT || n === CARET || n === LT ||
       n === GT || n === LE || n === GE || n === EQ2 || n === EQ3 || n === NE || n === NE2 || n === QUESTION || n === QUESTION2 ||
       n === LPAREN || (n === DOT && chains) || n === HASH || n === ARROW || n === AMP || n === PIPE || n === DOT2) return true;

@@ -116,6 +116,19 @@ describe('OpenSysML notation: read as its SysML v2 spelling, with a warning', ()
     assert.deepEqual(mixed.errors.map((e) => `${e.range.line}:${e.range.column}: ${e.message}`), ['1:27: a state with regions holds only regions (OpenSysML: `region r { … }`); this substate is in none of them']);
   });
 
+  it('reads a keyword where an action or state name goes (`action decide { … }`) as that name, quoted in SysML v2', () => {
+    const r = read('package P { action decide { action a; } state first; state parallel { state x; } }');
+    const pkg = r.document.members[0] as { members: { name: string | null; isParallel?: boolean }[] };
+    assert.deepEqual(pkg.members.map((m) => m.name), ['decide', 'first', null]);
+    assert.deepEqual(r.warnings.map((w) => w.standard), ["`'decide'` (a name spelled like a keyword is quoted)", "`'first'` (a name spelled like a keyword is quoted)"]);
+  });
+
+  it('reads a qualified name starting an expression after `assert`/`return` (`assert P::margin(120) > 0;`)', () => {
+    const r = read('package P { calc margin { in s : Integer; return 130 - s; } constraint c { assert P::margin(120) > 0; } }');
+    assert.deepEqual(r.warnings.map((w) => w.standard), ['`return = <expression>;`', '`assert constraint { <expression> }`']);
+    assert.deepEqual(read('package P { constraint k; requirement r { require P::k; } }').warnings, []);
+  });
+
   it('gives no warning on the standard spelling of the notation fixture (the release corpus: test/sysml/corpus.test.ts)', () => {
     assert.deepEqual(read(readFileSync(join(NOTATION, 'standard.sysml'), 'utf8')).warnings, []);
   });
