@@ -568,7 +568,7 @@ export class Evaluator {
       return () => this.nested(`'${name}'`, usage.range, () => {
         const inner = this.bindBody(name, members, [], scope, usage);
         if (isError(inner as Outcome)) return inner as ValueError;
-        const v = requirement ? this.requirement(name, members, inner as LocalScope) : this.predicate(name, members, inner as LocalScope);
+        const v = requirement ? this.requirement(name, members, inner as LocalScope) : this.predicate(name, members, inner as LocalScope, usage.nameRange ?? usage.range);
         return isError(v as Outcome) ? (v as ValueError) : bool((v as Verdict).value);
       });
     }
@@ -785,13 +785,13 @@ export class Evaluator {
   /**
    * Checks a constraint body (definition or usage) for one invocation: its result expression must be
    * true. When it is false, `failing` names the first false conjunct of a top-level `and` chain (by its
-   * source text when the environment provides it) and its range. A body without an expression holds.
+   * source text when the environment provides it) and its range. A body without an expression has no verdict.
    */
   checkConstraint(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place): Verdict | ValueError {
     const r = this.nested(label, at, () => {
       const scope = this.bindBody(label, members, args, outer, at);
       if (isError(scope as Outcome)) return scope as ValueError;
-      const v = this.predicate(label, members, scope as LocalScope);
+      const v = this.predicate(label, members, scope as LocalScope, at);
       return isError(v as Outcome) ? (v as ValueError) : verdictValue(v as Verdict);
     });
     return isError(r) ? r : verdictOf(r);
@@ -879,7 +879,7 @@ export class Evaluator {
     return b ? { value: true } : { value: false, failing: { label: nameText(name), range: m.range } };
   }
 
-  private predicate(label: string, members: readonly Member[], scope: LocalScope): Verdict | ValueError {
+  private predicate(label: string, members: readonly Member[], scope: LocalScope, at?: Place): Verdict | ValueError {
     // `require`/`assume` belong to requirement bodies; in a constraint body their meaning is not modeled.
     const stray = members.find((m): m is Usage => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume'));
     if (stray) return error(`${label}: a '${stray.role}' constraint in a constraint body is not modeled (it belongs to a requirement)`, stray.range, 'unsupported');
@@ -892,7 +892,9 @@ export class Evaluator {
       return error(`${label}: its asserted constraint ${f.label} is false, so the model has no instance at these values and ${label} no verdict`, f.range);
     }
     const expr = resultExpressionOf(members);
-    if (!expr) return { value: true };
+    // Nothing binds the result of a constraint without an expression (`constraint def C;`): the model
+    // does not say whether it holds, so no verdict is given (it once read as true).
+    if (!expr) return error(`${label} has no expression: the model does not say when it holds (give it one, e.g. constraint ${label} { x > 0 })`, at, 'unsupported');
     for (const part of conjuncts(expr)) {
       const v = this.eval(part, scope, false);
       const b = expectBoolean(v, label, part);
