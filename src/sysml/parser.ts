@@ -1451,24 +1451,34 @@ class Parser {
     return new ParsedQualifiedName(this.singleSegment(means), null, false, this.starts[a]!, this.endFrom(a), this.lineStarts);
   }
 
+  /** A marker's name that is a keyword (`done end;` names `end`) at token i. */
+  private isMarkerKeyword(i: number): boolean {
+    return this.markerNames !== null && this.kinds[i]! >= KW_BASE && this.markerNames.has(this.text(i));
+  }
+
   /** Whether a connector end starts at the current token (a name, or a marker name that is a keyword). */
   private startsEnd(): boolean {
     const k = this.tk();
-    if (k === IDENT || k === LBRACK || k === DOLLAR) return true;
-    return this.markerNames !== null && k >= KW_BASE && this.markerNames.has(this.text(this.p));
+    return k === IDENT || k === LBRACK || k === DOLLAR || this.isMarkerKeyword(this.p);
   }
 
   /** `A then B;` (current token is A's name, followed by 'then'): a succession in an action, a
    * transition in a state; SysML v2 writes `first A then B;` (`transition first A then B;`). */
   private sourceThenTarget(s: number, ctx: number): Member {
-    const h = this.header(s, null);
+    return this.pairedSuccession(s, this.header(s, null), ctx, true);
+  }
+
+  /** The rest of `A then B [if g];` (`infix`) or `then A B [if g];` from A on: the succession `first A
+   * [if g] then B;`, with its warning. */
+  private pairedSuccession(s: number, h: Header, ctx: number, infix: boolean): Succession {
     const source = this.connectorEnd();
-    this.expect(K.then, 'succession source');
+    if (infix) this.expect(K.then, 'succession source');
     const target = this.connectorEnd();
     let guard: Expression | null = null;
     if (this.eat(K.if)) guard = this.expression();
     const body = this.body(CTX_ACTION, 'succession');
-    this.warnNotation(this.rng(s), `\`${this.sourceText(source)} then ${this.sourceText(target)}${guard ? ' if …' : ''};\``, this.standardSuccession(source, target, guard !== null, ctx));
+    const a = this.sourceText(source), b = this.sourceText(target), g = guard ? ' if …' : '';
+    this.warnNotation(this.rng(s), infix ? `\`${a} then ${b}${g};\`` : `\`then ${a} ${b}${g};\``, this.standardSuccession(source, target, guard !== null, ctx));
     return this.succession(h, 'first', source, target, null, guard, body);
   }
 
@@ -1477,8 +1487,7 @@ class Parser {
     if (!this.isWord(this.p)) return false;
     let i = this.p + 1;
     while ((this.kinds[i] === COLON2 || this.kinds[i] === DOT) && this.isWord(i + 1)) i += 2;
-    const k = this.kinds[i]!;
-    return k === IDENT || (this.markerNames !== null && k >= KW_BASE && this.markerNames.has(this.text(i)));
+    return this.kinds[i] === IDENT || this.isMarkerKeyword(i);
   }
 
   /** `x = e;` in OpenSysML's bare block: its assignment, `assign x := e;` (outside such a block the
@@ -1513,18 +1522,19 @@ class Parser {
     return n === K.and || n === K.or || n === K.xor || n === K.implies || n === K.istype || n === K.hastype || n === K.as;
   }
 
-  private sourceText(e: ConnectorEnd): string {
+  private sourceText(e: { readonly range: SourceRange }): string {
     return this.src.slice(e.range.start, e.range.end);
+  }
+
+  /** A reference as SysML v2 spells it: a marker's name (`end` of `done end;`) as the node it was read as. */
+  private standardText(r: Reference): string {
+    const written = this.sourceText(r);
+    return r.kind === 'QualifiedName' && r.segments.length === 1 && r.segments[0] !== written ? r.segments[0]! : written;
   }
 
   /** The standard spelling of a succession from `source` to `target` (guarded when `guard`). */
   private standardSuccession(source: ConnectorEnd, target: ConnectorEnd, guard: boolean, ctx: number): string {
-    // A marker name reads as the node it names.
-    const text = (e: ConnectorEnd): string => {
-      const t = e.target;
-      return t.kind === 'QualifiedName' && t.segments.length === 1 && this.sourceText(e) !== t.segments[0] ? t.segments[0]! : this.sourceText(e);
-    };
-    const a = text(source), b = text(target), g = guard ? ' if …' : '';
+    const a = this.standardText(source.target), b = this.standardText(target.target), g = guard ? ' if …' : '';
     if ((ctx & CTX_STATE) === 0) return `\`first ${a}${g} then ${b};\``;
     return a === 'start' && !guard ? `\`entry; then ${b};\`` : `\`transition first ${a}${g} then ${b};\``;
   }
@@ -1586,16 +1596,8 @@ class Parser {
       }
       return this.succession(h, 'then', null, null, targetMember, null, null);
     }
-    if (this.startsPairedThen()) {
-      // `then A B;` (OpenSysML): a succession from A to B, in SysML v2 `first A then B;`.
-      const source = this.connectorEnd();
-      const target = this.connectorEnd();
-      let guard: Expression | null = null;
-      if (this.eat(K.if)) guard = this.expression();
-      const body = this.body(CTX_ACTION, 'succession');
-      this.warnNotation(this.rng(s), `\`then ${this.sourceText(source)} ${this.sourceText(target)}${guard ? ' if …' : ''};\``, this.standardSuccession(source, target, guard !== null, ctx));
-      return this.succession(h, 'first', source, target, null, guard, body);
-    }
+    // `then A B;` (OpenSysML): a succession from A to B, in SysML v2 `first A then B;`.
+    if (this.startsPairedThen()) return this.pairedSuccession(s, h, ctx, false);
     if ((ctx & CTX_STATE) !== 0) {
       const target = this.markedReference() ?? this.reference('a target state');
       return this.transitionNode(h, null, null, null, null, target, this.body(CTX_ACTION, 'transition'));
@@ -1808,12 +1810,9 @@ class Parser {
     // `do { … }` may end the member without ';'.
     const ended = effect !== null && this.kinds[this.p - 1] === RBRACE && this.tk() !== SEMI && this.tk() !== LBRACE;
     const body = ended ? null : this.body(CTX_ACTION, 'transition');
-    const src = this.src.slice(source.range.start, source.range.end), tgt = this.src.slice(target.range.start, target.range.end);
-    const standardSource = referenceText(source) === 'start' && src !== 'start' ? 'start' : src;
-    const standardTarget = referenceText(target) === 'done' && tgt !== 'done' ? 'done' : tgt;
-    const triggerText = trigger ? ` accept ${signal ? this.src.slice(trigger.range.start, trigger.range.end).replace(/^when\s+/, '') : '…'}` : '';
-    this.warnNotation(this.rng(s), `\`transition ${src} to ${tgt}${signal ? ' when …' : ''}\``,
-      `\`transition first ${standardSource}${triggerText}${guard ? ' if …' : ''}${effect ? ' do …' : ''} then ${standardTarget};\``);
+    const triggerText = trigger ? ` accept ${signal ? this.sourceText(trigger).replace(/^when\s+/, '') : '…'}` : '';
+    this.warnNotation(this.rng(s), `\`transition ${this.sourceText(source)} to ${this.sourceText(target)}${signal ? ' when …' : ''}\``,
+      `\`transition first ${this.standardText(source)}${triggerText}${guard ? ' if …' : ''}${effect ? ' do …' : ''} then ${this.standardText(target)};\``);
     return this.transitionNode(h, source, trigger, guard, effect, target, body);
   }
 
@@ -2282,10 +2281,6 @@ function treeHeight(root: Node): number {
     }
   }
   return max;
-}
-
-function referenceText(r: Reference): string {
-  return r.kind === 'QualifiedName' ? r.segments.join('::') : r.chain.map((q) => q.segments.join('::')).join('.');
 }
 
 function isDeclContinuation(k: number): boolean {
