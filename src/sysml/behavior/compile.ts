@@ -511,8 +511,9 @@ class Compiler {
       const n = to.name.segments[0]!;
       for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
     }
+    // What the name or chain names, resolved once.
+    const named = this.chainEntry(to, ctx);
     if (to.kind === 'Name') {
-      const named = this.scope.resolve(ctx.lexical, to.name);
       // A name for the subject itself (`send S to worker` in worker's own behaviour, `to P::worker`):
       // the subject receives it, as a send with no receiver does.
       if (named !== undefined && named === this.subjectEntry) return '';
@@ -523,8 +524,7 @@ class Compiler {
       if (to.name.segments.length === 1) return to.name.segments[0]!;
     }
     // An attribute holds values; it receives no signal.
-    const reached = this.chainEntry(to, ctx);
-    if (reached?.node.kind === 'Usage' && reached.node.keyword === 'attribute') {
+    if (named?.node.kind === 'Usage' && named.node.keyword === 'attribute') {
       this.fail(`send … to ${this.targetPath(to, ctx).join('.')}: an attribute receives no signal (send to a part, a port or the subject)`, ctx.path, to.range);
     }
     // `subject.port`: a chain from the subject itself reaches its own features.
@@ -1042,7 +1042,6 @@ class Compiler {
       const later = this.laterTransitions.splice(0);
       for (const f of later) f();
     }
-    if (s.parallel && s.initial >= 0) this.fail('a parallel state starts all its regions; it has no initial transition', ctx.path, node.range);
     return s.id;
   }
 
