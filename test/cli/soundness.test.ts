@@ -264,6 +264,8 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     }
     let r = ask('outcomes', 'SR::counter', '-schedule', 'all', '--model', m);
     refused(r.code, r.answer, /send-receivers\.sysml:40:50/, /send … to counter\.count: an attribute receives no signal/);
+    r = ask('outcomes', 'SR::tally', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /send-receivers\.sysml:61:50/, /send … to count: an attribute receives no signal/);
     r = ask('outcomes', 'SR::qualified', '-schedule', 'all', '--model', m);
     refused(r.code, r.answer, /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/);
   });

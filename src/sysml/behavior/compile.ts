@@ -513,6 +513,10 @@ class Compiler {
     }
     // What the name or chain names, resolved once.
     const named = this.chainEntry(to, ctx);
+    // An attribute holds values; it receives no signal (by its name or through a chain).
+    if (named?.node.kind === 'Usage' && named.node.keyword === 'attribute') {
+      this.fail(`send … to ${this.targetPath(to, ctx).join('.')}: an attribute receives no signal (send to a part, a port or the subject)`, ctx.path, to.range);
+    }
     if (to.kind === 'Name') {
       // A name for the subject itself (`send S to worker` in worker's own behaviour, `to P::worker`):
       // the subject receives it, as a send with no receiver does.
@@ -522,10 +526,6 @@ class Compiler {
         this.fail(`send … to ${to.name.segments.join('::')}: a feature of the definition ${named.parent.node.name ?? ''}, named by its qualified name, is no one instance; which one receives the signal is not modeled (send … to a part of the subject, or to the subject itself)`, ctx.path, to.range);
       }
       if (to.name.segments.length === 1) return to.name.segments[0]!;
-    }
-    // An attribute holds values; it receives no signal.
-    if (named?.node.kind === 'Usage' && named.node.keyword === 'attribute') {
-      this.fail(`send … to ${this.targetPath(to, ctx).join('.')}: an attribute receives no signal (send to a part, a port or the subject)`, ctx.path, to.range);
     }
     // `subject.port`: a chain from the subject itself reaches its own features.
     if (to.kind === 'MemberAccess' && this.subjectEntry !== undefined) {
