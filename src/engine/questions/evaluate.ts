@@ -61,14 +61,18 @@ function checkMembers(session: Session, e: ModelElement): Member[] {
   return session.values.index
     .featuresOf(e)
     .map((f) => f.node as Member)
-    .filter((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null && m.body !== null)));
+    .filter((m) => isConstraintMember(m) || (m.kind === 'Usage' && m.keyword === 'requirement' && m.role === null && m.body !== null));
+}
+
+/** `require …`, `assume …` or `assert constraint …`: a constraint member of a body. */
+function isConstraintMember(m: Member): boolean {
+  return m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint'));
 }
 
 /** What a constraint's verdict reads: its asserted constraints (own and inherited, with any stray
  * `require`/`assume`, which the evaluator refuses in a constraint) and its last result expression. */
 function constraintMembers(session: Session, e: ModelElement): Member[] {
-  const asserted = session.values.index.featuresOf(e).map((f) => f.node as Member)
-    .filter((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint')));
+  const asserted = session.values.index.featuresOf(e).map((f) => f.node as Member).filter(isConstraintMember);
   const r = session.values.bodyMembers(e).filter((m) => m.kind === 'ResultExpression');
   return [...asserted, ...r.slice(-1)];
 }
