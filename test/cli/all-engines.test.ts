@@ -2,12 +2,13 @@
 // (real processes) and the bundled engine that agree, disagree with and without a witness the host
 // replays, differ in values, and fail. The table, the one JSON object and the exit codes (5: unresolved).
 import { strict as assert } from 'node:assert';
-import { spawnSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineEntry } from '../../src/host';
 import { PidTracker, fixtureEntry } from '../host/fixture-engines';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -44,12 +45,7 @@ describe('cli: --engine all asks every covering engine and compares', function (
   let dir: string;
   let pids: PidTracker;
 
-  before(() => {
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js', 'engine.js'));
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'assay-all-'));
     pids = new PidTracker();

@@ -4,10 +4,11 @@
 // model does not have.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PidTracker, fixtureEntry } from '../host/fixture-engines';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -31,12 +32,7 @@ describe('cli: the host re-checks satisfiable assignments', function () {
   let dir: string;
   let pids: PidTracker;
 
-  before(() => {
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js', 'engine.js'));
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'assay-assignment-'));
     pids = new PidTracker();

@@ -2,8 +2,8 @@
 // about fixture models, with hand-checked answers, and the host's standing after its own replay.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -25,12 +25,7 @@ function ask(...args: string[]): { code: number | null; answer: Answer } {
 }
 
 describe('cli: behaviour questions answered by the bundled engine', () => {
-  before(() => {
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js', 'engine.js'));
 
   it('holds: the timed crossing turns both lights green at step 2, and the witness stands after replay', () => {
     const { code, answer } = ask('holds', 'TrafficLight::TimedCrossing', '--model', join(MODELS, 'traffic-light.sysml'), '-schedule', 'all');

@@ -1,12 +1,13 @@
 // The CLI as a user runs it: `node dist/cli.js …` as a child process, with fixture engines from a
 // manifest; stdout, exit codes, Ctrl-C, and no engine process left behind.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineEntry } from '../../src/host';
 import { PidTracker, fixtureEntry } from '../host/fixture-engines';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -51,12 +52,7 @@ describe('cli: assay as a child process', function () {
   let pids: PidTracker;
   let model: string;
 
-  before(() => {
-    if (!existsSync(CLI)) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js'));
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'assay-cli-'));
     pids = new PidTracker();

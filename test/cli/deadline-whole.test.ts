@@ -3,11 +3,12 @@
 // hundreds of thousands of steps cannot keep it past the deadline. Real processes; no timing asserted
 // beyond "it ends at all" well before the work it skipped would have.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PidTracker, fixtureEntry } from '../host/fixture-engines';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -57,12 +58,7 @@ describe('cli: the deadline and Ctrl-C bound the host\'s own parsing and replay'
   let dir: string;
   let pids: PidTracker;
 
-  before(() => {
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'model-worker.js'))) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js', 'model-worker.js'));
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'assay-whole-'));
     pids = new PidTracker();

@@ -2,10 +2,11 @@
 // cannot hold, huge outputs, hostile text, odd files.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PidTracker, fixtureEntry } from '../host/fixture-engines';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -21,12 +22,7 @@ describe('cli: limits', function () {
   const model = join(dir, 'demo.sysml');
   writeFileSync(model, 'package Demo { attribute x = 1; }\n');
 
-  before(() => {
-    if (!existsSync(CLI)) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js'));
 
   it('--deadline past what a timer can hold is a usage error (exit 2), not a deadline that passes at once', () => {
     const r = cli(['evaluate', 'Demo::x', '--model', model, '--deadline', '2147484', '--json']);

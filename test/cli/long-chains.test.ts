@@ -3,9 +3,10 @@
 // answered, a longer one is one diagnostic at its place — never a stack overflow or "host failure".
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -26,12 +27,7 @@ describe('cli: long operator chains', function () {
   this.timeout(120_000);
   const dir = mkdtempSync(join(tmpdir(), 'assay-chains-'));
 
-  before(() => {
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js', 'engine.js'));
 
   it('assay parse: 3,000-term chains of +, member access, brackets, calls and ** are diagnostics at their place, exit 1', () => {
     const file = join(dir, 'chains.sysml');

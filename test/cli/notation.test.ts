@@ -3,8 +3,8 @@
 // the answer says which constructs it read so, with their places; `assay parse` lists them as warnings.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -31,12 +31,7 @@ const values = (a: Answer): string[] => (a.result?.values ?? []).map((v) => `${v
 
 describe('cli: OpenSysML notation is answered as its SysML v2 spelling, and says so', function () {
   this.timeout(120_000);
-  before(() => {
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js', 'engine.js'));
 
   it('runs an action written with markers and paired successions to the same outcome as the standard one', () => {
     const written = ask('outcomes', 'Notation::Fill', '--model', OPENSYSML, '--schedule', 'all');

@@ -2,12 +2,13 @@
 // starts the engine without `exec`, and an engine that leaves a child holding its stdout. The CLI must
 // end on its own (deadline, Ctrl-C, SIGTERM, a plain answer) and leave no engine process behind.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineEntry } from '../../src/host';
 import { FIXTURES, PidTracker, fixtureEntry } from '../host/fixture-engines';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -30,12 +31,7 @@ describe('cli: engines that are a tree of processes', function () {
   let pids: PidTracker;
   let model: string;
 
-  before(() => {
-    if (!existsSync(CLI)) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js'));
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'assay-tree-'));
     pids = new PidTracker();

@@ -4,8 +4,8 @@
 // test/fixtures/models/soundness.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIfMissing } from './built';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -44,12 +44,7 @@ function refused(code: number | null, answer: Answer, place: RegExp, what: RegEx
 
 describe('cli: soundness — the wrong answers of real models are right or refused', function () {
   this.timeout(120_000);
-  before(() => {
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'engine.js'))) {
-      const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-      assert.equal(built.status, 0, 'npm run build failed');
-    }
-  });
+  before(() => buildIfMissing('cli.js', 'engine.js'));
 
   it('multiplicity: wheels : Wheel[4] are four wheels to size and sum', () => {
     const m = join(SHARED, 'multiplicity-sum.sysml');
