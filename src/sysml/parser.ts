@@ -549,7 +549,7 @@ class Parser {
       case IDENT:
         if (visibility === null && (ctx & (CTX_ACTION | CTX_STATE)) !== 0 && !this.kerml) {
           if (this.markerAhead()) { this.marker(ctx); return null; }
-          if ((ctx & CTX_STATE) !== 0 && this.text(this.p) === 'region' && this.la(1) === IDENT && this.la(2) === LBRACE) return this.region(s);
+          if ((ctx & CTX_STATE) !== 0 && this.la(1) === IDENT && this.la(2) === LBRACE && this.text(this.p) === 'region') return this.region(s);
           if (this.inBareBlock && (this.la(1) === EQ || this.la(1) === COLON_EQ)) return this.bareBlockAssignment(s);
           if (this.la(1) === K.then) return this.sourceThenTarget(s, ctx);
         }
@@ -1418,8 +1418,10 @@ class Parser {
 
   /** `done X;`, `initial X;` or `final X;` ahead (current token is a name). */
   private markerAhead(): boolean {
+    // The token kinds first: the text is read only for `word word ;`, which no SysML v2 member is.
+    if (this.la(2) !== SEMI || !this.isWord(this.p + 1)) return false;
     const t = this.text(this.p);
-    return (t === 'done' || t === 'initial' || t === 'final') && this.isWord(this.p + 1) && this.la(2) === SEMI;
+    return t === 'done' || t === 'initial' || t === 'final';
   }
 
   /** `done X;` / `final X;` name the body's `done`, `initial X;` its `start`: the body's successions
