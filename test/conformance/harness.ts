@@ -548,6 +548,36 @@ function answerSummary(a: Answer): string {
   return `${r.claim} ${r.strength}${values ? `: ${values}` : ''}`;
 }
 
+/** An Instance, or a sequence of Instances (none included): the slot holds parts, whose count is what it pins. */
+function partsOnly(v: TypedValue): boolean {
+  return v.type === 'Instance' || (v.type === 'Sequence' && (v.elements ?? []).every((e) => e.type === 'Instance'));
+}
+
+const STRUCTURE_KINDS = new Set(['part', 'item', 'occurrence', 'port']);
+
+/**
+ * A slot that holds parts, against assay's evaluate of it: a structure usage's answer lists one part as
+ * itself and several (or none) with `count` first. An Instance agrees with one part listed; a sequence of
+ * n Instances with `count = n`. Which objects they are (identity) is not compared: assay names none.
+ */
+function partsCheck(what: string, q: Asked, exp: TypedValue): Check {
+  const question = questionText(q.args);
+  const expected = show(exp);
+  if (q.answer.code !== 0) return { what, question, expected, answered: refusalOf(q.answer), verdict: 'refused' };
+  const json = q.answer.json;
+  const r = json.result;
+  if (r.claim !== 'value' || !STRUCTURE_KINDS.has(json.question?.subjectKind)) return { what, question, expected, answered: answerSummary(q.answer), verdict: 'refused' };
+  // Several parts are answered as "<name>: n parts (…)" with `count = n` first; one part as its values
+  // (which may hold an attribute named count, so the reason decides).
+  const several = /^[^:]*: (\d+) parts?\b/.exec(String(r.reason ?? ''));
+  const count = (r.values ?? [])[0];
+  const held = several ? Number(several[1]) : 1;
+  if (several && !(count?.name === 'count' && Number(count.value) === held)) return { what, question, expected, answered: `${answerSummary(q.answer)} (the count and the reason differ)`, verdict: 'disagree' };
+  const want = exp.type === 'Instance' ? 1 : (exp.elements ?? []).length;
+  const answered = `${held} part${held === 1 ? '' : 's'} (${answerSummary(q.answer)})`;
+  return { what, question, expected, answered, verdict: held === want ? 'agree' : 'disagree' };
+}
+
 /** Compare one value question's answer (evaluate / compute) with an expected value. */
 function valueCheck(what: string, q: Asked, exp: TypedValue): Check {
   const question = questionText(q.args);
@@ -771,8 +801,8 @@ async function checksOf(c: Case): Promise<Check[]> {
         return checks;
       }
       for (const [slot, v] of Object.entries(e.slots ?? {})) {
-        if (identityOnly(v)) {
-          checks.push(notAskable(`slot ${slot}`, 'an Instance slot pins no value (object identity only)', show(v)));
+        if (partsOnly(v)) {
+          checks.push(partsCheck(`slot ${slot}`, await asked(['evaluate', featurePath(type, slot), ...model]), v));
           continue;
         }
         checks.push(valueCheck(`slot ${slot}`, await asked(['evaluate', featurePath(type, slot), ...model]), v));

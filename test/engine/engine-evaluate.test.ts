@@ -189,12 +189,31 @@ describe('reference engine process: evaluate', function () {
     assert.equal(listed.reason, 'Empty: 2 values; no value in the model for b, c (bind them in the question)');
     // Binding the missing one completes the list.
     assert.deepEqual(valuesOf(await value('Sizing::Empty', { bindings: [{ name: 'b', value: 5 }] }, plain)), { a: 1, b: 5, c: 6, 'cap.m': 2 });
-    // A part usage holding several parts, or none, is not one part: refused, naming how many it holds.
-    const many = { sources: { library: '2026-04', documents: [{ path: 'm.sysml', text: 'package Sizing { part def Cap { attribute m = 2; } part def Box { part caps : Cap[*]; part pair : Cap[2]; } }' }] } };
-    const none = await ask('Sizing::Box::caps', {}, many);
-    assert.match(String(none.error?.message), /Sizing::Box::caps holds 0 values \(its multiplicity\), not one part/);
-    const two = await ask('Sizing::Box::pair', {}, many);
-    assert.match(String(two.error?.message), /Sizing::Box::pair holds 2 values/);
+    // A part usage holding several parts, or none: how many (`count`), then each part's values under its
+    // index; the parts that subset it come first, instances of its own declaration make up a `[n]`.
+    const many = { sources: { library: '2026-04', documents: [{ path: 'm.sysml', text: [
+      'package Sizing {',
+      '  part def Cap { attribute m = 2; }',
+      '  part def Box { part caps : Cap[*]; part pair : Cap[2]; part trio : Cap[3]; part both : Cap[0..*] = (lead, spare);',
+      '    part lead : Cap :> trio { attribute :>> m = 7; } part spare : Cap { attribute :>> m = 5; }',
+      '    part holder : Holder { part inner : Cap :> held { attribute :>> m = 9; } } }',
+      '  part def Holder { part held : Cap[*]; }',
+      '}',
+    ].join('\n') }] } };
+    const none = await value('Sizing::Box::caps', {}, many);
+    assert.deepEqual(valuesOf(none), { count: 0 });
+    assert.equal(none.reason, 'caps: 0 parts; 1 value');
+    const two = await value('Sizing::Box::pair', {}, many);
+    assert.deepEqual(valuesOf(two), { count: 2, '#(1).m': 2, '#(2).m': 2 });
+    assert.equal(two.reason, 'pair: 2 parts (pair#1, pair#2); 3 values');
+    // `lead` subsets trio: it is the first of three, two Caps of trio's own declaration follow.
+    const three = await value('Sizing::Box::trio', {}, many);
+    assert.deepEqual(valuesOf(three), { count: 3, '#(1).m': 7, '#(2).m': 2, '#(3).m': 2 });
+    assert.equal(three.reason, 'trio: 3 parts (lead, trio#2, trio#3); 4 values');
+    // Parts given as its value are listed as parts too, not as their names.
+    assert.deepEqual(valuesOf(await value('Sizing::Box::both', {}, many)), { count: 2, '#(1).m': 7, '#(2).m': 5 });
+    // A nested feature that one part subsets holds that part: its values are the subsetting part's.
+    assert.deepEqual(valuesOf(await value('Sizing::Box::holder', {}, many)), { 'held.m': 9, 'inner.m': 9 });
     // An action is not a structure: not covered, with the reason.
     const covers = await engine.process.request(engine.nextId(), 'covers', { question: question('evaluate', 'Sizing::act'), model: {
       sources: { library: '2026-04', documents: [{ path: 'e.sysml', text: 'package Sizing { action act; }' }] },

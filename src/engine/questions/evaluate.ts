@@ -4,7 +4,7 @@ import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
 import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
 import { Random } from '../../sysml/semantics/random';
-import { enumLiteral, isError, toProtocolValue, type Outcome, type Value } from '../../sysml/semantics/values';
+import { enumLiteral, isError, toProtocolValue, type Instance, type Outcome, type Value } from '../../sysml/semantics/values';
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { isCallable, isMissingValue } from '../../sysml/model/environment';
 import { UnsupportedError, place } from '../../sysml/model/errors';
@@ -235,7 +235,7 @@ export const evaluateQuestion: QuestionHandler = {
     const checks = checkedConstraints(session.values.index, session.subject);
     const satisfied = evaluable(session.subject) ? [] : satisfactions(session.values.index, session.subject);
     if (checks.length > 0 || satisfied.length > 0) return checkConstraints(session, checks, satisfied, random, run);
-    if (!evaluable(session.subject) && STRUCTURES.has(declarationKind(session.subject))) {
+    if (STRUCTURES.has(declarationKind(session.subject)) && (!evaluable(session.subject) || holdsParts(session))) {
       const r = structureValues(session);
       return { claim: 'value', strength: random && random.draws > 0 ? 'observed' : 'proved', values: r.values, reason: r.reason, elapsed: run.elapsed() };
     }
@@ -263,6 +263,17 @@ const VALUE_FEATURES = new Set(['attribute', 'enum', 'ref', 'feature']);
 const MAX_STRUCTURE_VALUES = 200;
 const MAX_STRUCTURE_DEPTH = 3;
 
+/** A structure usage whose value is given as other parts (`part both : Sub[*] = (left, right);`): listed like one that is not. */
+function holdsParts(session: Session): boolean {
+  const e = session.subject;
+  const owner = session.subjectContext.parent;
+  if (e.node.kind !== 'Usage' || !owner) return false;
+  const v = session.values.featureValue(owner, e);
+  if (isError(v)) return false;
+  const items = v.kind === 'sequence' ? v.items : [v];
+  return items.length > 0 && items.every((x) => x.kind === 'instance' && !x.variant && session.values.contextOfInstance(x) !== undefined);
+}
+
 /**
  * A part (item, port, occurrence) without constraints, evaluated: the values of its attributes and of
  * its nested parts' attributes (`engine.power`), in declaration order. An attribute the model gives no
@@ -275,18 +286,17 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   if (refused) throw failure(refused, session.model, session.subject.path);
   const e = session.subject;
   const ctx0 = session.subjectContext;
+  // What the usage holds decides: one instance is listed as itself; several (or none: `[*]`, `[0..*]`)
+  // are counted and each listed under its index (`#(2).mass`, SysML's indexing); a variation point is the
+  // variant selected.
+  let held: Value | undefined;
   if (e.node.kind === 'Usage' && ctx0.parent) {
-    // What the usage holds decides: one instance is listed; several (or none: `[*]`, `[0..*]`) are not
-    // one part's attributes; a variation point is the variant selected.
-    const held = values.featureValue(ctx0.parent, e);
-    if (isError(held)) throw failure(held, session.model, e.path);
-    if (held.kind === 'instance' && held.variant) {
-      return { values: protocolValues(label(e), shownVariant(held)), reason: `${label(e)}: the variant ${held.variant.name}` };
+    const v = values.featureValue(ctx0.parent, e);
+    if (isError(v)) throw failure(v, session.model, e.path);
+    if (v.kind === 'instance' && v.variant) {
+      return { values: protocolValues(label(e), shownVariant(v)), reason: `${label(e)}: the variant ${v.variant.name}` };
     }
-    if (held.kind !== 'instance') {
-      const n = held.kind === 'sequence' ? held.items.length : 1;
-      throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} holds ${n} value${n === 1 ? '' : 's'} (its multiplicity), not one part: ask about an attribute that reads it (size(${e.name}), sum(${e.name}.m))`);
-    }
+    held = v;
   }
   const out: ProtocolValue[] = [];
   const unvalued: string[] = [];
@@ -310,7 +320,8 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
       }
       v = shownVariant(v);
       if (v.kind === 'instance') {
-        if (nested && depth < MAX_STRUCTURE_DEPTH) visit(values.child(ctx, f), `${name}.`, depth + 1);
+        // The instance's own context: a feature one part subsets holds that part, not its own declaration.
+        if (nested && depth < MAX_STRUCTURE_DEPTH) visit(values.contextOfInstance(v) ?? values.child(ctx, f), `${name}.`, depth + 1);
         continue;
       }
       // Several parts (`wheels : Wheel[4]`) are counted, not listed one by one.
@@ -323,9 +334,22 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
       if (out.length >= MAX_STRUCTURE_VALUES) cut = true;
     }
   };
-  visit(session.subjectContext, '', 1);
   const subject = label(session.subject);
-  const parts = [`${subject}: ${out.length} value${out.length === 1 ? '' : 's'}${cut ? ` (the first ${MAX_STRUCTURE_VALUES})` : ''}`];
+  const parts: string[] = [];
+  if (held === undefined || held.kind === 'instance') {
+    visit(held === undefined ? session.subjectContext : (values.contextOfInstance(held) ?? session.subjectContext), '', 1);
+  } else {
+    const items = held.kind === 'sequence' ? held.items : [held];
+    const contexts = items.map((item) => (item.kind === 'instance' ? values.contextOfInstance(item) : undefined));
+    if (contexts.some((c) => c === undefined)) {
+      throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} holds ${items.length} value${items.length === 1 ? '' : 's'} that are not parts of this model: ask about an attribute that reads them`);
+    }
+    out.push({ name: 'count', value: items.length } as ProtocolValue);
+    contexts.forEach((c, k) => visit(c!, `#(${k + 1}).`, 2));
+    const named = items.map((item) => (item as Instance).label.split('.').at(-1)!);
+    parts.push(`${subject}: ${items.length} part${items.length === 1 ? '' : 's'}${items.length > 0 ? ` (${named.join(', ')})` : ''}`);
+  }
+  parts.push(`${parts.length > 0 ? '' : `${subject}: `}${out.length} value${out.length === 1 ? '' : 's'}${cut ? ` (the first ${MAX_STRUCTURE_VALUES})` : ''}`);
   if (unvalued.length > 0) parts.push(`no value in the model for ${unvalued.slice(0, 10).join(', ')}${unvalued.length > 10 ? ` and ${unvalued.length - 10} more` : ''} (bind them in the question)`);
   return { values: out, reason: parts.join('; ') };
 }

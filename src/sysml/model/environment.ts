@@ -67,6 +67,8 @@ function referenceExpression(ref: Reference): Expression {
 export class ModelValues {
   private readonly cache = new Map<string, { state: 'running' | 'done'; value?: Outcome }>();
   private readonly activeBinds = new Set<string>();
+  /** The context each structured instance was made for, so its features can be listed, not only read by name. */
+  private readonly instanceContexts = new WeakMap<Instance, InstanceContext>();
   readonly root: InstanceContext;
 
   constructor(
@@ -87,6 +89,11 @@ export class ModelValues {
     let ctx = this.root;
     for (const e of chain) ctx = { element: e, path: joinPath(ctx.path, e.name ?? '<unnamed>'), parent: ctx };
     return ctx;
+  }
+
+  /** The context a structured instance of this model was made for (undefined for a calc result or one made elsewhere). */
+  contextOfInstance(v: Instance): InstanceContext | undefined {
+    return this.instanceContexts.get(v);
   }
 
   child(ctx: InstanceContext, feature: ModelElement): InstanceContext {
@@ -515,7 +522,7 @@ export class ModelValues {
   instance(ctx: InstanceContext): Instance {
     const point = ctx.element.parent;
     const variant = point && ctx.element.name && this.index.isVariant(ctx.element) ? { point: point.qualifiedName, name: ctx.element.name } : undefined;
-    return {
+    const made: Instance = {
       kind: 'instance',
       label: ctx.path === '' ? (ctx.element.name ?? '<unnamed>') : ctx.path,
       // A variant is the same choice wherever it is named (`engine == engine::electric`).
@@ -527,6 +534,8 @@ export class ModelValues {
         return f ? this.featureValue(ctx, f) : undefined;
       },
     };
+    this.instanceContexts.set(made, ctx);
+    return made;
   }
 
   /** A feature (own or inherited) of an element by name. */
