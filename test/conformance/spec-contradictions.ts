@@ -106,6 +106,26 @@ export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
     outcome: 'a syntax error: no result (upstream: 1)',
     expect: { result: { error: 'syntax error: return outside a calculation body' } },
   },
+  // The import names a package outside the specification's libraries: the release's Kernel Function
+  // Library declares no `exp`, `ln`, `log` or `atan2` (TrigFunctions has `arctan` of one argument), so
+  // the names in the calc resolve to nothing and the model is not valid SysML v2 (`assay parse` reports
+  // each unresolved reference).
+  calc_opensysml_math_functions: {
+    why: '`private import OpenSysMLMathFunctions::*;` names a package that no SysML v2 / KerML library of the release declares (the Kernel Function Library has no exp, ln, log or atan2; TrigFunctions::arctan takes one argument), so `ln`, `exp`, `atan2` and `log` are unresolved references and the calc has no value under the specification',
+    outcome: 'no value: the names do not resolve (upstream: 9.1416, with OpenSysML\'s own library)',
+    expect: { result: { error: 'unresolved' } },
+    refusalAlsoAgrees: /unknown calc or function '(atan2|ln|exp|log)'/,
+  },
+  // SequenceFunctions::includingAt's body in the release is
+  // `(seq->subsequence(1, index - 1), values, seq->subsequence(index + 1))`: the element at `index` is
+  // dropped (replaced), while its name and the upstream say insert before it. Which one the
+  // specification means is not settled by its own text, so no value is the spec-correct answer.
+  calc_sequence_including_at: {
+    why: 'the release\'s SequenceFunctions::includingAt is defined by the body `(seq->subsequence(1, index - 1), values, seq->subsequence(index + 1))`, which replaces the element at index ((1, 2, 3)->includingAt(9, 2) = (1, 9, 3)), while its name and documentation intent say insert ((1, 9, 2, 3)); the library text contradicts itself except when appending (index = size + 1)',
+    outcome: 'no value naming the contradiction at an inner index (upstream: (1, 9, 2, 3), the insertion reading)',
+    expect: { result: { error: 'includingAt' } },
+    refusalAlsoAgrees: /includingAt at index \d+ of a sequence of \d+: the library's body/,
+  },
   // Assay's documented decision (docs/semantics.md, "Units inside brackets"): inside `[ ]` a name the
   // unit table knows is that unit, and the name resolver warns where a model feature takes the name.
   // Ordinary lookup (KerML 8.2.3.5.3, which this case follows) would take the feature; real models
