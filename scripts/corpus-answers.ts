@@ -8,7 +8,7 @@
 //
 // The question per kind is the one a modeller asks first:
 // - calc, analysis: `evaluate <def>`, each `in` parameter of a scalar or ISQ quantity type bound to a
-//   sample value (2, true, "a", 2 in the quantity's coherent SI unit);
+//   sample value (2, true, "a", 2 in the quantity's coherent SI unit), an untyped one (Anything) to 2;
 // - constraint, requirement: `evaluate <def>`, the same bindings for its `in` parameters and its
 //   attributes without a value (does it hold at that point?);
 // - action, state: `outcomes <def> --free schedule,inputs` (every schedule and environment input).
@@ -93,9 +93,11 @@ function refText(r: Definition['relations'][number]): string | undefined {
 
 /** A sample value for a feature of this type, or undefined when the type has none (a part, an item …). */
 export function sample(typeName: string | undefined, defs: Defs = new Map(), depth = 0): Omit<Value, 'name'> | undefined {
-  if (!typeName || depth > 8) return undefined;
+  if (depth > 8) return undefined;
+  // An untyped feature is typed Anything (KerML: every feature is typed, by Base::Anything at least): a number is one of its values.
+  if (!typeName) return depth === 0 ? { value: 2 } : undefined;
   const simple = typeName.split('::').at(-1)!;
-  if (['Integer', 'Natural', 'Positive', 'Real', 'Rational', 'Number', 'NumericalValue'].includes(simple)) return { value: 2 };
+  if (['Integer', 'Natural', 'Positive', 'Real', 'Rational', 'Number', 'NumericalValue', 'DimensionOneValue'].includes(simple)) return { value: 2 };
   if (simple === 'Boolean') return { value: true };
   if (simple === 'String') return { value: 'a' };
   const unit = quantityKindUnit(typeName);
@@ -116,7 +118,10 @@ function bindingsOf(def: Definition, kind: Kind, defs: Defs): Value[] {
     if (m.role === 'subject') {
       const type = defs.get(typeNameOf(m)?.split('::').at(-1) ?? '');
       for (const a of type?.body ?? []) {
-        if (a.kind !== 'Usage' || !a.name || a.value !== null || a.keyword !== 'attribute' || !single(a)) continue;
+        if (a.kind !== 'Usage' || !a.name || a.value !== null || !single(a)) continue;
+        // Attributes, and features declared without a keyword (`m;`, a feature of the part, read as a value).
+        if (a.keyword !== 'attribute' && !(a.keyword === 'feature' || a.keyword === 'ref')) continue;
+        if (a.keyword !== 'attribute' && typeNameOf(a) !== undefined) continue;
         const v = sample(typeNameOf(a), defs);
         if (v) out.push({ name: `${m.name}.${a.name}`, ...v });
       }
