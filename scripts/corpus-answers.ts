@@ -110,10 +110,37 @@ export function sample(typeName: string | undefined, defs: Defs = new Map(), dep
 
 const single = (u: Usage): boolean => u.multiplicity === null;
 
+/** A definition's own body, then the bodies of the model's definitions it specializes (`:> MassLimitationRequirement`). */
+function inheritedBody(def: Definition, defs: Defs, seen = new Set<Definition>()): Member[] {
+  if (seen.has(def)) return [];
+  seen.add(def);
+  const out: Member[] = [...(def.body ?? [])];
+  for (const r of def.relations) {
+    if (r.relation !== 'specialization') continue;
+    const general = defs.get(refText(r)?.split('::').at(-1) ?? '');
+    if (general && general.keyword === def.keyword) out.push(...inheritedBody(general, defs, seen));
+  }
+  return out;
+}
+
 function bindingsOf(def: Definition, kind: Kind, defs: Defs): Value[] {
   const out: Value[] = [];
+  // A feature redefined or valued in the definition itself is not bound again for its general's declaration.
+  const own = new Set<string>();
   for (const m of def.body ?? []) {
+    if (m.kind !== 'Usage') continue;
+    if (m.name) own.add(m.name);
+    for (const r of m.relations) if (r.relation === 'redefinition') own.add(refText(r as never)?.split('::').at(-1) ?? '');
+  }
+  for (const m of inheritedBody(def, defs)) {
     if (m.kind !== 'Usage' || !m.name || m.value !== null) continue;
+    if (!(def.body ?? []).includes(m) && own.has(m.name)) continue;
+    if (out.some((b) => b.name === m.name || b.name.startsWith(`${m.name}.`))) continue;
+    // A subject typed by a quantity or scalar: a sample of it (`subject mass :> ISQ::mass`).
+    if (m.role === 'subject' && sample(typeNameOf(m), defs, 1) !== undefined) {
+      out.push({ name: m.name, ...sample(typeNameOf(m), defs, 1)! });
+      continue;
+    }
     // A subject typed by a structure: its attributes without a value, by dotted name (`vehicle.mass`).
     if (m.role === 'subject') {
       const type = defs.get(typeNameOf(m)?.split('::').at(-1) ?? '');

@@ -6,8 +6,9 @@ import { CORPUS, measure, share, topReasons } from '../../scripts/corpus-answers
 // that `npm run corpus-answers` answers, as recorded in docs/corpus-answers.md. Raise it when the engine
 // answers more; it must not fall, except where an answer was wrong: 172 → 168 when a constraint without
 // an expression stopped reading as true (MassConstraint4, MassAnalysis3, C and one more had been "proved true");
-// 174 when untyped parameters (Anything) and DimensionOneValue ones are given a sample too.
-const FLOOR = 174 / 236;
+// 174 when untyped parameters (Anything) and DimensionOneValue ones are given a sample too; 176 with
+// quantity-typed subjects and the attributes a requirement inherits from one of the model's own definitions.
+const FLOOR = 176 / 236;
 
 describe('corpus answers (every definition of the release examples, training, validation asked one question)', () => {
   it('answers at least the recorded share, never with an internal error, and every refusal names its place', async function () {
