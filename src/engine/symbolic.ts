@@ -346,6 +346,8 @@ export class Symbolizer {
     for (const m of members) {
       const u = unmodeled(m, 'calc');
       if (u) this.fail(u.range, path, `${label}: ${refusalMessage(u, 'in a calc, constraint or requirement body')}`);
+      // Evaluate checks an objective against the result; the solver does not state it.
+      if (m.kind === 'Usage' && m.role === 'objective') this.fail(m.range, path, `${label}: an objective is not modeled by the solver (evaluate checks it against the case's result)`);
     }
     if (hasBodyActions(members)) this.fail(at, path, `${label}: a body with actions (assign, if, loops) is evaluated by running it, which the solver does not model; ask evaluate or compute`);
     const params = members.filter((m): m is Usage => m.kind === 'Usage' && (m.direction === 'in' || m.direction === 'inout') && m.role !== 'return');

@@ -140,7 +140,7 @@ export const CONSTRUCTS: Readonly<Record<string, ConstructInfo>> = {
   'role:subject': c('a subject', M, M, M, 'the subject parameter (SysML 8.3.18)'),
   'role:actor': c('an actor', I, I, R, 'a participant of a case'),
   'role:stakeholder': c('a stakeholder', I, I, I, ANNOTATION),
-  'role:objective': c('an objective', R, R, R, 'case objectives are not modeled'),
+  'role:objective': c('an objective', I, R, M, 'a requirement on the case\'s result (SysML Cases: the objective\'s subject defaults to Case::result); it does not change the result: evaluate checks it against the result and reports its verdict beside it, the solver refuses it'),
   'role:return': c('a result parameter', M, M, M, 'the result of a calc (SysML 8.3.16)'),
   'role:require': c('a required constraint', M, M, M, 'SysML 8.3.18'),
   'role:assume': c('an assumed constraint', M, M, M, 'SysML 8.3.18'),

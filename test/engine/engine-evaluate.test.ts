@@ -222,6 +222,53 @@ describe('reference engine process: evaluate', function () {
     assert.match(String(covers.result?.reason), /Sizing::act is an action usage/);
   });
 
+  it("checks an analysis's objective against its result and reports its verdict beside it", async () => {
+    const cases = { sources: { library: '2026-04', documents: [{ path: 'cases.sysml', text: [
+      'package Cases {',
+      '  private import ISQ::*;',
+      '  private import SI::*;',
+      '  part def Rover { attribute mass : MassValue; attribute payload : MassValue; }',
+      '  requirement def Light { subject m : MassValue; attribute limit : MassValue = 100 [kg]; require constraint { m <= limit } }',
+      '  requirement def Told { doc /* the total should be known */ }',
+      '  analysis def Total {',
+      '    subject r : Rover;',
+      '    objective light : Light { subject = result; }',
+      '    r.mass + r.payload',
+      '  }',
+      '  analysis def Checked {',
+      '    subject r : Rover;',
+      '    objective { assume constraint { r.payload > 0 [kg] } require constraint { result >= 10 [kg] } }',
+      '    return total : MassValue = r.mass + r.payload;',
+      '  }',
+      '  analysis def Noted { subject r : Rover; objective told : Told; r.mass }',
+      '  analysis def Elsewhere { subject r : Rover; objective : Light { subject = r.payload; } r.mass }',
+      '}',
+    ].join('\n') }] } };
+    const rover = (mass: number, payload: number) => ({ bindings: [kg('r.mass', mass), kg('r.payload', payload)] });
+    // 60 + 30 = 90 kg <= 100 kg: the result, and the objective met.
+    const met = await value('Cases::Total', rover(60, 30), cases);
+    assert.deepEqual(valuesOf(met), { Total: '90 [kg]', light: true });
+    // 80 + 30 = 110 kg > 100 kg: the same result is reported; the objective is not met, and the reason says where.
+    const missed = await value('Cases::Total', rover(80, 30), cases);
+    assert.deepEqual(valuesOf(missed), { Total: '110 [kg]', light: false });
+    assert.match(String(missed.reason), /^Total: its objective light is not met: m <= limit is false \(cases\.sysml:5:\d+\)$/);
+    // An unnamed objective reads `result`: 5 + 2 = 7 kg < 10 kg, not met; with no payload its assumption is false.
+    assert.deepEqual(valuesOf(await value('Cases::Checked', rover(5, 2), cases)), { Checked: '7 [kg]', objective: false });
+    assert.deepEqual(valuesOf(await value('Cases::Checked', rover(15, 2), cases)), { Checked: '17 [kg]', objective: true });
+    const vacuous = await value('Cases::Checked', rover(15, 0), cases);
+    assert.match(String(vacuous.reason), /^Checked: its objective holds only because its assumption r\.payload > 0 \[kg\] is false$/);
+    // An objective of text only holds with nothing checked, and says so.
+    const noted = await value('Cases::Noted', rover(15, 0), cases);
+    assert.deepEqual(valuesOf(noted), { Noted: '15 [kg]', told: true });
+    assert.equal(noted.reason, 'Noted: its objective told states no constraint (text only), so it holds with nothing checked');
+    // An objective about something else than the result is refused, not read as about the result.
+    const elsewhere = await ask('Cases::Elsewhere', rover(15, 0), cases);
+    assert.match(String(elsewhere.error?.message), /a subject other than the case's result is not modeled/);
+    // The solver does not state objectives: satisfiable refuses the analysis, naming the objective.
+    const solved = await engine.run(question('satisfiable', 'Cases::Total'), cases);
+    assert.match(String(solved.error?.message ?? solved.result?.reason), /an objective is not modeled by the solver|an objective/);
+  });
+
   describe('on the corpus examples', () => {
     it('31 Constraints: MassConstraint over a vehicle (in-parameters and redefinitions)', async () => {
       const bindings = [kg('chassisMass', 1000), kg('engine.mass', 800), kg('transmission.mass', 500)];

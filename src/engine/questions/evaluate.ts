@@ -137,6 +137,7 @@ export function evaluateSubject(session: Session): SubjectValue {
   let v: Outcome;
   let outputs: SubjectValue['outputs'];
   let failing: string | undefined;
+  let objectiveNote: string | undefined;
   if (isCallable(e)) {
     const r = values.invokeElementDetailed(e, boundArguments(session, e), ctx, e.node.range);
     v = r.value;
@@ -148,6 +149,25 @@ export function evaluateSubject(session: Session): SubjectValue {
     }
     // The single output already is the value when there is no result.
     if (outs.length > 0 && !(outs.length === 1 && !hasResult(session, e))) outputs = outs;
+    // A case's objective: its verdict on the result, beside it; where it has none, the reason says why.
+    if (r.objective) {
+      const o = r.objective;
+      const its = o.label === 'objective' ? 'its objective' : `its objective ${o.label}`;
+      if ('kind' in o.verdict) {
+        if (o.verdict.code === 'unsupported') throw failure(o.verdict, session.model, e.path);
+        objectiveNote = `${its} has no verdict: ${o.verdict.message}`;
+      } else {
+        outputs = [...(outputs ?? []), { name: o.label, value: { kind: 'boolean', value: o.verdict.value } }];
+        if (!o.verdict.value) {
+          const f = o.verdict.failing;
+          objectiveNote = `${its} is not met${f ? `: ${f.label} is false (${place(session.model.pathOf(f.range) ?? e.path, f.range)})` : ''}`;
+        } else if (o.unstated) {
+          objectiveNote = `${its} states no constraint (text only), so it holds with nothing checked`;
+        } else if (o.verdict.vacuous) {
+          objectiveNote = `${its} holds only because its assumption ${o.verdict.vacuous.label} is false`;
+        }
+      }
+    }
   } else if (e.node.kind === 'Usage' && e.node.value) {
     const bound = values.bindings.get(ctx.path);
     if (bound !== undefined) v = bound;
@@ -164,7 +184,8 @@ export function evaluateSubject(session: Session): SubjectValue {
   if (v.kind === 'instance') {
     throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: ${e.qualifiedName} is a structured value (${v.label}); ask about one of its attributes`);
   }
-  return { value: v, ...(failing ? { reason: failing } : {}), ...(outputs ? { outputs } : {}) };
+  const reason = [failing, objectiveNote && `${label(e)}: ${objectiveNote}`].filter((x): x is string => x !== undefined).join('; ');
+  return { value: v, ...(reason ? { reason } : {}), ...(outputs ? { outputs } : {}) };
 }
 
 /** A variation point's value, the variant selected, answered by its name as a literal of the point. */

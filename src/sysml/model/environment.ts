@@ -583,7 +583,37 @@ export class ModelValues {
     const outer = this.environment(ctx, element);
     const r = this.evaluator.callBodyDetailed(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
     const checked = this.checkResult(element, label, r.value);
-    return checked === r.value ? r : { ...r, value: checked };
+    const out = checked === r.value ? r : { ...r, value: checked };
+    if (isError(out.value)) return out;
+    const objective = this.index.featuresOf(element).find((f) => f.node.kind === 'Usage' && f.node.role === 'objective');
+    return objective ? { ...out, objective: this.objectiveVerdict(objective, out.value, ctx, at) } : out;
+  }
+
+  /**
+   * A case's objective against its result. The objective is a requirement whose subject is the case's
+   * result (SysML Cases library: `objective obj : RequirementCheck { subject subj default Case::result; }`):
+   * its subject parameter is given the result, a `subject = result;` it writes says the same, and its
+   * require/assume constraints (its own and its definition's) are checked.
+   */
+  private objectiveVerdict(objective: ModelElement, result: Value, ctx: InstanceContext, at: SourceRange | undefined): NonNullable<BodyOutcome['objective']> {
+    const label = objective.name ?? 'objective';
+    const range = rangeOf(objective) ?? at ?? (objective.node as Usage).range;
+    const isResultRef = (m: Member): boolean => {
+      if (m.kind !== 'Usage' || m.role !== 'subject' || !m.value || m.value.isDefault) return false;
+      const e = m.value.expression;
+      return e.kind === 'Name' && e.name.segments.at(-1) === 'result';
+    };
+    const members = this.bodyMembers(objective).filter((m) => !isResultRef(m));
+    const subjects = members.filter((m): m is Usage => m.kind === 'Usage' && m.role === 'subject');
+    const other = subjects.find((m) => m.value !== null && !m.value.isDefault);
+    if (other) {
+      return { label, range, verdict: error(`the objective ${label}: a subject other than the case's result is not modeled`, other.range, 'unsupported') };
+    }
+    const named = subjects.find((m) => m.name !== null);
+    const args: CallArgument[] = named ? [{ name: named.name, value: result }] : [];
+    const verdict = this.evaluator.checkRequirement(label, members, args, new ResultEnvironment(this.environment(ctx, objective), result), range);
+    const states = members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || m.role === 'assert' || (m.keyword === 'requirement' && m.role === null)));
+    return { label, range, verdict, ...(states ? {} : { unstated: true }) };
   }
 
   /** Invokes a calc/constraint element with arguments; `ctx` is the instance it is read on. */
@@ -603,6 +633,30 @@ export function isMissingValue(e: ValueError): boolean {
 
 export function isCallable(e: ModelElement): boolean {
   return e.node.kind !== 'Package' && CALLABLE_KEYWORDS.has(declarationKind(e));
+}
+
+/** An objective's scope: `result` is the case's result (Case::result, which a `return` parameter redefines). */
+class ResultEnvironment implements Environment {
+  constructor(
+    private readonly outer: ModelEnvironment,
+    private readonly result: Value,
+  ) {}
+
+  lookup(name: QualifiedName): Outcome | undefined {
+    return !name.isGlobal && name.segments.length === 1 && name.segments[0] === 'result' ? this.result : this.outer.lookup(name);
+  }
+  invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
+    return this.outer.invoke(callee, args, evaluator, at);
+  }
+  classify(value: Scalar, type: QualifiedName): boolean | undefined {
+    return this.outer.classify(value, type);
+  }
+  sourceText(range: SourceRange): string | undefined {
+    return this.outer.sourceText(range);
+  }
+  calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
+    return this.outer.calcOutput(usage, output);
+  }
 }
 
 export class ModelEnvironment implements Environment {

@@ -910,6 +910,8 @@ export interface BodyOutcome {
   readonly value: Outcome;
   readonly outputs: readonly { readonly name: string; readonly value: Outcome }[];
   readonly failing?: { readonly label: string; readonly range: SourceRange };
+  /** A case's objective checked against its result: its name and verdict (or why it has none). */
+  readonly objective?: { readonly label: string; readonly verdict: Verdict | ValueError; readonly range: SourceRange; readonly unstated?: boolean };
 }
 
 /** What an invocation needs to know of a body besides its values, computed once per body (bodies never
