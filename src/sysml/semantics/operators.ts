@@ -199,10 +199,21 @@ function power(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () =>
     return real(Number(a.value) ** Number(b.value));
   }
   const e = asNumber(b);
-  if (isPlainNumber(a)) return real(asNumber(a) ** e);
+  if (isPlainNumber(a)) {
+    const y = realPower(asNumber(a), e, range);
+    return typeof y === 'number' ? real(y) : y;
+  }
   const unit = powerUnit(a.unit, e);
   if (!unit) return error(`cannot raise ${describeKind(a)} to the power ${e}: the unit would have a fractional exponent`, range);
-  return quantityIn(a.value ** e, unit);
+  const y = realPower(a.value, e, range);
+  return typeof y === 'number' ? quantityIn(y, unit) : y;
+}
+
+function realPower(x: number, e: number, range?: Place): number | ValueError {
+  const y = x ** e;
+  // A negative base to a fractional power has no Real value (doubles say NaN).
+  if (Number.isNaN(y) && !Number.isNaN(x) && !Number.isNaN(e)) return error(`(${x}) ** ${e} has no Real value: a negative number raised to a fractional power`, range);
+  return y;
 }
 
 /** Arithmetic with unit values: `km/h` inside brackets, `2 * SI::kg`, `SI::m ** 2`. */

@@ -178,6 +178,8 @@ describe('semantics/complex: ComplexFunctions', () => {
     // (-1 + 0i)^0.5: RealFunctions::'**' has no Real value, the principal value is i
     refused(arithmetic('**', complex(-1, 0), real(0.5)), /^'\*\*' of -1 and 0\.5: both are Reals, for which RealFunctions::'\*\*' \(a Real result\) has no value/);
     refused(call('^', complex(-8, 0), real(1 / 3)), /^ComplexFunctions::'\^' of -8 and 0\.333.*RealFunctions::'\^'/);
+    // Reals alone: RealFunctions::'**' applies, and has no Real value there
+    modelError(call('**', real(-1), real(0.5)), /^\(-1\) \*\* 0\.5 has no Real value/);
   });
 
   it('refuses what the library gives no semantics: a Complex as text, ToComplex, complex quantities, overflow', () => {
