@@ -7,10 +7,10 @@
 // constrains the free ones they derive from. Calcs and constraints are inlined through their bodies.
 import type { Argument, Expression, Member, QualifiedName, Reference, SourceRange, Usage } from '../sysml/ast';
 import { declaredName, Evaluator } from '../sysml/semantics/evaluate';
-import { callLibraryFunction } from '../sysml/semantics/functions';
+import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
 import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
-import { describeKind, format, isError, itemsOf, type Scalar, type Value } from '../sysml/semantics/values';
+import { describeKind, format, isError, itemsOf, nameNotation, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
 import { UnsupportedError, place } from '../sysml/model/errors';
 import { rangeOf, typeName, type ModelElement, type ModelIndex } from '../sysml/model/model';
@@ -268,6 +268,9 @@ export class Symbolizer {
       }
       case 'unit':
         return { kind: 'unit', unit: v.unit };
+      case 'complex':
+        this.fail(at, path, `the Complex value ${format(v)} is not modeled by the solver; ask evaluate`);
+      // eslint-disable-next-line no-fallthrough
       case 'instance':
         this.fail(at, path, `${v.label} cannot be used as a number by the solver`);
       // eslint-disable-next-line no-fallthrough
@@ -517,6 +520,14 @@ export class Symbolizer {
     const evaluated = args.map((a) => ({ name: a.name, value: this.expression(a.value, env) }));
     const fromModel = env.invoke(callee, evaluated, at);
     if (fromModel) return fromModel;
+    // The packages the evaluator calls by qualified name give their own meaning to names (`sum`, `abs`,
+    // `'*'`) that the solver would read as NumericalFunctions'.
+    const library = this.values.index.libraryNameOf(env.lexical, callee);
+    const pkg = library?.slice(0, library.lastIndexOf('::'));
+    if (library && pkg && isQualifiedLibraryPackage(pkg)) {
+      const fn = `${pkg}::${nameNotation(library.slice(pkg.length + 2))}`;
+      this.fail(at, path, `${fn} is not modeled by the solver${pkg === 'ComplexFunctions' ? ' (it holds no Complex values)' : ''}; ask evaluate`);
+    }
     if (evaluated.some((a) => a.name !== null)) this.fail(at, path, `${simpleName(callee)}() takes positional arguments only`);
     return this.library(simpleName(callee), evaluated.map((a) => a.value), at, path);
   }

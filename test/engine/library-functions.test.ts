@@ -1,6 +1,6 @@
-// Library functions of SequenceFunctions, TrigFunctions and VectorFunctions through the real engine
-// process: each value is worked out by hand from the library's own body (library/Kernel Libraries/
-// Kernel Function Library/*.kerml), and what the engine does not implement is refused by name.
+// Library functions of SequenceFunctions, TrigFunctions, VectorFunctions and ComplexFunctions through the
+// real engine process: each value is worked out by hand from the library's own body (library/Kernel
+// Libraries/Kernel Function Library/*.kerml), and what the engine does not implement is refused by name.
 import assert from 'node:assert/strict';
 import { modelText, question, suiteEngine } from './engine-process';
 
@@ -103,5 +103,93 @@ describe('library functions through the engine (SequenceFunctions, TrigFunctions
     assert.match(await refusal('zeros'), /lib\.sysml:\d+:\d+: .*VectorFunctions::cartesianZeroVector .* has no value in the reference engine/);
     assert.match(await refusal('vectorSum'), /the library function VectorFunctions::sum has no semantics in the reference engine/);
     assert.match(await refusal('angleOf'), /the library function VectorFunctions::angle has no semantics in the reference engine/);
+  });
+});
+
+const COMPLEX_MODEL = `package C {
+  private import ScalarValues::*;
+  private import ComplexFunctions::*;
+  attribute z1 = rect(1.0, 2.0);
+  attribute z2 = rect(3.0, -1.0);
+  attribute byOperator = z1 * z2;
+  attribute byName = ComplexFunctions::'*'(z1, z2);
+  attribute iSquared = i * i;
+  attribute reOfSquare = re(i * i);
+  attribute quarterTurn = polar(2.0, TrigFunctions::pi / 2);
+  attribute modulus = abs(rect(3.0, 4.0));
+  attribute total = sum((z1, z2));
+  attribute scaled = 2 * z1;
+  calc def Square { in x : Complex; return : Complex = x * x; }
+  attribute squared = Square(z1);
+  attribute negativeArg = arg(-1.0);
+  attribute asText = ToString(z1);
+  attribute parsed = ToComplex("1+2i");
+  attribute byZero = z1 / rect(0.0, 0.0);
+  attribute realByZero = 1.0 / 0.0;
+  attribute named = rect(re = 1.0, im = 2.0);
+  part p {
+    attribute x : Real;
+    constraint built { re(rect(x, 1.0)) > 2.0 }
+    constraint modulusOfReal { ComplexFunctions::abs(x) > 2.0 }
+    constraint unit { im(i) == 1.0 and x > 0.0 }
+  }
+}`;
+
+describe('ComplexFunctions through the engine', function () {
+  this.timeout(30000);
+  const engine = suiteEngine();
+
+  async function ask(kind: string, name: string) {
+    return engine.run(question(kind, `C::${name}`), modelText('complex.sysml', COMPLEX_MODEL));
+  }
+  /** The answer's values by name: a Complex answer is two, `<name>.re` and `<name>.im`. */
+  async function values(name: string): Promise<Record<string, unknown>> {
+    const r = await ask('evaluate', name);
+    assert.equal(r.error, undefined, `${name}: ${JSON.stringify(r.error)}`);
+    return Object.fromEntries(((r.result!.values ?? []) as { name: string; value: unknown }[]).map((v) => [v.name, v.value]));
+  }
+  async function refusal(kind: string, name: string): Promise<string> {
+    const r = await ask(kind, name);
+    assert.equal(r.result, undefined, `${name} answered ${JSON.stringify(r.result)}`);
+    assert.equal((r.error as { code?: string } | undefined)?.code, 'unsupported', `${name}: ${JSON.stringify(r.error)}`);
+    return String(r.error?.message);
+  }
+
+  it('answers a Complex as <name>.re and <name>.im', async () => {
+    // (1 + 2i)(3 - i) = 5 + 5i, by the operator and by ComplexFunctions::'*'
+    assert.deepEqual(await values('byOperator'), { 'byOperator.re': 5, 'byOperator.im': 5 });
+    assert.deepEqual(await values('byName'), { 'byName.re': 5, 'byName.im': 5 });
+    // i * i = -1; re of it is a Real, one value
+    assert.deepEqual(await values('iSquared'), { 'iSquared.re': -1, 'iSquared.im': 0 });
+    assert.deepEqual(await values('reOfSquare'), { reOfSquare: -1 });
+    // |3 + 4i| = 5; (1 + 2i) + (3 - i) = 4 + i; 2(1 + 2i) = 2 + 4i; (1 + 2i)^2 = -3 + 4i through a calc
+    assert.deepEqual(await values('modulus'), { modulus: 5 });
+    assert.deepEqual(await values('total'), { 'total.re': 4, 'total.im': 1 });
+    assert.deepEqual(await values('scaled'), { 'scaled.re': 2, 'scaled.im': 4 });
+    assert.deepEqual(await values('squared'), { 'squared.re': -3, 'squared.im': 4 });
+    // polar(2, pi/2) = 2i; cos(pi/2) is not 0 in doubles: the real part within 1e-15
+    const turn = await values('quarterTurn');
+    assert.ok(Math.abs(turn['quarterTurn.re'] as number) <= 1e-15, JSON.stringify(turn));
+    assert.equal(turn['quarterTurn.im'], 2);
+  });
+
+  it('refuses by name what it does not model; division by zero is reported as for Reals', async () => {
+    assert.match(await refusal('evaluate', 'negativeArg'), /complex\.sysml:\d+:\d+: ComplexFunctions::arg of the negative Real -1: RealFunctions::arg, .* is 0\.0 by its library body, while the principal argument is pi/);
+    assert.match(await refusal('evaluate', 'asText'), /ComplexFunctions::ToString has no semantics in the reference engine/);
+    assert.match(await refusal('evaluate', 'parsed'), /ComplexFunctions::ToComplex has no semantics in the reference engine/);
+    assert.match(await refusal('evaluate', 'named'), /ComplexFunctions::rect\(\) takes positional arguments only, got 're = …'/);
+    // As 1.0 / 0.0 is answered
+    const r = await ask('evaluate', 'byZero');
+    const real = await ask('evaluate', 'realByZero');
+    assert.equal(r.result, undefined);
+    assert.match(String(r.error?.message), /complex\.sysml:\d+:\d+: division by zero: Complex \/ Complex/);
+    assert.match(String(real.error?.message), /complex\.sysml:\d+:\d+: division by zero: Real \/ Real/);
+    assert.equal(r.error?.code, real.error?.code);
+  });
+
+  it('the solver refuses ComplexFunctions and Complex values, naming them', async () => {
+    assert.match(await refusal('satisfiable', 'p::built'), /complex\.sysml:\d+:\d+: ComplexFunctions::rect is not modeled by the solver/);
+    assert.match(await refusal('satisfiable', 'p::modulusOfReal'), /ComplexFunctions::abs is not modeled by the solver/);
+    assert.match(await refusal('satisfiable', 'p::unit'), /the Complex value rect\(0\.0, 1\.0\) is not modeled by the solver/);
   });
 });

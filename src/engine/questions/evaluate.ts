@@ -233,6 +233,10 @@ function isLeftover(unit: Unit): boolean {
 }
 
 export function protocolValues(name: string, v: Value): ProtocolValue[] {
+  // The protocol's values are numbers, Booleans and strings: a Complex is its two parts.
+  if (v.kind === 'complex') {
+    return [toProtocolValue(`${name}.re`, { kind: 'real', value: v.re }) as ProtocolValue, toProtocolValue(`${name}.im`, { kind: 'real', value: v.im }) as ProtocolValue];
+  }
   return [toProtocolValue(name, v) as ProtocolValue];
 }
 

@@ -10,7 +10,7 @@ import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../seman
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
-import { callQualifiedLibraryFunction, libraryFeatureValue } from '../semantics/functions';
+import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
 export interface InstanceContext {
@@ -728,10 +728,10 @@ export class ModelEnvironment implements Environment {
     return this.values.featureValue(ctx.element === element ? (ctx.parent ?? this.values.root) : ctx, element);
   }
 
-  /** A function of a library package implemented in part (VectorFunctions), by its qualified name. */
+  /** A function of a library package called by qualified name (VectorFunctions, ComplexFunctions). */
   private callQualified(library: string, args: readonly CallArgument[], at: SourceRange): Outcome | undefined {
     const named = args.find((a) => a.name !== null);
-    if (named && library.startsWith('VectorFunctions::')) return error(`${library}() takes positional arguments only, got '${named.name} = …'`, at);
+    if (named && isQualifiedLibraryPackage(library.slice(0, library.lastIndexOf('::')))) return error(`${library}() takes positional arguments only, got '${named.name} = …'`, at);
     return callQualifiedLibraryFunction(library, args.map((a) => a.value), { range: at });
   }
 

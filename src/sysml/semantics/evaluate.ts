@@ -67,17 +67,24 @@ export interface EvaluationOptions {
 
 const INTERRUPT_EVERY = 1024;
 
-/** Names of the built-in scalar types, for classification when the environment does not know them. */
-const SCALAR_TYPES: Record<string, (v: Scalar) => boolean> = {
+/** Whether a Complex value is of Real or a type below it: not when it is off the real axis; on the
+ * axis its value is a Real, which the engine holds as another kind, so it cannot tell (undefined). */
+const complexOfRealType = (v: Scalar): false | undefined => (v.kind === 'complex' && v.im !== 0 ? false : undefined);
+
+/** Names of the built-in scalar types, for classification when the environment does not know them;
+ * undefined when it cannot tell. */
+const SCALAR_TYPES: Record<string, (v: Scalar) => boolean | undefined> = {
   Boolean: (v) => v.kind === 'boolean',
   String: (v) => v.kind === 'string',
-  Integer: (v) => v.kind === 'integer',
-  Natural: (v) => v.kind === 'integer' && v.value >= 0n,
-  Positive: (v) => v.kind === 'integer' && v.value > 0n,
-  Rational: (v) => v.kind === 'integer' || v.kind === 'real',
-  Real: (v) => v.kind === 'integer' || v.kind === 'real',
-  Number: (v) => v.kind === 'integer' || v.kind === 'real',
-  NumericalValue: (v) => v.kind === 'integer' || v.kind === 'real' || v.kind === 'quantity',
+  Integer: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer'),
+  Natural: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' && v.value >= 0n),
+  Positive: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' && v.value > 0n),
+  Rational: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' || v.kind === 'real'),
+  Real: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' || v.kind === 'real'),
+  // ScalarValues: Real specializes Complex, which specializes Number.
+  Complex: (v) => v.kind === 'integer' || v.kind === 'real' || v.kind === 'complex',
+  Number: (v) => v.kind === 'integer' || v.kind === 'real' || v.kind === 'complex',
+  NumericalValue: (v) => v.kind === 'integer' || v.kind === 'real' || v.kind === 'complex' || v.kind === 'quantity',
   ScalarValue: (v) => v.kind !== 'instance' && v.kind !== 'unit',
   DataValue: (v) => v.kind !== 'instance',
   Anything: () => true,

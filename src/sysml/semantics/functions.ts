@@ -1,11 +1,13 @@
 // The library functions a modeler meets first (NumericalFunctions, SequenceFunctions, CollectionFunctions,
-// TrigFunctions, ControlFunctions), plus the random functions uniform/normal/triangular.
+// TrigFunctions, ControlFunctions), plus the random functions uniform/normal/triangular; VectorFunctions
+// and ComplexFunctions by qualified name.
 
-import { arithmetic, comparison, convertQuantity, equality, single, truth } from './operators';
+import { argumentOf, complexArithmetic, complexResult, modulus, type ComplexOperator } from './complex';
+import { arithmetic, comparison, convertQuantity, equality, single, truth, unary } from './operators';
 import { drawNormal, drawTriangular, drawUniform, type Draws } from './random';
 import { convertMagnitude, parseUnit, powerUnit, type Unit } from './units';
 import {
-  bool, describeKind, equals, error, format, int, isError, itemsOf, NULL, quantity, real, sequence, str,
+  bool, complex, complexParts, describeKind, equals, error, format, int, isError, itemsOf, nameNotation, NULL, quantity, real, sequence, str,
   type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
@@ -120,6 +122,8 @@ function draw(name: string, count: number, f: (v: number[], draws: Draws) => num
   };
 }
 
+const numericAbs = numeric('abs', Math.abs, false, (x) => (x < 0n ? -x : x));
+
 const FUNCTIONS: Record<string, Fn> = {
   sum: (args, ctx) => arity('sum', args, 1, 1, ctx) ?? fold(itemsOf(args[0]!), '+', int(0), ctx),
   product: (args, ctx) => arity('product', args, 1, 1, ctx) ?? fold(itemsOf(args[0]!), '*', int(1), ctx),
@@ -132,7 +136,12 @@ const FUNCTIONS: Record<string, Fn> = {
   last: (args, ctx) => arity('last', args, 1, 1, ctx) ?? (itemsOf(args[0]!).at(-1) ?? NULL),
   min: (args, ctx) => (args.length === 0 ? error('min() needs at least one argument', ctx.range) : extreme('min', args, ctx)),
   max: (args, ctx) => (args.length === 0 ? error('max() needs at least one argument', ctx.range) : extreme('max', args, ctx)),
-  abs: numeric('abs', Math.abs, false, (x) => (x < 0n ? -x : x)),
+  // On a Complex, NumericalFunctions::abs is its specialization ComplexFunctions::abs, the modulus.
+  abs: (args, ctx) => {
+    const x = args.length === 1 ? single(args[0]!, 'abs()', 'as its argument', ctx.range) : undefined;
+    if (x?.kind === 'complex') return real(modulus(x));
+    return numericAbs(args, ctx);
+  },
   floor: numeric('floor', Math.floor, true),
   ceiling: numeric('ceiling', Math.ceil, true),
   ceil: numeric('ceil', Math.ceil, true),
@@ -215,6 +224,7 @@ const FUNCTIONS: Record<string, Fn> = {
     if (bad) return bad;
     const x = single(args[0]!, 'ToString()', 'as its argument', ctx.range);
     if (isError(x)) return x;
+    if (x.kind === 'complex') return complexHasNoText('ToString', ctx);
     return str(x.kind === 'string' ? x.value : format(x));
   },
   ToInteger: (args, ctx) => {
@@ -442,11 +452,163 @@ const VECTOR_FUNCTIONS: Record<string, Fn> = {
 VECTOR_FUNCTIONS.norm = (args, ctx) => VECTOR_FUNCTIONS.cartesianNorm!(args, ctx);
 VECTOR_FUNCTIONS.inner = (args, ctx) => VECTOR_FUNCTIONS.cartesianInner!(args, ctx);
 
+// ---------------------------------------------------------------------------------------------------
+// ComplexFunctions (KerML Kernel Function Library, ComplexFunctions.kerml). An Integer or Real argument
+// is a Complex (ScalarValues: Real specializes Complex). Where no argument is a Complex value, the
+// library's specialization for Reals (RealFunctions::'*' … specialize ComplexFunctions::'*' …) applies,
+// which is the engine's Real operation; with a Complex argument, complex arithmetic (./complex).
+
+const complexName = (name: string): string => `ComplexFunctions::${nameNotation(name)}`;
+
+/** An argument for a `Complex[1]` parameter: an Integer, Real or Complex. */
+function complexArgument(name: string, arg: Value, param: string, ctx: CallContext): Scalar | ValueError {
+  const x = single(arg, `ComplexFunctions::${name}`, `as ${param}`, ctx.range);
+  if (isError(x)) return x;
+  if (!complexParts(x)) return error(`${complexName(name)} needs a Complex as ${param}, got ${describeKind(x)}`, ctx.range);
+  return x;
+}
+
+/** The library gives Complex no notation (ToString and ToComplex have no bodies), so no text is made up. */
+function complexHasNoText(name: 'ToString' | 'ToComplex', ctx: CallContext): ValueError {
+  return error(
+    `${complexName(name)} has no semantics in the reference engine: the library gives a Complex no text form (the function has no body and there is no Complex literal)`,
+    ctx.range,
+    'unsupported',
+  );
+}
+
+/** A binary operator of ComplexFunctions; `'+'` and `'-'` with no y (or a null y) are unary. */
+function complexOperator(op: ComplexOperator, unaryAllowed: boolean): Fn {
+  return (args, ctx) => {
+    const bad = arity(complexName(op), args, unaryAllowed ? 1 : 2, 2, ctx);
+    if (bad) return bad;
+    const x = complexArgument(op, args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    if (unaryAllowed && (args.length === 1 || itemsOf(args[1]!).length === 0)) return unary(op as '+' | '-', x, ctx.range);
+    const y = complexArgument(op, args[1]!, 'y', ctx);
+    if (isError(y)) return y;
+    if (x.kind !== 'complex' && y.kind !== 'complex') return arithmetic(op, x, y, ctx.range);
+    return complexArithmetic(op, x, y, complexName(op), ctx.range);
+  };
+}
+
+/** ComplexFunctions::sum / product: the library's defaults, sum0(collection, rect(0.0, 0.0)) and
+ * product1(collection, rect(1.0, 0.0)): a fold from the Complex 0 (1). */
+function complexFold(name: 'sum' | 'product', op: '+' | '*', empty: Scalar): Fn {
+  return (args, ctx) => {
+    const bad = arity(complexName(name), args, 1, 1, ctx);
+    if (bad) return bad;
+    const items = itemsOf(args[0]!);
+    for (const x of items) {
+      if (!complexParts(x)) return error(`${complexName(name)} needs a collection of Complex, got ${describeKind(x)}`, ctx.range);
+    }
+    return items.length === 0 ? empty : fold(items, op, empty, ctx);
+  };
+}
+
+const COMPLEX_FUNCTIONS: Record<string, Fn> = {
+  rect: (args, ctx) => {
+    const bad = arity(complexName('rect'), args, 2, 2, ctx);
+    if (bad) return bad;
+    const re = realArgument(complexName('rect'), args[0]!, 'as re', ctx);
+    if (typeof re !== 'number') return re;
+    const im = realArgument(complexName('rect'), args[1]!, 'as im', ctx);
+    if (typeof im !== 'number') return im;
+    return complexResult({ re, im }, complexName('rect'), ctx.range);
+  },
+  polar: (args, ctx) => {
+    const bad = arity(complexName('polar'), args, 2, 2, ctx);
+    if (bad) return bad;
+    const r = realArgument(complexName('polar'), args[0]!, 'as abs', ctx);
+    if (typeof r !== 'number') return r;
+    const theta = realArgument(complexName('polar'), args[1]!, 'as arg', ctx);
+    if (typeof theta !== 'number') return theta;
+    return complexResult({ re: r * Math.cos(theta), im: r * Math.sin(theta) }, complexName('polar'), ctx.range);
+  },
+  // RealFunctions::re and im on a Real: `x` and `0.0`, their library bodies.
+  re: (args, ctx) => {
+    const bad = arity(complexName('re'), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument('re', args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    return x.kind === 'complex' ? real(x.re) : x;
+  },
+  im: (args, ctx) => {
+    const bad = arity(complexName('im'), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument('im', args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    return real(x.kind === 'complex' ? x.im : 0);
+  },
+  // The library bodies: re(x) == 0.0 and im(x) == 0.0; re(x) == 1.0 and im(x) == 0.0.
+  isZero: (args, ctx) => {
+    const bad = arity(complexName('isZero'), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument('isZero', args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    const p = complexParts(x)!;
+    return bool(p.re === 0 && p.im === 0);
+  },
+  isUnit: (args, ctx) => {
+    const bad = arity(complexName('isUnit'), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument('isUnit', args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    const p = complexParts(x)!;
+    return bool(p.re === 1 && p.im === 0);
+  },
+  abs: (args, ctx) => {
+    const bad = arity(complexName('abs'), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument('abs', args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    return x.kind === 'complex' ? real(modulus(x)) : numericAbs([x], ctx);
+  },
+  arg: (args, ctx) => {
+    const bad = arity(complexName('arg'), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument('arg', args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    const theta = argumentOf(complexParts(x)!, complexName('arg'), ctx.range);
+    return typeof theta === 'number' ? real(theta) : theta;
+  },
+  '+': complexOperator('+', true),
+  '-': complexOperator('-', true),
+  '*': complexOperator('*', false),
+  '/': complexOperator('/', false),
+  '**': complexOperator('**', false),
+  '^': complexOperator('^', false),
+  // x, y: Complex[0..1]; null equals only null (DataFunctions::'==').
+  '==': (args, ctx) => {
+    const bad = arity(complexName('=='), args, 2, 2, ctx);
+    if (bad) return bad;
+    for (const [i, a] of args.entries()) {
+      if (itemsOf(a).length === 0) continue;
+      const x = complexArgument('==', a, i === 0 ? 'x' : 'y', ctx);
+      if (isError(x)) return x;
+    }
+    return bool(equals(args[0]!, args[1]!));
+  },
+  // On a Real, RealFunctions::ToString applies: the engine's ToString.
+  ToString: (args, ctx) => {
+    const bad = arity(complexName('ToString'), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument('ToString', args[0]!, 'x', ctx);
+    if (isError(x)) return x;
+    return x.kind === 'complex' ? complexHasNoText('ToString', ctx) : FUNCTIONS.ToString!([x], ctx);
+  },
+  ToComplex: (args, ctx) => arity(complexName('ToComplex'), args, 1, 1, ctx) ?? complexHasNoText('ToComplex', ctx),
+  sum: complexFold('sum', '+', complex(0, 0)),
+  product: complexFold('product', '*', complex(1, 0)),
+};
+
 /** The library feature values the engine supplies, by qualified name (`TrigFunctions::pi`). */
 export function libraryFeatureValue(qualifiedName: string, range?: Place): Outcome | undefined {
   switch (qualifiedName) {
     case 'TrigFunctions::pi':
       return real(Math.PI);
+    case 'ComplexFunctions::i':
+      return complex(0, 1);
     case 'VectorFunctions::cartesian3DZeroVector':
       return vectorValue([0, 0, 0]);
     case 'VectorFunctions::cartesianZeroVector':
@@ -456,15 +618,27 @@ export function libraryFeatureValue(qualifiedName: string, range?: Place): Outco
   }
 }
 
-/** Calls a function of a library package the engine implements only in part (VectorFunctions) by its
- * qualified name; undefined when the package is not such a package, an unsupported error naming the
- * function when the function is not implemented. */
+/** The library packages whose functions are called by qualified name: their names (`sum`, `abs`, `'+'`)
+ * mean something else in the packages called by simple name. */
+const QUALIFIED_PACKAGES: Readonly<Record<string, Record<string, Fn>>> = {
+  VectorFunctions: VECTOR_FUNCTIONS,
+  ComplexFunctions: COMPLEX_FUNCTIONS,
+};
+
+export function isQualifiedLibraryPackage(pkg: string): boolean {
+  return Object.prototype.hasOwnProperty.call(QUALIFIED_PACKAGES, pkg);
+}
+
+/** Calls a function of a library package called by qualified name (VectorFunctions, ComplexFunctions);
+ * undefined when the package is not such a package, an unsupported error naming the function when
+ * the function is not implemented. */
 export function callQualifiedLibraryFunction(qualifiedName: string, args: readonly Value[], ctx: CallContext = {}): Outcome | undefined {
   const at = qualifiedName.lastIndexOf('::');
   const pkg = qualifiedName.slice(0, at);
   const name = qualifiedName.slice(at + 2).replace(/^'|'$/g, '');
-  if (pkg !== 'VectorFunctions') return undefined;
-  const f = Object.prototype.hasOwnProperty.call(VECTOR_FUNCTIONS, name) ? VECTOR_FUNCTIONS[name] : undefined;
+  if (!isQualifiedLibraryPackage(pkg)) return undefined;
+  const functions = QUALIFIED_PACKAGES[pkg]!;
+  const f = Object.prototype.hasOwnProperty.call(functions, name) ? functions[name] : undefined;
   if (!f) return error(`the library function ${qualifiedName} has no semantics in the reference engine`, ctx.range, 'unsupported');
   return f(args, ctx);
 }
@@ -478,6 +652,8 @@ function numericTest(name: string, test: (x: number) => boolean): Fn {
     if (isError(x)) return x;
     if (x.kind === 'integer') return bool(test(Number(x.value)));
     if (x.kind === 'real' || x.kind === 'quantity') return bool(test(x.value));
+    // ComplexFunctions' isZero / isUnit: re(x) == 0.0 (1.0) and im(x) == 0.0.
+    if (x.kind === 'complex') return bool(x.im === 0 && test(x.re));
     return error(`${name}() needs a number, got ${describeKind(x)}`, ctx.range);
   };
 }

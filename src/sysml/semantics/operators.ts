@@ -1,11 +1,12 @@
 // The operators of the notation over values. Every function returns a value or a ValueError carrying
 // a message and the caller's range; nothing throws for a mistake a modeler can make.
 
+import { complexArithmetic } from './complex';
 import {
   convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
 } from './units';
 import {
-  bool, compare, describeKind, equals, error, identical, int, isNull, itemsOf, NULL, quantity, real,
+  bool, compare, complex, complexParts, describeKind, equals, error, identical, int, isNull, itemsOf, NULL, quantity, real,
   sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
@@ -71,6 +72,7 @@ export function arithmetic(op: ArithmeticOperator, left: Value, right: Value, ra
   const [a, b] = pair;
   const mismatch = (): ValueError => error(VERB[op](describeKind(a), describeKind(b)), range);
 
+  if (a.kind === 'complex' || b.kind === 'complex') return withComplex(op, a, b, range, mismatch);
   if (op === '+' && (a.kind === 'string' || b.kind === 'string')) {
     return str(textOf(a) + textOf(b));
   }
@@ -93,6 +95,21 @@ export function arithmetic(op: ArithmeticOperator, left: Value, right: Value, ra
   }
 }
 
+/** An operator with a Complex operand: ComplexFunctions' operator, an Integer or Real operand read as
+ * (x, 0) (ScalarValues: Real specializes Complex). */
+function withComplex(op: ArithmeticOperator, a: Scalar, b: Scalar, range: Place | undefined, mismatch: () => ValueError): Outcome {
+  const other = a.kind === 'complex' ? b : a;
+  if (other.kind === 'quantity' || other.kind === 'unit') {
+    return error(`'${op}' of ${describeKind(a)} and ${describeKind(b)}: quantities with a Complex value are not modeled`, range, 'unsupported');
+  }
+  if (other.kind === 'string' && op === '+') {
+    return error(`'${op}' of ${describeKind(a)} and ${describeKind(b)}: the library gives a Complex no text (ComplexFunctions::ToString has no body), so it is not joined to a String`, range, 'unsupported');
+  }
+  // ComplexFunctions has no '%'; a Boolean, enum, instance… is no Complex.
+  if (op === '%' || !complexParts(a) || !complexParts(b)) return mismatch();
+  return complexArithmetic(op, a, b, `'${op}'`, range);
+}
+
 function isNumericScalar(v: Scalar): v is Numeric {
   return v.kind === 'integer' || v.kind === 'real' || v.kind === 'quantity';
 }
@@ -103,6 +120,7 @@ function textOf(v: Scalar): string {
     case 'boolean': return String(v.value);
     case 'integer': return v.value.toString();
     case 'real': return String(v.value);
+    case 'complex': throw new Error('unreachable: arithmetic refuses a Complex beside a String');
     case 'enum': return v.literal;
     case 'quantity': return `${v.value} [${v.unit.name}]`;
     case 'unit': return v.unit.name;
@@ -181,10 +199,21 @@ function power(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () =>
     return real(Number(a.value) ** Number(b.value));
   }
   const e = asNumber(b);
-  if (isPlainNumber(a)) return real(asNumber(a) ** e);
+  if (isPlainNumber(a)) {
+    const y = realPower(asNumber(a), e, range);
+    return typeof y === 'number' ? real(y) : y;
+  }
   const unit = powerUnit(a.unit, e);
   if (!unit) return error(`cannot raise ${describeKind(a)} to the power ${e}: the unit would have a fractional exponent`, range);
-  return quantityIn(a.value ** e, unit);
+  const y = realPower(a.value, e, range);
+  return typeof y === 'number' ? quantityIn(y, unit) : y;
+}
+
+function realPower(x: number, e: number, range?: Place): number | ValueError {
+  const y = x ** e;
+  // A negative base to a fractional power has no Real value (doubles say NaN).
+  if (Number.isNaN(y) && !Number.isNaN(x) && !Number.isNaN(e)) return error(`(${x}) ** ${e} has no Real value: a negative number raised to a fractional power`, range);
+  return y;
 }
 
 /** Arithmetic with unit values: `km/h` inside brackets, `2 * SI::kg`, `SI::m ** 2`. */
@@ -354,6 +383,7 @@ export function unary(op: UnaryOperator, operand: Value, where?: Place): Outcome
       if (x.kind === 'integer') return int(neg ? -x.value : x.value);
       if (x.kind === 'real') return real(neg ? -x.value : x.value);
       if (x.kind === 'quantity') return quantity(neg ? -x.value : x.value, x.unit);
+      if (x.kind === 'complex') return neg ? complex(-x.re, -x.im) : x;
       return error(`unary '${op}' needs a number, got ${describeKind(x)}`, where);
     }
     case '~':

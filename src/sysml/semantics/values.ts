@@ -12,6 +12,10 @@ export type Scalar =
   | { readonly kind: 'boolean'; readonly value: boolean }
   | { readonly kind: 'integer'; readonly value: bigint }
   | { readonly kind: 'real'; readonly value: number }
+  /** A ScalarValues::Complex that ComplexFunctions made (rect, polar, arithmetic with a Complex
+   * operand). Kept apart from Real so what the library types Complex stays Complex; a Real is a
+   * Complex too (ScalarValues: Real specializes Complex), read as (x, 0) where a Complex is wanted. */
+  | { readonly kind: 'complex'; readonly re: number; readonly im: number }
   | { readonly kind: 'string'; readonly value: string }
   | { readonly kind: 'enum'; readonly definition: string; readonly literal: string }
   | { readonly kind: 'quantity'; readonly value: number; readonly unit: Unit }
@@ -60,6 +64,7 @@ export const NULL: SequenceValue = { kind: 'sequence', items: [] };
 export const bool = (value: boolean): Scalar => (value ? TRUE : FALSE);
 export const int = (value: bigint | number): Scalar => ({ kind: 'integer', value: BigInt(value) });
 export const real = (value: number): Scalar => ({ kind: 'real', value });
+export const complex = (re: number, im: number): Scalar => ({ kind: 'complex', re, im });
 export const str = (value: string): Scalar => ({ kind: 'string', value });
 export const enumLiteral = (definition: string, literal: string): Scalar => ({ kind: 'enum', definition, literal });
 export const unitValue = (unit: Unit): Scalar => ({ kind: 'unit', unit });
@@ -119,6 +124,17 @@ export function magnitude(v: Scalar): number | undefined {
   }
 }
 
+/** A number as a ScalarValues::Complex: an Integer or Real is (x, 0) (Real specializes Complex);
+ * undefined for anything else (a quantity is not a Complex). */
+export function complexParts(v: Scalar): { re: number; im: number } | undefined {
+  switch (v.kind) {
+    case 'integer': return { re: Number(v.value), im: 0 };
+    case 'real': return { re: v.value, im: 0 };
+    case 'complex': return { re: v.re, im: v.im };
+    default: return undefined;
+  }
+}
+
 export function isNumeric(v: Value): v is Scalar & { kind: 'integer' | 'real' | 'quantity' } {
   return v.kind === 'integer' || v.kind === 'real' || v.kind === 'quantity';
 }
@@ -153,6 +169,8 @@ export function format(v: Outcome): string {
     case 'boolean': return String(v.value);
     case 'integer': return v.value.toString();
     case 'real': return formatReal(v.value);
+    // The library gives Complex no literal: its constructor reads as one (`rect(1.0, -2.0)`).
+    case 'complex': return `rect(${formatReal(v.re)}, ${formatReal(v.im)})`;
     case 'string': return quoteString(v.value);
     case 'enum': return `${v.definition.split('::').map(nameNotation).join('::')}::${nameNotation(v.literal)}`;
     case 'quantity': return `${formatNumber(v.value)} [${v.unit.name}]`;
@@ -169,6 +187,7 @@ export function describeKind(v: Value): string {
     case 'boolean': return 'Boolean';
     case 'integer': return 'Integer';
     case 'real': return 'Real';
+    case 'complex': return 'Complex';
     case 'string': return 'String';
     case 'enum': return v.definition;
     case 'quantity': return `[${v.unit.name}]`;
@@ -228,6 +247,12 @@ export function equals(a: Value, b: Value): boolean {
 }
 
 function scalarEquals(a: Scalar, b: Scalar): boolean {
+  if (a.kind === 'complex' || b.kind === 'complex') {
+    // ComplexFunctions::'==': a Real is the Complex (x, 0), so rect(1.0, 0.0) == 1 holds.
+    const x = complexParts(a);
+    const y = complexParts(b);
+    return x !== undefined && y !== undefined && x.re === y.re && x.im === y.im;
+  }
   switch (a.kind) {
     case 'boolean': return b.kind === 'boolean' && a.value === b.value;
     case 'string': return b.kind === 'string' && a.value === b.value;
@@ -281,6 +306,7 @@ export function toProtocolValue(name: string, v: Value): ProtocolValue {
       return { name, value: safe ? Number(v.value) : v.value.toString() };
     }
     case 'real': return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value) };
+    case 'complex': return { name, value: format(v) };
     case 'string': return { name, value: v.value };
     case 'enum': return { name, value: format(v) };
     case 'quantity':

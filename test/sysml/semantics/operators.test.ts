@@ -70,6 +70,15 @@ describe('semantics/operators', () => {
     assert.deepEqual(arithmetic('%', int(-7), int(3)), int(-1));
   });
 
+  it('raises a negative number to a fractional power: no Real value, an error (not NaN)', () => {
+    assert.equal(format(arithmetic('**', real(-1), real(0.5), at)), 'error: (-1) ** 0.5 has no Real value: a negative number raised to a fractional power');
+    assert.equal(format(arithmetic('^', int(-8), real(1 / 3), at)), 'error: (-8) ** 0.3333333333333333 has no Real value: a negative number raised to a fractional power');
+    assert.equal(format(arithmetic('**', q(-4, 'm^2'), real(0.5), at)), 'error: (-4) ** 0.5 has no Real value: a negative number raised to a fractional power');
+    // a whole exponent of a negative base is defined: (-8)^3 = -512, (-2.0)^-1 = -0.5
+    assert.deepEqual(arithmetic('**', real(-8), real(3)), real(-512));
+    assert.deepEqual(arithmetic('**', real(-2), int(-1)), real(-0.5));
+  });
+
   it('combines units in products, quotients and powers', () => {
     assert.deepEqual(asQuantity(arithmetic('/', q(100, 'km'), q(2, 'h'))), { value: 50, unit: 'km/h' });
     assert.deepEqual(asQuantity(arithmetic('*', q(90, 'km/h'), q(10, 's'))), { value: 250, unit: 'm' });
