@@ -461,6 +461,16 @@ VECTOR_FUNCTIONS.inner = (args, ctx) => VECTOR_FUNCTIONS.cartesianInner!(args, c
 const complexName = (name: string): string => `ComplexFunctions::${nameNotation(name)}`;
 
 /** An argument for a `Complex[1]` parameter: an Integer, Real or Complex. */
+/** A one-argument ComplexFunctions function: its arity and its Complex (or Real) argument checked, then `f`. */
+function oneComplex(name: string, f: (x: Scalar, ctx: CallContext) => Outcome): Fn {
+  return (args, ctx) => {
+    const bad = arity(complexName(name), args, 1, 1, ctx);
+    if (bad) return bad;
+    const x = complexArgument(name, args[0]!, 'x', ctx);
+    return isError(x) ? x : f(x, ctx);
+  };
+}
+
 function complexArgument(name: string, arg: Value, param: string, ctx: CallContext): Scalar | ValueError {
   const x = single(arg, `ComplexFunctions::${name}`, `as ${param}`, ctx.range);
   if (isError(x)) return x;
@@ -526,52 +536,16 @@ const COMPLEX_FUNCTIONS: Record<string, Fn> = {
     return complexResult({ re: r * Math.cos(theta), im: r * Math.sin(theta) }, complexName('polar'), ctx.range);
   },
   // RealFunctions::re and im on a Real: `x` and `0.0`, their library bodies.
-  re: (args, ctx) => {
-    const bad = arity(complexName('re'), args, 1, 1, ctx);
-    if (bad) return bad;
-    const x = complexArgument('re', args[0]!, 'x', ctx);
-    if (isError(x)) return x;
-    return x.kind === 'complex' ? real(x.re) : x;
-  },
-  im: (args, ctx) => {
-    const bad = arity(complexName('im'), args, 1, 1, ctx);
-    if (bad) return bad;
-    const x = complexArgument('im', args[0]!, 'x', ctx);
-    if (isError(x)) return x;
-    return real(x.kind === 'complex' ? x.im : 0);
-  },
+  re: oneComplex('re', (x) => (x.kind === 'complex' ? real(x.re) : x)),
+  im: oneComplex('im', (x) => real(x.kind === 'complex' ? x.im : 0)),
   // The library bodies: re(x) == 0.0 and im(x) == 0.0; re(x) == 1.0 and im(x) == 0.0.
-  isZero: (args, ctx) => {
-    const bad = arity(complexName('isZero'), args, 1, 1, ctx);
-    if (bad) return bad;
-    const x = complexArgument('isZero', args[0]!, 'x', ctx);
-    if (isError(x)) return x;
-    const p = complexParts(x)!;
-    return bool(p.re === 0 && p.im === 0);
-  },
-  isUnit: (args, ctx) => {
-    const bad = arity(complexName('isUnit'), args, 1, 1, ctx);
-    if (bad) return bad;
-    const x = complexArgument('isUnit', args[0]!, 'x', ctx);
-    if (isError(x)) return x;
-    const p = complexParts(x)!;
-    return bool(p.re === 1 && p.im === 0);
-  },
-  abs: (args, ctx) => {
-    const bad = arity(complexName('abs'), args, 1, 1, ctx);
-    if (bad) return bad;
-    const x = complexArgument('abs', args[0]!, 'x', ctx);
-    if (isError(x)) return x;
-    return x.kind === 'complex' ? real(modulus(x)) : numericAbs([x], ctx);
-  },
-  arg: (args, ctx) => {
-    const bad = arity(complexName('arg'), args, 1, 1, ctx);
-    if (bad) return bad;
-    const x = complexArgument('arg', args[0]!, 'x', ctx);
-    if (isError(x)) return x;
+  isZero: oneComplex('isZero', (x) => bool(complexParts(x)!.re === 0 && complexParts(x)!.im === 0)),
+  isUnit: oneComplex('isUnit', (x) => bool(complexParts(x)!.re === 1 && complexParts(x)!.im === 0)),
+  abs: oneComplex('abs', (x, ctx) => (x.kind === 'complex' ? real(modulus(x)) : numericAbs([x], ctx))),
+  arg: oneComplex('arg', (x, ctx) => {
     const theta = argumentOf(complexParts(x)!, complexName('arg'), ctx.range);
     return typeof theta === 'number' ? real(theta) : theta;
-  },
+  }),
   '+': complexOperator('+', true),
   '-': complexOperator('-', true),
   '*': complexOperator('*', false),
