@@ -1013,6 +1013,11 @@ class Compiler {
       const target = p.target ?? find(referenceText(targetRef!).replace(/::/g, '.'), targetRef!.range, p.ctx.path, soft);
       if (target === undefined) return false;
       if (p.source === 'entry' || (typeof p.source === 'string' && entryNames.has(p.source))) {
+        // `entry; then S;` (SysML BNF EntryTransitionMember) names the state entered by default: one of
+        // this state's own substates (or one nested in them), entered unconditionally.
+        if (target < 0) this.fail(`an initial transition to done is not modeled ('${name}' would end as it is entered)`, p.ctx.path, t.range);
+        if (!this.isInside(target, s.id)) this.fail(`the initial state of '${name}' must be one of its substates; '${this.nodes[target]!.name}' is not`, p.ctx.path, t.range);
+        if (t.guard || (t.kind === 'Transition' && (t.trigger || t.effect))) this.fail(`an initial transition with a ${t.guard ? 'guard' : t.kind === 'Transition' && t.trigger ? 'trigger' : 'effect'} is not modeled (the initial state is entered as '${name}' is)`, p.ctx.path, t.range);
         if (s.initial >= 0 && s.initial !== target) this.fail(`a second initial state for '${name}' (the first is '${this.nodes[s.initial]!.name}'): several initial transitions are not modeled`, p.ctx.path, t.range);
         s.initial = target;
         if (s.parallel) this.fail('a parallel state starts all its regions; it has no initial transition', ctx.path, node.range);
@@ -1043,6 +1048,12 @@ class Compiler {
       for (const f of later) f();
     }
     return s.id;
+  }
+
+  /** Whether state `id` is `ancestor` or nested in it. */
+  private isInside(id: number, ancestor: number): boolean {
+    for (let x = id; x >= 0; x = this.nodes[x]!.parentState) if (x === ancestor) return true;
+    return false;
   }
 
   private simpleName(id: number): string {

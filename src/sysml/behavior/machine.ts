@@ -497,10 +497,36 @@ export class Runtime {
       return;
     }
     if (n.initial >= 0) {
-      this.enterState(s, id, n.initial, chain);
+      // The initial state may be nested deeper (`entry; then Inner;` with Inner inside Outer): enter the states on the way.
+      const path = this.stateChain(n.initial);
+      this.enterPath(s, id, path.slice(path.indexOf(sid) + 1), chain);
       return;
     }
     s.add({ id, node: sid, since: chain });
+  }
+
+  /**
+   * Enters the states of `path` (each a substate of the one before), the last with its default entry
+   * (enterState). Each state on the way runs its entry/do effects first; a parallel one also starts its
+   * other regions (by their default entry, a new token each), in declaration order.
+   */
+  private enterPath(s: Mutable, id: number, path: readonly number[], since: readonly number[]): void {
+    const [first, ...rest] = path;
+    if (rest.length === 0) {
+      this.enterState(s, id, first!, [...since]);
+      return;
+    }
+    const n = this.model.nodes[first!]!;
+    this.runEffects(s, n.effects, n);
+    const chain = [...since, s.clock];
+    if (!n.parallel) {
+      this.enterPath(s, id, rest, chain);
+      return;
+    }
+    for (const c of n.children) {
+      if (c === rest[0]) this.enterPath(s, id, rest, chain);
+      else this.enterState(s, s.nextToken++, c, chain);
+    }
   }
 
   private fireTransition(s: Mutable, tok: Token, trId: number): void {
@@ -535,14 +561,9 @@ export class Runtime {
     this.runEffects(s, top.exitEffects, top);
     this.runEffects(s, tr.effects, tr);
     if (tr.target < 0) return;
-    const since = tok.since.slice(0, keep);
-    // Enter the states between the kept one and the target, then the target with its initial substates.
-    for (let d = keep; d < targetChain.length - 1; d++) {
-      const st = this.model.nodes[targetChain[d]!]!;
-      this.runEffects(s, st.effects, st);
-      since.push(s.clock);
-    }
-    this.enterState(s, tok.id, tr.target, since);
+    // Enter the states between the kept one and the target (starting the other regions of a parallel
+    // one), then the target with its initial substates.
+    this.enterPath(s, tok.id, targetChain.slice(keep), tok.since.slice(0, keep));
   }
 
   // ---- time ---------------------------------------------------------------------------------------
