@@ -1034,6 +1034,8 @@ class Compiler {
         name: t.name ?? `${this.nodes[source]!.name}->${target < 0 ? 'done' : relativeName(this.nodes[source]!.name, this.nodes[target]!.name)}`,
         source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: p.ctx.path,
       };
+      const crossing = target >= 0 ? this.crossesRegions(source, target) : undefined;
+      if (crossing) tr.unmodeled = crossing;
       if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([q(t.name)]).join('.')}`;
       tr.name = this.uniqueName(tr.name);
       this.transitions.push(tr);
@@ -1054,6 +1056,32 @@ class Compiler {
   private isInside(id: number, ancestor: number): boolean {
     for (let x = id; x >= 0; x = this.nodes[x]!.parentState) if (x === ancestor) return true;
     return false;
+  }
+
+  /** The states from the machine's top down to `id`. */
+  private stateChain(id: number): number[] {
+    const out: number[] = [];
+    for (let x = id; x >= 0; x = this.nodes[x]!.parentState) out.unshift(x);
+    return out;
+  }
+
+  /**
+   * Why taking a transition from one region of a parallel state to another of its regions is not
+   * modeled, or undefined when it does not cross regions. The states it leaves and enters are those
+   * below the deepest state it keeps (the runtime's `fireTransition`); when that state is parallel and
+   * the transition leaves one region for another, SysML v2 (States, StatePerformances) does not say
+   * what becomes of the state active in the target's region or of the other regions.
+   */
+  private crossesRegions(source: number, target: number): string | undefined {
+    const sc = this.stateChain(source);
+    const tc = this.stateChain(target);
+    let keep = 0;
+    while (keep < sc.length - 1 && keep < tc.length - 1 && sc[keep] === tc[keep]) keep++;
+    if (keep === 0 || sc[keep] === tc[keep]) return undefined;
+    const lca = this.nodes[sc[keep - 1]!]!;
+    if (!lca.parallel) return undefined;
+    const n = (id: number) => `'${this.nodes[id]!.name}'`;
+    return `this transition goes from ${n(source)} in the region ${n(sc[keep]!)} of the parallel state ${n(lca.id)} to ${n(target)} in its region ${n(tc[keep]!)}: SysML v2 does not say what becomes of the state active in the target's region or of its other regions, so taking it is not modeled`;
   }
 
   private simpleName(id: number): string {

@@ -531,6 +531,7 @@ export class Runtime {
 
   private fireTransition(s: Mutable, tok: Token, trId: number): void {
     const tr = this.model.transitions[trId]!;
+    if (tr.unmodeled) throw new BehaviorError(tr.unmodeled, tr.path, tr.range);
     const chain = this.stateChain(tok.node);
     const srcDepth = chain.indexOf(tr.source);
     const targetChain = tr.target >= 0 ? this.stateChain(tr.target) : [];

@@ -81,6 +81,8 @@ export interface ExecTransition {
   readonly scope: readonly string[];
   readonly range: SourceRange;
   readonly path: string;
+  /** Why taking it is not modeled (a transition between two regions of a parallel state): refused where it is taken. */
+  unmodeled?: string;
 }
 
 export interface FeatureDecl {
