@@ -4,7 +4,7 @@ import type { Expression, QualifiedName, Reference, SourceRange } from '../ast';
 import { Evaluator, type CallArgument, type Environment } from '../semantics/evaluate';
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
 import { enumLiteral, error, format, isError, itemsOf, type Outcome, type Scalar, type Value } from '../semantics/values';
-import { BehaviorError, type Effect, type ExecNode, type ExecutionModel, type Trigger } from './model';
+import { BehaviorError, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type Trigger } from './model';
 
 export interface Token {
   readonly id: number;
@@ -291,8 +291,34 @@ export class Runtime {
           out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
       }
     }
+    this.checkNestedConflict(out);
     out.sort((a, b) => a.order - b.order || a.m.token - b.m.token);
     return out.map((x) => x.m);
+  }
+
+  /**
+   * A transition of a state and one of a state it is nested in, both enabled by one event (the same
+   * signal, or neither with a trigger): SysML v2 does not say which is taken (UML 2.5.1 gives the
+   * nested state's priority), so the run is refused there rather than choosing.
+   */
+  private checkNestedConflict(out: readonly { m: Move }[]): void {
+    const nodes = this.model.nodes;
+    let trs: ExecTransition[] | undefined;
+    for (const x of out) if (nodes[x.m.node]!.kind === 'state') (trs ??= []).push(this.model.transitions[x.m.branch]!);
+    if (!trs || trs.length < 2) return;
+    const event = (t: ExecTransition) => (t.trigger === null ? 'none' : t.trigger.kind === 'signal' ? `${t.trigger.receiver}\u0000${t.trigger.signal}` : undefined);
+    for (const inner of trs) {
+      const e = event(inner);
+      if (e === undefined) continue;
+      for (const outer of trs) {
+        if (outer === inner || event(outer) !== e || !nodes[inner.source]!.ancestors.includes(outer.source)) continue;
+        const by = inner.trigger?.kind === 'signal' ? `by the signal ${inner.trigger.signal}` : 'without a trigger';
+        throw new BehaviorError(
+          `the transition '${inner.name}' of '${nodes[inner.source]!.name}' and the transition '${outer.name}' at ${outer.path}:${outer.range.line}:${outer.range.column} of '${nodes[outer.source]!.name}', a state it is nested in, are both enabled ${by}: SysML v2 does not say which one is taken (UML gives the nested state's transition priority), so this is not modeled`,
+          inner.path, inner.range,
+        );
+      }
+    }
   }
 
   private inDegreeCache = new Map<number, number>();
