@@ -84,6 +84,8 @@ class Compiler {
   /** Per body-less action node, the out parameters it produces (free inputs of the run). */
   readonly produced = new Map<number, string[]>();
   private readonly usedNames = new Set<string>();
+  /** Each state node's declared name (unquoted), as names written in the model spell it. */
+  private readonly stateNames = new Map<number, string>();
 
   constructor(readonly scope: BehaviorScope) {}
 
@@ -940,6 +942,7 @@ class Compiler {
   compileState(node: Usage | Definition, entry: ScopeEntry | undefined, parent: number, ctx: Ctx, top: boolean, label?: string, isSubject = false): number {
     const name = label ?? (node.kind === 'Usage' ? usageName(node) : node.name) ?? 'state';
     const s = this.node('state', name, ctx, node.nameRange ?? node.range);
+    this.stateNames.set(s.id, name);
     s.parentState = parent;
     s.parallel = node.isParallel;
     // Own members, then those inherited from the state definitions it is typed by (redefined ones replaced).
@@ -948,7 +951,6 @@ class Compiler {
     // The subject's own states are named relative to it (`running.a`); an exhibited machine keeps its name (`ping.lights.red`).
     const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical, inSubject: isSubject && ctx.inSubject };
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
-    const children = new Map<string, number>();
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
     let prev: number | string | null = null;
     const entryNames = new Set<string>();
@@ -959,7 +961,6 @@ class Compiler {
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
         const c = this.compileState(m, this.scope.entryOf(m), s.id, mc, false);
         s.children.push(c);
-        children.set(usageName(m) ?? this.nodes[c]!.name, c);
         prev = c;
       } else if (m.kind === 'StateSubaction') {
         const effects = m.action ? this.subactionEffects(m.action, mc) : [];
@@ -985,7 +986,6 @@ class Compiler {
           if (tm.kind !== 'Usage' || tm.keyword !== 'state') this.fail('the target of a succession in a state must be a state', mc.path, tm.range);
           const c = this.compileState(tm, this.scope.entryOf(tm), s.id, mc, false);
           s.children.push(c);
-          children.set(usageName(tm) ?? this.nodes[c]!.name, c);
           pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, target: c, ctx: mc });
           prev = c;
           continue;
@@ -997,13 +997,25 @@ class Compiler {
     const find = (ref: string, range: SourceRange, path = ctx.path, soft = false): number | undefined => {
       if (ref === 'done') return -1;
       const segs = ref.split(/\.|::/);
-      // From this state's children outward through the enclosing states.
+      // From this state's children outward through the enclosing states (KerML: a name is looked up in
+      // the namespace it is written in, then in its owners; `Working.Step1` / `Working::Step1` by path).
+      let top = s.id;
       for (let scope: number = s.id; scope >= 0; scope = this.nodes[scope]!.parentState) {
         let cur: number | undefined = scope;
         for (const seg of segs) cur = cur === undefined ? undefined : this.nodes[cur]!.children.find((c) => this.simpleName(c) === seg);
         if (cur !== undefined) return cur;
+        top = scope;
       }
-      return soft ? undefined : this.fail(`no state named '${ref}' here`, path, range);
+      if (soft) return undefined;
+      // Not visible from here: a state nested deeper in the machine (`start then Step1;` with Step1 inside
+      // Working, OpenSysML's reading), when exactly one has that name (or path).
+      const nested = this.nestedStates(top, segs);
+      if (nested.length === 1) return nested[0]!;
+      if (nested.length > 1) {
+        const places = nested.map((id) => `'${this.nodes[id]!.name}' (${this.nodes[id]!.path}:${this.nodes[id]!.range.line}:${this.nodes[id]!.range.column})`).join(', ');
+        this.fail(`'${ref}' names no state of this body or of the states around it, and ${nested.length} nested states have that name: ${places}; name the one meant by its path`, path, range);
+      }
+      return this.fail(`no state named '${ref}' here`, path, range);
     };
     /** Adds one pending transition; false (with nothing added) when a name it needs is not compiled yet. */
     const add = (p: typeof pending[number], soft: boolean): boolean => {
@@ -1084,7 +1096,23 @@ class Compiler {
     return `this transition goes from ${n(source)} in the region ${n(sc[keep]!)} of the parallel state ${n(lca.id)} to ${n(target)} in its region ${n(tc[keep]!)}: SysML v2 does not say what becomes of the state active in the target's region or of its other regions, so taking it is not modeled`;
   }
 
+  /** The states nested (at any depth) in state `top` whose path ends with `segs`, in model order. */
+  private nestedStates(top: number, segs: readonly string[]): number[] {
+    const out: number[] = [];
+    for (const n of this.nodes) {
+      if (n.kind !== 'state' || n.id === top) continue;
+      const names: string[] = [];
+      let x = n.id;
+      for (; x >= 0 && x !== top; x = this.nodes[x]!.parentState) names.unshift(this.simpleName(x));
+      if (x !== top || names.length < segs.length) continue;
+      if (segs.every((seg, i) => names[names.length - segs.length + i] === seg)) out.push(n.id);
+    }
+    return out;
+  }
+
   private simpleName(id: number): string {
+    const declared = this.stateNames.get(id);
+    if (declared !== undefined) return declared;
     return this.nodes[id]!.name.split('.').at(-1)!;
   }
 
