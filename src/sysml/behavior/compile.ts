@@ -967,7 +967,8 @@ class Compiler {
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
         // `entry; then S;` and `entry action a; then S;` name the initial state (so does `transition a then S;`).
-        if (m.which === 'entry') prev = 'entry';
+        // A transition written without a source after `do` or `exit` has none (see 'no source' below).
+        prev = m.which === 'entry' ? 'entry' : null;
         if (m.which === 'entry' && m.action?.kind === 'Usage' && m.action.name) entryNames.add(m.action.name);
       } else if (m.kind === 'Transition') {
         const src = m.source ? (m.source.kind === 'QualifiedName' ? m.source.segments.join('.') : m.source.chain.map((q) => q.segments.join('.')).join('.')) : prev;
@@ -991,6 +992,9 @@ class Compiler {
           continue;
         }
         pending.push({ t: m, source: src === 'start' ? 'entry' : src, range: m.range, ctx: mc });
+      } else if (m.kind === 'Usage') {
+        // A feature other than a state: a transition written without a source right after it has none.
+        prev = null;
       }
     }
     // `soft`: undefined for a name not found yet (a state declared after this one's enclosing state).
@@ -1035,7 +1039,10 @@ class Compiler {
         if (s.parallel) this.fail('a parallel state starts all its regions; it has no initial transition', ctx.path, node.range);
         return true;
       }
-      if (p.source === null) this.fail('this transition has no source state', p.ctx.path, t.range);
+      // SysML BNF StateBodyItem: a transition without a source (TargetTransitionUsageMember) follows the
+      // state it leaves (BehaviorUsageMember). First in a body, or after entry/do/exit or another feature,
+      // it follows none: the model is outside the grammar, and no state is its source.
+      if (p.source === null) this.fail(`this transition has no source state: one written without 'first S' leaves the state declared just before it (SysML BNF StateBodyItem: BehaviorUsageMember TargetTransitionUsageMember*), and none is declared just before it in '${name}'; write it after the state it leaves, or as 'transition first S … then T;'`, p.ctx.path, t.range);
       const source = typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path, soft);
       if (source === undefined) return false;
       const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
