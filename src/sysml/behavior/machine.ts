@@ -240,6 +240,7 @@ export class Runtime {
     const out: { m: Move; order: number }[] = [];
     const joinsSeen = new Set<number>();
     const offered = new Set<number>();
+    let transitionMoves = 0;
     for (const t of state.tokens) {
       const n = this.model.nodes[t.node]!;
       switch (n.kind) {
@@ -283,6 +284,7 @@ export class Runtime {
               if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
               out.push({ m: { token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) }, order: this.model.nodes.length + trId });
+              transitionMoves++;
             }
           });
           break;
@@ -291,7 +293,7 @@ export class Runtime {
           out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
       }
     }
-    this.checkNestedConflict(out);
+    if (transitionMoves > 1) this.checkNestedConflict(out);
     out.sort((a, b) => a.order - b.order || a.m.token - b.m.token);
     return out.map((x) => x.m);
   }
@@ -303,9 +305,8 @@ export class Runtime {
    */
   private checkNestedConflict(out: readonly { m: Move }[]): void {
     const nodes = this.model.nodes;
-    let trs: ExecTransition[] | undefined;
-    for (const x of out) if (nodes[x.m.node]!.kind === 'state') (trs ??= []).push(this.model.transitions[x.m.branch]!);
-    if (!trs || trs.length < 2) return;
+    const trs: ExecTransition[] = [];
+    for (const x of out) if (nodes[x.m.node]!.kind === 'state') trs.push(this.model.transitions[x.m.branch]!);
     const event = (t: ExecTransition) => (t.trigger === null ? 'none' : t.trigger.kind === 'signal' ? `${t.trigger.receiver}\u0000${t.trigger.signal}` : undefined);
     for (const inner of trs) {
       const e = event(inner);
