@@ -83,6 +83,8 @@ class Compiler {
   private bodylessOuts: string[] = [];
   /** Per body-less action node, the out parameters it produces (free inputs of the run). */
   readonly produced = new Map<number, string[]>();
+  /** Where the model was read beyond SysML v2 (OpenSysML's readings), each with its place: the answer lists them. */
+  readonly readings: string[] = [];
   private readonly usedNames = new Set<string>();
   /** Each state node's declared name (unquoted), as names written in the model spell it. */
   private readonly stateNames = new Map<number, string>();
@@ -1014,7 +1016,12 @@ class Compiler {
       // Not visible from here: a state nested deeper in the machine (`start then Step1;` with Step1 inside
       // Working, OpenSysML's reading), when exactly one has that name (or path).
       const nested = this.nestedStates(top, segs);
-      if (nested.length === 1) return nested[0]!;
+      if (nested.length === 1) {
+        const found = this.nodes[nested[0]!]!;
+        const note = `${path}:${range.line}:${range.column}: '${ref}' names no state visible here (KerML name resolution; \`assay parse\` reports it unresolved); read as the only state so named, '${found.name}' at ${found.path}:${found.range.line}:${found.range.column} (OpenSysML's reading; SysML v2 names it by its path)`;
+        if (!this.readings.includes(note)) this.readings.push(note);
+        return nested[0]!;
+      }
       if (nested.length > 1) {
         const places = nested.map((id) => `'${this.nodes[id]!.name}' (${this.nodes[id]!.path}:${this.nodes[id]!.range.line}:${this.nodes[id]!.range.column})`).join(', ');
         this.fail(`'${ref}' names no state of this body or of the states around it, and ${nested.length} nested states have that name: ${places}; name the one meant by its path`, path, range);
@@ -1356,7 +1363,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   });
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings,
   };
 }
 

@@ -131,6 +131,8 @@ export interface ExecutionModel {
   readonly writes: readonly (readonly number[])[];
   /** Nodes whose single move commutes with every other token's moves (see explore.ts). */
   readonly local: readonly boolean[];
+  /** Where the model was read beyond SysML v2 (a state named from outside its composite), with places. */
+  readonly readings: readonly string[];
 }
 
 export function emptyNode(id: number, kind: NodeKind, name: string, container: number, scope: readonly string[], range: SourceRange, path: string): ExecNode {

@@ -57,6 +57,8 @@ export interface BehaviorAnswer {
   reason?: string;
   values?: ProtocolValue[];
   elapsed?: number;
+  /** What the answer rests on beyond SysML v2 (the compiled model's readings). */
+  assumptions?: string[];
 }
 
 export interface BehaviorRunOptions {
@@ -289,6 +291,7 @@ export async function answerBehavior(documents: readonly BehaviorDocument[], q: 
     const answer = q.kind === 'outcomes' ? await outcomes(prepared, options) : q.kind === 'holds' ? await holds(prepared, conditionsOf(documents, q), options) : await sensitive(prepared, options);
     if (answer instanceof BehaviorError) return answer;
     answer.elapsed = Date.now() - started;
+    if (prepared.model.readings.length > 0) answer.assumptions = [...(answer.assumptions ?? []), ...prepared.model.readings];
     return answer;
   } catch (e) {
     if (e instanceof BehaviorError) return e;

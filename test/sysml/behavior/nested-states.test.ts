@@ -118,6 +118,10 @@ describe('behaviour semantics: transitions that name nested states', () => {
     const o = await ask(d, q('N::Levels'));
     // Entries 1, 2, 3; on Abort exits Inner (4), Middle (5), Outer (6), the effect (7), Done's entry (8).
     assert.deepEqual([ends(o, 'log'), ends(o, 'state')], [[12345678], ['Done']]);
+    // `then Inner;` names a state KerML's lookup does not see from the machine's body: the answer says it
+    // rests on OpenSysML's reading, with both places.
+    assert.equal(o.assumptions?.length, 1);
+    assert.match(o.assumptions![0]!, /^nested\.sysml:\d+:\d+: 'Inner' names no state visible here .*read as the only state so named, 'Outer\.Middle\.Inner' at nested\.sysml:\d+:\d+ \(OpenSysML's reading; SysML v2 names it by its path\)$/);
   });
 
   it('a transition to a state in one region of a parallel state enters the other region by its default entry', async () => {
@@ -138,6 +142,7 @@ describe('behaviour semantics: transitions that name nested states', () => {
     assert.match(t, /^nested\.sysml:\d+:\d+: 'x' names no state of this body or of the states around it, and 2 nested states have that name: 'A\.x' \(nested\.sysml:\d+:\d+\), 'B\.x' \(nested\.sysml:\d+:\d+\)/);
     const o = await ask(d, q('N::ByPath'));
     assert.deepEqual(ends(o, 'state'), ['B.x']);
+    assert.equal(o.assumptions, undefined, 'a path is SysML v2: nothing assumed');
   });
 });
 
