@@ -64,22 +64,31 @@ function subjects(members: readonly Member[] | null, prefix: string, out: { subj
 }
 
 function typeNameOf(u: Usage): string | undefined {
-  const typing = u.relations.find((r) => r.relation === 'typing' || r.relation === 'subsetting' || r.relation === 'redefinition');
+  const typing = u.relations.find((r) => r.relation === 'typing') ?? u.relations.find((r) => r.relation === 'subsetting' || r.relation === 'redefinition');
   if (!typing) return undefined;
   const t = typing.target;
   const q = t.kind === 'QualifiedName' ? t : t.chain[t.chain.length - 1];
   return q && 'segments' in q ? q.segments.join('::') : undefined;
 }
 
-/** The definitions of a model by simple name, to follow a model's own `attribute def Weight :> Real`. */
-type Defs = Map<string, Definition>;
+/**
+ * The definitions of a model by simple name, to follow a model's own `attribute def Weight :> Real`;
+ * `units`: a unit the model declares for each of its unit types (`attribute mpg : DistancePerVolumeUnit
+ * = 'mi' / gallon;` under DistancePerVolumeUnit), to give a value of its own quantity type.
+ */
+type Defs = Map<string, Definition> & { units?: Map<string, string> };
 
 function collectDefs(members: readonly Member[] | null, out: Defs): Defs {
+  out.units ??= new Map();
   for (const m of members ?? []) {
     if (m.kind === 'Package') collectDefs(m.members, out);
     if (m.kind === 'Definition' && m.name) {
       if (!out.has(m.name)) out.set(m.name, m);
       collectDefs(m.body, out);
+    }
+    if (m.kind === 'Usage' && m.name && m.value !== null) {
+      const type = typeNameOf(m)?.split('::').at(-1);
+      if (type && /Unit$/.test(type) && !out.units.has(type)) out.units.set(type, m.shortName ?? m.name);
     }
   }
   return out;
@@ -104,6 +113,12 @@ export function sample(typeName: string | undefined, defs: Defs = new Map(), dep
   if (unit) return { value: 2, unit: unit.name };
   const own = defs.get(simple);
   if (own?.keyword !== 'attribute') return undefined;
+  // A quantity value type of the model's own (`:>> mRef : DistancePerVolumeUnit`): 2 in a unit the model declares of that type.
+  for (const m of own.body ?? []) {
+    if (m.kind !== 'Usage' || !(m.name === 'mRef' || m.relations.some((r) => r.relation === 'redefinition' && refText(r as never)?.split('::').at(-1) === 'mRef'))) continue;
+    const unit = defs.units?.get(typeNameOf(m)?.split('::').at(-1) ?? '');
+    if (unit) return { value: 2, unit };
+  }
   const general = own.relations.find((r) => r.relation === 'specialization');
   return general ? sample(refText(general), defs, depth + 1) : undefined;
 }
@@ -146,9 +161,8 @@ function bindingsOf(def: Definition, kind: Kind, defs: Defs): Value[] {
       const type = defs.get(typeNameOf(m)?.split('::').at(-1) ?? '');
       for (const a of type?.body ?? []) {
         if (a.kind !== 'Usage' || !a.name || a.value !== null || !single(a)) continue;
-        // Attributes, and features declared without a keyword (`m;`, a feature of the part, read as a value).
+        // Attributes, and features declared without a keyword (`m;` or `mass : MassValue;`, read as a value).
         if (a.keyword !== 'attribute' && !(a.keyword === 'feature' || a.keyword === 'ref')) continue;
-        if (a.keyword !== 'attribute' && typeNameOf(a) !== undefined) continue;
         const v = sample(typeNameOf(a), defs);
         if (v) out.push({ name: `${m.name}.${a.name}`, ...v });
       }

@@ -152,6 +152,22 @@ describe('reference engine process: evaluate', function () {
     assert.equal(unknown.error?.message, 'the subject VehicleModel::Nope is not declared in the model');
   });
 
+  it("reads a binding's unit with the model's own units, and a feature of the model's own quantity type as a quantity", async () => {
+    const model = modelOf('model-units.sysml');
+    // 1 mi / 4 in^3 = 1609.344 m / 6.5548e-5 m^3: 21 [mpj] is above 20 [mpj], 19 below.
+    assert.deepEqual(valuesOf(await value('Economy::cityEconomy', { bindings: [{ name: 'actual', value: 21, unit: 'mpj' }] }, model)), { cityEconomy: true });
+    assert.deepEqual(valuesOf(await value('Economy::cityEconomy', { bindings: [{ name: 'actual', value: 19, unit: 'mpj' }] }, model)), { cityEconomy: false });
+    // A quotient of library and model units: 20 mi per 4 in^3 is 20 [mpj]; 19.9 mi is less.
+    assert.deepEqual(valuesOf(await value('Economy::cityEconomy', { bindings: [{ name: 'actual', value: 20, unit: 'mi/jug' }] }, model)), { cityEconomy: true });
+    assert.deepEqual(valuesOf(await value('Economy::cityEconomy', { bindings: [{ name: 'actual', value: 19.9, unit: 'mi/jug' }] }, model)), { cityEconomy: false });
+    // Without a value the model's quantity type has none, rather than being a structure of num and mRef.
+    const open = await ask('Economy::cityEconomy', {}, model);
+    assert.equal(open.error?.message, "model-units.sysml:22:19: 'cityEconomy.actual' has no value: give it one in the model or bind it in the question");
+    // A name that is no unit of the library or the model is still an unknown unit.
+    const unknown = await ask('Economy::cityEconomy', { bindings: [{ name: 'actual', value: 20, unit: 'required' }] }, model);
+    assert.equal(unknown.error?.message, "binding actual: unknown unit 'required'");
+  });
+
   it('checks the constraints of a part under bindings (what confirms a satisfiable assignment), naming a false one', async () => {
     const tank = {
       sources: {

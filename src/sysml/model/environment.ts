@@ -178,7 +178,10 @@ export class ModelValues {
         },
       };
     }
-    if (this.index.featuresOf(feature).length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref')) {
+    // A feature of a quantity value type the model defines is a number with a unit: without a value it
+    // has none, and is not a structure of the type's `num` and `mRef`.
+    const quantityValued = node.kind === 'Usage' && (node.keyword === 'attribute' || node.keyword === 'feature' || node.keyword === 'ref') && this.index.isQuantityValued(feature);
+    if (!quantityValued && (this.index.featuresOf(feature).length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref'))) {
       return this.instance(ctx);
     }
     // A unit the model declares without a value or conversion: the base unit of its own dimension.

@@ -132,6 +132,7 @@ export class ModelIndex {
   private readonly typeNameCache = new Map<ModelElement, string | undefined>();
   private readonly variationCache = new Map<ModelElement, boolean>();
   private readonly featureNamesCache = new Map<ModelElement, Map<string, ModelElement>>();
+  private readonly quantityValuedCache = new Map<ModelElement, boolean>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -442,6 +443,34 @@ export class ModelIndex {
     return found;
   }
 
+  /**
+   * Whether a feature's values are quantity values although its type is the model's own: a type that
+   * specializes, through the model's definitions, the library's `Quantities::ScalarQuantityValue` (or
+   * another quantity value type of the library: `attribute def DistancePerVolumeValue :>
+   * ScalarQuantityValue { :>> mRef : DistancePerVolumeUnit; }`). Such a value is a number with a
+   * unit, not a structure of its `num` and `mRef`.
+   */
+  isQuantityValued(e: ModelElement, seen = new Set<ModelElement>()): boolean {
+    const hit = this.quantityValuedCache.get(e);
+    if (hit !== undefined) return hit;
+    if (seen.has(e) || e.node.kind === 'Package') return false;
+    seen.add(e);
+    let found = false;
+    for (const r of e.node.relations) {
+      if (r.relation !== 'typing' && r.relation !== 'specialization') continue;
+      const library = this.libraryNameOf(e.parent ?? e, r.target);
+      if (library !== undefined) {
+        if (QUANTITY_VALUE_TYPES.has(library) || (library.startsWith('ISQ') && quantityKindUnit(library.split('::').at(-1)!))) found = true;
+      } else {
+        const t = this.resolveReference(e.parent ?? e, r.target, e);
+        if (t && t !== e && this.isQuantityValued(t, seen)) found = true;
+      }
+      if (found) break;
+    }
+    this.quantityValuedCache.set(e, found);
+    return found;
+  }
+
   /** typeName, once per element (the index never changes). */
   typeNameOf(e: ModelElement): string | undefined {
     if (this.typeNameCache.has(e)) return this.typeNameCache.get(e);
@@ -526,6 +555,9 @@ export class ModelIndex {
     return found;
   }
 }
+
+/** The library's quantity value types a model's own value type may specialize. */
+const QUANTITY_VALUE_TYPES = new Set(['Quantities::ScalarQuantityValue', 'Quantities::TensorQuantityValue', 'Quantities::VectorQuantityValue', 'MeasurementReferences::DimensionOneValue']);
 
 /** The declaration kind of an element as a manifest's `subjects` spells it (`part`, `calc`, `constraint` …). */
 export function declarationKind(e: ModelElement): string {
