@@ -168,6 +168,22 @@ describe('reference engine process: evaluate', function () {
     assert.equal(unknown.error?.message, "binding actual: unknown unit 'required'");
   });
 
+  it('answers an analysis without a result of its own with the values of its analyses, their objectives and the subject they share', async () => {
+    const model = modelOf('analysis-plan.sysml');
+    const rover = (mass: number) => [{ name: 'rover.mass', value: mass, unit: 'kg' }, { name: 'rover.power', value: 120, unit: 'W' }];
+    const light = await value('Plans::Plan', { bindings: rover(20) }, model);
+    // 20 kg * 2 = 40 kg <= 50 kg: the objective is met; 120 W / 20 kg = 6 W/kg.
+    assert.deepEqual(valuesOf(light), { massCheck: '40 [kg]', 'massCheck.objective': true, powerCheck: '6 [W/kg]' });
+    assert.match(String(light.reason), /^Plan has no result of its own .*the values are those of its analyses massCheck, powerCheck$/);
+    assert.equal((light.assumptions as string[]).length, 2);
+    assert.match((light.assumptions as string[])[0]!, /^the subject rover of massCheck is Plan's subject rover/);
+    const heavy = await value('Plans::Plan', { bindings: rover(30) }, model);
+    assert.deepEqual(valuesOf(heavy), { massCheck: '60 [kg]', 'massCheck.objective': false, powerCheck: '4 [W/kg]' });
+    assert.match(String(heavy.reason), /massCheck's objective is not met/);
+    const stated = await ask('Plans::Stated', { bindings: rover(40) }, model);
+    assert.match(String(stated.error?.message), /Stated has no result to evaluate/);
+  });
+
   it('checks the constraints of a part under bindings (what confirms a satisfiable assignment), naming a false one', async () => {
     const tank = {
       sources: {

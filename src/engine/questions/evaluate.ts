@@ -30,6 +30,8 @@ export interface SubjectValue {
   assumptions?: string[];
   /** A calc's or analysis's `out` parameters besides its result. */
   outputs?: { name: string; value: Value }[];
+  /** The name the value is answered under, when not the subject's (an analysis plan's first analysis). */
+  name?: string;
 }
 
 const VALUE_KINDS = new Set(['attribute', 'ref', 'feature', 'calc', 'constraint', 'requirement', 'analysis', 'verification', 'concern', 'case', 'enum']);
@@ -188,6 +190,65 @@ export function evaluateSubject(session: Session): SubjectValue {
   return { value: v, ...(reason ? { reason } : {}), ...(outputs ? { outputs } : {}) };
 }
 
+const CASE_KINDS = new Set(['analysis', 'case', 'verification']);
+
+/**
+ * An analysis (or case) that has no result of its own — no result expression, return or output, no
+ * asserted constraint — but runs analyses or calcs of its own (`analysis def AnalysisPlan { analysis
+ * massAnalysisCase : MassAnalysisCase { return mass; } }`): its value is theirs, each under its name
+ * with its objective's verdict, and the reason says that the plan itself has no result. Its own
+ * objective may only be text (a constraint on a result it does not have is refused as before).
+ * Undefined where that is not the case.
+ */
+function analysisPlan(session: Session, e: ModelElement): SubjectValue | undefined {
+  if (!CASE_KINDS.has(declarationKind(e))) return undefined;
+  const values = session.values;
+  const members = values.bodyMembers(e);
+  const own = (m: Member) => m.kind === 'ResultExpression' || (m.kind === 'Usage' && (m.role === 'return' || m.role === 'assert' || m.direction === 'out'));
+  if (members.some(own)) return undefined;
+  const objective = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'objective');
+  if (objective && objective.body?.some((m) => m.kind !== 'Comment' && m.kind !== 'Documentation' && !(m.kind === 'Usage' && m.role === 'subject'))) return undefined;
+  const nested = values.index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && f.node.role === null && f.node.direction === null && isCallable(f) && CASE_KINDS.has(declarationKind(f)) || (f.node.kind === 'Usage' && f.node.keyword === 'calc' && f.node.role === null && f.node.direction === null));
+  if (nested.length === 0) return undefined;
+  const ctx = session.subjectContext;
+  // A nested analysis whose subject is not given takes the plan's (the release's validation model
+  // 10a-Analysis: "the subject of a nested analysis case [is] bound to that of its containing analysis
+  // case"); the answer lists that as an assumption.
+  const planSubject = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'subject' && m.name !== null);
+  const planSubjectElement = planSubject ? values.index.elementOf(planSubject) : undefined;
+  const planSubjectValue = planSubjectElement ? values.featureValue(ctx, planSubjectElement) : undefined;
+  const outputs: { name: string; value: Value }[] = [];
+  const notes: string[] = [];
+  const assumptions: string[] = [];
+  for (const f of nested) {
+    const name = f.name ?? '<unnamed>';
+    const subject = values.bodyMembers(f).find((m): m is Usage => m.kind === 'Usage' && m.role === 'subject' && m.name !== null);
+    const passes = subject && (!subject.value || subject.value.isDefault) && planSubjectValue !== undefined && !isError(planSubjectValue);
+    if (passes) assumptions.push(`the subject ${subject.name} of ${name} is ${label(e)}'s subject ${planSubject!.name} (a nested analysis's subject is bound to its containing analysis's, as the release's 10a-Analysis model states)`);
+    const r = values.invokeElementDetailed(f, passes ? [{ name: subject.name, value: planSubjectValue as Value }] : [], values.child(ctx, f), f.node.range);
+    if (isError(r.value)) throw failure(r.value, session.model, e.path);
+    let v = r.value;
+    if (v.kind === 'quantity') v = presentable(v, declaredType(session, f));
+    if (v.kind === 'instance') throw new UnsupportedError(`${place(e.path, f.node.nameRange ?? f.node.range)}: ${name} of ${label(e)} is a structured value (${v.label}); ask about it directly`);
+    outputs.push({ name, value: v });
+    if (r.failing) throw new UnsupportedError(`${place(session.model.pathOf(r.failing.range) ?? e.path, r.failing.range)}: ${name}: its asserted constraint ${r.failing.label} is false, so it has no result`);
+    if (r.objective) {
+      const o = r.objective;
+      if ('kind' in o.verdict) {
+        if (o.verdict.code === 'unsupported') throw failure(o.verdict, session.model, e.path);
+        notes.push(`${name}'s objective has no verdict: ${o.verdict.message}`);
+      } else {
+        outputs.push({ name: `${name}.${o.label}`, value: { kind: 'boolean', value: o.verdict.value } });
+        if (o.unstated) notes.push(`${name}'s objective states no constraint (text only)`);
+        else if (!o.verdict.value) notes.push(`${name}'s objective is not met`);
+      }
+    }
+  }
+  const [first, ...rest] = outputs;
+  const reason = `${label(e)} has no result of its own (no result expression, return value or output); the values are those of its ${nested.length === 1 ? 'analysis' : 'analyses'} ${nested.map((f) => f.name ?? '<unnamed>').join(', ')}${notes.length ? `; ${notes.join('; ')}` : ''}`;
+  return { value: first!.value, name: first!.name, reason, outputs: rest, ...(assumptions.length ? { assumptions } : {}) };
+}
+
 /** A variation point's value, the variant selected, answered by its name as a literal of the point. */
 function shownVariant(v: Value): Value {
   return v.kind === 'instance' && v.variant ? enumLiteral(v.variant.point, v.variant.name) : v;
@@ -264,8 +325,9 @@ export const evaluateQuestion: QuestionHandler = {
       const r = structureValues(session);
       return { claim: 'value', strength: random && random.draws > 0 ? 'observed' : 'proved', values: r.values, reason: r.reason, elapsed: run.elapsed() };
     }
-    const r = evaluateSubject(session);
-    const name = session.subject.name ?? 'value';
+    // An analysis plan answers its analyses' values (evaluate only: a table's column is the subject's own value).
+    const r = (isCallable(session.subject) ? analysisPlan(session, session.subject) : undefined) ?? evaluateSubject(session);
+    const name = r.name ?? session.subject.name ?? 'value';
     return {
       claim: 'value',
       // One draw from a seed is one observation; everything else is computed exactly.
