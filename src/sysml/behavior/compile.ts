@@ -1234,6 +1234,28 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     byLast.set(last, [...(byLast.get(last) ?? []), i]);
   });
   const featuresNamed = (names: Set<string>): number[] => [...new Set([...names].flatMap((n) => byLast.get(n) ?? []))].sort((a, b) => a - b);
+  // A feature bound to an expression (`in x = y;`, a binding connector) is read as that expression:
+  // reading it reads what the expression names, so a move that writes `y` in parallel is no longer
+  // independent of one that reads `x` (the reduction would otherwise keep one order only).
+  const boundReads = new Map<string, Set<string>>();
+  for (const f of features) {
+    if (!f.bound || !f.init) continue;
+    const last = f.key.split('.').at(-1)!.split('#')[0]!;
+    const names = boundReads.get(last) ?? new Set<string>();
+    mentioned(f.init, names);
+    boundReads.set(last, names);
+  }
+  const throughBindings = (names: Set<string>): Set<string> => {
+    const stack = [...names];
+    while (stack.length > 0) {
+      for (const n of boundReads.get(stack.pop()!) ?? []) {
+        if (names.has(n)) continue;
+        names.add(n);
+        stack.push(n);
+      }
+    }
+    return names;
+  };
   const reads: number[][] = [];
   const writes: number[][] = [];
   const effectSets = (effects: readonly Effect[], r: Set<string>, w: Set<string>) => {
@@ -1257,7 +1279,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     effectSets(n.effects, r, w);
     effectSets(n.exitEffects, r, w);
     if (n.kind === 'for') for (const k of [`${n.name}#i`, `${n.name}#s`, n.forVar!]) w.add(k.split('.').at(-1)!.split('#')[0]!);
-    reads.push(featuresNamed(r));
+    reads.push(featuresNamed(throughBindings(r)));
     writes.push(featuresNamed(w));
   }
   for (const t of transitions) {
@@ -1266,7 +1288,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     mentioned(t.guard, r);
     if (t.trigger && t.trigger.kind !== 'signal') mentioned(t.trigger.expr, r);
     effectSets(t.effects, r, w);
-    reads.push(featuresNamed(r));
+    reads.push(featuresNamed(throughBindings(r)));
     writes.push(featuresNamed(w));
   }
   // A node is local when its move touches no feature that a node able to run in parallel with it

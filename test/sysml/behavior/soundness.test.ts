@@ -124,6 +124,29 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.equal(await refusal([bound], question('outcomes', 'B::Clash')), "bound.sysml:10:20: 'x' is bound to a value ('=' at 9:19) and cannot also be assigned (':=' gives an initial value)");
   });
 
+  it("a parameter bound to a feature ('in x = y') reads that feature: a parallel write of y is not independent of the read, both orders are outcomes", async () => {
+    const race = text('race.sysml', `package R {
+    private import ScalarValues::*;
+    action def Race {
+        attribute y : Integer := 0;
+        attribute r : Integer := 0;
+        first start;
+        then fork;
+          then a;
+          then b;
+        action a { in x : Integer = y; assign r := x; }
+        then j;
+        action b { assign y := 1; }
+        then j;
+        join j;
+        then done;
+    }
+}`);
+    // a before b reads y = 0, b before a reads y = 1 (the reduction kept only the first order).
+    const o = await ask([race], question('outcomes', 'R::Race'));
+    assert.deepEqual(ends(o, 'r').sort(), [0, 1]);
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
