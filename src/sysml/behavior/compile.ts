@@ -2,7 +2,7 @@
 // exhibits behaviours) from the syntax tree into an ExecutionModel. Constructs outside the semantics
 // of docs/execution-semantics.md are refused with a BehaviorError naming the construct and its place.
 import type {
-  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, SendAction, SourceRange, Succession,
+  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, Reference, SendAction, SourceRange, Succession,
   Transition, Usage,
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
@@ -78,6 +78,8 @@ class Compiler {
   readonly enums = new Map<string, string[]>();
   /** Parameters (directed features) by key: a flow between two of them makes both features. */
   private readonly params = new Map<string, { usage: Usage; ctx: Ctx }>();
+  /** Binding connectors met in bodies, resolved once every feature is known (resolveBindings). */
+  private readonly bindings: { usage: Usage; ctx: Ctx }[] = [];
   private readonly counters = new Map<string, number>();
   /** Out parameters of the body-less action being compiled (collectFeatures fills it, callFor takes it). */
   private bodylessOuts: string[] = [];
@@ -153,8 +155,11 @@ class Compiler {
   collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0, params: 'subject' | 'bodyless' | 'none' = 'none'): void {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
-      // A binding connector equates two features' values: not modeled, and never ignored where features are read.
-      if (m.keyword === 'binding') this.fail(`a binding connector${m.name ? ` '${m.name}'` : ''} is not modeled (give the feature its value with '=')`, this.at(ctx, m).path, m.range);
+      // A binding connector equates two features' values: resolved once every feature is known.
+      if (m.keyword === 'binding') {
+        if (!this.bindings.some((b) => b.usage === m && b.ctx.prefix === ctx.prefix)) this.bindings.push({ usage: m, ctx: this.at(ctx, m) });
+        continue;
+      }
       const name = usageName(m);
       if (!name) continue;
       const key = join(ctx.prefix, name);
@@ -196,6 +201,73 @@ class Compiler {
         this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
       }
     }
+  }
+
+  /**
+   * Binding connectors (`bind focus.scene = scene;`, SysML 8.3.12: the two ends have equal values for
+   * the life of their owner). The end that has no value of its own is bound to the other end, as `=`
+   * would bind it: read as the other end in every state, never assigned (an assignment or a flow into
+   * it is refused). Both ends with values of their own (two values said to be equal, or two parts
+   * said to be one) are not modeled.
+   */
+  resolveBindings(): void {
+    for (const { usage, ctx } of this.bindings) {
+      const ends = usage.ends ?? [];
+      const what = `the binding connector${usage.name ? ` '${usage.name}'` : ''}`;
+      if (ends.length !== 2 || ends.some((e) => !e.target)) this.fail(`${what} does not have two ends: not modeled`, ctx.path, usage.range);
+      const [a, b] = ends.map((e) => this.bindingEnd(e.target!, ctx, what));
+      const open = (x: typeof a) => x!.state === 'open';
+      if (!open(a) && !open(b)) {
+        this.fail(`${what} says that '${a!.key}' and '${b!.key}' are equal, and both have values of their own (${a!.state === 'instance' ? 'a part' : a!.state}, ${b!.state === 'instance' ? 'a part' : b!.state}): not modeled`, ctx.path, usage.range);
+      }
+      // The open end takes the other's value; of two open ends, an out parameter of the subject reads the other.
+      const target = !open(a) ? b! : !open(b) ? a! : a!.output && !b!.output ? a! : b!.output ? b! : a!;
+      const source = target === a ? b! : a!;
+      for (const n of this.nodes) {
+        for (const e of [...n.effects, ...n.exitEffects]) {
+          if (e.kind === 'transfer' && e.to === target.key) this.fail(`'${target.key}' is bound by ${what} and is also the target of a flow at ${e.range.line}:${e.range.column}: not modeled`, ctx.path, usage.range);
+        }
+      }
+      const decl: FeatureDecl = {
+        key: target.key, init: source.expr, scope: ctx.scope, range: usage.range, path: ctx.path, type: null, domain: null, hidden: false, bound: true, parameter: true,
+      };
+      const i = this.featureIndex.get(target.key);
+      if (i !== undefined) this.features[i] = { ...this.features[i]!, init: source.expr, scope: ctx.scope, range: usage.range, path: ctx.path, bound: true, parameter: true };
+      else {
+        this.opaque.delete(target.key);
+        this.featureIndex.set(target.key, this.features.length);
+        this.features.push(decl);
+      }
+    }
+  }
+
+  /** What a binding connector's end names, from the scopes of the body it is written in. */
+  private bindingEnd(ref: Reference, ctx: Ctx, what: string): { key: string; expr: Expression; state: 'open' | 'a value' | 'an input' | 'instance'; output: boolean } {
+    const links = ref.kind === 'QualifiedName' ? [ref] : ref.chain;
+    if (links.some((l) => l.segments.length !== 1 || l.isGlobal)) this.fail(`the end '${referenceText(ref)}' of ${what} is a qualified name: only features of this behaviour by name or chain (a.b) are modeled`, ctx.path, ref.range);
+    const path = links.map((l) => l.segments[0]!).join('.');
+    let key: string | undefined;
+    for (const p of ctx.scope) {
+      const k = join(p, path);
+      if (this.featureIndex.has(k) || this.opaque.has(k) || this.instances.has(k)) {
+        key = k;
+        break;
+      }
+    }
+    if (key === undefined) return this.fail(`the end '${path}' of ${what} names no feature, parameter or part of this behaviour: not modeled`, ctx.path, ref.range);
+    let expr: Expression = { kind: 'Name', name: links[0]!, range: links[0]!.range };
+    for (const l of links.slice(1)) expr = { kind: 'MemberAccess', target: expr, member: l, range: { ...ref.range, end: l.range.end, endLine: l.range.endLine, endColumn: l.range.endColumn } };
+    if (this.instances.has(key) && !this.featureIndex.has(key)) return { key, expr, state: 'instance', output: false };
+    const i = this.featureIndex.get(key);
+    if (i === undefined) return { key, expr, state: 'open', output: false };
+    const f = this.features[i]!;
+    if (f.hidden) this.fail(`the end '${path}' of ${what} is not a feature of the model`, ctx.path, ref.range);
+    if (f.init || f.bound) return { key, expr, state: 'a value', output: !!f.output };
+    const produced = [...this.produced.values()].some((ks) => ks.includes(key!));
+    const param = this.params.get(key);
+    // The subject's own in parameters are the question's inputs (bound or ranged over).
+    const input = produced || (param !== undefined && param.ctx.prefix === '' && !f.output && (param.usage.direction === 'in' || param.usage.direction === 'inout'));
+    return { key, expr, state: input ? 'an input' : 'open', output: !!f.output };
   }
 
   /**
@@ -1397,6 +1469,7 @@ export function compileBehavior(documents: readonly BehaviorDocument[], subject:
     if (!entry) return new BehaviorError(`the subject ${subject} is not declared in the model`, undefined, undefined);
     const c = new Compiler(scope);
     const behaviors = c.compileSubject(entry, subject);
+    c.resolveBindings();
     return finish(c, subject, behaviors);
   } catch (e) {
     if (e instanceof BehaviorError) return e;

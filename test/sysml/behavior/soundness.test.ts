@@ -147,6 +147,49 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.deepEqual(ends(o, 'r').sort(), [0, 1]);
   });
 
+  const bindingModel = text('binding.sysml', `package BC {
+    private import ScalarValues::*;
+    action def Pipe {
+        in x : Integer;
+        out y : Integer;
+        attribute r : Integer := 0;
+        bind inc.a = x;
+        action inc { in a : Integer; assign r := a + 1; }
+        then copy;
+        action copy { assign r := r * 10; }
+        bind y = r;
+    }
+    action def BothValued {
+        attribute r : Integer := 0;
+        attribute s : Integer := 1;
+        bind r = s;
+    }
+    action def AssignsBound {
+        in x : Integer;
+        bind inc.a = x;
+        action inc { in a : Integer; assign a := 3; }
+    }
+    action def FlowIntoBound {
+        in x : Integer;
+        bind consume.a = x;
+        action produce { out b : Integer; assign b := 7; }
+        succession flow from produce.b to consume.a;
+        action consume { in a : Integer; }
+    }
+}`);
+
+  it('a binding connector binds its end without a value to the other: the parameter reads the input, the result follows the attribute', async () => {
+    const o = await ask([bindingModel], question('outcomes', 'BC::Pipe', { bindings: [{ name: 'x', value: 4 }] }));
+    // inc.a = x = 4, r = 4 + 1 = 5, then r = 50, and y = r in every state.
+    assert.deepEqual([ends(o, 'inc.a'), ends(o, 'r'), ends(o, 'y')], [[4], [50], [50]]);
+  });
+
+  it('a binding connector between two values, or whose bound end is assigned or a flow target, is refused with its place', async () => {
+    assert.match(await refusal([bindingModel], question('outcomes', 'BC::BothValued')), /^binding\.sysml:16:9: the binding connector says that 'r' and 's' are equal, and both have values of their own/);
+    assert.match(await refusal([bindingModel], question('outcomes', 'BC::AssignsBound', { bindings: [{ name: 'x', value: 4 }] })), /'inc\.a' is bound to a value .* and cannot also be assigned/);
+    assert.match(await refusal([bindingModel], question('outcomes', 'BC::FlowIntoBound', { bindings: [{ name: 'x', value: 4 }] })), /'consume\.a' is bound by the binding connector and is also the target of a flow at 27:9: not modeled/);
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
@@ -221,7 +264,6 @@ describe('behaviour soundness: what is not modeled is refused with the construct
 }`);
 
   const cases: [string, string][] = [
-    ['R::Bind', "refused.sysml:6:9: a binding connector is not modeled (give the feature its value with '=')"],
     ['R::Calc', "refused.sysml:11:9: calc 'double' is not modeled in an action flow"],
     ['R::Nested', 'refused.sysml:16:24: assert constraint is not modeled in an action body without a flow (its assignments and sends run as one step)'],
     ['R::Subset', "refused.sysml:20:24: subsetting (:>) of 'x', a feature of the model, on attribute 'y' is not modeled"],
