@@ -510,6 +510,8 @@ class Compiler {
       lexical: entry ?? ctx.lexical,
       inSubject: name === '' && ctx.inSubject,
     };
+    const variation = node.isVariation || (entry !== undefined && this.scope.typesOf(entry).some((t) => t.node.kind !== 'Package' && t.node.isVariation));
+    if (variation) return this.variationCall(node, members, name, ctx, inner);
     // A body-less action (no flow, no assignment, no send) gives its out parameters values the model
     // does not compute: free inputs of the run (finish() refuses one that may run more than once).
     const bodyless = !this.isFlowBody(members) && !members.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction');
@@ -530,6 +532,36 @@ class Compiler {
     const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
     if (name === '') call.name = '';
     this.flowBody(call, groups, { ...inner, container: call.id });
+    return call;
+  }
+
+  /**
+   * A variation action (`variation action def A { variant action a1; variant action a2; }`, or an
+   * action typed by one): performing it performs exactly one of its variants (SysML 7.6.7 Variability:
+   * an instance of a variation is an instance of one of its variants), so its flow is a choice among
+   * them, each an outcome of its own. Only variant actions (and annotations) may be its members.
+   */
+  private variationCall(node: Usage | Definition, members: readonly Member[], name: string, ctx: Ctx, inner: Ctx): ExecNode {
+    const variants: Usage[] = [];
+    for (const m of members) {
+      const construct = constructOf(m);
+      if (m.kind === 'Usage' && m.role === 'variant' && m.keyword === 'action' && m.direction === null) variants.push(m);
+      else if (admission(construct, 'action flow', false) !== 'inert') this.fail(`${construct} in a variation action is not modeled (its members are its variant actions)`, this.at(inner, m).path, m.range);
+    }
+    if (variants.length === 0) this.fail(`the variation action${name ? ` '${name}'` : ''} has no variant actions to perform`, inner.path, node.nameRange ?? node.range);
+    if (name !== '') this.instances.add(inner.prefix);
+    const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
+    if (name === '') call.name = '';
+    const body: Ctx = { ...inner, container: call.id };
+    const start = this.node('start', null, body, node.range);
+    call.bodyStart = start.id;
+    const choice = this.node('decide', null, body, node.nameRange ?? node.range);
+    start.succ = [choice.id];
+    for (const v of variants) {
+      const n = this.callFor(v, this.scope.entryOf(v), usageName(v) ?? this.autoName('variant'), body);
+      choice.succ.push(n.id);
+      choice.guards.push(null);
+    }
     return call;
   }
 

@@ -190,6 +190,27 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.match(await refusal([bindingModel], question('outcomes', 'BC::FlowIntoBound', { bindings: [{ name: 'x', value: 4 }] })), /'consume\.a' is bound by the binding connector and is also the target of a flow at 27:9: not modeled/);
   });
 
+  it('a variation action performs one of its variants: each variant is an outcome; a member other than a variant action is refused', async () => {
+    const variation = text('variation.sysml', `package V {
+    private import ScalarValues::*;
+    action def Go {
+        attribute speed : Integer := 0;
+        first start;
+        then drive;
+        action drive : Mode;
+        then done;
+    }
+    variation action def Mode {
+        variant action eco { assign speed := 50; }
+        variant action sport { assign speed := 90; }
+    }
+    variation action def Mixed { variant action a1; attribute x : Integer := 1; }
+}`);
+    const o = await ask([variation], question('outcomes', 'V::Go'));
+    assert.deepEqual(ends(o, 'speed').sort(), [50, 90]);
+    assert.equal(await refusal([variation], question('outcomes', 'V::Mixed')), 'variation.sysml:14:53: attribute in a variation action is not modeled (its members are its variant actions)');
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
