@@ -499,6 +499,7 @@ class Parser {
       this.memberInto(members, ctx);
     }
     this.markerNames = outerMarkers;
+    if ((ctx & CTX_STATE) !== 0 && !this.kerml) this.warnSourceless(members);
     if (this.regionsHere > 0 && this.plainStateHere !== null) {
       this.error('a state with regions holds only regions (OpenSysML: `region r { … }`); this substate is in none of them', this.tokRange(this.plainStateHere));
     }
@@ -1391,6 +1392,30 @@ class Parser {
       code: 'nonstandard-notation', range, standard,
       message: `nonstandard notation (OpenSysML): ${written}; SysML v2 writes ${standard}, and it is read so`,
     });
+  }
+
+  /**
+   * A shorthand transition (no `first S`) leaves the state declared just before it (SysML BNF
+   * StateBodyItem: BehaviorUsageMember TargetTransitionUsageMember*). First in a state's body, or after
+   * a do/exit action or another feature, it follows no state: outside the grammar. OpenSysML reads it
+   * as a transition of the state whose body holds it; so does the engine, with this warning.
+   */
+  private warnSourceless(members: readonly Member[]): void {
+    let follows: 'state' | 'entry' | null = null;
+    for (const m of members) {
+      if (m.kind === 'Usage') follows = m.keyword === 'state' && m.direction === null ? 'state' : null;
+      else if (m.kind === 'StateSubaction') follows = m.which === 'entry' ? 'entry' : null;
+      else if (m.kind === 'Succession') {
+        if (m.form === 'first' && !m.target) follows = 'state';
+        else if (m.targetMember) follows = 'state';
+      } else if (m.kind === 'Transition' && m.source === null && follows === null) {
+        this.warnings.push({
+          code: 'nonstandard-notation', range: m.range,
+          standard: '`transition first S … then T;` (or the transition written right after the state S it leaves)',
+          message: 'nonstandard notation (OpenSysML): a transition without `first S` that follows no state in a state body; SysML v2 writes `transition first S … then T;` (or writes it right after the state S it leaves), and it is read as a transition of the state whose body holds it',
+        });
+      }
+    }
   }
 
   /** OpenSysML's `region r { … }` (current token is 'region'): a region of a parallel state, in SysML v2

@@ -116,6 +116,12 @@ describe('OpenSysML notation: read as its SysML v2 spelling, with a warning', ()
     assert.deepEqual(mixed.errors.map((e) => `${e.range.line}:${e.range.column}: ${e.message}`), ['1:27: a state with regions holds only regions (OpenSysML: `region r { … }`); this substate is in none of them']);
   });
 
+  it('warns of a transition without `first S` that follows no state in a state body, and not of one right after the state it leaves', () => {
+    const r = read('package P { state m { entry; then w; state w { accept after 5 then x; } state x; accept after 1 then w; state y { entry; then z; state z; } do action a; accept after 2 then y; } }');
+    assert.deepEqual(r.warnings.map((w) => `${w.range.line}:${w.range.column}`), ['1:48', '1:154']);
+    assert.ok(r.warnings.every((w) => w.code === 'nonstandard-notation' && /a transition without `first S` that follows no state in a state body/.test(w.message)));
+  });
+
   it('reads a keyword where an action or state name goes (`action decide { … }`) as that name, quoted in SysML v2', () => {
     const r = read('package P { action decide { action a; } state first; state parallel { state x; } }');
     const pkg = r.document.members[0] as { members: { name: string | null; isParallel?: boolean }[] };

@@ -1105,7 +1105,6 @@ class Compiler {
     }
     // `soft`: undefined for a name not found yet (a state declared after this one's enclosing state).
     const find = (ref: string, range: SourceRange, path = ctx.path, soft = false): number | undefined => {
-      if (ref === 'done') return -1;
       const segs = ref.split(/\.|::/);
       // From this state's children outward through the enclosing states (KerML: a name is looked up in
       // the namespace it is written in, then in its owners; `Working.Step1` / `Working::Step1` by path).
@@ -1117,6 +1116,10 @@ class Compiler {
         top = scope;
       }
       if (soft) return undefined;
+      // `done` is the machine's own end (Action::done, inherited), unless a state the model declares
+      // takes the name where the transition is written: an owned member hides an inherited one (KerML
+      // name resolution), so `then done` enters that state.
+      if (ref === 'done') return -1;
       // Not visible from here: a state nested deeper in the machine (`start then Step1;` with Step1 inside
       // Working, OpenSysML's reading), when exactly one has that name (or path).
       const nested = this.nestedStates(top, segs);
@@ -1153,8 +1156,14 @@ class Compiler {
       // SysML BNF StateBodyItem: a transition without a source (TargetTransitionUsageMember) follows the
       // state it leaves (BehaviorUsageMember). First in a body, or after entry/do/exit or another feature,
       // it follows none: the model is outside the grammar, and no state is its source.
-      if (p.source === null) this.fail(`this transition has no source state: one written without 'first S' leaves the state declared just before it (SysML BNF StateBodyItem: BehaviorUsageMember TargetTransitionUsageMember*), and none is declared just before it in '${name}'; write it after the state it leaves, or as 'transition first S … then T;'`, p.ctx.path, t.range);
-      const source = typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path, soft);
+      // Inside a nested state's body, OpenSysML reads it as a transition of that state (the parser warns
+      // of the notation; the answer lists the reading). In a machine's own body it leaves nothing.
+      if (p.source === null && s.parentState < 0) this.fail(`this transition has no source state: one written without 'first S' leaves the state declared just before it (SysML BNF StateBodyItem: BehaviorUsageMember TargetTransitionUsageMember*), and none is declared just before it in '${name}'; write it after the state it leaves, or as 'transition first S … then T;'`, p.ctx.path, t.range);
+      if (p.source === null) {
+        const note = `${p.ctx.path}:${t.range.line}:${t.range.column}: a transition written without 'first S' that follows no state in the body of '${name}' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of '${name}' itself (OpenSysML's reading)`;
+        if (!this.readings.includes(note)) this.readings.push(note);
+      }
+      const source = p.source === null ? s.id : typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path, soft);
       if (source === undefined) return false;
       const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
       const guard = t.guard;

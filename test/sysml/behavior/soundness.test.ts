@@ -211,6 +211,31 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.equal(await refusal([variation], question('outcomes', 'V::Mixed')), 'variation.sysml:14:53: attribute in a variation action is not modeled (its members are its variant actions)');
   });
 
+  it("'then done' enters a state the model names done where the transition is written (an owned member hides the inherited done); elsewhere it ends the machine", async () => {
+    const doneModel = text('done.sysml', `package D {
+    private import ScalarValues::*;
+    state def Own {
+        attribute n : Integer := 0;
+        entry; then waiting;
+        state waiting;
+        accept after 5 then done;
+        state done { entry assign n := 1; }
+    }
+    state def Builtin {
+        attribute n : Integer := 0;
+        entry; then waiting;
+        state waiting;
+        accept after 5 then done;
+        state other { state done { entry assign n := 1; } }
+    }
+}`);
+    const own = await ask([doneModel], question('outcomes', 'D::Own'));
+    assert.deepEqual(ends(own, 'n'), [1]);
+    assert.deepEqual(ends(own, 'end'), ['deadlock']);
+    const builtin = await ask([doneModel], question('outcomes', 'D::Builtin'));
+    assert.deepEqual([ends(builtin, 'n'), ends(builtin, 'end')], [[0], ['done']]);
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
