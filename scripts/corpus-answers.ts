@@ -156,8 +156,10 @@ function bindingsOf(def: Definition, kind: Kind, defs: Defs): Value[] {
       out.push({ name: m.name, ...sample(typeNameOf(m), defs, 1)! });
       continue;
     }
-    // A subject typed by a structure: its attributes without a value, by dotted name (`vehicle.mass`).
-    if (m.role === 'subject') {
+    // A subject (or an `in` parameter) typed by a structure: its attributes without a value, by dotted
+    // name (`vehicle.mass`, `engine.displacement`).
+    const structured = m.role === 'subject' || ((m.direction === 'in' || m.direction === 'inout') && sample(typeNameOf(m), defs) === undefined && defs.get(typeNameOf(m)?.split('::').at(-1) ?? '')?.keyword === 'part');
+    if (structured) {
       const type = defs.get(typeNameOf(m)?.split('::').at(-1) ?? '');
       for (const a of type?.body ?? []) {
         if (a.kind !== 'Usage' || !a.name || a.value !== null || !single(a)) continue;
