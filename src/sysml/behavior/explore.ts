@@ -167,8 +167,10 @@ function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], opt
   for (const e of enabled) {
     if (!m.local[e.node] || perToken.get(e.token) !== 1) continue;
     if (options.visible && m.writes[e.node]!.some((f) => options.visible!.has(f))) continue;
-    const next = rt.fire(state, e);
+    const next = rt.step(state, e);
     if (visited.has(rt.encode(next))) continue;
+    // What `fire` would have refused in this new state is refused here, as before.
+    rt.enabled(next);
     return [e];
   }
   return [...enabled];
@@ -244,9 +246,11 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       return;
     }
     report.steps++;
-    const next = rt.fire(f.state, move);
+    // A state already seen needs no enabled moves; a new one gets them at once (refused here if they cannot be computed).
+    const next = rt.step(f.state, move);
     const key = rt.encode(next);
     if (visited.has(key)) continue;
+    rt.enabled(next);
     if (report.memoryBytes + entryBytes(key) > maxBytes) {
       report.reached.memory = true;
       return;
@@ -327,9 +331,10 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
         return;
       }
       report.steps++;
-      const next = rt.fire(state, move);
+      const next = rt.step(state, move);
       const key = rt.encode(next);
       if (visited.has(key)) continue;
+      rt.enabled(next);
       if (report.memoryBytes + entryBytes(key) > maxBytes) {
         report.reached.memory = true;
         return;

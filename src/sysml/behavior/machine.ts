@@ -120,7 +120,11 @@ export class Runtime {
   constructor(readonly model: ExecutionModel, readonly options: RuntimeOptions = {}) {
     this.evaluator = options.evaluator ?? new Evaluator({});
     this.boundFeatures = model.features.flatMap((f, i) => (f.bound ? [i] : []));
+    this.timed = model.nodes.some((n) => n.trigger?.kind === 'after') || model.transitions.some((t) => t.trigger?.kind === 'after');
   }
+
+  /** Some accept or transition waits (`after`): only then can settling move the clock. */
+  private readonly timed: boolean;
 
   // ---- evaluation -------------------------------------------------------------------------------
 
@@ -217,7 +221,9 @@ export class Runtime {
       const id = s.nextToken++;
       this.arrive(s, id, b);
     }
-    return this.settle(s.freeze());
+    const settled = this.settle(s.freeze());
+    this.enabled(settled);
+    return settled;
   }
 
   // ---- moves --------------------------------------------------------------------------------------
@@ -355,8 +361,19 @@ export class Runtime {
     return this.options.environmentSignals === true && !this.model.sentSignals.has(signal);
   }
 
-  /** Fires a move; the result is settled (time advanced while nothing can move). */
+  /** Fires a move; the result is settled (time advanced while nothing can move) and its enabled moves known. */
   fire(state: BehaviorState, move: Move): BehaviorState {
+    const next = this.step(state, move);
+    this.enabled(next);
+    return next;
+  }
+
+  /**
+   * Fires a move, settled like `fire`, but without computing the result's enabled moves when settling
+   * does not need them (no timed waits in the model): the explorer asks `enabled` only of states it
+   * has not seen (an already-seen state is equal to one whose moves were computed).
+   */
+  step(state: BehaviorState, move: Move): BehaviorState {
     const s = new Mutable(state);
     const tok = s.tokens.find((t) => t.id === move.token);
     if (!tok) throw new BehaviorError(`no token t${move.token}`, undefined, undefined);
@@ -598,6 +615,8 @@ export class Runtime {
 
   /** Advances the clock to the earliest pending wait while no move is enabled. */
   settle(state: BehaviorState): BehaviorState {
+    // Without a timed wait nothing is ever due: the state is settled as it is.
+    if (!this.timed) return state;
     let st = state;
     for (let guard = 0; guard < 10_000; guard++) {
       if (st.terminated || this.enabled(st).length > 0) return st;
