@@ -3,20 +3,21 @@
 // Set<string> (two encodings are the same state only when all their characters are equal), but a
 // million states are a few buffers instead of a million retained strings: a Set of them spent most
 // of the explorer's time copying those strings through garbage collection.
+//
+// Layout, for few cache misses per lookup: each slot of the table holds an entry's hash and where its
+// bytes start, side by side, so a probe compares hashes without leaving the table; an entry's bytes
+// are its length (one byte, or 0xff and four bytes) followed by the encoding.
 
-/** Bytes of bookkeeping per stored state besides its encoding: offset, length, hash, two slots. */
+/** Bytes of bookkeeping per stored state besides its encoding: length prefix and table slots. */
 export const STATE_OVERHEAD_BYTES = 20;
 
 export class StateSet {
-  /** Encoded states, back to back. A character below 0xff is one byte; others 0xff, high, low. */
+  /** Entries back to back: length prefix, then the encoding (a character below 0xff is one byte; others 0xff, high, low). */
   private bytes = new Uint8Array(1 << 16);
   private used = 0;
-  private starts = new Int32Array(1 << 10);
-  private lengths = new Int32Array(1 << 10);
-  private hashes = new Int32Array(1 << 10);
   private count = 0;
-  /** Entry number + 1 per slot (0: empty); at most half full. */
-  private slots = new Int32Array(1 << 11);
+  /** Two ints per slot: hash, and entry offset + 1 (0: empty); at most half the slots full. */
+  private slots = new Int32Array(2 << 11);
   private scratch = new Uint8Array(256);
   /** The last key `has` looked up, while the scratch buffer still holds it: `add` of the same key
    * (the explorer's has-then-add) then encodes and probes once. */
@@ -31,7 +32,7 @@ export class StateSet {
 
   /** Bytes held: the buffers' capacity. */
   get memoryBytes(): number {
-    return this.bytes.byteLength + this.starts.byteLength * 3 + this.slots.byteLength + this.scratch.byteLength;
+    return this.bytes.byteLength + this.slots.byteLength + this.scratch.byteLength;
   }
 
   /** Bytes one more state of this encoding is estimated to take. */
@@ -67,20 +68,29 @@ export class StateSet {
     this.lastKey = null;
     if (slot >= 0) return false;
     slot = ~slot;
-    if (this.count === this.starts.length) this.growEntries();
-    if (this.used + n > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + n));
+    const need = n + 5;
+    if (this.used + need > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + need));
       grown.set(this.bytes.subarray(0, this.used));
       this.bytes = grown;
     }
-    this.bytes.set(this.scratch.subarray(0, n), this.used);
-    const e = this.count++;
-    this.starts[e] = this.used;
-    this.lengths[e] = n;
-    this.hashes[e] = h;
-    this.used += n;
-    this.slots[slot] = e + 1;
-    if (this.count * 2 > this.slots.length) this.rehash();
+    const start = this.used;
+    const bytes = this.bytes;
+    let p = start;
+    if (n < 0xff) bytes[p++] = n;
+    else {
+      bytes[p++] = 0xff;
+      bytes[p++] = n >>> 24;
+      bytes[p++] = (n >>> 16) & 0xff;
+      bytes[p++] = (n >>> 8) & 0xff;
+      bytes[p++] = n & 0xff;
+    }
+    bytes.set(this.scratch.subarray(0, n), p);
+    this.used = p + n;
+    this.count++;
+    this.slots[slot] = h;
+    this.slots[slot + 1] = start + 1;
+    if (this.count * 4 > this.slots.length) this.rehash();
     return true;
   }
 
@@ -110,42 +120,41 @@ export class StateSet {
     return h;
   }
 
-  /** The slot holding the scratch bytes, or ~(the empty slot where they would go). */
+  /** The slot (index of its hash in `slots`) holding the scratch bytes, or ~(the empty slot where they would go). */
   private find(n: number, h: number): number {
     const slots = this.slots;
-    const mask = slots.length - 1;
+    const mask = (slots.length >>> 1) - 1;
     const b = this.scratch;
     for (let i = h & mask; ; i = (i + 1) & mask) {
-      const s = slots[i]!;
-      if (s === 0) return ~i;
-      const e = s - 1;
-      if (this.hashes[e] !== h || this.lengths[e] !== n) continue;
-      const start = this.starts[e]!;
+      const at = i << 1;
+      const s = slots[at + 1]!;
+      if (s === 0) return ~at;
+      if (slots[at] !== h) continue;
       const bytes = this.bytes;
+      let p = s - 1;
+      let len = bytes[p++]!;
+      if (len === 0xff) {
+        len = ((bytes[p]! << 24) | (bytes[p + 1]! << 16) | (bytes[p + 2]! << 8) | bytes[p + 3]!) >>> 0;
+        p += 4;
+      }
+      if (len !== n) continue;
       let k = 0;
-      while (k < n && bytes[start + k] === b[k]) k++;
-      if (k === n) return i;
+      while (k < n && bytes[p + k] === b[k]) k++;
+      if (k === n) return at;
     }
   }
 
-  private growEntries(): void {
-    const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const g = new Int32Array(a.length * 2);
-      g.set(a);
-      return g;
-    };
-    this.starts = grow(this.starts);
-    this.lengths = grow(this.lengths);
-    this.hashes = grow(this.hashes);
-  }
-
   private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let e = 0; e < this.count; e++) {
-      let i = this.hashes[e]! & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = e + 1;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >>> 1) - 1;
+    for (let at = 0; at < old.length; at += 2) {
+      if (old[at + 1] === 0) continue;
+      const h = old[at]!;
+      let i = h & mask;
+      while (slots[(i << 1) + 1] !== 0) i = (i + 1) & mask;
+      slots[i << 1] = h;
+      slots[(i << 1) + 1] = old[at + 1]!;
     }
     this.slots = slots;
   }
