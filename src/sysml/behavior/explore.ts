@@ -10,7 +10,7 @@
 import { Random } from '../semantics/random';
 import { BehaviorError } from './model';
 import type { BehaviorState, EndStatus, Move, Runtime } from './machine';
-import { StateSet } from './state-store';
+import { StateKey, StateSet } from './state-store';
 
 export type Policy = { readonly kind: 'fifo' | 'lifo' | 'all' } | { readonly kind: 'seed'; readonly seed: number };
 
@@ -124,8 +124,8 @@ class Clock {
   }
 }
 
-/** Bytes a visited-set entry is estimated to take: the key's characters plus the set's own overhead. */
-function entryBytes(key: string): number {
+/** Bytes a visited-set entry is estimated to take: the key's bytes plus the set's own overhead. */
+function entryBytes(key: StateKey): number {
   return StateSet.entryBytes(key);
 }
 
@@ -159,7 +159,7 @@ function memoryLimit(options: ExploreOptions): number {
 }
 
 /** The moves to explore at a state: one local move when reduction allows it, else all. */
-function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], options: ExploreOptions, visited: { has(k: string): boolean }): Move[] {
+function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], options: ExploreOptions, visited: StateSet, key: StateKey): Move[] {
   if (options.reduction === false || enabled.length < 2) return [...enabled];
   const m = rt.model;
   const perToken = new Map<number, number>();
@@ -168,7 +168,8 @@ function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], opt
     if (!m.local[e.node] || perToken.get(e.token) !== 1) continue;
     if (options.visible && m.writes[e.node]!.some((f) => options.visible!.has(f))) continue;
     const next = rt.step(state, e);
-    if (visited.has(rt.encode(next))) continue;
+    rt.writeKey(next, key);
+    if (visited.has(key)) continue;
     // What `fire` would have refused in this new state is refused here, as before.
     rt.enabled(next);
     return [e];
@@ -190,6 +191,8 @@ interface Frame {
 
 async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
   const visited = new StateSet();
+  // One key buffer, rewritten for each state looked up (reduce's lookahead too, after the state is added).
+  const key = new StateKey();
   const maxDepth = limitOf(options.limits?.depth);
   const maxSteps = limitOf(options.limits?.steps);
   const maxRuns = limitOf(options.limits?.runs);
@@ -197,7 +200,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
   const path: PathStep[] = [];
   const stack: Frame[] = [];
 
-  const enter = (s: BehaviorState, key: string): boolean => {
+  const enter = (s: BehaviorState): boolean => {
     visited.add(key);
     report.states++;
     report.memoryBytes += entryBytes(key);
@@ -219,11 +222,12 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.runs++;
       return true;
     }
-    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited), options), next: 0 });
+    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited, key), options), next: 0 });
     return true;
   };
 
-  if (!enter(initial, rt.encode(initial))) return;
+  rt.writeKey(initial, key);
+  if (!enter(initial)) return;
   let ticks = 0;
   while (stack.length > 0) {
     if (++ticks % 256 === 0 && (await clock.tick(path.length))) {
@@ -248,7 +252,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     report.steps++;
     // A state already seen needs no enabled moves; a new one gets them at once (refused here if they cannot be computed).
     const next = rt.step(f.state, move);
-    const key = rt.encode(next);
+    rt.writeKey(next, key);
     if (visited.has(key)) continue;
     rt.enabled(next);
     if (report.memoryBytes + entryBytes(key) > maxBytes) {
@@ -258,7 +262,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     path.push({ move, enabled: f.enabled });
     report.maxDepth = Math.max(report.maxDepth, path.length);
     const before = stack.length;
-    if (!enter(next, key)) return;
+    if (!enter(next)) return;
     if (stack.length === before) path.pop();
   }
 }
@@ -279,7 +283,8 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     return out.reverse();
   };
   let queue: { state: BehaviorState; index: number }[] = [];
-  const add = (s: BehaviorState, key: string, from: number, step: PathStep | undefined): boolean => {
+  const key = new StateKey();
+  const add = (s: BehaviorState, from: number, step: PathStep | undefined): boolean => {
     const index = parent.length;
     parent.push(from);
     via.push(step);
@@ -295,7 +300,8 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     queue.push({ state: s, index });
     return true;
   };
-  if (!add(initial, rt.encode(initial), -1, undefined)) return;
+  rt.writeKey(initial, key);
+  if (!add(initial, -1, undefined)) return;
   let head = 0;
   let ticks = 0;
   while (head < queue.length) {
@@ -325,21 +331,21 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.reached.depth = true;
       continue;
     }
-    for (const move of ordered(reduce(rt, state, enabled, options, visited), options)) {
+    for (const move of ordered(reduce(rt, state, enabled, options, visited, key), options)) {
       if (report.steps >= maxSteps) {
         report.reached.steps = true;
         return;
       }
       report.steps++;
       const next = rt.step(state, move);
-      const key = rt.encode(next);
+      rt.writeKey(next, key);
       if (visited.has(key)) continue;
       rt.enabled(next);
       if (report.memoryBytes + entryBytes(key) > maxBytes) {
         report.reached.memory = true;
         return;
       }
-      if (!add(next, key, index, { move, enabled })) return;
+      if (!add(next, index, { move, enabled })) return;
     }
   }
 }

@@ -5,6 +5,7 @@ import { Evaluator, type CallArgument, type Environment } from '../semantics/eva
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
 import { enumLiteral, error, format, isError, itemsOf, type Outcome, type Scalar, type Value } from '../semantics/values';
 import { BehaviorError, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type Trigger } from './model';
+import type { StateKey } from './state-store';
 
 export interface Token {
   readonly id: number;
@@ -678,25 +679,86 @@ export class Runtime {
     return out;
   }
 
-  private ages(state: BehaviorState, t: Token): string {
-    const n = this.model.nodes[t.node]!;
-    const waits: { depth: number; trigger: Trigger | null; scope: readonly string[]; where: { path: string } }[] = [];
-    if (n.kind === 'accept') waits.push({ depth: t.since.length - 1, trigger: n.trigger, scope: n.scope, where: n });
+  /**
+   * The state's canonical key as bytes, written into `key` (reset first): the same distinctions as
+   * `encode`, in the same order — terminated, each token's node and ages, each feature's value,
+   * the pending signals — with no string built for the common values. Every part is self-delimiting
+   * (see StateKey), so two keys are equal exactly when their parts are.
+   */
+  writeKey(state: BehaviorState, key: StateKey): void {
+    key.reset();
+    key.byte(state.terminated ? 1 : 0);
+    key.uint(state.tokens.length);
+    for (const t of state.tokens) {
+      key.uint(t.node);
+      key.uint(t.since.length);
+      // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
+      if (this.waitsOf(t.node).length > 0) for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
+    }
+    for (const v of state.values) {
+      if (v === undefined) key.byte(0);
+      else if (v.kind === 'boolean') key.byte(v.value ? 1 : 2);
+      else if (v.kind === 'integer') {
+        // Exact: a bigint converts to a safe integer only when it is one.
+        const x = Number(v.value);
+        if (Number.isSafeInteger(x)) {
+          key.byte(x >= 0 ? 3 : 4);
+          key.uint(x >= 0 ? x : -x);
+        } else {
+          key.byte(5);
+          key.text(v.value.toString());
+        }
+      } else {
+        key.byte(6);
+        key.text(format(v));
+      }
+    }
+    key.uint(state.queues.size);
+    if (state.queues.size > 0) {
+      for (const k of [...state.queues.keys()].sort()) {
+        key.text(k);
+        const q = state.queues.get(k)!;
+        key.uint(q.length);
+        for (const sig of q) key.text(sig);
+      }
+    }
+  }
+
+  private readonly waitsCache: (readonly { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[])[] = [];
+  /** The timed waits (`after`) that count from a token's times at `node`, by level (cached per node). */
+  private waitsOf(node: number): readonly { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[] {
+    let w = this.waitsCache[node];
+    if (w) return w;
+    const out: { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[] = [];
+    const n = this.model.nodes[node]!;
+    // A token at an accept counts from its arrival: the last of its times.
+    if (n.kind === 'accept' && n.trigger?.kind === 'after') out.push({ depth: -1, expr: n.trigger.expr, scope: n.scope, where: n });
     if (n.kind === 'state') {
       this.stateChain(n.id).forEach((sid, depth) => {
         for (const trId of this.model.nodes[sid]!.transitions) {
           const tr = this.model.transitions[trId]!;
-          waits.push({ depth, trigger: tr.trigger, scope: tr.scope, where: tr });
+          if (tr.trigger?.kind === 'after') out.push({ depth, expr: tr.trigger.expr, scope: tr.scope, where: tr });
         }
       });
     }
-    return t.since
-      .map((since, depth) => {
-        let cap = -1;
-        for (const w of waits) if (w.depth === depth && w.trigger?.kind === 'after') cap = Math.max(cap, this.due(since + this.seconds(w.trigger.expr, state.values, w.scope, w.where)) - since);
-        return cap < 0 ? '-' : String(Math.min(state.clock - since, cap));
-      })
-      .join(',');
+    w = out;
+    this.waitsCache[node] = w;
+    return w;
+  }
+
+  /** A token's age at one level, capped at the longest wait that counts from it; `-` when none does. */
+  private age(state: BehaviorState, t: Token, depth: number): string {
+    const since = t.since[depth]!;
+    let cap = -1;
+    for (const w of this.waitsOf(t.node)) {
+      const d = w.depth < 0 ? t.since.length - 1 : w.depth;
+      if (d === depth) cap = Math.max(cap, this.due(since + this.seconds(w.expr, state.values, w.scope, w.where)) - since);
+    }
+    return cap < 0 ? '-' : String(Math.min(state.clock - since, cap));
+  }
+
+  private ages(state: BehaviorState, t: Token): string {
+    return t.since.map((_, depth) => this.age(state, t, depth)).join(',');
   }
 
   /** A state as the witness panel shows it: clock, token positions, feature values, pending signals. */
