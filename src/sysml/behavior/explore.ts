@@ -159,8 +159,8 @@ function memoryLimit(options: ExploreOptions): number {
 }
 
 /** The moves to explore at a state: one local move when reduction allows it, else all. */
-function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], options: ExploreOptions, visited: StateSet, key: StateKey): Move[] {
-  if (options.reduction === false || enabled.length < 2) return [...enabled];
+function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], options: ExploreOptions, visited: StateSet, key: StateKey): readonly Move[] {
+  if (options.reduction === false || enabled.length < 2) return enabled;
   const m = rt.model;
   const perToken = new Map<number, number>();
   for (const e of enabled) perToken.set(e.token, (perToken.get(e.token) ?? 0) + 1);
@@ -174,12 +174,13 @@ function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], opt
     rt.enabled(next);
     return [e];
   }
-  return [...enabled];
+  return enabled;
 }
 
 /** The order choices are tried in: lifo tries the last enabled move first, so its run comes first. */
-function ordered(moves: Move[], options: ExploreOptions): Move[] {
-  return options.policy.kind === 'lifo' ? moves.reverse() : moves;
+function ordered(moves: readonly Move[], options: ExploreOptions): readonly Move[] {
+  // A copy: the enabled moves are kept on their state.
+  return options.policy.kind === 'lifo' ? [...moves].reverse() : moves;
 }
 
 interface Frame {

@@ -229,8 +229,13 @@ export class Runtime {
 
   // ---- moves --------------------------------------------------------------------------------------
 
+  private readonly labels = new Map<string, string[]>();
+  /** A move's label, `t<token>@<name>`; kept for the first tokens (most moves repeat them). */
   private label(token: number, name: string): string {
-    return `t${token}@${name}`;
+    if (token >= 1024) return `t${token}@${name}`;
+    let byToken = this.labels.get(name);
+    if (!byToken) this.labels.set(name, (byToken = []));
+    return (byToken[token] ??= `t${token}@${name}`);
   }
 
   /**
@@ -244,37 +249,49 @@ export class Runtime {
 
   private computeEnabled(state: BehaviorState): Move[] {
     if (state.terminated) return [];
-    const out: { m: Move; order: number }[] = [];
-    const joinsSeen = new Set<number>();
-    const offered = new Set<number>();
+    // Moves and their sort keys side by side (no wrapper per move); the sets only when a join or a
+    // nested state needs them.
+    const moves: Move[] = [];
+    const orders: number[] = [];
+    let joinsSeen: Set<number> | undefined;
+    let offered: Set<number> | undefined;
     let transitionMoves = 0;
     for (const t of state.tokens) {
       const n = this.model.nodes[t.node]!;
       switch (n.kind) {
         case 'join': {
+          joinsSeen ??= new Set<number>();
           if (joinsSeen.has(n.id)) break;
           joinsSeen.add(n.id);
-          const waiting = state.tokens.filter((x) => x.node === n.id).length;
-          if (waiting >= this.inDegree(n.id)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          let waiting = 0;
+          for (const x of state.tokens) if (x.node === n.id) waiting++;
+          if (waiting >= this.inDegree(n.id)) {
+            moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+            orders.push(n.id);
+          }
           break;
         }
         case 'decide': {
           let any = false;
-          n.succ.forEach((target, i) => {
-            if (i === n.elseIndex) return;
+          for (let i = 0; i < n.succ.length; i++) {
+            if (i === n.elseIndex) continue;
             const g = n.guards[i];
-            if (g && !this.truth(g, state.values, n.scope, n)) return;
+            if (g && !this.truth(g, state.values, n.scope, n)) continue;
             any = true;
-            out.push({ m: { token: t.id, node: n.id, branch: i, label: this.label(t.id, `${n.name}->${this.model.nodes[target]!.name}`) }, order: n.id + i / (n.succ.length + 1) });
-          });
+            moves.push({ token: t.id, node: n.id, branch: i, label: this.label(t.id, this.branchName(n, i)) });
+            orders.push(n.id + i / (n.succ.length + 1));
+          }
           if (!any && n.elseIndex >= 0) {
-            const target = n.succ[n.elseIndex]!;
-            out.push({ m: { token: t.id, node: n.id, branch: n.elseIndex, label: this.label(t.id, `${n.name}->${this.model.nodes[target]!.name}`) }, order: n.id });
+            moves.push({ token: t.id, node: n.id, branch: n.elseIndex, label: this.label(t.id, this.branchName(n, n.elseIndex)) });
+            orders.push(n.id);
           }
           break;
         }
         case 'accept':
-          if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) {
+            moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+            orders.push(n.id);
+          }
           break;
         case 'state': {
           const chain = this.stateChain(n.id);
@@ -282,6 +299,7 @@ export class Runtime {
             // A transition of a state that holds several region tokens fires once: offered by the
             // lowest-numbered token inside it (tokens are visited in number order).
             if (depth < chain.length - 1) {
+              offered ??= new Set<number>();
               if (offered.has(sid)) return;
               offered.add(sid);
             }
@@ -290,19 +308,40 @@ export class Runtime {
               const since = t.since[depth] ?? t.since.at(-1) ?? 0;
               if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
-              out.push({ m: { token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) }, order: this.model.nodes.length + trId });
+              moves.push({ token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) });
+              orders.push(this.model.nodes.length + trId);
               transitionMoves++;
             }
           });
           break;
         }
         default:
-          out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+          orders.push(n.id);
       }
     }
-    if (transitionMoves > 1) this.checkNestedConflict(out);
-    out.sort((a, b) => a.order - b.order || a.m.token - b.m.token);
-    return out.map((x) => x.m);
+    if (transitionMoves > 1) this.checkNestedConflict(moves);
+    // By order, then token; stable (insertion sort: a move passes only those strictly after it).
+    for (let i = 1; i < moves.length; i++) {
+      const m = moves[i]!;
+      const o = orders[i]!;
+      let j = i - 1;
+      while (j >= 0 && (orders[j]! > o || (orders[j] === o && moves[j]!.token > m.token))) {
+        moves[j + 1] = moves[j]!;
+        orders[j + 1] = orders[j]!;
+        j--;
+      }
+      moves[j + 1] = m;
+      orders[j + 1] = o;
+    }
+    return moves;
+  }
+
+  private readonly branchNames: string[][] = [];
+  /** A decision's branch as moves name it: `decide->target`. */
+  private branchName(n: ExecNode, i: number): string {
+    const names = (this.branchNames[n.id] ??= []);
+    return (names[i] ??= `${n.name}->${this.model.nodes[n.succ[i]!]!.name}`);
   }
 
   /**
@@ -310,10 +349,10 @@ export class Runtime {
    * signal, or neither with a trigger): SysML v2 does not say which is taken (UML 2.5.1 gives the
    * nested state's priority), so the run is refused there rather than choosing.
    */
-  private checkNestedConflict(out: readonly { m: Move }[]): void {
+  private checkNestedConflict(moves: readonly Move[]): void {
     const nodes = this.model.nodes;
     const trs: ExecTransition[] = [];
-    for (const x of out) if (nodes[x.m.node]!.kind === 'state') trs.push(this.model.transitions[x.m.branch]!);
+    for (const m of moves) if (nodes[m.node]!.kind === 'state') trs.push(this.model.transitions[m.branch]!);
     const event = (t: ExecTransition) => (t.trigger === null ? 'none' : t.trigger.kind === 'signal' ? `${t.trigger.receiver}\u0000${t.trigger.signal}` : undefined);
     for (const inner of trs) {
       const e = event(inner);
