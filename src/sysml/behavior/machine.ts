@@ -54,6 +54,8 @@ export interface RuntimeOptions {
 }
 
 const SECOND = tryParseUnit('s')!;
+/** The times of a token that arrived at clock 0 (shared: a token's times are never changed in place). */
+const SINCE_ZERO: readonly number[] = Object.freeze([0]);
 
 function joinPath(p: string, n: string): string {
   return p === '' ? n : `${p}.${n}`;
@@ -85,9 +87,16 @@ class StateEnvironment implements Environment {
   lookup(name: QualifiedName): Outcome | undefined {
     const segs = name.segments;
     if (segs.length === 1) {
+      // Which prefix a name resolves by depends on the model only (see Runtime.nameKeys).
+      const hit = this.rt.nameKeys.get(name);
+      if (hit !== undefined && hit.scope === this.scope) return this.read(hit.key);
       for (const p of this.scope) {
-        const v = this.read(joinPath(p, segs[0]!));
-        if (v !== undefined) return v;
+        const key = joinPath(p, segs[0]!);
+        const v = this.read(key);
+        if (v !== undefined) {
+          this.rt.nameKeys.set(name, { scope: this.scope, key });
+          return v;
+        }
       }
       // The subject by its own name (`perform check { in vehicle = car; }` inside part car).
       if (segs[0] === subjectName(this.rt.model.subject)) return this.read('');
@@ -128,6 +137,13 @@ export class Runtime {
   private readonly timed: boolean;
 
   // ---- evaluation -------------------------------------------------------------------------------
+
+  /**
+   * The feature key a one-segment name read in a scope resolved to, by the name's node: the first of
+   * the scope's prefixes under which the model has a feature, an opaque feature or an instance. That
+   * depends on the model, not on the state, so it is found once and reused.
+   */
+  readonly nameKeys = new Map<QualifiedName, { readonly scope: readonly string[]; readonly key: string }>();
 
   private readonly evaluating = new Set<number>();
   /** A bound feature (`= e`) has the value of `e` in the state it is read in. */
@@ -415,7 +431,13 @@ export class Runtime {
    */
   step(state: BehaviorState, move: Move): BehaviorState {
     const s = new Mutable(state);
-    const tok = s.tokens.find((t) => t.id === move.token);
+    let tok: Token | undefined;
+    for (const t of s.tokens) {
+      if (t.id === move.token) {
+        tok = t;
+        break;
+      }
+    }
     if (!tok) throw new BehaviorError(`no token t${move.token}`, undefined, undefined);
     const n = this.model.nodes[move.node]!;
     switch (n.kind) {
@@ -520,7 +542,7 @@ export class Runtime {
   private go(s: Mutable, id: number, targets: readonly number[], from: ExecNode, depth = 0): void {
     if (depth > 200) throw new BehaviorError('a cycle of control nodes with no action in it', from.path, from.range);
     // Guarded successions from an action (`first a if g then b;`): only those whose guard holds.
-    if (targets === from.succ && from.kind !== 'decide' && from.guards.some((g) => g !== null)) {
+    if (targets === from.succ && from.kind !== 'decide' && this.guarded(from)) {
       targets = from.succ.filter((_, i) => {
         const g = from.guards[i];
         return !g || this.truth(g, s.values, from.scope, from);
@@ -530,10 +552,13 @@ export class Runtime {
       this.endIn(s, id, from.container, depth);
       return;
     }
-    targets.forEach((t, k) => {
-      const tid = k === 0 ? id : s.nextToken++;
-      this.arrive(s, tid, t, depth + 1);
-    });
+    for (let k = 0; k < targets.length; k++) this.arrive(s, k === 0 ? id : s.nextToken++, targets[k]!, depth + 1);
+  }
+
+  private readonly guardedCache: boolean[] = [];
+  /** Some succession from this node has a guard. */
+  private guarded(n: ExecNode): boolean {
+    return (this.guardedCache[n.id] ??= n.guards.some((g) => g !== null));
   }
 
   /** A token that ran out of successors inside container `c`: the composite continues when it was the last token inside. */
@@ -541,8 +566,7 @@ export class Runtime {
     if (c < 0) return;
     const cn = this.model.nodes[c]!;
     if (cn.kind === 'state') return;
-    const inside = s.tokens.some((t) => this.model.nodes[t.node]!.ancestors.includes(c));
-    if (inside) return;
+    for (const t of s.tokens) if (this.model.nodes[t.node]!.ancestors.includes(c)) return;
     this.go(s, id, cn.succ, cn, depth + 1);
   }
 
@@ -567,7 +591,7 @@ export class Runtime {
         this.enterState(s, id, n.id, []);
         return;
       default:
-        s.add({ id, node: n.id, since: [s.clock] });
+        s.add({ id, node: n.id, since: s.clock === 0 ? SINCE_ZERO : [s.clock] });
     }
   }
 
@@ -870,14 +894,20 @@ class Mutable {
   }
 
   remove(id: number): void {
-    const i = this.tokens.findIndex((t) => t.id === id);
-    if (i >= 0) this.tokens.splice(i, 1);
+    const ts = this.tokens;
+    let i = 0;
+    while (i < ts.length && ts[i]!.id !== id) i++;
+    if (i === ts.length) return;
+    for (; i < ts.length - 1; i++) ts[i] = ts[i + 1]!;
+    ts.length--;
   }
 
   add(t: Token): void {
     let i = this.tokens.length;
     while (i > 0 && this.tokens[i - 1]!.id > t.id) i--;
-    this.tokens.splice(i, 0, t);
+    this.tokens.push(t);
+    for (let k = this.tokens.length - 1; k > i; k--) this.tokens[k] = this.tokens[k - 1]!;
+    this.tokens[i] = t;
   }
 
   send(receiver: string, signal: string): void {
