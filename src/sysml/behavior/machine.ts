@@ -188,6 +188,17 @@ export class Runtime {
 
   /** The feature index an assignment target names, resolved from the scope's prefixes. */
   featureOf(target: readonly string[], scope: readonly string[], where: { path: string; range: SourceRange }): number {
+    // What a target names depends on the model only: found once per target and scope.
+    const hit = this.targets.get(target);
+    if (hit !== undefined && hit.scope === scope) return hit.index;
+    const index = this.findTarget(target, scope, where);
+    this.targets.set(target, { scope, index });
+    return index;
+  }
+
+  private readonly targets = new Map<readonly string[], { readonly scope: readonly string[]; readonly index: number }>();
+
+  private findTarget(target: readonly string[], scope: readonly string[], where: { path: string; range: SourceRange }): number {
     const key = target.join('.');
     for (const p of scope) {
       const i = this.model.featureIndex.get(joinPath(p, key));
@@ -899,7 +910,7 @@ class Mutable {
     while (i < ts.length && ts[i]!.id !== id) i++;
     if (i === ts.length) return;
     for (; i < ts.length - 1; i++) ts[i] = ts[i + 1]!;
-    ts.length--;
+    ts.pop();
   }
 
   add(t: Token): void {

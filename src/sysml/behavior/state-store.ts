@@ -143,7 +143,8 @@ export class StateSet {
       bytes[p++] = (n >>> 8) & 0xff;
       bytes[p++] = n & 0xff;
     }
-    bytes.set(key.bytes.subarray(0, n), p);
+    const from = key.bytes;
+    for (let k = 0; k < n; k++) bytes[p + k] = from[k]!;
     this.used = p + n;
     this.count++;
     this.slots[slot] = h;
