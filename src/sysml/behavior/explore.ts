@@ -1,5 +1,5 @@
 // The explorer: depth-first (or breadth-first, for shortest witnesses) search over the choices of a
-// run, with a visited set of canonical state encodings and partial-order reduction; seeded sampling
+// run, with a visited set of canonical state keys (Runtime.writeKey) and partial-order reduction; seeded sampling
 // and single-schedule runs for the policies that do not range over schedules.
 //
 // Reduction: at a state with several enabled moves, when some token's only move is a *local* node

@@ -1,5 +1,6 @@
 // The runtime of an ExecutionModel: states, the canonically ordered enabled moves, firing a move, the
-// implicit clock, and a state's canonical encoding (the explorer's visited-set key).
+// implicit clock, and a state's canonical encoding (`encode`, text) and key (`writeKey`, the same
+// distinctions as bytes: the explorer's visited-set key).
 import type { Expression, QualifiedName, Reference, SourceRange } from '../ast';
 import { Evaluator, type CallArgument, type Environment } from '../semantics/evaluate';
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
