@@ -890,8 +890,8 @@ class Mutable {
 
   constructor(s: BehaviorState) {
     this.clock = s.clock;
-    this.tokens = [...s.tokens];
-    this.values = [...s.values];
+    this.tokens = s.tokens.slice();
+    this.values = s.values.slice();
     this.queues = s.queues;
     this.terminated = s.terminated;
     this.nextToken = s.nextToken;

@@ -42,6 +42,10 @@ export class StateKey {
 
   /** A non-negative integer (up to 2^53), seven bits a byte, the high bit set on all but the last. */
   uint(u: number): void {
+    if (u < 0x80 && this.length < this.bytes.length) {
+      this.bytes[this.length++] = u;
+      return;
+    }
     this.room(8);
     const out = this.bytes;
     let n = this.length;
