@@ -1,5 +1,5 @@
 // The explorer: depth-first (or breadth-first, for shortest witnesses) search over the choices of a
-// run, with a visited set of canonical state encodings and partial-order reduction; seeded sampling
+// run, with a visited set of canonical state keys (Runtime.writeKey) and partial-order reduction; seeded sampling
 // and single-schedule runs for the policies that do not range over schedules.
 //
 // Reduction: at a state with several enabled moves, when some token's only move is a *local* node
@@ -10,7 +10,7 @@
 import { Random } from '../semantics/random';
 import { BehaviorError } from './model';
 import type { BehaviorState, EndStatus, Move, Runtime } from './machine';
-import { StateSet } from './state-store';
+import { StateKey, StateSet } from './state-store';
 
 export type Policy = { readonly kind: 'fifo' | 'lifo' | 'all' } | { readonly kind: 'seed'; readonly seed: number };
 
@@ -124,8 +124,8 @@ class Clock {
   }
 }
 
-/** Bytes a visited-set entry is estimated to take: the key's characters plus the set's own overhead. */
-function entryBytes(key: string): number {
+/** Bytes a visited-set entry is estimated to take: the key's bytes plus the set's own overhead. */
+function entryBytes(key: StateKey): number {
   return StateSet.entryBytes(key);
 }
 
@@ -159,24 +159,28 @@ function memoryLimit(options: ExploreOptions): number {
 }
 
 /** The moves to explore at a state: one local move when reduction allows it, else all. */
-function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], options: ExploreOptions, visited: { has(k: string): boolean }): Move[] {
-  if (options.reduction === false || enabled.length < 2) return [...enabled];
+function reduce(rt: Runtime, state: BehaviorState, enabled: readonly Move[], options: ExploreOptions, visited: StateSet, key: StateKey): readonly Move[] {
+  if (options.reduction === false || enabled.length < 2) return enabled;
   const m = rt.model;
   const perToken = new Map<number, number>();
   for (const e of enabled) perToken.set(e.token, (perToken.get(e.token) ?? 0) + 1);
   for (const e of enabled) {
     if (!m.local[e.node] || perToken.get(e.token) !== 1) continue;
     if (options.visible && m.writes[e.node]!.some((f) => options.visible!.has(f))) continue;
-    const next = rt.fire(state, e);
-    if (visited.has(rt.encode(next))) continue;
+    const next = rt.step(state, e);
+    rt.writeKey(next, key);
+    if (visited.has(key)) continue;
+    // What `fire` would have refused in this new state is refused here, as before.
+    rt.enabled(next);
     return [e];
   }
-  return [...enabled];
+  return enabled;
 }
 
 /** The order choices are tried in: lifo tries the last enabled move first, so its run comes first. */
-function ordered(moves: Move[], options: ExploreOptions): Move[] {
-  return options.policy.kind === 'lifo' ? moves.reverse() : moves;
+function ordered(moves: readonly Move[], options: ExploreOptions): readonly Move[] {
+  // A copy: the enabled moves are kept on their state.
+  return options.policy.kind === 'lifo' ? [...moves].reverse() : moves;
 }
 
 interface Frame {
@@ -188,6 +192,8 @@ interface Frame {
 
 async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
   const visited = new StateSet();
+  // One key buffer, rewritten for each state looked up (reduce's lookahead too, after the state is added).
+  const key = new StateKey();
   const maxDepth = limitOf(options.limits?.depth);
   const maxSteps = limitOf(options.limits?.steps);
   const maxRuns = limitOf(options.limits?.runs);
@@ -195,7 +201,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
   const path: PathStep[] = [];
   const stack: Frame[] = [];
 
-  const enter = (s: BehaviorState, key: string): boolean => {
+  const enter = (s: BehaviorState): boolean => {
     visited.add(key);
     report.states++;
     report.memoryBytes += entryBytes(key);
@@ -217,11 +223,12 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.runs++;
       return true;
     }
-    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited), options), next: 0 });
+    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited, key), options), next: 0 });
     return true;
   };
 
-  if (!enter(initial, rt.encode(initial))) return;
+  rt.writeKey(initial, key);
+  if (!enter(initial)) return;
   let ticks = 0;
   while (stack.length > 0) {
     if (++ticks % 256 === 0 && (await clock.tick(path.length))) {
@@ -244,9 +251,11 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       return;
     }
     report.steps++;
-    const next = rt.fire(f.state, move);
-    const key = rt.encode(next);
+    // A state already seen needs no enabled moves; a new one gets them at once (refused here if they cannot be computed).
+    const next = rt.step(f.state, move);
+    rt.writeKey(next, key);
     if (visited.has(key)) continue;
+    rt.enabled(next);
     if (report.memoryBytes + entryBytes(key) > maxBytes) {
       report.reached.memory = true;
       return;
@@ -254,7 +263,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     path.push({ move, enabled: f.enabled });
     report.maxDepth = Math.max(report.maxDepth, path.length);
     const before = stack.length;
-    if (!enter(next, key)) return;
+    if (!enter(next)) return;
     if (stack.length === before) path.pop();
   }
 }
@@ -275,7 +284,8 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     return out.reverse();
   };
   let queue: { state: BehaviorState; index: number }[] = [];
-  const add = (s: BehaviorState, key: string, from: number, step: PathStep | undefined): boolean => {
+  const key = new StateKey();
+  const add = (s: BehaviorState, from: number, step: PathStep | undefined): boolean => {
     const index = parent.length;
     parent.push(from);
     via.push(step);
@@ -291,7 +301,8 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     queue.push({ state: s, index });
     return true;
   };
-  if (!add(initial, rt.encode(initial), -1, undefined)) return;
+  rt.writeKey(initial, key);
+  if (!add(initial, -1, undefined)) return;
   let head = 0;
   let ticks = 0;
   while (head < queue.length) {
@@ -321,20 +332,21 @@ async function bfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.reached.depth = true;
       continue;
     }
-    for (const move of ordered(reduce(rt, state, enabled, options, visited), options)) {
+    for (const move of ordered(reduce(rt, state, enabled, options, visited, key), options)) {
       if (report.steps >= maxSteps) {
         report.reached.steps = true;
         return;
       }
       report.steps++;
-      const next = rt.fire(state, move);
-      const key = rt.encode(next);
+      const next = rt.step(state, move);
+      rt.writeKey(next, key);
       if (visited.has(key)) continue;
+      rt.enabled(next);
       if (report.memoryBytes + entryBytes(key) > maxBytes) {
         report.reached.memory = true;
         return;
       }
-      if (!add(next, key, index, { move, enabled })) return;
+      if (!add(next, index, { move, enabled })) return;
     }
   }
 }

@@ -1,10 +1,12 @@
 // The runtime of an ExecutionModel: states, the canonically ordered enabled moves, firing a move, the
-// implicit clock, and a state's canonical encoding (the explorer's visited-set key).
+// implicit clock, and a state's canonical encoding (`encode`, text) and key (`writeKey`, the same
+// distinctions as bytes: the explorer's visited-set key).
 import type { Expression, QualifiedName, Reference, SourceRange } from '../ast';
 import { Evaluator, type CallArgument, type Environment } from '../semantics/evaluate';
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
 import { enumLiteral, error, format, isError, itemsOf, type Outcome, type Scalar, type Value } from '../semantics/values';
 import { BehaviorError, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type Trigger } from './model';
+import type { StateKey } from './state-store';
 
 export interface Token {
   readonly id: number;
@@ -53,6 +55,8 @@ export interface RuntimeOptions {
 }
 
 const SECOND = tryParseUnit('s')!;
+/** The times of a token that arrived at clock 0 (shared: a token's times are never changed in place). */
+const SINCE_ZERO: readonly number[] = Object.freeze([0]);
 
 function joinPath(p: string, n: string): string {
   return p === '' ? n : `${p}.${n}`;
@@ -84,9 +88,16 @@ class StateEnvironment implements Environment {
   lookup(name: QualifiedName): Outcome | undefined {
     const segs = name.segments;
     if (segs.length === 1) {
+      // Which prefix a name resolves by depends on the model only (see Runtime.nameKeys).
+      const hit = this.rt.nameKeys.get(name);
+      if (hit !== undefined && hit.scope === this.scope) return this.read(hit.key);
       for (const p of this.scope) {
-        const v = this.read(joinPath(p, segs[0]!));
-        if (v !== undefined) return v;
+        const key = joinPath(p, segs[0]!);
+        const v = this.read(key);
+        if (v !== undefined) {
+          this.rt.nameKeys.set(name, { scope: this.scope, key });
+          return v;
+        }
       }
       // The subject by its own name (`perform check { in vehicle = car; }` inside part car).
       if (segs[0] === subjectName(this.rt.model.subject)) return this.read('');
@@ -120,9 +131,20 @@ export class Runtime {
   constructor(readonly model: ExecutionModel, readonly options: RuntimeOptions = {}) {
     this.evaluator = options.evaluator ?? new Evaluator({});
     this.boundFeatures = model.features.flatMap((f, i) => (f.bound ? [i] : []));
+    this.timed = model.nodes.some((n) => n.trigger?.kind === 'after') || model.transitions.some((t) => t.trigger?.kind === 'after');
   }
 
+  /** Some accept or transition waits (`after`): only then can settling move the clock. */
+  private readonly timed: boolean;
+
   // ---- evaluation -------------------------------------------------------------------------------
+
+  /**
+   * The feature key a one-segment name read in a scope resolved to, by the name's node: the first of
+   * the scope's prefixes under which the model has a feature, an opaque feature or an instance. That
+   * depends on the model, not on the state, so it is found once and reused.
+   */
+  readonly nameKeys = new Map<QualifiedName, { readonly scope: readonly string[]; readonly key: string }>();
 
   private readonly evaluating = new Set<number>();
   /** A bound feature (`= e`) has the value of `e` in the state it is read in. */
@@ -167,6 +189,17 @@ export class Runtime {
 
   /** The feature index an assignment target names, resolved from the scope's prefixes. */
   featureOf(target: readonly string[], scope: readonly string[], where: { path: string; range: SourceRange }): number {
+    // What a target names depends on the model only: found once per target and scope.
+    const hit = this.targets.get(target);
+    if (hit !== undefined && hit.scope === scope) return hit.index;
+    const index = this.findTarget(target, scope, where);
+    this.targets.set(target, { scope, index });
+    return index;
+  }
+
+  private readonly targets = new Map<readonly string[], { readonly scope: readonly string[]; readonly index: number }>();
+
+  private findTarget(target: readonly string[], scope: readonly string[], where: { path: string; range: SourceRange }): number {
     const key = target.join('.');
     for (const p of scope) {
       const i = this.model.featureIndex.get(joinPath(p, key));
@@ -217,13 +250,20 @@ export class Runtime {
       const id = s.nextToken++;
       this.arrive(s, id, b);
     }
-    return this.settle(s.freeze());
+    const settled = this.settle(s.freeze());
+    this.enabled(settled);
+    return settled;
   }
 
   // ---- moves --------------------------------------------------------------------------------------
 
+  private readonly labels = new Map<string, string[]>();
+  /** A move's label, `t<token>@<name>`; kept for the first tokens (most moves repeat them). */
   private label(token: number, name: string): string {
-    return `t${token}@${name}`;
+    if (token >= 1024) return `t${token}@${name}`;
+    let byToken = this.labels.get(name);
+    if (!byToken) this.labels.set(name, (byToken = []));
+    return (byToken[token] ??= `t${token}@${name}`);
   }
 
   /**
@@ -237,37 +277,49 @@ export class Runtime {
 
   private computeEnabled(state: BehaviorState): Move[] {
     if (state.terminated) return [];
-    const out: { m: Move; order: number }[] = [];
-    const joinsSeen = new Set<number>();
-    const offered = new Set<number>();
+    // Moves and their sort keys side by side (no wrapper per move); the sets only when a join or a
+    // nested state needs them.
+    const moves: Move[] = [];
+    const orders: number[] = [];
+    let joinsSeen: Set<number> | undefined;
+    let offered: Set<number> | undefined;
     let transitionMoves = 0;
     for (const t of state.tokens) {
       const n = this.model.nodes[t.node]!;
       switch (n.kind) {
         case 'join': {
+          joinsSeen ??= new Set<number>();
           if (joinsSeen.has(n.id)) break;
           joinsSeen.add(n.id);
-          const waiting = state.tokens.filter((x) => x.node === n.id).length;
-          if (waiting >= this.inDegree(n.id)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          let waiting = 0;
+          for (const x of state.tokens) if (x.node === n.id) waiting++;
+          if (waiting >= this.inDegree(n.id)) {
+            moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+            orders.push(n.id);
+          }
           break;
         }
         case 'decide': {
           let any = false;
-          n.succ.forEach((target, i) => {
-            if (i === n.elseIndex) return;
+          for (let i = 0; i < n.succ.length; i++) {
+            if (i === n.elseIndex) continue;
             const g = n.guards[i];
-            if (g && !this.truth(g, state.values, n.scope, n)) return;
+            if (g && !this.truth(g, state.values, n.scope, n)) continue;
             any = true;
-            out.push({ m: { token: t.id, node: n.id, branch: i, label: this.label(t.id, `${n.name}->${this.model.nodes[target]!.name}`) }, order: n.id + i / (n.succ.length + 1) });
-          });
+            moves.push({ token: t.id, node: n.id, branch: i, label: this.label(t.id, this.branchName(n, i)) });
+            orders.push(n.id + i / (n.succ.length + 1));
+          }
           if (!any && n.elseIndex >= 0) {
-            const target = n.succ[n.elseIndex]!;
-            out.push({ m: { token: t.id, node: n.id, branch: n.elseIndex, label: this.label(t.id, `${n.name}->${this.model.nodes[target]!.name}`) }, order: n.id });
+            moves.push({ token: t.id, node: n.id, branch: n.elseIndex, label: this.label(t.id, this.branchName(n, n.elseIndex)) });
+            orders.push(n.id);
           }
           break;
         }
         case 'accept':
-          if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) {
+            moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+            orders.push(n.id);
+          }
           break;
         case 'state': {
           const chain = this.stateChain(n.id);
@@ -275,6 +327,7 @@ export class Runtime {
             // A transition of a state that holds several region tokens fires once: offered by the
             // lowest-numbered token inside it (tokens are visited in number order).
             if (depth < chain.length - 1) {
+              offered ??= new Set<number>();
               if (offered.has(sid)) return;
               offered.add(sid);
             }
@@ -283,19 +336,40 @@ export class Runtime {
               const since = t.since[depth] ?? t.since.at(-1) ?? 0;
               if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
-              out.push({ m: { token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) }, order: this.model.nodes.length + trId });
+              moves.push({ token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) });
+              orders.push(this.model.nodes.length + trId);
               transitionMoves++;
             }
           });
           break;
         }
         default:
-          out.push({ m: { token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) }, order: n.id });
+          moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+          orders.push(n.id);
       }
     }
-    if (transitionMoves > 1) this.checkNestedConflict(out);
-    out.sort((a, b) => a.order - b.order || a.m.token - b.m.token);
-    return out.map((x) => x.m);
+    if (transitionMoves > 1) this.checkNestedConflict(moves);
+    // By order, then token; stable (insertion sort: a move passes only those strictly after it).
+    for (let i = 1; i < moves.length; i++) {
+      const m = moves[i]!;
+      const o = orders[i]!;
+      let j = i - 1;
+      while (j >= 0 && (orders[j]! > o || (orders[j] === o && moves[j]!.token > m.token))) {
+        moves[j + 1] = moves[j]!;
+        orders[j + 1] = orders[j]!;
+        j--;
+      }
+      moves[j + 1] = m;
+      orders[j + 1] = o;
+    }
+    return moves;
+  }
+
+  private readonly branchNames: string[][] = [];
+  /** A decision's branch as moves name it: `decide->target`. */
+  private branchName(n: ExecNode, i: number): string {
+    const names = (this.branchNames[n.id] ??= []);
+    return (names[i] ??= `${n.name}->${this.model.nodes[n.succ[i]!]!.name}`);
   }
 
   /**
@@ -303,10 +377,10 @@ export class Runtime {
    * signal, or neither with a trigger): SysML v2 does not say which is taken (UML 2.5.1 gives the
    * nested state's priority), so the run is refused there rather than choosing.
    */
-  private checkNestedConflict(out: readonly { m: Move }[]): void {
+  private checkNestedConflict(moves: readonly Move[]): void {
     const nodes = this.model.nodes;
     const trs: ExecTransition[] = [];
-    for (const x of out) if (nodes[x.m.node]!.kind === 'state') trs.push(this.model.transitions[x.m.branch]!);
+    for (const m of moves) if (nodes[m.node]!.kind === 'state') trs.push(this.model.transitions[m.branch]!);
     const event = (t: ExecTransition) => (t.trigger === null ? 'none' : t.trigger.kind === 'signal' ? `${t.trigger.receiver}\u0000${t.trigger.signal}` : undefined);
     for (const inner of trs) {
       const e = event(inner);
@@ -355,10 +429,27 @@ export class Runtime {
     return this.options.environmentSignals === true && !this.model.sentSignals.has(signal);
   }
 
-  /** Fires a move; the result is settled (time advanced while nothing can move). */
+  /** Fires a move; the result is settled (time advanced while nothing can move) and its enabled moves known. */
   fire(state: BehaviorState, move: Move): BehaviorState {
+    const next = this.step(state, move);
+    this.enabled(next);
+    return next;
+  }
+
+  /**
+   * Fires a move, settled like `fire`, but without computing the result's enabled moves when settling
+   * does not need them (no timed waits in the model): the explorer asks `enabled` only of states it
+   * has not seen (an already-seen state is equal to one whose moves were computed).
+   */
+  step(state: BehaviorState, move: Move): BehaviorState {
     const s = new Mutable(state);
-    const tok = s.tokens.find((t) => t.id === move.token);
+    let tok: Token | undefined;
+    for (const t of s.tokens) {
+      if (t.id === move.token) {
+        tok = t;
+        break;
+      }
+    }
     if (!tok) throw new BehaviorError(`no token t${move.token}`, undefined, undefined);
     const n = this.model.nodes[move.node]!;
     switch (n.kind) {
@@ -463,7 +554,7 @@ export class Runtime {
   private go(s: Mutable, id: number, targets: readonly number[], from: ExecNode, depth = 0): void {
     if (depth > 200) throw new BehaviorError('a cycle of control nodes with no action in it', from.path, from.range);
     // Guarded successions from an action (`first a if g then b;`): only those whose guard holds.
-    if (targets === from.succ && from.kind !== 'decide' && from.guards.some((g) => g !== null)) {
+    if (targets === from.succ && from.kind !== 'decide' && this.guarded(from)) {
       targets = from.succ.filter((_, i) => {
         const g = from.guards[i];
         return !g || this.truth(g, s.values, from.scope, from);
@@ -473,10 +564,13 @@ export class Runtime {
       this.endIn(s, id, from.container, depth);
       return;
     }
-    targets.forEach((t, k) => {
-      const tid = k === 0 ? id : s.nextToken++;
-      this.arrive(s, tid, t, depth + 1);
-    });
+    for (let k = 0; k < targets.length; k++) this.arrive(s, k === 0 ? id : s.nextToken++, targets[k]!, depth + 1);
+  }
+
+  private readonly guardedCache: boolean[] = [];
+  /** Some succession from this node has a guard. */
+  private guarded(n: ExecNode): boolean {
+    return (this.guardedCache[n.id] ??= n.guards.some((g) => g !== null));
   }
 
   /** A token that ran out of successors inside container `c`: the composite continues when it was the last token inside. */
@@ -484,8 +578,7 @@ export class Runtime {
     if (c < 0) return;
     const cn = this.model.nodes[c]!;
     if (cn.kind === 'state') return;
-    const inside = s.tokens.some((t) => this.model.nodes[t.node]!.ancestors.includes(c));
-    if (inside) return;
+    for (const t of s.tokens) if (this.model.nodes[t.node]!.ancestors.includes(c)) return;
     this.go(s, id, cn.succ, cn, depth + 1);
   }
 
@@ -510,7 +603,7 @@ export class Runtime {
         this.enterState(s, id, n.id, []);
         return;
       default:
-        s.add({ id, node: n.id, since: [s.clock] });
+        s.add({ id, node: n.id, since: s.clock === 0 ? SINCE_ZERO : [s.clock] });
     }
   }
 
@@ -598,6 +691,8 @@ export class Runtime {
 
   /** Advances the clock to the earliest pending wait while no move is enabled. */
   settle(state: BehaviorState): BehaviorState {
+    // Without a timed wait nothing is ever due: the state is settled as it is.
+    if (!this.timed) return state;
     let st = state;
     for (let guard = 0; guard < 10_000; guard++) {
       if (st.terminated || this.enabled(st).length > 0) return st;
@@ -659,25 +754,86 @@ export class Runtime {
     return out;
   }
 
-  private ages(state: BehaviorState, t: Token): string {
-    const n = this.model.nodes[t.node]!;
-    const waits: { depth: number; trigger: Trigger | null; scope: readonly string[]; where: { path: string } }[] = [];
-    if (n.kind === 'accept') waits.push({ depth: t.since.length - 1, trigger: n.trigger, scope: n.scope, where: n });
+  /**
+   * The state's canonical key as bytes, written into `key` (reset first): the same distinctions as
+   * `encode`, in the same order — terminated, each token's node and ages, each feature's value,
+   * the pending signals — with no string built for the common values. Every part is self-delimiting
+   * (see StateKey), so two keys are equal exactly when their parts are.
+   */
+  writeKey(state: BehaviorState, key: StateKey): void {
+    key.reset();
+    key.byte(state.terminated ? 1 : 0);
+    key.uint(state.tokens.length);
+    for (const t of state.tokens) {
+      key.uint(t.node);
+      key.uint(t.since.length);
+      // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
+      if (this.waitsOf(t.node).length > 0) for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
+    }
+    for (const v of state.values) {
+      if (v === undefined) key.byte(0);
+      else if (v.kind === 'boolean') key.byte(v.value ? 1 : 2);
+      else if (v.kind === 'integer') {
+        // Exact: a bigint converts to a safe integer only when it is one.
+        const x = Number(v.value);
+        if (Number.isSafeInteger(x)) {
+          key.byte(x >= 0 ? 3 : 4);
+          key.uint(x >= 0 ? x : -x);
+        } else {
+          key.byte(5);
+          key.text(v.value.toString());
+        }
+      } else {
+        key.byte(6);
+        key.text(format(v));
+      }
+    }
+    key.uint(state.queues.size);
+    if (state.queues.size > 0) {
+      for (const k of [...state.queues.keys()].sort()) {
+        key.text(k);
+        const q = state.queues.get(k)!;
+        key.uint(q.length);
+        for (const sig of q) key.text(sig);
+      }
+    }
+  }
+
+  private readonly waitsCache: (readonly { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[])[] = [];
+  /** The timed waits (`after`) that count from a token's times at `node`, by level (cached per node). */
+  private waitsOf(node: number): readonly { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[] {
+    let w = this.waitsCache[node];
+    if (w) return w;
+    const out: { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[] = [];
+    const n = this.model.nodes[node]!;
+    // A token at an accept counts from its arrival: the last of its times.
+    if (n.kind === 'accept' && n.trigger?.kind === 'after') out.push({ depth: -1, expr: n.trigger.expr, scope: n.scope, where: n });
     if (n.kind === 'state') {
       this.stateChain(n.id).forEach((sid, depth) => {
         for (const trId of this.model.nodes[sid]!.transitions) {
           const tr = this.model.transitions[trId]!;
-          waits.push({ depth, trigger: tr.trigger, scope: tr.scope, where: tr });
+          if (tr.trigger?.kind === 'after') out.push({ depth, expr: tr.trigger.expr, scope: tr.scope, where: tr });
         }
       });
     }
-    return t.since
-      .map((since, depth) => {
-        let cap = -1;
-        for (const w of waits) if (w.depth === depth && w.trigger?.kind === 'after') cap = Math.max(cap, this.due(since + this.seconds(w.trigger.expr, state.values, w.scope, w.where)) - since);
-        return cap < 0 ? '-' : String(Math.min(state.clock - since, cap));
-      })
-      .join(',');
+    w = out;
+    this.waitsCache[node] = w;
+    return w;
+  }
+
+  /** A token's age at one level, capped at the longest wait that counts from it; `-` when none does. */
+  private age(state: BehaviorState, t: Token, depth: number): string {
+    const since = t.since[depth]!;
+    let cap = -1;
+    for (const w of this.waitsOf(t.node)) {
+      const d = w.depth < 0 ? t.since.length - 1 : w.depth;
+      if (d === depth) cap = Math.max(cap, this.due(since + this.seconds(w.expr, state.values, w.scope, w.where)) - since);
+    }
+    return cap < 0 ? '-' : String(Math.min(state.clock - since, cap));
+  }
+
+  private ages(state: BehaviorState, t: Token): string {
+    return t.since.map((_, depth) => this.age(state, t, depth)).join(',');
   }
 
   /** A state as the witness panel shows it: clock, token positions, feature values, pending signals. */
@@ -734,8 +890,8 @@ class Mutable {
 
   constructor(s: BehaviorState) {
     this.clock = s.clock;
-    this.tokens = [...s.tokens];
-    this.values = [...s.values];
+    this.tokens = s.tokens.slice();
+    this.values = s.values.slice();
     this.queues = s.queues;
     this.terminated = s.terminated;
     this.nextToken = s.nextToken;
@@ -750,14 +906,20 @@ class Mutable {
   }
 
   remove(id: number): void {
-    const i = this.tokens.findIndex((t) => t.id === id);
-    if (i >= 0) this.tokens.splice(i, 1);
+    const ts = this.tokens;
+    let i = 0;
+    while (i < ts.length && ts[i]!.id !== id) i++;
+    if (i === ts.length) return;
+    for (; i < ts.length - 1; i++) ts[i] = ts[i + 1]!;
+    ts.pop();
   }
 
   add(t: Token): void {
     let i = this.tokens.length;
     while (i > 0 && this.tokens[i - 1]!.id > t.id) i--;
-    this.tokens.splice(i, 0, t);
+    this.tokens.push(t);
+    for (let k = this.tokens.length - 1; k > i; k--) this.tokens[k] = this.tokens[k - 1]!;
+    this.tokens[i] = t;
   }
 
   send(receiver: string, signal: string): void {

@@ -1,27 +1,93 @@
-// The explorer's visited set: the canonical encodings of the states seen (Runtime.encode), stored
-// as bytes in one growing buffer with an open-addressing table of their offsets. Exact, like a
-// Set<string> (two encodings are the same state only when all their characters are equal), but a
-// million states are a few buffers instead of a million retained strings: a Set of them spent most
-// of the explorer's time copying those strings through garbage collection.
+// The explorer's visited set: the canonical keys of the states seen (Runtime.writeKey: bytes written
+// straight into a StateKey, no string built), stored back to back in one growing buffer with an
+// open-addressing table of their offsets. Exact, like a Set<string> (two keys are the same state only
+// when all their bytes are equal), but a million states are a few buffers instead of a million
+// retained strings: a Set of them spent most of the explorer's time copying those strings through
+// garbage collection.
+//
+// Layout, for few cache misses per lookup: each slot of the table holds an entry's hash and where its
+// bytes start, side by side, so a probe compares hashes without leaving the table; an entry's bytes
+// are its length (one byte, or 0xff and four bytes) followed by the key.
 
-/** Bytes of bookkeeping per stored state besides its encoding: offset, length, hash, two slots. */
+/** Bytes of bookkeeping per stored state besides its key: length prefix and table slots. */
 export const STATE_OVERHEAD_BYTES = 20;
 
+/**
+ * A state's key being written: bytes in a reusable buffer. Each write is self-delimiting (a number's
+ * bytes say where it ends, a text is its length then its characters), so keys built by the same
+ * sequence of writes are equal only when every value written is equal.
+ */
+export class StateKey {
+  bytes = new Uint8Array(256);
+  length = 0;
+  /** Changes at every reset: the set knows whether the key it last looked up is still this one. */
+  version = 0;
+
+  reset(): void {
+    this.length = 0;
+    this.version++;
+  }
+
+  private room(k: number): void {
+    if (this.length + k <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + k));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  byte(b: number): void {
+    if (this.length === this.bytes.length) this.room(1);
+    this.bytes[this.length++] = b;
+  }
+
+  /** A non-negative integer (up to 2^53), seven bits a byte, the high bit set on all but the last. */
+  uint(u: number): void {
+    if (u < 0x80 && this.length < this.bytes.length) {
+      this.bytes[this.length++] = u;
+      return;
+    }
+    this.room(8);
+    const out = this.bytes;
+    let n = this.length;
+    while (u >= 0x80) {
+      out[n++] = (u % 0x80) | 0x80;
+      u = Math.floor(u / 0x80);
+    }
+    out[n++] = u;
+    this.length = n;
+  }
+
+  /** A text: its length, then each character (below 0xff one byte; others 0xff, high, low). */
+  text(t: string): void {
+    const len = t.length;
+    this.uint(len);
+    this.room(len * 3);
+    const out = this.bytes;
+    let n = this.length;
+    for (let i = 0; i < len; i++) {
+      const c = t.charCodeAt(i);
+      if (c < 0xff) out[n++] = c;
+      else {
+        out[n++] = 0xff;
+        out[n++] = c >>> 8;
+        out[n++] = c & 0xff;
+      }
+    }
+    this.length = n;
+  }
+}
+
 export class StateSet {
-  /** Encoded states, back to back. A character below 0xff is one byte; others 0xff, high, low. */
+  /** Entries back to back: length prefix, then the key's bytes. */
   private bytes = new Uint8Array(1 << 16);
   private used = 0;
-  private starts = new Int32Array(1 << 10);
-  private lengths = new Int32Array(1 << 10);
-  private hashes = new Int32Array(1 << 10);
   private count = 0;
-  /** Entry number + 1 per slot (0: empty); at most half full. */
-  private slots = new Int32Array(1 << 11);
-  private scratch = new Uint8Array(256);
-  /** The last key `has` looked up, while the scratch buffer still holds it: `add` of the same key
-   * (the explorer's has-then-add) then encodes and probes once. */
-  private lastKey: string | null = null;
-  private lastN = 0;
+  /** Two ints per slot: hash, and entry offset + 1 (0: empty); at most half the slots full. */
+  private slots = new Int32Array(2 << 11);
+  /** The last key `has` looked up, while it is unchanged: `add` of the same key (the explorer's
+   * has-then-add) then hashes and probes once. */
+  private lastKey: StateKey | null = null;
+  private lastVersion = -1;
   private lastHash = 0;
   private lastSlot = 0;
 
@@ -31,121 +97,111 @@ export class StateSet {
 
   /** Bytes held: the buffers' capacity. */
   get memoryBytes(): number {
-    return this.bytes.byteLength + this.starts.byteLength * 3 + this.slots.byteLength + this.scratch.byteLength;
+    return this.bytes.byteLength + this.slots.byteLength;
   }
 
-  /** Bytes one more state of this encoding is estimated to take. */
-  static entryBytes(key: string): number {
+  /** Bytes one more state of this key is estimated to take. */
+  static entryBytes(key: StateKey): number {
     return key.length + STATE_OVERHEAD_BYTES;
   }
 
-  has(key: string): boolean {
-    const n = this.encode(key);
-    const h = this.hash(n);
-    const slot = this.find(n, h);
+  has(key: StateKey): boolean {
+    const h = this.hash(key);
+    const slot = this.find(key, h);
     this.lastKey = key;
-    this.lastN = n;
+    this.lastVersion = key.version;
     this.lastHash = h;
     this.lastSlot = slot;
     return slot >= 0;
   }
 
-  /** Adds a state's encoding; false when it was already there. */
-  add(key: string): boolean {
-    let n: number;
+  /** Adds a state's key; false when it was already there. */
+  add(key: StateKey): boolean {
     let h: number;
     let slot: number;
-    if (key === this.lastKey) {
-      n = this.lastN;
+    if (key === this.lastKey && key.version === this.lastVersion) {
       h = this.lastHash;
       slot = this.lastSlot;
     } else {
-      n = this.encode(key);
-      h = this.hash(n);
-      slot = this.find(n, h);
+      h = this.hash(key);
+      slot = this.find(key, h);
     }
     this.lastKey = null;
+    const n = key.length;
     if (slot >= 0) return false;
     slot = ~slot;
-    if (this.count === this.starts.length) this.growEntries();
-    if (this.used + n > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + n));
+    const need = n + 5;
+    if (this.used + need > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + need));
       grown.set(this.bytes.subarray(0, this.used));
       this.bytes = grown;
     }
-    this.bytes.set(this.scratch.subarray(0, n), this.used);
-    const e = this.count++;
-    this.starts[e] = this.used;
-    this.lengths[e] = n;
-    this.hashes[e] = h;
-    this.used += n;
-    this.slots[slot] = e + 1;
-    if (this.count * 2 > this.slots.length) this.rehash();
+    const start = this.used;
+    const bytes = this.bytes;
+    let p = start;
+    if (n < 0xff) bytes[p++] = n;
+    else {
+      bytes[p++] = 0xff;
+      bytes[p++] = n >>> 24;
+      bytes[p++] = (n >>> 16) & 0xff;
+      bytes[p++] = (n >>> 8) & 0xff;
+      bytes[p++] = n & 0xff;
+    }
+    const from = key.bytes;
+    for (let k = 0; k < n; k++) bytes[p + k] = from[k]!;
+    this.used = p + n;
+    this.count++;
+    this.slots[slot] = h;
+    this.slots[slot + 1] = start + 1;
+    if (this.count * 4 > this.slots.length) this.rehash();
     return true;
   }
 
-  /** Writes the key's bytes to the scratch buffer; returns their number. */
-  private encode(key: string): number {
-    const len = key.length;
-    if (this.scratch.length < len * 3) this.scratch = new Uint8Array(len * 3);
-    const out = this.scratch;
-    let n = 0;
-    for (let i = 0; i < len; i++) {
-      const c = key.charCodeAt(i);
-      if (c < 0xff) out[n++] = c;
-      else {
-        out[n++] = 0xff;
-        out[n++] = c >>> 8;
-        out[n++] = c & 0xff;
-      }
-    }
-    return n;
-  }
-
-  /** FNV-1a over the scratch bytes. */
-  private hash(n: number): number {
-    const b = this.scratch;
+  /** FNV-1a over the key's bytes. */
+  private hash(key: StateKey): number {
+    const b = key.bytes;
+    const n = key.length;
     let h = 0x811c9dc5 | 0;
     for (let i = 0; i < n; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
     return h;
   }
 
-  /** The slot holding the scratch bytes, or ~(the empty slot where they would go). */
-  private find(n: number, h: number): number {
+  /** The slot (index of its hash in `slots`) holding the key, or ~(the empty slot where it would go). */
+  private find(key: StateKey, h: number): number {
     const slots = this.slots;
-    const mask = slots.length - 1;
-    const b = this.scratch;
+    const mask = (slots.length >>> 1) - 1;
+    const b = key.bytes;
+    const n = key.length;
     for (let i = h & mask; ; i = (i + 1) & mask) {
-      const s = slots[i]!;
-      if (s === 0) return ~i;
-      const e = s - 1;
-      if (this.hashes[e] !== h || this.lengths[e] !== n) continue;
-      const start = this.starts[e]!;
+      const at = i << 1;
+      const s = slots[at + 1]!;
+      if (s === 0) return ~at;
+      if (slots[at] !== h) continue;
       const bytes = this.bytes;
+      let p = s - 1;
+      let len = bytes[p++]!;
+      if (len === 0xff) {
+        len = ((bytes[p]! << 24) | (bytes[p + 1]! << 16) | (bytes[p + 2]! << 8) | bytes[p + 3]!) >>> 0;
+        p += 4;
+      }
+      if (len !== n) continue;
       let k = 0;
-      while (k < n && bytes[start + k] === b[k]) k++;
-      if (k === n) return i;
+      while (k < n && bytes[p + k] === b[k]) k++;
+      if (k === n) return at;
     }
   }
 
-  private growEntries(): void {
-    const grow = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const g = new Int32Array(a.length * 2);
-      g.set(a);
-      return g;
-    };
-    this.starts = grow(this.starts);
-    this.lengths = grow(this.lengths);
-    this.hashes = grow(this.hashes);
-  }
-
   private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let e = 0; e < this.count; e++) {
-      let i = this.hashes[e]! & mask;
-      while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = e + 1;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >>> 1) - 1;
+    for (let at = 0; at < old.length; at += 2) {
+      if (old[at + 1] === 0) continue;
+      const h = old[at]!;
+      let i = h & mask;
+      while (slots[(i << 1) + 1] !== 0) i = (i + 1) & mask;
+      slots[i << 1] = h;
+      slots[(i << 1) + 1] = old[at + 1]!;
     }
     this.slots = slots;
   }

@@ -495,7 +495,7 @@ describe('behaviour semantics: explorer', () => {
     assert.equal(cancelled.stopped, 'cancelled');
     const a = await answerBehavior(d, question('outcomes', 'F::Fan'), { bounds: [{ name: 'memory', limit: 1 }], reduction: false, hooks: { cancelled: () => true, sliceMs: 0, pause: () => undefined } });
     assert.ok(a instanceof BehaviorError && a.code === 'budget', 'a cancelled question is a budget error');
-    // 2^14 states of about 100 bytes each do not fit in 1 MiB: the answer is bounded and says so.
+    // 2^14 states of about 80 bytes each (estimate) do not fit in 1 MiB: the answer is bounded and says so.
     const big = forkModel(14);
     const m = await answerBehavior(big, question('outcomes', 'F::Fan'), { bounds: [{ name: 'memory', limit: 1 }], reduction: false });
     assert.ok(!(m instanceof BehaviorError));

@@ -108,12 +108,13 @@ describe('behaviour questions through an engine process', function () {
   });
 
   it('reports progress and answers cancel with a budget error', async () => {
-    // Two counters that also add to a shared sum: no reduction applies, about 360,000 states.
+    // Two counters that also add to a shared sum: no reduction applies, tens of millions of states
+    // (at 300 each, 360,000 states: the explorer could finish those before the cancel is sent).
     const text = `package C { action def Count {
       attribute c1 : ScalarValues::Integer := 0; attribute c2 : ScalarValues::Integer := 0; attribute s : ScalarValues::Integer := 0;
       first start; then fork; then l1; then l2;
-      action l1 { first start; then while c1 < 300 { assign c1 := c1 + 1; assign s := s + 1; } then done; } then j;
-      action l2 { first start; then while c2 < 300 { assign c2 := c2 + 1; assign s := s + 1; } then done; } then j;
+      action l1 { first start; then while c1 < 3000 { assign c1 := c1 + 1; assign s := s + 1; } then done; } then j;
+      action l2 { first start; then while c2 < 3000 { assign c2 := c2 + 1; assign s := s + 1; } then done; } then j;
       join j; then done; } }`;
     const myId = id + 1;
     const answer = ask({ kind: 'outcomes', subject: 'C::Count' }, 'c.sysml', text);
