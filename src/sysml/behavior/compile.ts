@@ -701,7 +701,7 @@ class Compiler {
 
   private triggerOf(a: AcceptAction, ctx: Ctx): Trigger {
     if (a.receiver && a.triggerKind !== null) this.fail(`accept ${a.triggerKind} … via is not modeled`, ctx.path, a.receiver.range);
-    if (a.triggerKind === 'at') this.fail("'accept at' (an absolute time) is not supported; use 'accept after'", ctx.path, a.range);
+    if (a.triggerKind === 'at') return { kind: 'at', expr: a.triggerExpression! };
     if (a.triggerKind === 'after') return { kind: 'after', expr: a.triggerExpression! };
     if (a.triggerKind === 'when') return { kind: 'when', expr: a.triggerExpression! };
     const typed = a.payload?.relations.find((r) => r.relation === 'typing')?.target;

@@ -131,8 +131,28 @@ export class Runtime {
   constructor(readonly model: ExecutionModel, readonly options: RuntimeOptions = {}) {
     this.evaluator = options.evaluator ?? new Evaluator({});
     this.boundFeatures = model.features.flatMap((f, i) => (f.bound ? [i] : []));
-    this.timed = model.nodes.some((n) => n.trigger?.kind === 'after') || model.transitions.some((t) => t.trigger?.kind === 'after');
+    const waits = (t: Trigger | null) => t?.kind === 'after' || t?.kind === 'at';
+    this.timed = model.nodes.some((n) => waits(n.trigger)) || model.transitions.some((t) => waits(t.trigger));
+    // `accept at t` waits for an instant of the run's clock. The instants must be constants: past the
+    // latest one the clock no longer matters to them, so a state keeps its clock only up to there.
+    let horizon = -1;
+    const none: (Value | undefined)[] = model.features.map(() => undefined);
+    for (const x of [...model.nodes.map((n) => ({ trigger: n.trigger, scope: n.scope, where: n as { path: string; range: SourceRange } })), ...model.transitions.map((t) => ({ trigger: t.trigger, scope: t.scope, where: t as { path: string; range: SourceRange } }))]) {
+      if (x.trigger?.kind !== 'at') continue;
+      let instant: number;
+      try {
+        instant = this.due(this.seconds(x.trigger.expr, none, x.scope, x.where));
+      } catch (e) {
+        if (!(e instanceof BehaviorError)) throw e;
+        throw new BehaviorError(`the instant of 'accept at' must be a constant time (seconds, or a time quantity, from the start of the run): ${e.message}`, x.where.path, x.trigger.expr.range);
+      }
+      horizon = Math.max(horizon, instant);
+    }
+    this.atHorizon = horizon;
   }
+
+  /** The latest instant an `accept at` waits for (-1: none): a state's clock matters up to there. */
+  private readonly atHorizon: number;
 
   /** Some accept or transition waits (`after`): only then can settling move the clock. */
   private readonly timed: boolean;
@@ -422,6 +442,9 @@ export class Runtime {
         return this.truth(trigger.expr, state.values, scope, where);
       case 'after':
         return state.clock >= this.due(since + this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
+      case 'at':
+        // An instant already past when the wait begins is due at once (the wait is for the instant, not a delay).
+        return state.clock >= this.due(this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
     }
   }
 
@@ -707,8 +730,8 @@ export class Runtime {
   private nextDue(state: BehaviorState): number | undefined {
     let best: number | undefined;
     const consider = (since: number, trigger: Trigger | null, scope: readonly string[], where: { path: string }) => {
-      if (trigger?.kind !== 'after') return;
-      const due = this.due(since + this.seconds(trigger.expr, state.values, scope, where));
+      if (trigger?.kind !== 'after' && trigger?.kind !== 'at') return;
+      const due = this.due((trigger.kind === 'after' ? since : 0) + this.seconds(trigger.expr, state.values, scope, where));
       if (due > state.clock + 1e-9 && (best === undefined || due < best)) best = due;
     };
     for (const t of state.tokens) {
@@ -743,7 +766,7 @@ export class Runtime {
     // an order-preserving renumbering (re-entering a parallel state makes new tokens) have the same
     // futures up to that renumbering (moves are ordered by node, then token; new tokens get the
     // highest number; a join keeps its lowest-numbered token).
-    let out = `${state.terminated ? 'T' : ''}|`;
+    let out = `${state.terminated ? 'T' : ''}${this.atHorizon >= 0 ? `@${Math.min(state.clock, this.atHorizon + 1)}` : ''}|`;
     for (const t of state.tokens) out += `${t.node}:${this.ages(state, t)};`;
     out += '|';
     for (const v of state.values) out += v === undefined ? '_;' : `${format(v)};`;
@@ -763,6 +786,7 @@ export class Runtime {
   writeKey(state: BehaviorState, key: StateKey): void {
     key.reset();
     key.byte(state.terminated ? 1 : 0);
+    if (this.atHorizon >= 0) key.text(String(Math.min(state.clock, this.atHorizon + 1)));
     key.uint(state.tokens.length);
     for (const t of state.tokens) {
       key.uint(t.node);

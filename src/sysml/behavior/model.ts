@@ -19,6 +19,8 @@ export type Effect =
 export type Trigger =
   | { readonly kind: 'signal'; readonly signal: string; readonly receiver: string }
   | { readonly kind: 'after'; readonly expr: Expression }
+  /** `accept at t`: the instant t, in seconds from the start of the run (a constant). */
+  | { readonly kind: 'at'; readonly expr: Expression }
   | { readonly kind: 'when'; readonly expr: Expression };
 
 export interface ExecNode {

@@ -236,6 +236,56 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.deepEqual([ends(builtin, 'n'), ends(builtin, 'end')], [[0], ['done']]);
   });
 
+  it("'accept at t' waits for the instant t of the run's clock (an instant already past is due at once); a non-constant instant is refused", async () => {
+    const clocked = text('clocked.sysml', `package T {
+    private import ScalarValues::*;
+    private import SI::*;
+    state def Past {
+        attribute n : Integer := 0;
+        entry; then idle;
+        state idle;
+        accept after 10 [s] then busy;
+        state busy;
+        accept at 5 [s] do assign n := 1 then fin;
+        accept after 3 [s] do assign n := 2 then fin;
+        state fin;
+    }
+    state def Future {
+        attribute n : Integer := 0;
+        entry; then idle;
+        state idle;
+        accept after 10 [s] then busy;
+        state busy;
+        accept at 20 [s] do assign n := 1 then fin;
+        accept after 3 [s] do assign n := 2 then fin;
+        state fin;
+    }
+    state def Loop {
+        attribute laps : Integer := 0;
+        entry; then a;
+        state a;
+        accept after 2 [s] then b;
+        state b;
+        accept at 7 [s] then c;
+        accept after 1 [s] do assign laps := laps + 1 then a;
+        state c;
+    }
+    state def Moving {
+        attribute t0 : Integer := 3;
+        entry; then a;
+        state a;
+        accept at t0 then b;
+        state b;
+    }
+}`);
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Past')), 'n'), [1]);
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Future')), 'n'), [2]);
+    // a->b at 2, back at 3, a->b at 5, back at 6, a->b at 8: the instant 7 has passed, so c.
+    const loop = await ask([clocked], question('outcomes', 'T::Loop'));
+    assert.deepEqual([ends(loop, 'laps'), ends(loop, 'state')], [[2], ['c']]);
+    assert.match(await refusal([clocked], question('outcomes', 'T::Moving')), /^clocked\.sysml:38:19: the instant of 'accept at' must be a constant time/);
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
