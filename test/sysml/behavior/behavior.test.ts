@@ -547,7 +547,7 @@ describe('behaviour semantics: corpus', () => {
     const dir = '25. Transitions';
     assert.equal(
       await refusal(docs(training(dir, 'Change and Time Triggers.sysml')), question('outcomes', "'Change and Time Triggers'::healthStates")),
-      "Change and Time Triggers.sysml:27:3: 'accept at' (an absolute time) is not supported; use 'accept after'",
+      "Change and Time Triggers.sysml:27:13: the instant of 'accept at' must be a constant time (seconds, or a time quantity, from the start of the run): 'vehicle.maintenanceTime' has no value (give it one, bind it, or make it a free input)",
     );
     assert.equal(await refusal(docs(training(dir, 'Local Clock Example.sysml')), question('outcomes', "'Local Clock Example'::Server")), "Local Clock Example.sysml:8:23: a value (=) on part 'localClock' is not modeled");
     // Nobody sends VehicleStartSignal: the machine rests in off.
