@@ -1,7 +1,10 @@
 // Builds one CommonJS bundle per program into dist/. Silent on success so that
 // `npm run ask -- … --json` prints exactly one JSON object.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +14,10 @@ const programs = {
   'extension-lazy': 'src/extension/lazy.ts',
   server: 'src/server/main.ts',
   engine: 'src/engine/main.ts',
-  cli: 'src/cli/main.ts',
+  // dist/cli.js is a small loader (src/cli/loader.ts) that runs the CLI's bundle, dist/cli-main.js,
+  // with the V8 code cache made below (dist/cli-main.cache).
+  cli: 'src/cli/loader.ts',
+  'cli-main': 'src/cli/main.ts',
   // The CLI's parsing and witness replay run on this worker thread (src/host/worker-model.ts).
   'model-worker': 'src/host/model-worker.ts',
   adapter: 'src/adapter/main.ts',
@@ -56,6 +62,7 @@ try {
       logLevel: 'warning',
     });
   }
+  codeCacheOfTheCli();
   // Codicons for the webviews: node_modules is not shipped in the VSIX, so the font travels in dist/.
   mkdirSync(join(root, 'dist/codicons'), { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf']) {
@@ -65,4 +72,74 @@ try {
   // esbuild has already printed its own errors to stderr; anything else (a missing file to copy) has not.
   if (!(error && Array.isArray(error.errors))) console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
+}
+
+// A small model of the constructs every model has (packages, imports of the quantities and units,
+// definitions and usages with specializations, ports, connections, states, actions, requirements,
+// expressions): one `assay parse` of it compiles the parser, the resolver and the built-in table's
+// reader, and the loader writes what V8 compiled, with the bundle's SHA-1, to dist/cli-main.cache.
+function cacheSample() {
+  return {
+  'a.sysml': `package Sample {
+  private import ISQ::*;
+  private import SI::*;
+  private import ScalarValues::*;
+  enum def Mode { enum off; enum on; }
+  port def Flow { out attribute rate : Real; in item fuel; }
+  interface def Link { end source : Flow; end target : ~Flow; }
+  part def Engine {
+    doc /* An engine. */
+    attribute mass : MassValue = 10 [kg];
+    attribute thrust : ISQ::ForceValue = 2.5 [SI::N];
+    attribute mode : Mode = Mode::off;
+    port feed : Flow;
+    constraint light { mass <= 20 [kg] and thrust > 0 [N] }
+    action start { in attribute level : Real; out attribute ok : Boolean; }
+    state modes { entry; then idle; state idle; state running;
+      transition idle_running first idle accept when mode == Mode::on then running; }
+  }
+}
+`,
+  'b.sysml': `package Vehicle {
+  public import Sample::*;
+  private import ISQ::*;
+  private import SI::*;
+  private import ScalarValues::*;
+  part def Rocket :> Engine {
+    attribute :>> mass = 12 [SI::kg];
+    attribute ratio : Real = mass / mass;
+    part stage1 : Engine; part stage2 : Engine;
+    interface : Link connect source ::> stage1.feed to target ::> stage2.feed;
+    connection c connect stage1 to stage2;
+  }
+  part rocket : Rocket;
+  action def Launch { in attribute go : Boolean; action ignite; action lift; first ignite then lift; }
+  calc def Twice { in x : Real; x * 2 }
+  requirement def Light { subject r : Rocket; attribute limit : MassValue = 30 [kg]; require constraint { r.mass <= limit } }
+  satisfy Light by rocket;
+}
+`,
+  };
+}
+
+function codeCacheOfTheCli() {
+  const cache = join(root, 'dist', 'cli-main.cache');
+  rmSync(cache, { force: true });
+  const bundle = join(root, 'dist', 'cli-main.js');
+  if (!existsSync(bundle)) return;
+  // The key the loader (src/cli/loader.ts) matches the cache to the bundle by.
+  appendFileSync(bundle, `\n//# assay-build ${createHash('sha1').update(readFileSync(bundle)).digest('hex')}\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'assay-code-cache-'));
+  try {
+    for (const [name, text] of Object.entries(cacheSample())) writeFileSync(join(dir, name), text);
+    const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'parse', dir], {
+      env: { ...process.env, ASSAY_WRITE_CODE_CACHE: '1' }, encoding: 'utf8',
+    });
+    // The sample parses without a diagnostic: anything else means the bundle or the sample broke.
+    if (run.status !== 0 || !existsSync(cache)) {
+      throw new Error(`making the CLI's code cache failed (exit ${run.status}): ${run.stdout}${run.stderr}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

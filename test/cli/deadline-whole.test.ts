@@ -95,8 +95,10 @@ describe('cli: the deadline and Ctrl-C bound the host\'s own parsing and replay'
     assert.match(answer.standing.reasons.join('\n'), /could not check the witness: the check was stopped before it finished: the user cancelled it/);
   });
 
-  it('--deadline 4 with a 400,000-step witness: the CLI ends by the deadline, whichever phase it was in', async () => {
-    const { engines, model } = witnessEngine(399_999);
+  it('--deadline 4 with an 800,000-step witness: the CLI ends by the deadline, whichever phase it was in', async () => {
+    // Long enough that the replay cannot finish within the deadline: 400,000 steps replayed in ~4.5 s
+    // on a quiet machine once `assay` started faster, and the answer then stood proved.
+    const { engines, model } = witnessEngine(799_999);
     const r = await runCli(['holds', 'Counter::Loop', '--model', model, '--engines', engines, '--json', '--deadline', '4']);
     const answer = JSON.parse(r.stdout);
     if (r.stderr.includes('the host replays its witness')) {

@@ -64,6 +64,15 @@ function cacheOf(d: Declaration): LookupCache {
 // cycle guards need no mark (a WeakSet of every guard was a fifth of resolution time).
 const IMPORT_PENDING: Declaration[][] = [EMPTY];
 const CYCLE_GUARD: Declaration[][] = [EMPTY, EMPTY];
+// Owned and inherited tiers when both are empty (shared: memoized answers are never changed).
+const NO_TIERS: Declaration[][] = [EMPTY, EMPTY];
+
+/** `into` with the non-private declarations of `tier` appended (a new array only when one is added
+ * to EMPTY). */
+function withPublic(into: Declaration[], tier: readonly Declaration[]): Declaration[] {
+  for (const d of tier) if (d.visibility !== 'private') (into === EMPTY ? (into = []) : into).push(d);
+  return into;
+}
 
 export class Workspace {
   private readonly libraryDocs = new Map<string, DocumentEntry>();
@@ -284,21 +293,23 @@ export class Workspace {
     let owned: Declaration[] = EMPTY;
     const named = ns.byName?.get(name);
     if (named) {
-      owned = [];
       for (const m of named) {
         if (!withPrivate && m.visibility === 'private') continue;
+        if (owned === EMPTY) owned = [];
         if (m.kind === 'alias') owned.push(...this.aliasTargets(m));
         else owned.push(m);
       }
     }
+    // Most lookups find nothing (a name looked up in every scope it passes on its way out): no array
+    // is made for them, and an answer with neither tier is the one shared NO_TIERS.
     let inherited: Declaration[] = EMPTY;
     for (const s of this.supertypes(ns)) {
-      const [o, i] = this.ownTiers(s, name, false);
-      for (const tier of [o!, i!, this.importedTier(s, name, false)]) {
-        for (const d of tier) if (d.visibility !== 'private') (inherited === EMPTY ? (inherited = []) : inherited).push(d);
-      }
+      const tiers = this.ownTiers(s, name, false);
+      inherited = withPublic(inherited, tiers[0]!);
+      inherited = withPublic(inherited, tiers[1]!);
+      inherited = withPublic(inherited, this.importedTier(s, name, false));
     }
-    const result = [owned, unique(inherited)];
+    const result = owned === EMPTY && inherited === EMPTY ? NO_TIERS : [owned, unique(inherited)];
     cache.set(name, result);
     return result;
   }
@@ -416,12 +427,15 @@ export class Workspace {
   /** The first tier (private members included) with a member named `name` other than `exclude`. */
   private firstTierWithout(s: Declaration, name: string, exclude: Declaration | null): Declaration[] {
     if (!exclude) return this.firstTier(s, name, true);
-    const [owned, inherited] = this.ownTiers(s, name, true);
-    for (const tier of [owned!, inherited!]) {
-      const found = tier.filter((d) => d !== exclude);
+    const tiers = this.ownTiers(s, name, true);
+    for (let t = 0; t < 2; t++) {
+      const tier = tiers[t]!;
+      if (tier.length === 0) continue;
+      const found = tier.includes(exclude) ? tier.filter((d) => d !== exclude) : tier;
       if (found.length > 0) return found;
     }
-    return this.importedTier(s, name, true).filter((d) => d !== exclude);
+    const imported = this.importedTier(s, name, true);
+    return imported.includes(exclude) ? imported.filter((d) => d !== exclude) : imported;
   }
 
   resolveQualified(qn: QualifiedName, scope: Declaration, exclude: Declaration | null): Declaration[] {

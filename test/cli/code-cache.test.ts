@@ -1,0 +1,67 @@
+// dist/cli.js runs the CLI's bundle with the V8 code cache the build made (dist/cli-main.cache). What a
+// user observes must not depend on that cache: the same output and exit code with it, without it, and
+// with a cache made for another bundle (a stale one after a partial build), which must not be used.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildIfMissing } from './built';
+
+const DIST = join(__dirname, '..', '..', 'dist');
+
+const MODEL = `package Tank {
+  private import ScalarValues::*;
+  private import SI::*;
+  part def Vessel { attribute volume : ISQ::VolumeValue = 2 [m^3]; attribute full : Boolean; }
+  part tank : Vessel { attribute :>> full = true; attribute level : Real = missing; }
+}
+`;
+
+function parseWith(dist: string, model: string): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(dist, 'cli.js'), 'parse', model], { encoding: 'utf8', timeout: 60_000 });
+  // The summary ends with the time taken.
+  return { code: r.status, stdout: r.stdout.replace(/, [\d.]+ s\n$/, '\n'), stderr: r.stderr };
+}
+
+describe('cli: the code cache of dist/cli.js', function () {
+  this.timeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'assay-code-cache-'));
+  const model = join(dir, 'tank.sysml');
+  const copy = join(dir, 'dist');
+
+  before(() => {
+    buildIfMissing('cli.js', 'cli-main.js', 'cli-main.cache');
+    writeFileSync(model, MODEL);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  function distCopy(cache: Buffer | null): void {
+    rmSync(copy, { recursive: true, force: true });
+    mkdirSync(copy, { recursive: true });
+    for (const f of ['cli.js', 'cli-main.js']) copyFileSync(join(DIST, f), join(copy, f));
+    if (cache) writeFileSync(join(copy, 'cli-main.cache'), cache);
+  }
+
+  it('gives the same diagnostics and exit code with the cache, without it and with a stale one', () => {
+    const built = parseWith(DIST, model);
+    assert.equal(built.code, 1, built.stdout + built.stderr);
+    assert.match(built.stdout, /tank\.sysml:5:\d+: unresolved reference 'missing'/);
+    assert.match(built.stdout, /1 files, 6 lines, 0 syntax errors, 1 unresolved references\n$/);
+    assert.equal(built.stderr, '');
+
+    distCopy(null);
+    assert.deepEqual(parseWith(copy, model), built);
+
+    // A cache whose key names another bundle, with another bundle's compiled code in it.
+    const cache = readFileSync(join(DIST, 'cli-main.cache'));
+    const stale = Buffer.concat([Buffer.from('0'.repeat(40), 'latin1'), cache.subarray(40)]);
+    distCopy(stale);
+    assert.deepEqual(parseWith(copy, model), built);
+
+    // Garbage where the cache should be.
+    const key = cache.subarray(0, 40);
+    distCopy(Buffer.concat([key, Buffer.from('not a code cache')]));
+    assert.deepEqual(parseWith(copy, model), built);
+  });
+});
