@@ -95,7 +95,8 @@ class StateEnvironment implements Environment {
         const key = joinPath(p, segs[0]!);
         const v = this.read(key);
         if (v !== undefined) {
-          this.rt.nameKeys.set(name, { scope: this.scope, key });
+          // Bounded: a name built afresh at each evaluation would otherwise be kept each time.
+          if (this.rt.nameKeys.size < 4096) this.rt.nameKeys.set(name, { scope: this.scope, key });
           return v;
         }
       }
@@ -213,7 +214,7 @@ export class Runtime {
     const hit = this.targets.get(target);
     if (hit !== undefined && hit.scope === scope) return hit.index;
     const index = this.findTarget(target, scope, where);
-    this.targets.set(target, { scope, index });
+    if (this.targets.size < 4096) this.targets.set(target, { scope, index });
     return index;
   }
 
