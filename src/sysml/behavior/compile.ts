@@ -798,7 +798,7 @@ class Compiler {
         case 'TerminateAction': {
           const n = this.node('terminate', m.name, ctx, m.range);
           if (m.name) named.set(m.name, n.id);
-          if (m.target) this.fail('terminate of another occurrence is not supported (terminate; ends the run)', ctx.path, m.target.range);
+          if (m.target) n.terminates = this.terminated(m.target, ctx);
           return n.id;
         }
         case 'IfAction':
@@ -1235,6 +1235,27 @@ class Compiler {
       if (segs.every((seg, i) => names[names.length - segs.length + i] === seg)) out.push(n.id);
     }
     return out;
+  }
+
+  /**
+   * The action `terminate X;` ends: X names an action whose body holds the terminate (by its name, or
+   * `self` for the nearest), and terminating it ends every token inside it, after which its successors
+   * follow as when it ends (SysML 7.16.12 Terminate actions: the occurrence's done comes then). The
+   * subject's own action ends the run. Another occurrence (a part, a concurrent action) is not modeled.
+   */
+  private terminated(target: Expression, ctx: Ctx): number {
+    const name = target.kind === 'Name' && target.name.segments.length === 1 && !target.name.isGlobal ? target.name.segments[0]!.replace(/^'(.*)'$/, '$1') : undefined;
+    if (name !== undefined) {
+      for (let c = ctx.container; c >= 0; c = this.nodes[c]!.container) {
+        const call = this.nodes[c]!;
+        if (call.kind !== 'call') continue;
+        // The subject's own flow is the root call (named ''): it answers to the subject's name.
+        const own = call.container < 0 && call.name === '' ? (this.subjectEntry?.node.kind === 'Package' ? undefined : (this.subjectEntry?.node.name ?? undefined)) : this.simpleName(c).replace(/^'(.*)'$/, '$1');
+        if (name === 'self' || own === name) return call.container < 0 ? -1 : c;
+      }
+      if (ctx.container < 0 || name === 'self') return -1;
+    }
+    return this.fail('terminate of an occurrence other than an action whose body holds it (a part, a concurrent action) is not supported', ctx.path, target.range);
   }
 
   private simpleName(id: number): string {

@@ -47,7 +47,7 @@ export const MODELED_CONSTRUCTS: readonly ConstructRule[] = [
   { construct: 'assign', places: ['action flow', 'atomic action'], semantics: 'sets a feature', spec: 'SysML 7.16.10 Assignment actions' },
   { construct: 'send', places: ['action flow', 'atomic action'], semantics: 'adds a signal to the receiver’s pending signals (`to` a part or port; `via` alone: through an unconnected port, out of the model; a connected one is refused)', spec: 'SysML 7.16.9 Send actions' },
   { construct: 'accept', places: ['action flow'], semantics: 'waits for a signal (sent to the performing part, or `via` a port or part: sent to it), a time (`after`) or a change (`when`)', spec: 'SysML 7.16.9 Accept actions' },
-  { construct: 'terminate', places: ['action flow'], semantics: 'ends the run', spec: 'SysML 7.16.12 Terminate actions' },
+  { construct: 'terminate', places: ['action flow'], semantics: '`terminate;` ends the run; `terminate X;` where X is an action whose body holds it (by name, or `self`) ends every token inside X, and X\'s successors follow (the subject\'s own name ends the run); another occurrence is refused', spec: 'SysML 7.16.12 Terminate actions' },
   { construct: 'if', places: ['action flow'], semantics: 'chooses a body by its condition', spec: 'SysML 7.16.11 Structured control actions' },
   { construct: 'while', places: ['action flow'], semantics: 'condition before, `until` after each iteration', spec: 'SysML 7.16.11' },
   { construct: 'loop', places: ['action flow'], semantics: 'as while, no condition', spec: 'SysML 7.16.11' },

@@ -550,10 +550,19 @@ export class Runtime {
         }
         break;
       }
-      case 'terminate':
-        s.tokens.length = 0;
-        s.terminated = true;
+      case 'terminate': {
+        const ended = n.terminates ?? -1;
+        if (ended < 0) {
+          s.tokens.length = 0;
+          s.terminated = true;
+          break;
+        }
+        // Every token inside the terminated action ends; the action has ended, and its successors follow.
+        for (const t of [...s.tokens]) if (t.id === tok.id || this.model.nodes[t.node]!.ancestors.includes(ended)) s.remove(t.id);
+        const call = this.model.nodes[ended]!;
+        this.go(s, tok.id, call.succ, call);
         break;
+      }
       case 'state':
         this.fireTransition(s, tok, move.branch);
         break;

@@ -69,6 +69,8 @@ export interface ExecNode {
   bodyStart: number;
   /** receiver of signals accepted here: the performing/exhibiting part's path. */
   receiver: string;
+  /** terminate: the enclosing action it ends (a call node), or -1 for the run. */
+  terminates?: number;
 }
 
 export interface ExecTransition {

@@ -286,6 +286,48 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.match(await refusal([clocked], question('outcomes', 'T::Moving')), /^clocked\.sysml:38:19: the instant of 'accept at' must be a constant time/);
   });
 
+  it('terminate of an action whose body holds it ends every token inside it, and its successors follow; another occurrence is refused', async () => {
+    const term = text('terminate.sysml', `package K {
+    private import ScalarValues::*;
+    action def Early {
+        attribute n : Integer := 0;
+        attribute tailRan : Integer := 0;
+        first start;
+        then action work {
+            first start;
+            then fork;
+              then a;
+              then b;
+            action a { assign n := n + 1; }
+            then stop;
+            action b { assign n := n + 10; }
+            then j;
+            join j;
+            action stop terminate work;
+        }
+        then action tail { assign tailRan := 1; }
+        then done;
+    }
+    action def Whole {
+        attribute n : Integer := 0;
+        first start;
+        then action inner { terminate Whole; }
+        then action never { assign n := 1; }
+    }
+    part p;
+    action def Other {
+        first start;
+        then action t { terminate p; }
+    }
+}`);
+    // a then stop: b may or may not have run (n = 1 or 11); work ends either way and tail runs.
+    const early = await ask([term], question('outcomes', 'K::Early'));
+    assert.deepEqual([[...new Set(ends(early, 'n'))].sort(), [...new Set(ends(early, "tailRan"))], [...new Set(ends(early, 'end'))]], [[1, 11], [1], ['done']]);
+    const whole = await ask([term], question('outcomes', 'K::Whole'));
+    assert.deepEqual([ends(whole, 'n'), ends(whole, 'end')], [[0], ['terminated']]);
+    assert.match(await refusal([term], question('outcomes', 'K::Other')), /terminate of an occurrence other than an action whose body holds it/);
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
