@@ -67,6 +67,7 @@ const CTX_STATE = 2; // `then`, `accept … then`, `if … then` are transitions
 const CTX_RESULT = 4; // a trailing expression is the result
 const CTX_ENUM = 8; // bare names are enumerated values
 const CTX_METADATA = 16; // bare names are redefinitions of metadata features
+const CTX_CONSTRAINT = 32; // a constraint's body: OpenSysML's `assert <expression>;` states its condition
 
 const MAX_DEPTH = 400;
 
@@ -1038,8 +1039,14 @@ class Parser {
       this.expect(SEMI, `${r.role} expression`);
       const result = new ResultExpressionNode(null, expression, this.starts[a]!, this.endFrom(a), this.lineStarts);
       const shown = `${r.role}${negated ? ' not' : ''}`;
-      this.warnNotation(this.rng(h.start), `\`${shown} <expression>;\``, `\`${shown} constraint { <expression> }\``);
-      return this.usageNode(h, 'constraint', false, r.role, null, null, null, EMPTY, false, negated, [result]);
+      // In a constraint's own body, OpenSysML's `assert <expression>;` states the constraint's condition:
+      // SysML v2 writes it as the body's expression (several conjoined). The usage is kept (its keyword
+      // not written, so the evaluator knows it for this reading); elsewhere it is an asserted constraint.
+      const condition = r.role === 'assert' && (ctx & CTX_CONSTRAINT) !== 0;
+      this.warnNotation(this.rng(h.start), `\`${shown} <expression>;\``, condition
+        ? `the condition as the constraint's expression (\`constraint c { ${negated ? 'not ' : ''}<expression> }\`, several joined by \`and\`)`
+        : `\`${shown} constraint { <expression> }\``);
+      return this.usageNode(h, 'constraint', condition, r.role, null, null, null, EMPTY, false, negated, [result]);
     }
     const k = this.tk();
     // `perform action x …`, `return attribute r …`, `subject ref v …`: a full usage with the role.
@@ -2320,7 +2327,9 @@ function bodyContext(keyword: string, isDefinition: boolean): number {
   switch (keyword) {
     case 'action': case 'fork': case 'join': case 'merge': case 'decide': case 'behavior': case 'step':
       return CTX_ACTION;
-    case 'calc': case 'constraint': case 'case': case 'analysis': case 'verification': case 'use case':
+    case 'constraint':
+      return CTX_ACTION | CTX_RESULT | CTX_CONSTRAINT;
+    case 'calc': case 'case': case 'analysis': case 'verification': case 'use case':
       return CTX_ACTION | CTX_RESULT;
     case 'function': case 'predicate': case 'expr': case 'bool': case 'inv':
       return CTX_RESULT;

@@ -63,6 +63,17 @@ describe('cli: OpenSysML notation is answered as its SysML v2 spelling, and says
     assert.match(written.result?.assumptions?.[0] ?? '', /opensysml\.sysml:45:9: .*`return <expression>;`; SysML v2 writes `return = <expression>;`/);
   });
 
+  it("evaluates a constraint whose body states its condition with `assert <expression>;` as the standard expression", () => {
+    const model = 'test/fixtures/models/notation/constraint-asserts.sysml';
+    assert.deepEqual(values(ask('evaluate', 'Checks::WithinLimit', '--model', model)), ['WithinLimit = true']);
+    assert.deepEqual(values(ask('evaluate', 'Checks::WithinLimitStd', '--model', model)), ['WithinLimitStd = true']);
+    // 80 - 90 is not above 0: false, naming the statement.
+    const tooFast = ask('evaluate', 'Checks::TooFast', '--model', model);
+    assert.deepEqual(values(tooFast), ['TooFast = false']);
+    assert.match(tooFast.result?.reason ?? '', /^TooFast: margin\(80\) > 0 is false \(test\/fixtures\/models\/notation\/constraint-asserts\.sysml:11:16\)$/);
+    assert.ok((tooFast.result?.assumptions ?? []).some((a) => /`assert <expression>;`; SysML v2 writes the condition as the constraint's expression/.test(a)), JSON.stringify(tooFast.result?.assumptions));
+  });
+
   it('lists every construct as a warning in `assay parse`, which still succeeds', () => {
     const r = run('parse', OPENSYSML);
     assert.equal(r.code, 0, r.stdout + r.stderr);

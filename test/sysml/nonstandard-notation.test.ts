@@ -97,7 +97,7 @@ describe('OpenSysML notation: read as its SysML v2 spelling, with a warning', ()
     const roles = pkg.members.flatMap((m) => m.body).filter((m) => m.kind === 'Usage' && m.role !== 'subject')
       .map((m) => { const u = m as { role: string; keyword: string; isNegated: boolean; body: Member[] }; return [u.role, u.keyword, u.isNegated, u.body.map((b) => b.kind).join()]; });
     assert.deepEqual(roles, [['assume', 'constraint', false, 'ResultExpression'], ['require', 'constraint', false, 'ResultExpression'], ['assert', 'constraint', true, 'ResultExpression']]);
-    assert.deepEqual(r.warnings.map((w) => w.standard), ['`assume constraint { <expression> }`', '`require constraint { <expression> }`', '`assert not constraint { <expression> }`']);
+    assert.deepEqual(r.warnings.map((w) => w.standard), ['`assume constraint { <expression> }`', '`require constraint { <expression> }`', "the condition as the constraint's expression (`constraint c { not <expression> }`, several joined by `and`)"]);
     assert.deepEqual(read('package P { constraint c; requirement r { require c; require c.d; assert c; } }').warnings, []);
   });
 
@@ -131,7 +131,9 @@ describe('OpenSysML notation: read as its SysML v2 spelling, with a warning', ()
 
   it('reads a qualified name starting an expression after `assert`/`return` (`assert P::margin(120) > 0;`)', () => {
     const r = read('package P { calc margin { in s : Integer; return 130 - s; } constraint c { assert P::margin(120) > 0; } }');
-    assert.deepEqual(r.warnings.map((w) => w.standard), ['`return = <expression>;`', '`assert constraint { <expression> }`']);
+    assert.deepEqual(r.warnings.map((w) => w.standard), ['`return = <expression>;`', "the condition as the constraint's expression (`constraint c { <expression> }`, several joined by `and`)"]);
+    // Outside a constraint's body (a calc's), it stays an asserted constraint.
+    assert.deepEqual(read('package P { calc k { in s : Integer; assert s > 0; s } }').warnings.map((w) => w.standard), ['`assert constraint { <expression> }`']);
     assert.deepEqual(read('package P { constraint k; requirement r { require P::k; } }').warnings, []);
   });
 

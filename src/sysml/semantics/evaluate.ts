@@ -890,6 +890,15 @@ export class Evaluator {
     // `require`/`assume` belong to requirement bodies; in a constraint body their meaning is not modeled.
     const stray = members.find((m): m is Usage => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume'));
     if (stray) return error(`${label}: a '${stray.role}' constraint in a constraint body is not modeled (it belongs to a requirement)`, stray.range, 'unsupported');
+    // OpenSysML's `assert <expression>;` statements in a constraint's own body state its condition (the
+    // parser warns of the notation and marks them keyword-implicit): read as its expression, conjoined.
+    const asserted = members.filter((m): m is Usage => m.kind === 'Usage' && m.role === 'assert' && m.keyword === 'constraint');
+    if (!resultExpressionOf(members) && asserted.length > 0 && asserted.every((m) => m.isKeywordImplicit)) {
+      const f = this.assertedFailure(label, members, scope);
+      if (f === undefined) return { value: true };
+      if (isError(f as Outcome)) return f as ValueError;
+      return { value: false, failing: f as { label: string; range: SourceRange } };
+    }
     // An asserted constraint holds for every evaluation of the body (KerML invariant): where it is
     // false the model has no instance at these values, so the constraint has no verdict to give.
     const failed = this.assertedFailure(label, members, scope);
