@@ -33,6 +33,8 @@ export interface OffloadOptions {
   pollMs?: number;
   signal?: AbortSignal;
   onProgress?(progress: OffloadProgress): void;
+  /** Called once per shard as it ends for good (succeeded, or failed after its retry), while others still run. */
+  onShard?(result: ShardResult): void;
   /** Said once when the tasks could not be cancelled and were deleted instead. */
   onNote?(text: string): void;
 }
@@ -84,14 +86,17 @@ export async function runShards(options: OffloadOptions): Promise<OffloadOutcome
     if (options.signal?.aborted) return { shards: await stopAll(client, slots, options), stopped: stoppedHow(slots) };
     for (const slot of slots) {
       if (slot.result) continue;
-      const record = (await client.task(slot.taskId)) as { status?: unknown; stdout?: unknown; error?: { message?: unknown; code?: unknown } };
+      const record = (await client.task(slot.taskId)) as { status?: unknown; stdout?: unknown; stderr?: unknown; error?: { message?: unknown; code?: unknown } };
       const status = typeof record.status === 'string' ? record.status : undefined;
       if (!status || !TERMINAL.has(status)) continue;
       if (status === 'success') {
         slot.result = { index: slot.index, status: 'success', stdout: typeof record.stdout === 'string' ? record.stdout : '', attempts: slot.attempts, taskId: slot.taskId };
+        options.onShard?.(slot.result);
         continue;
       }
-      const reason = typeof record.error?.message === 'string' ? record.error.message : `the task ended ${status}`;
+      // The service's reason, and the last line the shard wrote on stderr when the record carries it.
+      const said = typeof record.stderr === 'string' ? record.stderr.trim().split('\n').at(-1)?.trim() : undefined;
+      const reason = (typeof record.error?.message === 'string' ? record.error.message : `the task ended ${status}`) + (said ? ` (${said.slice(0, 300)})` : '');
       if (slot.attempts < 2 && status === 'failed') {
         // One retry: a worker can fail for reasons of its own (a lost machine, a timeout under load).
         const [retry] = await submit([options.shards[slot.index]!]);
@@ -100,6 +105,7 @@ export async function runShards(options: OffloadOptions): Promise<OffloadOutcome
         continue;
       }
       slot.result = { index: slot.index, status: status === 'cancelled' ? 'cancelled' : 'failed', reason, attempts: slot.attempts, taskId: slot.taskId };
+      options.onShard?.(slot.result!);
     }
     report();
     if (slots.some((s) => !s.result)) await sleep(pollMs, options.signal);
