@@ -92,6 +92,8 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
   });
   const answers = new Map<number, ShardAnswer>();
   const failures = new Map<number, string>();
+  /** The error a failed shard answered (its --output file), by shard. */
+  const errors = new Map<number, { message: string; status: string }>();
   let rowsSoFar = 0;
   let done = 0;
   const showProgress = () => {
@@ -102,7 +104,9 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
     const k = result.index + 1;
     done++;
     if (result.status !== 'success') {
-      failures.set(k, result.reason);
+      const said = shardError(fileOf(k));
+      if (said) errors.set(k, said);
+      failures.set(k, said ? said.message : result.reason);
     } else {
       const answer = readAnswer(fileOf(k), result.stdout);
       if (typeof answer === 'string') failures.set(k, answer);
@@ -142,6 +146,16 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
   }
 
   const merged = mergeShards(n, answers, failures, Date.now() - started);
+  // A shard that answered an error (a row the engine cannot compute, a question it does not cover):
+  // a local run stops at the first such row and answers its error, so the answer is the error of the
+  // first shard that answered one.
+  const firstError = [...errors.entries()].sort((a, b) => a[0] - b[0])[0];
+  if (firstError) {
+    const [k, said] = firstError;
+    output.err(`assay: ${terminalSafe(said.message)} (shard ${k}/${n})\n`);
+    if (args.json) output.out(JSON.stringify({ error: said }) + '\n');
+    return exitOfStatus(said.status);
+  }
   if ('error' in merged) {
     output.err(`assay: ${terminalSafe(merged.error)}\n`);
     if (args.json) output.out(JSON.stringify({ error: { message: merged.error, status: 'error', missing: merged.missing } }) + '\n');
@@ -163,6 +177,34 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
     output.out(formatOutcome(args.question, answered, Date.now() - started));
   }
   return merged.missing.length > 0 ? EXIT.failure : exitCodeOf(answered);
+}
+
+/** The error object a shard wrote to its output file, if it wrote one. */
+function shardError(file: string): { message: string; status: string } | undefined {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as { error?: { message?: unknown; status?: unknown } };
+    const e = value.error;
+    if (e && typeof e.message === 'string' && typeof e.status === 'string') return { ...e, message: e.message, status: e.status };
+  } catch {
+    // No file (the shard did not get that far) or not JSON: the service's reason stands.
+  }
+  return undefined;
+}
+
+function exitOfStatus(status: string): number {
+  switch (status) {
+    case 'not covered':
+      return EXIT.notCovered;
+    case 'usage':
+      return EXIT.usage;
+    case 'cancelled':
+    case 'budget':
+      return EXIT.cancelled;
+    case 'error':
+      return EXIT.failure;
+    default:
+      return EXIT.model;
+  }
 }
 
 function pollMs(): number {
@@ -239,7 +281,9 @@ export function mergeShards(n: number, answers: ReadonlyMap<number, ShardAnswer>
     else if (key === 'elapsed') result.elapsed = elapsed;
     else (result as Record<string, unknown>)[key] = rest[key as keyof typeof rest];
   }
-  return { question: first.question, engine: first.engine, result, standing: first.standing, missing };
+  // A shard's JSON carries the standing's strength and reasons; what the engine claimed is its result's.
+  const standing: Standing = { claimed: first.result.strength, strength: first.standing.strength, reasons: first.standing.reasons };
+  return { question: first.question, engine: first.engine, result, standing, missing };
 }
 
 /**
