@@ -95,6 +95,8 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
   /** The error a failed shard answered (its --output file), by shard. */
   const errors = new Map<number, { message: string; status: string }>();
   let rowsSoFar = 0;
+  // ASSAY_OFFLOAD_TIMING=1: where the coordinator's own time goes (bench/offload.bench.ts reads it).
+  const timing = { submitted: 0, lastShard: 0, readMs: 0, mergeMs: 0, writeMs: 0 };
   let done = 0;
   const showProgress = () => {
     const line = `assay: offload: ${done}/${n} shards done, ${rowsSoFar.toLocaleString('en-US')} rows so far${failures.size ? `, ${failures.size} failed` : ''}`;
@@ -108,13 +110,16 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
       if (said) errors.set(k, said);
       failures.set(k, said ? said.message : result.reason);
     } else {
+      const t = performance.now();
       const answer = readAnswer(fileOf(k), result.stdout);
+      timing.readMs += performance.now() - t;
       if (typeof answer === 'string') failures.set(k, answer);
       else {
         answers.set(k, answer);
         rowsSoFar += rowsOf(answer);
       }
     }
+    timing.lastShard = Date.now() - started;
     showProgress();
   };
   output.err(`assay: offload: ${n} shards to ${redactCredentials(config.baseUrl)} (worker: ${terminalSafe(words.join(' '))})\n`);
@@ -126,6 +131,7 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
       signal: stop.signal,
       pollMs: pollMs(),
       onShard: take,
+      onProgress: () => void (timing.submitted ||= Date.now() - started),
       onNote: (text) => output.err(`assay: ${text}\n`),
     });
   } catch (error) {
@@ -145,7 +151,9 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
     return EXIT.cancelled;
   }
 
+  const mergeStart = performance.now();
   const merged = mergeShards(n, answers, failures, Date.now() - started);
+  timing.mergeMs = performance.now() - mergeStart;
   // A shard that answered an error (a row the engine cannot compute, a question it does not cover):
   // a local run stops at the first such row and answers its error, so the answer is the error of the
   // first shard that answered one.
@@ -163,6 +171,7 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
   }
   const answered: RunOutcome = { status: 'answered', engine: merged.engine, result: merged.result, standing: merged.standing };
   for (const m of merged.missing) output.err(`assay: ${terminalSafe(describeMissing(m))}\n`);
+  const writeStart = performance.now();
   if (args.json) {
     output.out(
       JSON.stringify({
@@ -175,6 +184,11 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
     );
   } else {
     output.out(formatOutcome(args.question, answered, Date.now() - started));
+  }
+  timing.writeMs = performance.now() - writeStart;
+  if (process.env.ASSAY_OFFLOAD_TIMING === '1') {
+    const ms = (x: number) => Math.round(x);
+    output.err(`assay: offload timing: submitted ${timing.submitted} ms, last shard ${timing.lastShard} ms, read ${ms(timing.readMs)} ms, merge ${ms(timing.mergeMs)} ms, write ${ms(timing.writeMs)} ms (after the start)\n`);
   }
   return merged.missing.length > 0 ? EXIT.failure : exitCodeOf(answered);
 }

@@ -42,6 +42,8 @@ export interface TableSpec {
   maxSteps: number;
   /** Index of the table's first row this run computes (a shard's window; 0 for the whole table). */
   offset?: number;
+  /** A shard: the cell limit applies to its window, not to the whole table. */
+  windowed?: boolean;
 }
 
 /**
@@ -108,7 +110,8 @@ export class TablePlan {
   readonly seed: number;
   readonly random: boolean;
 
-  constructor(readonly session: Session<Question>) {
+  /** `wholeTable` false: a shard's plan, whose window (not the whole table) must fit the answer's cell limit. */
+  constructor(readonly session: Session<Question>, wholeTable = true) {
     const q = session.question;
     const sweep = q.sweep;
     this.sampled = sweep?.sampled === true;
@@ -132,7 +135,7 @@ export class TablePlan {
     const points = this.sampled ? Math.max(0, sweep?.samples ?? 0) : this.axes.reduce((n, a) => n * a.count!, 1);
     if (this.sampled && !(sweep?.samples && sweep.samples > 0)) throw new UnsupportedError('a sampled sweep needs samples > 0');
     const rows = points * (this.sampled ? 1 : this.runs);
-    if (rows * this.columns.length > MAX_TABLE_CELLS) {
+    if (wholeTable && rows * this.columns.length > MAX_TABLE_CELLS) {
       throw new UnsupportedError(`the table would have ${rows} rows of ${this.columns.length} columns; this engine answers at most ${MAX_TABLE_CELLS} cells (narrow the ranges or use a larger step)`);
     }
     this.rows = rows;
@@ -249,7 +252,7 @@ function describePoint(v: Value): string {
 function planFor(spec: TableSpec, signal?: AbortSignal): TablePlan {
   const model = new Model(spec.sources);
   const session = new Session(model, spec.question, { ...(signal ? { signal } : {}), ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}) });
-  return new TablePlan(session);
+  return new TablePlan(session, spec.windowed !== true);
 }
 
 /**
@@ -450,14 +453,17 @@ function summarizeColumn(chunks: readonly PackedChunk[], c: number, rows: number
 }
 
 async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 'sweep'): Promise<RunResult> {
-  const spec: TableSpec = { sources: params.model.sources!, question: params.question, maxSteps: run.limit('steps') };
+  // A shard (the bundled engine's option, see SHARD_ENVIRONMENT) computes a window of the rows.
+  const shard = shardOfEnvironment();
+  const spec: TableSpec = { sources: params.model.sources!, question: params.question, maxSteps: run.limit('steps'), ...(shard ? { windowed: true } : {}) };
   const plan = planFor(spec, run.signal);
   const runsLimit = run.limit('runs');
   const total = runsLimit > 0 ? Math.min(plan.rows, runsLimit) : plan.rows;
-  // A shard (the bundled engine's option, see SHARD_ENVIRONMENT) computes a window of the rows.
-  const shard = shardOfEnvironment();
   const window = shard ? shardRows(total, shard) : { from: 0, to: total };
   const count = window.to - window.from;
+  if (shard && count * plan.columns.length > MAX_TABLE_CELLS) {
+    throw new UnsupportedError(`shard ${shard.index}/${shard.of} would have ${count} rows of ${plan.columns.length} columns; this engine answers at most ${MAX_TABLE_CELLS} cells (use more shards)`);
+  }
   if (window.from > 0) spec.offset = window.from;
   // Worker threads pay ~0.1 s to start and parse the model: only worth it for tables of some size.
   const jobs = Math.min(run.jobs, Math.max(1, Math.floor(count / 32)));
