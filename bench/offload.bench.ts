@@ -84,7 +84,11 @@ function offload(serviceUrl: string, dir: string, rows: number, shards: number, 
   );
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'assay-offload-bench-'));
