@@ -13,7 +13,8 @@ import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from 
 import { formatEngineChecks, formatOutcome, terminalSafe } from './format';
 import { ALL_ENGINES, askAllEngines } from './ask-all';
 import { engineFailed, questionProblem } from '../host/question-check';
-import { offload, SHARD_ENVIRONMENT } from './offload';
+import { offload } from './offload';
+import { SHARD_ENVIRONMENT } from '../host/shard-merge';
 
 export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4, unresolved: 5, model: 6 } as const;
 

@@ -75,6 +75,7 @@ describe('cli: --offload N on the task service (real worker processes)', functio
     ['a grid of two ranges', ['sweep', 'VehicleModel::Kinetic', '--model', MODEL, '--range', 'm:MassValue:1[kg]:5[kg]:1', '--range', 'v:SpeedValue:1[m/s]:9[m/s]:0.5']],
     ['a sampled sweep', ['sweep', 'VehicleModel::Vehicle::totalMass', '--model', MODEL, '--range', 'engine.mass:MassValue:100[kg]:300[kg]', '--samples', '97', '--seed', '5']],
     ['a Monte Carlo sweep', ['sweep', 'VehicleModel::noisy', '--model', MODEL, '--runs', '61', '--seed', '9']],
+    ['a Monte Carlo sweep with fewer rows than shards (empty shards)', ['sweep', 'VehicleModel::noisy', '--model', MODEL, '--runs', '3', '--seed', '1']],
     ['compute over a range at the runs bound', ['compute', 'VehicleModel::Kinetic', '--model', MODEL, '--range', 'm:MassValue:1[kg]:40[kg]:1', '--bind', 'v=2[m/s]', '--runs-limit', '23']],
   ];
   for (const [what, args] of questions) {

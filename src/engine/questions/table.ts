@@ -10,7 +10,7 @@ import { describeKind, int, isError, quantity, real, toProtocolValue, type Value
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError } from '../../sysml/model/errors';
 import { declarationKind, type ModelElement } from '../../sysml/model/model';
-import { runChunks, TaskError, type ChunkTask, type TaskRegistry } from '../pool';
+import { runChunks, TaskError, type ChunkOutcome, type ChunkTask, type TaskRegistry } from '../pool';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../../sysml/model/session';
@@ -468,7 +468,9 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
   // Worker threads pay ~0.1 s to start and parse the model: only worth it for tables of some size.
   const jobs = Math.min(run.jobs, Math.max(1, Math.floor(count / 32)));
   const cells = new TableCells(plan.columns, count, window.from);
-  const outcome = await runChunks<TableSpec, Row, PackedChunk>(
+  // A shard of a table with fewer rows than shards may have none (the pool waits for a first chunk).
+  const empty: ChunkOutcome<PackedChunk> = { status: 'done', done: 0, chunks: [] };
+  const outcome = count === 0 ? empty : await runChunks<TableSpec, Row, PackedChunk>(
     { jobs, memoryMiB: run.limit('memory'), tasks: TABLE_TASKS },
     {
       task: 'tableRows',
