@@ -82,8 +82,27 @@ export async function runShards(options: OffloadOptions): Promise<OffloadOutcome
   };
   report();
 
+  // A poll that fails (a dropped connection, a 502 of a proxy) is tried again on the next round; after
+  // MAX_POLL_FAILURES rounds in a row the service is given up on, and the shards still going are
+  // cancelled (so no worker is left running) before the error is thrown.
+  let pollFailures = 0;
   while (slots.some((s) => !s.result)) {
     if (options.signal?.aborted) return { shards: await stopAll(client, slots, options), stopped: stoppedHow(slots) };
+    try {
+      await pollRound();
+      pollFailures = 0;
+    } catch (error) {
+      if (++pollFailures >= MAX_POLL_FAILURES) {
+        await stopAll(client, slots, options).catch(() => undefined);
+        throw error;
+      }
+    }
+    report();
+    if (slots.some((s) => !s.result)) await sleep(pollMs, options.signal);
+  }
+  return { shards: slots.map((s) => s.result!) };
+
+  async function pollRound(): Promise<void> {
     for (const slot of slots) {
       if (slot.result) continue;
       const record = (await client.task(slot.taskId)) as { status?: unknown; stdout?: unknown; stderr?: unknown; error?: { message?: unknown; code?: unknown } };
@@ -107,11 +126,11 @@ export async function runShards(options: OffloadOptions): Promise<OffloadOutcome
       slot.result = { index: slot.index, status: status === 'cancelled' ? 'cancelled' : 'failed', reason, attempts: slot.attempts, taskId: slot.taskId };
       options.onShard?.(slot.result!);
     }
-    report();
-    if (slots.some((s) => !s.result)) await sleep(pollMs, options.signal);
   }
-  return { shards: slots.map((s) => s.result!) };
 }
+
+/** Poll rounds in a row that may fail before the shards are cancelled and the run fails. */
+const MAX_POLL_FAILURES = 5;
 
 function stoppedHow(slots: Slot[]): 'cancelled' | 'deleted' {
   return slots.some((s) => s.result?.status === 'cancelled' && s.result.reason.startsWith('deleted')) ? 'deleted' : 'cancelled';
