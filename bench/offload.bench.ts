@@ -13,7 +13,32 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { startTaskService } from '../test/fixtures/task-service/service';
+
+// The control of bench/sweep.bench.ts: a compute loop on one thread, then split over two; ~2x when a
+// second core is free. What it gets says what two workers can get on this shared machine.
+const LOOP = 'function work(n) { let x = 0; for (let i = 0; i < n; i++) x += Math.sqrt(i) * (i & 7); return x; }';
+// eslint-disable-next-line @typescript-eslint/no-implied-eval
+const work = new Function('n', `${LOOP}; return work(n);`) as (n: number) => number;
+
+async function controlSpeedUp(): Promise<number> {
+  const n = 4e7;
+  const worker = new Worker(`${LOOP}; require('node:worker_threads').parentPort.on('message', (n) => require('node:worker_threads').parentPort.postMessage(work(n)));`, { eval: true });
+  const ask = (k: number) => new Promise<unknown>((resolve) => { worker.once('message', resolve); worker.postMessage(k); });
+  await ask(1e6);
+  work(1e6);
+  let t = performance.now();
+  work(n);
+  const one = performance.now() - t;
+  t = performance.now();
+  const other = ask(n / 2);
+  work(n / 2);
+  await other;
+  const two = performance.now() - t;
+  await worker.terminate();
+  return one / two;
+}
 
 const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -108,20 +133,21 @@ async function main(): Promise<void> {
     for (const s of small) console.log(`64 rows: 1 shard ${s.one.toFixed(0)} ms, 16 shards ${s.many.toFixed(0)} ms → ${((s.many - s.one) / 15).toFixed(0)} ms per extra shard (load ${s.load.toFixed(2)})`);
     console.log(`per extra shard (median): ${median(small.map((s) => (s.many - s.one) / 15)).toFixed(0)} ms`);
 
-    const pairs: { one: Run; two: Run; load: number }[] = [];
+    const pairs: { one: Run; two: Run; load: number; control: number }[] = [];
     for (let k = 0; k < PAIRS; k++) {
       const load = loadavg()[0]!;
+      const control = await controlSpeedUp();
       const first = k % 2 === 0 ? 1 : 2;
       const a = await offload(service.url, dir, ROWS, SHARDS, first);
       const b = await offload(service.url, dir, ROWS, SHARDS, 3 - first);
-      const pair = { load, one: first === 1 ? a : b, two: first === 1 ? b : a };
+      const pair = { load, control, one: first === 1 ? a : b, two: first === 1 ? b : a };
       pairs.push(pair);
-      console.log(`pair ${k + 1} (load ${load.toFixed(2)}): 1 worker ${(pair.one.ms / 1000).toFixed(1)} s [${pair.one.timing}], 2 workers ${(pair.two.ms / 1000).toFixed(1)} s [${pair.two.timing}] → ${(pair.one.ms / pair.two.ms).toFixed(2)}×`);
+      console.log(`pair ${k + 1} (load ${load.toFixed(2)}, control ${control.toFixed(2)}×): 1 worker ${(pair.one.ms / 1000).toFixed(1)} s [${pair.one.timing}], 2 workers ${(pair.two.ms / 1000).toFixed(1)} s [${pair.two.timing}] → ${(pair.one.ms / pair.two.ms).toFixed(2)}×`);
     }
     console.log(
       `${ROWS} rows in ${SHARDS} shards (answer ${(pairs[0]!.one.bytes / 1e6).toFixed(0)} MB of JSON), ${PAIRS} pairs on ${cpus().length} CPUs: ` +
         `1 worker median ${(median(pairs.map((p) => p.one.ms)) / 1000).toFixed(1)} s, 2 workers median ${(median(pairs.map((p) => p.two.ms)) / 1000).toFixed(1)} s, ` +
-        `speed-up median ${median(pairs.map((p) => p.one.ms / p.two.ms)).toFixed(2)}× (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end)`,
+        `speed-up median ${median(pairs.map((p) => p.one.ms / p.two.ms)).toFixed(2)}×, control median ${median(pairs.map((p) => p.control)).toFixed(2)}× (load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end)`,
     );
   } finally {
     await service.close();
