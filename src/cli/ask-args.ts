@@ -5,6 +5,7 @@ import {
   type Condition, type FreeInput, type Question, type QuestionKind, type Range, type Scalar, type Sweep, type Value,
 } from '../protocol';
 import type { BudgetLimits } from '../host';
+import { isAbsolute, resolve } from 'node:path';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -21,6 +22,16 @@ export interface AskArgs {
   engine?: string;
   enginesFile?: string;
   json: boolean;
+  /** `--shard k/N`: compute only shard k's rows (the bundled engine's shard option). */
+  shard?: { index: number; of: number };
+  /** `--offload N`: run the rows as N shards on the task service and merge them. */
+  offload?: number;
+  /** `--worker-command`: the program (and its first arguments) a worker runs for a shard. */
+  workerCommand?: string;
+  /** `--shard-dir`: where the shards write their answers (a folder the workers and this host share). */
+  shardDir?: string;
+  /** `--output <file>`: write the JSON object to this file instead of standard output. */
+  outputFile?: string;
 }
 
 export interface EnginesArgs {
@@ -65,6 +76,12 @@ engines:
   --engines <manifest.json>           use these engines instead of the built-in list
 output:
   --json                              print exactly one JSON object
+  --output <file>                     write that JSON object to a file instead (with --json)
+offload (sweep, compute --range; task service at SERVICE_URL):
+  --offload <N>                       run the rows as N shards on the task service, merged into one answer
+  --worker-command <command>          what a worker runs for a shard (default: node <this dist/cli.js>)
+  --shard-dir <folder>                where shards write their answers (default: a temporary folder)
+  --shard <k>/<N>                     compute only shard k's rows (what a worker runs; bundled engine only)
 
 exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 4 cancelled or budget,
   5 the engines disagree and no witness the host reproduced decides (--engine all),
@@ -75,7 +92,46 @@ exit codes: 0 answered, 1 engine or host failure, 2 usage error, 3 not covered, 
 const VALUE_FLAGS = new Set([
   'schedule', 'draws', 'clock-step', 'model-seed', 'free', 'condition', 'bind', 'input', 'range', 'samples', 'seed', 'runs',
   'deadline', 'depth', 'steps', 'runs-limit', 'memory', 'jobs', 'engine', 'engines', 'model',
+  'shard', 'offload', 'worker-command', 'shard-dir', 'output',
 ]);
+
+/** The flags of the coordinator of an offload, which a shard's command line does not repeat. */
+const OFFLOAD_ONLY = new Set(['offload', 'worker-command', 'shard-dir', 'output', 'shard', 'json']);
+
+/**
+ * The command line a worker runs for shard k of N: the question's own flags as given, model files as
+ * absolute paths (a worker does not share this process's folder), then `--shard k/N --json --output <file>`.
+ */
+export function shardArgv(argv: readonly string[], shard: { index: number; of: number }, outputFile: string, cwd: string): string[] {
+  const out: string[] = [];
+  const absolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) {
+      out.push(arg);
+      continue;
+    }
+    const body = arg.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const name = eq >= 0 ? body.slice(0, eq) : body;
+    const takesValue = VALUE_FLAGS.has(name) && eq < 0;
+    if (OFFLOAD_ONLY.has(name)) {
+      if (takesValue) i++;
+      continue;
+    }
+    if (name === 'model') {
+      out.push('--model');
+      if (eq >= 0) out.push(absolute(body.slice(eq + 1)));
+      else if (i + 1 < argv.length) out.push(absolute(argv[++i]!));
+      while (i + 1 < argv.length && /\.(sysml|kerml)$/i.test(argv[i + 1]!) && !argv[i + 1]!.startsWith('-')) out.push(absolute(argv[++i]!));
+      continue;
+    }
+    out.push(arg);
+    if (takesValue && i + 1 < argv.length) out.push(argv[++i]!);
+  }
+  out.push('--shard', `${shard.index}/${shard.of}`, '--json', '--output', outputFile);
+  return out;
+}
 const SWITCHES = new Set(['json', 'help', 'h']);
 
 interface RawFlag {
@@ -199,6 +255,7 @@ export function parseAskArgs(argv: readonly string[]): AskArgs | EnginesArgs | H
 
   const engine = single(flags, 'engine');
   const enginesFile = single(flags, 'engines');
+  const sharding = shardingOf(flags, question, engine, enginesFile, json);
   return {
     command: 'ask',
     question,
@@ -207,7 +264,57 @@ export function parseAskArgs(argv: readonly string[]): AskArgs | EnginesArgs | H
     json,
     ...(engine !== undefined ? { engine } : {}),
     ...(enginesFile !== undefined ? { enginesFile } : {}),
+    ...sharding,
   };
+}
+
+/** Whether a question is answered as a table of rows (what a shard splits). */
+export function isTableQuestion(question: Question): boolean {
+  if (question.kind === 'sweep') return question.sweep !== undefined;
+  return question.kind === 'compute' && (question.sweep?.ranges.length ?? 0) > 0;
+}
+
+function shardingOf(flags: RawFlag[], question: Question, engine: string | undefined, enginesFile: string | undefined, json: boolean) {
+  const shardText = single(flags, 'shard');
+  const offloadText = single(flags, 'offload');
+  const workerCommand = single(flags, 'worker-command');
+  const shardDir = single(flags, 'shard-dir');
+  const outputFile = single(flags, 'output');
+  if (outputFile !== undefined && !json) throw new UsageError(`--output ${outputFile}: writes the JSON object; give --json too`);
+  if (outputFile !== undefined && outputFile.trim() === '') throw new UsageError('--output needs a file name');
+  const out: Pick<AskArgs, 'shard' | 'offload' | 'workerCommand' | 'shardDir' | 'outputFile'> = {};
+  if (outputFile !== undefined) out.outputFile = outputFile;
+  if (shardText === undefined && offloadText === undefined) {
+    if (workerCommand !== undefined) throw new UsageError('--worker-command applies to --offload only');
+    if (shardDir !== undefined) throw new UsageError('--shard-dir applies to --offload only');
+    return out;
+  }
+  const flag = shardText !== undefined ? '--shard' : '--offload';
+  if (shardText !== undefined && offloadText !== undefined) throw new UsageError('--shard and --offload do not go together (a worker runs --shard; --offload starts the workers)');
+  if (!isTableQuestion(question)) {
+    throw new UsageError(`${flag} splits the rows of a table: it applies to sweep (with --range, --samples or --runs) and to compute with --range, not to ${question.kind}${question.kind === 'compute' ? ' without --range' : ''}`);
+  }
+  if (engine !== undefined || enginesFile !== undefined) {
+    throw new UsageError(`${flag} works with the bundled engine only (its shard option is not part of the engine protocol); drop ${engine !== undefined ? '--engine' : '--engines'}`);
+  }
+  if (shardText !== undefined) {
+    const m = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(shardText.trim());
+    const index = m ? Number(m[1]) : NaN;
+    const of = m ? Number(m[2]) : NaN;
+    if (!m || index > of || !Number.isSafeInteger(of)) throw new UsageError(`--shard ${shardText}: expected k/N with 1 <= k <= N, e.g. --shard 2/4`);
+    if (workerCommand !== undefined || shardDir !== undefined) throw new UsageError(`${workerCommand !== undefined ? '--worker-command' : '--shard-dir'} applies to --offload only`);
+    out.shard = { index, of };
+    return out;
+  }
+  const n = count('--offload', offloadText!);
+  if (n < 1 || n > 1000) throw new UsageError(`--offload ${offloadText}: expected a number of shards from 1 to 1000`);
+  out.offload = n;
+  if (workerCommand !== undefined) {
+    if (workerCommand.trim() === '') throw new UsageError('--worker-command needs a command, e.g. --worker-command "node /opt/assay/dist/cli.js"');
+    out.workerCommand = workerCommand;
+  }
+  if (shardDir !== undefined) out.shardDir = shardDir;
+  return out;
 }
 
 /** Flags a question has at most once. */

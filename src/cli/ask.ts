@@ -3,7 +3,7 @@
 // 5 the engines disagree and no witness decides (`--engine all`, see ask-all.ts).
 // 6 model or condition error (a syntax error where the subject is declared, a condition that cannot be read).
 // Ctrl-C sends the protocol's cancel; a second Ctrl-C (or one while the engines shut down) stops them at once.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import {
   Host, formatManifestProblem, parseManifest, referenceEngineEntry,
   type EngineEntry, type ManifestProblem, type ModelIndex, type RunOutcome, type WitnessChecker,
@@ -13,6 +13,8 @@ import { USAGE, UsageError, parseAskArgs, type AskArgs, type EnginesArgs } from 
 import { formatEngineChecks, formatOutcome, terminalSafe } from './format';
 import { ALL_ENGINES, askAllEngines } from './ask-all';
 import { engineFailed, questionProblem } from '../host/question-check';
+import { offload } from './offload';
+import { SHARD_ENVIRONMENT } from '../host/shard-merge';
 
 export const EXIT = { answered: 0, failure: 1, usage: 2, notCovered: 3, cancelled: 4, unresolved: 5, model: 6 } as const;
 
@@ -52,7 +54,26 @@ const PROCESS_INTERRUPTS = {
 };
 
 export async function runAskCommand(argv: string[], deps: AskDependencies = {}): Promise<number> {
-  const output = deps.output ?? PROCESS_OUTPUT;
+  const given = deps.output ?? PROCESS_OUTPUT;
+  // `--json --output <file>`: the one JSON object goes to the file (what a shard on a worker does).
+  let toFile: string | undefined;
+  let written = '';
+  const output: AskOutput = { ...given, out: (text) => (toFile === undefined ? given.out(text) : void (written += text)) };
+  try {
+    return await askCommand(argv, deps, output, (file) => (toFile = file));
+  } finally {
+    if (toFile !== undefined) {
+      try {
+        writeFileSync(toFile, written);
+      } catch (error) {
+        given.err(`assay: --output ${toFile}: cannot write (${(error as Error).message})\n`);
+        given.out(written);
+      }
+    }
+  }
+}
+
+async function askCommand(argv: string[], deps: AskDependencies, output: AskOutput, setOutputFile: (file: string) => void): Promise<number> {
   const wantsJson = argv.includes('--json') || argv.includes('-json');
   let args: ReturnType<typeof parseAskArgs>;
   try {
@@ -65,6 +86,7 @@ export async function runAskCommand(argv: string[], deps: AskDependencies = {}):
     output.out(USAGE);
     return EXIT.answered;
   }
+  if (args.command === 'ask' && args.outputFile !== undefined) setOutputFile(args.outputFile);
   const entries = loadEntries(args, deps, output);
   if ('usage' in entries) return usageError(output, entries.usage, args.json);
   if (args.command === 'engines') return listEngines(args, entries.list, entries.problems, deps, output);
@@ -98,6 +120,7 @@ export async function runAskCommand(argv: string[], deps: AskDependencies = {}):
       }
       return EXIT.model;
     }
+    if (args.offload !== undefined) return await offload(args, argv, deps, output, interrupts);
     return await ask(args, entries.list, documents, deps, output, interrupts);
   } finally {
     interrupts.stop();
@@ -138,7 +161,13 @@ function loadEntries(
   deps: AskDependencies,
   output: AskOutput,
 ): { list: EngineEntry[]; problems: ManifestProblem[] } | { usage: string } {
-  if (args.enginesFile === undefined) return { list: [referenceEngineEntry(deps.distDir ?? __dirname)], problems: [] };
+  if (args.enginesFile === undefined) {
+    const entry = referenceEngineEntry(deps.distDir ?? __dirname);
+    // `--shard k/N`: the bundled engine's shard option (ASSAY_ENGINE_SHARD, outside the protocol).
+    // Set either way, so that a variable of the user's own environment does not shard a whole run.
+    entry.env = { ...entry.env, [SHARD_ENVIRONMENT]: args.command === 'ask' && args.shard ? `${args.shard.index}/${args.shard.of}` : '' };
+    return { list: [entry], problems: [] };
+  }
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(args.enginesFile, 'utf8'));
@@ -268,7 +297,7 @@ async function ask(
   return exitCodeOf(outcome);
 }
 
-function jsonOf(question: Question, outcome: RunOutcome): unknown {
+export function jsonOf(question: Question, outcome: RunOutcome): unknown {
   switch (outcome.status) {
     case 'answered':
       return {

@@ -33,6 +33,8 @@ export interface OffloadOptions {
   pollMs?: number;
   signal?: AbortSignal;
   onProgress?(progress: OffloadProgress): void;
+  /** Called once per shard as it ends for good (succeeded, or failed after its retry), while others still run. */
+  onShard?(result: ShardResult): void;
   /** Said once when the tasks could not be cancelled and were deleted instead. */
   onNote?(text: string): void;
 }
@@ -80,18 +82,40 @@ export async function runShards(options: OffloadOptions): Promise<OffloadOutcome
   };
   report();
 
+  // A poll that fails (a dropped connection, a 502 of a proxy) is tried again on the next round; after
+  // MAX_POLL_FAILURES rounds in a row the service is given up on, and the shards still going are
+  // cancelled (so no worker is left running) before the error is thrown.
+  let pollFailures = 0;
   while (slots.some((s) => !s.result)) {
     if (options.signal?.aborted) return { shards: await stopAll(client, slots, options), stopped: stoppedHow(slots) };
+    try {
+      await pollRound();
+      pollFailures = 0;
+    } catch (error) {
+      if (++pollFailures >= MAX_POLL_FAILURES) {
+        await stopAll(client, slots, options).catch(() => undefined);
+        throw error;
+      }
+    }
+    report();
+    if (slots.some((s) => !s.result)) await sleep(pollMs, options.signal);
+  }
+  return { shards: slots.map((s) => s.result!) };
+
+  async function pollRound(): Promise<void> {
     for (const slot of slots) {
       if (slot.result) continue;
-      const record = (await client.task(slot.taskId)) as { status?: unknown; stdout?: unknown; error?: { message?: unknown; code?: unknown } };
+      const record = (await client.task(slot.taskId)) as { status?: unknown; stdout?: unknown; stderr?: unknown; error?: { message?: unknown; code?: unknown } };
       const status = typeof record.status === 'string' ? record.status : undefined;
       if (!status || !TERMINAL.has(status)) continue;
       if (status === 'success') {
         slot.result = { index: slot.index, status: 'success', stdout: typeof record.stdout === 'string' ? record.stdout : '', attempts: slot.attempts, taskId: slot.taskId };
+        options.onShard?.(slot.result);
         continue;
       }
-      const reason = typeof record.error?.message === 'string' ? record.error.message : `the task ended ${status}`;
+      // The service's reason, and the last line the shard wrote on stderr when the record carries it.
+      const said = typeof record.stderr === 'string' ? record.stderr.trim().split('\n').at(-1)?.trim() : undefined;
+      const reason = (typeof record.error?.message === 'string' ? record.error.message : `the task ended ${status}`) + (said ? ` (${said.slice(0, 300)})` : '');
       if (slot.attempts < 2 && status === 'failed') {
         // One retry: a worker can fail for reasons of its own (a lost machine, a timeout under load).
         const [retry] = await submit([options.shards[slot.index]!]);
@@ -100,12 +124,13 @@ export async function runShards(options: OffloadOptions): Promise<OffloadOutcome
         continue;
       }
       slot.result = { index: slot.index, status: status === 'cancelled' ? 'cancelled' : 'failed', reason, attempts: slot.attempts, taskId: slot.taskId };
+      options.onShard?.(slot.result!);
     }
-    report();
-    if (slots.some((s) => !s.result)) await sleep(pollMs, options.signal);
   }
-  return { shards: slots.map((s) => s.result!) };
 }
+
+/** Poll rounds in a row that may fail before the shards are cancelled and the run fails. */
+const MAX_POLL_FAILURES = 5;
 
 function stoppedHow(slots: Slot[]): 'cancelled' | 'deleted' {
   return slots.some((s) => s.result?.status === 'cancelled' && s.result.reason.startsWith('deleted')) ? 'deleted' : 'cancelled';

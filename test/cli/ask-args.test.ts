@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { UsageError, parseAskArgs, parseScalarWithUnit } from '../../src/cli/ask-args';
+import { UsageError, parseAskArgs, parseScalarWithUnit, shardArgv } from '../../src/cli/ask-args';
 
 const base = ['holds', 'Demo::S', '--model', 'a.sysml'];
 const usage = (argv: string[], pattern: RegExp) =>
@@ -77,6 +77,33 @@ describe('cli: ask arguments', () => {
     usage([...base, '-schedule', 'fifo', '-schedule', 'lifo'], /-schedule is given 2 times/);
     usage([...base, 'extra'], /unexpected argument "extra"/);
     usage([...base, '--json=yes'], /--json=yes: the flag -json takes no value/);
+  });
+
+  it('--offload and --shard: a table question only, the bundled engine only, well-formed', () => {
+    const sweep = ['sweep', 'Demo::S', '--model', 'a.sysml', '--runs', '10'];
+    const args = parseAskArgs([...sweep, '--offload', '3', '--worker-command', 'node /opt/cli.js', '--shard-dir', '/shared']);
+    assert.ok(args.command === 'ask');
+    assert.deepEqual([args.offload, args.workerCommand, args.shardDir], [3, 'node /opt/cli.js', '/shared']);
+    const shard = parseAskArgs([...sweep, '--shard', '2/3']);
+    assert.ok(shard.command === 'ask');
+    assert.deepEqual(shard.shard, { index: 2, of: 3 });
+    usage([...sweep, '--shard', '4/3'], /--shard 4\/3: expected k\/N with 1 <= k <= N/);
+    usage([...sweep, '--shard', '0/3'], /--shard 0\/3: expected k\/N/);
+    usage([...sweep, '--offload', '0'], /--offload 0: expected a number of shards from 1 to 1000/);
+    usage([...sweep, '--offload', '2', '--shard', '1/2'], /do not go together/);
+    usage([...base, '--offload', '2'], /--offload splits the rows of a table: .* not to holds/);
+    usage(['compute', 'Demo::C', '--model', 'a.sysml', '--runs', '3', '--offload', '2'], /not to compute without --range/);
+    usage([...sweep, '--offload', '2', '--engine', 'other'], /bundled engine only/);
+    usage([...sweep, '--worker-command', 'node x'], /--worker-command applies to --offload only/);
+    usage([...sweep, '--output', 'x.json'], /--output x.json: writes the JSON object; give --json too/);
+  });
+
+  it('a shard repeats the question\'s flags, with absolute model paths, and not the coordinator\'s own', () => {
+    const argv = ['sweep', 'Demo::S', '--model', 'a.sysml', 'sub/b.sysml', '--range=v:Real:0:1:0.1', '-seed', '3', '--offload', '4', '--worker-command', 'node w.js', '--json', '--output', 'o.json', '--jobs', '2'];
+    assert.deepEqual(shardArgv(argv, { index: 2, of: 4 }, '/tmp/s/shard-2-of-4.json', '/work'), [
+      'sweep', 'Demo::S', '--model', '/work/a.sysml', '/work/sub/b.sysml', '--range=v:Real:0:1:0.1', '-seed', '3', '--jobs', '2',
+      '--shard', '2/4', '--json', '--output', '/tmp/s/shard-2-of-4.json',
+    ]);
   });
 
   it('--help', () => {

@@ -2,7 +2,7 @@
 // processes on the test service, polled to the end with progress, a failed shard retried once and then
 // reported, a stop that cancels the shards — or deletes them, saying so, when there is no cancel route.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../src/adapter/config';
@@ -83,6 +83,37 @@ describe('offload: shards as one task graph on the task service (real processes)
     assert.equal(out.stopped, 'cancelled');
     assert.equal(out.shards[0]!.status, 'cancelled');
     await waitFor(() => !alive(Number(readFileSync(pidFile, 'utf8'))), 'the shard process to end');
+  });
+
+  it('a poll that fails now and then is tried again; polls that keep failing cancel the shards and fail the run', async () => {
+    const pidFile = join(dir, 'pid');
+    const marker = join(dir, 'go');
+    const running = runShards({
+      config: config(),
+      shards: [node('waits', `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => { if (fs.existsSync(${JSON.stringify(marker)})) process.exit(0); }, 20)`)],
+      pollMs: 30,
+    });
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the shard to start');
+    const id = [...service.tasks.keys()][0]!;
+    // Two failed polls, then the service answers again: the shard ends well.
+    service.fault(`GET /tasks/${id}`, { status: 502, body: 'bad gateway', contentType: 'text/plain' });
+    await waitFor(() => service.requests.filter((r) => r.method === 'GET' && r.path === `/tasks/${id}`).length >= 2, 'two polls');
+    service.clearFaults();
+    writeFileSync(marker, '1');
+    assert.equal((await running).shards[0]!.status, 'success');
+
+    const second = join(dir, 'pid2');
+    const failing = runShards({
+      config: config(),
+      shards: [node('long', `require('fs').writeFileSync(${JSON.stringify(second)}, String(process.pid)); setInterval(() => {}, 1000)`)],
+      pollMs: 30,
+    });
+    await waitFor(() => existsSync(second) && readFileSync(second, 'utf8') !== '', 'the second shard to start');
+    const id2 = [...service.tasks.keys()].at(-1)!;
+    service.fault(`GET /tasks/${id2}`, { status: 502, body: 'bad gateway', contentType: 'text/plain' });
+    await assert.rejects(failing, /502/);
+    assert.ok(service.requests.some((r) => r.method === 'POST' && r.path === `/tasks/${id2}/cancel`), 'the shard was cancelled');
+    await waitFor(() => !alive(Number(readFileSync(second, 'utf8'))), 'the shard process to end');
   });
 
   it('a service without a cancel route: the shards are deleted and the note says their workers may run on', async () => {

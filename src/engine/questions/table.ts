@@ -10,7 +10,7 @@ import { describeKind, int, isError, quantity, real, toProtocolValue, type Value
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError } from '../../sysml/model/errors';
 import { declarationKind, type ModelElement } from '../../sysml/model/model';
-import { runChunks, TaskError, type ChunkTask, type TaskRegistry } from '../pool';
+import { runChunks, TaskError, type ChunkOutcome, type ChunkTask, type TaskRegistry } from '../pool';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../../sysml/model/session';
@@ -40,6 +40,48 @@ export interface TableSpec {
   sources: Sources;
   question: Question;
   maxSteps: number;
+  /** Index of the table's first row this run computes (a shard's window; 0 for the whole table). */
+  offset?: number;
+  /** A shard: the cell limit applies to its window, not to the whole table. */
+  windowed?: boolean;
+}
+
+/**
+ * The bundled engine's shard option (not part of the protocol, whose `sweep` has no row window): with
+ * ASSAY_ENGINE_SHARD=k/N in its environment, a table answer holds only the rows of shard k (from 1) of N
+ * — rows floor((k-1)·R/N) … floor(k·R/N) - 1 of the R rows a whole run computes, each named by its row
+ * number in the whole table — no summaries (the merge computes them over every row) and three values
+ * that say the window: `shard.from` and `shard.to` (row numbers from 1, inclusive; from > to for an
+ * empty shard) and `shard.rows` (R). Rows depend on their index alone, so a shard's rows are the rows
+ * of a whole run. `assay … --shard k/N` sets it; `assay … --offload N` merges the shards.
+ */
+export const SHARD_ENVIRONMENT = 'ASSAY_ENGINE_SHARD';
+
+export interface ShardWindow {
+  index: number;
+  of: number;
+}
+
+export function parseShard(text: string): ShardWindow | string {
+  const m = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(text.trim());
+  if (!m) return `expected k/N with 1 <= k <= N (got "${text}")`;
+  const index = Number(m[1]);
+  const of = Number(m[2]);
+  if (index > of || !Number.isSafeInteger(of)) return `expected k/N with 1 <= k <= N (got "${text}")`;
+  return { index, of };
+}
+
+/** The rows [from, to) of shard `index` (from 1) of `of` over `rows` rows. */
+export function shardRows(rows: number, shard: ShardWindow): { from: number; to: number } {
+  return { from: Math.floor(((shard.index - 1) * rows) / shard.of), to: Math.floor((shard.index * rows) / shard.of) };
+}
+
+function shardOfEnvironment(): ShardWindow | undefined {
+  const text = process.env[SHARD_ENVIRONMENT];
+  if (text === undefined || text === '') return undefined;
+  const shard = parseShard(text);
+  if (typeof shard === 'string') throw new Error(`${SHARD_ENVIRONMENT}: ${shard}`);
+  return shard;
 }
 
 /** A row: the parameter values, then the result columns; or the message of the row's failure. */
@@ -68,7 +110,8 @@ export class TablePlan {
   readonly seed: number;
   readonly random: boolean;
 
-  constructor(readonly session: Session<Question>) {
+  /** `wholeTable` false: a shard's plan, whose window (not the whole table) must fit the answer's cell limit. */
+  constructor(readonly session: Session<Question>, wholeTable = true) {
     const q = session.question;
     const sweep = q.sweep;
     this.sampled = sweep?.sampled === true;
@@ -92,7 +135,7 @@ export class TablePlan {
     const points = this.sampled ? Math.max(0, sweep?.samples ?? 0) : this.axes.reduce((n, a) => n * a.count!, 1);
     if (this.sampled && !(sweep?.samples && sweep.samples > 0)) throw new UnsupportedError('a sampled sweep needs samples > 0');
     const rows = points * (this.sampled ? 1 : this.runs);
-    if (rows * this.columns.length > MAX_TABLE_CELLS) {
+    if (wholeTable && rows * this.columns.length > MAX_TABLE_CELLS) {
       throw new UnsupportedError(`the table would have ${rows} rows of ${this.columns.length} columns; this engine answers at most ${MAX_TABLE_CELLS} cells (narrow the ranges or use a larger step)`);
     }
     this.rows = rows;
@@ -209,7 +252,7 @@ function describePoint(v: Value): string {
 function planFor(spec: TableSpec, signal?: AbortSignal): TablePlan {
   const model = new Model(spec.sources);
   const session = new Session(model, spec.question, { ...(signal ? { signal } : {}), ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}) });
-  return new TablePlan(session);
+  return new TablePlan(session, spec.windowed !== true);
 }
 
 /**
@@ -308,11 +351,12 @@ function transferOf(chunk: PackedChunk): ArrayBuffer[] {
 
 /** Worker tasks: the rows of a table (each thread parses the model once and plans the table itself). */
 export const TABLE_TASKS: TaskRegistry = {
-  tableRows: (spec: TableSpec, signal?: AbortSignal) => tableTask(planFor(spec, signal)),
+  tableRows: (spec: TableSpec, signal?: AbortSignal) => tableTask(planFor(spec, signal), spec.offset ?? 0),
 };
 
-function tableTask(plan: TablePlan): ChunkTask<Row, PackedChunk> {
-  return { row: (i) => plan.row(i), pack: packRows, transfer: transferOf };
+/** Row i of the task is row offset + i of the table. */
+function tableTask(plan: TablePlan, offset: number): ChunkTask<Row, PackedChunk> {
+  return { row: (i) => plan.row(offset + i), pack: packRows, transfer: transferOf };
 }
 
 /** A cell as a protocol value, straight from its encoded form (the common cases without a Value). */
@@ -333,6 +377,8 @@ class TableCells {
   constructor(
     private readonly columns: readonly string[],
     count: number,
+    /** Row number of the first row, less one (a shard's rows are named by their place in the whole table). */
+    private readonly offset = 0,
   ) {
     this.width = columns.length;
     this.cells = new Array<ProtocolValue>(count * this.width);
@@ -340,22 +386,24 @@ class TableCells {
 
   add(start: number, chunk: PackedChunk): void {
     const { columns, width, cells } = this;
+    const first = start + this.offset;
     for (let c = 0; c < width; c++) {
       const col = chunk.columns[c]!;
       const prefix = `${columns[c]}@`;
       if ('numbers' in col) {
         const { numbers, unit } = col;
-        if (unit === undefined) for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = { name: prefix + (start + k + 1), value: numbers[k]! };
-        else for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = { name: prefix + (start + k + 1), value: numbers[k]!, unit };
+        if (unit === undefined) for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = { name: prefix + (first + k + 1), value: numbers[k]! };
+        else for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = { name: prefix + (first + k + 1), value: numbers[k]!, unit };
       } else {
-        for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = protocolCell(prefix + (start + k + 1), col.cells[k]!);
+        for (let k = 0; k < chunk.rows; k++) cells[(start + k) * width + c] = protocolCell(prefix + (first + k + 1), col.cells[k]!);
       }
     }
   }
 
-  /** The values of the first `rows` rows (the finished table or prefix), then the summaries. */
-  values(rows: number, chunks: readonly PackedChunk[]): ProtocolValue[] {
+  /** The values of the first `rows` rows (the finished table or prefix), then the summaries (unless `summaries` is false). */
+  values(rows: number, chunks: readonly PackedChunk[], summaries = true): ProtocolValue[] {
     const out = rows * this.width === this.cells.length ? this.cells : this.cells.slice(0, rows * this.width);
+    if (!summaries) return out;
     this.columns.forEach((column, c) => {
       const summary = summarizeColumn(chunks, c, rows);
       if (!summary) return;
@@ -405,21 +453,31 @@ function summarizeColumn(chunks: readonly PackedChunk[], c: number, rows: number
 }
 
 async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 'sweep'): Promise<RunResult> {
-  const spec: TableSpec = { sources: params.model.sources!, question: params.question, maxSteps: run.limit('steps') };
+  // A shard (the bundled engine's option, see SHARD_ENVIRONMENT) computes a window of the rows.
+  const shard = shardOfEnvironment();
+  const spec: TableSpec = { sources: params.model.sources!, question: params.question, maxSteps: run.limit('steps'), ...(shard ? { windowed: true } : {}) };
   const plan = planFor(spec, run.signal);
   const runsLimit = run.limit('runs');
-  const count = runsLimit > 0 ? Math.min(plan.rows, runsLimit) : plan.rows;
+  const total = runsLimit > 0 ? Math.min(plan.rows, runsLimit) : plan.rows;
+  const window = shard ? shardRows(total, shard) : { from: 0, to: total };
+  const count = window.to - window.from;
+  if (shard && count * plan.columns.length > MAX_TABLE_CELLS) {
+    throw new UnsupportedError(`shard ${shard.index}/${shard.of} would have ${count} rows of ${plan.columns.length} columns; this engine answers at most ${MAX_TABLE_CELLS} cells (use more shards)`);
+  }
+  if (window.from > 0) spec.offset = window.from;
   // Worker threads pay ~0.1 s to start and parse the model: only worth it for tables of some size.
   const jobs = Math.min(run.jobs, Math.max(1, Math.floor(count / 32)));
-  const cells = new TableCells(plan.columns, count);
-  const outcome = await runChunks<TableSpec, Row, PackedChunk>(
+  const cells = new TableCells(plan.columns, count, window.from);
+  // A shard of a table with fewer rows than shards may have none (the pool waits for a first chunk).
+  const empty: ChunkOutcome<PackedChunk> = { status: 'done', done: 0, chunks: [] };
+  const outcome = count === 0 ? empty : await runChunks<TableSpec, Row, PackedChunk>(
     { jobs, memoryMiB: run.limit('memory'), tasks: TABLE_TASKS },
     {
       task: 'tableRows',
       spec,
       count,
       signal: run.signal,
-      prepared: tableTask(plan),
+      prepared: tableTask(plan, window.from),
       onChunk: (start, chunk) => cells.add(start, chunk),
       onProgress: (done) => run.progress({ runs: done, text: `${done} of ${count} rows` }),
     },
@@ -428,7 +486,7 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
     if (e instanceof TaskError) {
       if (e.errorName === 'UnsupportedError') throw new UnsupportedError(e.message);
       if (e.errorName === 'BudgetError') throw new BudgetError(e.message);
-      throw new Error(`${e.errorName}: ${e.message}${e.row >= 0 ? ` (row ${e.row + 1})` : ''}`);
+      throw new Error(`${e.errorName}: ${e.message}${e.row >= 0 ? ` (row ${window.from + e.row + 1})` : ''}`);
     }
     throw e;
   });
@@ -440,9 +498,9 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
     else bounds.push({ name, limit: run.limit(name), reached: true });
   };
   let reason: string | undefined;
-  if (count < plan.rows) {
+  if (total < plan.rows) {
     reach('runs');
-    reason = `stopped at the runs bound: ${count} of ${plan.rows} rows`;
+    reason = `stopped at the runs bound: ${total} of ${plan.rows} rows`;
   }
   if (outcome.status === 'memory') {
     if (outcome.done === 0) throw new BudgetError(outcome.reason);
@@ -454,7 +512,14 @@ async function runTable(params: RunParams, run: RunContext, kind: 'compute' | 's
   return {
     claim: 'table',
     strength,
-    values: cells.values(outcome.done, outcome.chunks),
+    values: shard
+      ? [
+          ...cells.values(outcome.done, outcome.chunks, false),
+          { name: 'shard.from', value: window.from + 1 },
+          { name: 'shard.to', value: window.from + outcome.done },
+          { name: 'shard.rows', value: total },
+        ]
+      : cells.values(outcome.done, outcome.chunks),
     ...(bounds.length > 0 ? { bounds } : {}),
     ...(reason ? { reason } : {}),
     elapsed: run.elapsed(),
