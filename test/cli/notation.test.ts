@@ -12,7 +12,7 @@ const OPENSYSML = 'test/fixtures/models/notation/opensysml.sysml';
 const STANDARD = 'test/fixtures/models/notation/standard.sysml';
 
 interface Answer {
-  result?: { claim: string; values?: { name: string; value: unknown; unit?: string }[]; assumptions?: string[] };
+  result?: { claim: string; values?: { name: string; value: unknown; unit?: string }[]; assumptions?: string[]; reason?: string };
   standing?: { strength: string };
 }
 
