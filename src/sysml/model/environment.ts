@@ -9,7 +9,7 @@ import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../s
 import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
-import { modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
+import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -434,6 +434,11 @@ export class ModelValues {
       if ((last === 'Boolean' && item.kind !== 'boolean') || (last === 'String' && item.kind !== 'string')) {
         return error(`${what} is declared ${type} but its value is ${format(item)}`, rangeOf(feature));
       }
+      // A number type (ScalarValues' Real, Integer …) given a quantity with a dimension: the unit would be
+      // dropped silently; the model's value and its declaration disagree.
+      if (NUMBER_TYPES.has(last) && item.kind === 'quantity' && !isDimensionless(item.unit.dimension)) {
+        return error(`${what} is declared ${type} (a number) but its value ${format(item)} is a quantity in [${item.unit.name}]`, rangeOf(feature));
+      }
     }
     return v;
   }
@@ -626,6 +631,9 @@ export class ModelValues {
     return this.checkResult(element, label, this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at, declarationKind(element)));
   }
 }
+
+/** ScalarValues' number types: a value of one of them is a number, never a quantity with a unit. */
+const NUMBER_TYPES = new Set(['Real', 'Integer', 'Rational', 'Natural', 'Positive', 'Number', 'NumericalValue']);
 
 const NO_VALUE = ' has no value: give it one in the model or bind it in the question';
 
