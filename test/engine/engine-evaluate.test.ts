@@ -163,6 +163,10 @@ describe('reference engine process: evaluate', function () {
     // Without a value the model's quantity type has none, rather than being a structure of num and mRef.
     const open = await ask('Economy::cityEconomy', {}, model);
     assert.equal(open.error?.message, "model-units.sysml:22:19: 'cityEconomy.actual' has no value: give it one in the model or bind it in the question");
+    // A result declared Real whose value is a quantity with a dimension is a model error; a ratio is a number.
+    const cube = await ask('Economy::Cube', { bindings: [{ name: 'side', value: 2, unit: 'm' }] }, model);
+    assert.match(String(cube.error?.message), /^model-units\.sysml:31:44: the result of Cube is declared Real \(a number\) but its value 8 \[m\^3\] is a quantity in \[m\^3\]$/);
+    assert.deepEqual(valuesOf(await value('Economy::Ratio', { bindings: [{ name: 'a', value: 6, unit: 'm' }, { name: 'b', value: 2, unit: 'm' }] }, model)), { Ratio: 3 });
     // A name that is no unit of the library or the model is still an unknown unit.
     const unknown = await ask('Economy::cityEconomy', { bindings: [{ name: 'actual', value: 20, unit: 'required' }] }, model);
     assert.equal(unknown.error?.message, "binding actual: unknown unit 'required'");
