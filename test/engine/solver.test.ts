@@ -71,6 +71,21 @@ describe('engine solver (z3)', function () {
     assert.deepEqual([...(o as { core: string[] }).core].sort(), ['big', 'small']);
   });
 
+  it('names the unsat core of a non-linear problem too (asked untracked first, then tracked for the core)', async () => {
+    const o = await solve(
+      problem({
+        variables: [{ name: 'x', sort: 'Real' }, { name: 'y', sort: 'Real' }],
+        assertions: [
+          { name: 'square', term: bin('eq', mul(v('x'), v('x')), n('4')) },
+          { name: 'irrelevant', term: bin('ne', v('y'), n('7')) },
+          { name: 'between', term: bin('lt', mul(v('x'), v('x')), n('3')) },
+        ],
+      }),
+    );
+    assert.equal(o.status, 'unsat');
+    assert.deepEqual([...(o as { core: string[] }).core].sort(), ['between', 'square']);
+  });
+
   it('respects bounds and finite domains', async () => {
     const m = sat(
       await solve(
