@@ -3,7 +3,7 @@
 // workers read, each shard runs `<worker command> <kind> <subject> --model <files> <question flags>
 // --shard k/N --json --output <file>`, and the shards' answers merge (shard-merge.ts) into the answer a
 // local run gives. Transport (submit, poll, retry once, cancel or delete) is runShards'. No vscode here.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { AdapterConfig } from '../adapter/config';
@@ -52,6 +52,23 @@ export function questionFlags(question: Question): string[] | string {
     if (sweep.runs !== undefined) flags.push('--runs', String(sweep.runs));
   }
   return flags;
+}
+
+/** What a run stopped on request says, by how the shards were stopped. */
+export function stoppedMessage(n: number, how: 'cancelled' | 'deleted'): string {
+  return `cancelled: the ${n} shards were ${how === 'deleted' ? 'deleted on the task service (it has no cancel route; their workers may run on)' : 'cancelled on the task service'}`;
+}
+
+/** The error object a shard wrote to its output file, if it wrote one (the CLI's and the editor's). */
+export function shardError(file: string): { message: string; status: string } | undefined {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as { error?: { message?: unknown; status?: unknown } };
+    const e = value.error;
+    if (e && typeof e.message === 'string' && typeof e.status === 'string') return { ...e, message: e.message, status: e.status };
+  } catch {
+    // No file (the shard did not get that far) or not JSON: the service's reason stands.
+  }
+  return undefined;
 }
 
 export interface OffloadQuestionProgress {
@@ -119,6 +136,8 @@ export async function offloadQuestion(options: OffloadQuestionOptions): Promise<
     }
     const answers = new Map<number, ShardAnswer>();
     const failures = new Map<number, string>();
+    /** The error a failed shard answered (its output file), by shard. */
+    const errors = new Map<number, { message: string; status: string }>();
     let rows = 0;
     let failed = 0;
     let done = 0;
@@ -127,7 +146,9 @@ export async function offloadQuestion(options: OffloadQuestionOptions): Promise<
       done++;
       if (result.status !== 'success') {
         failed++;
-        failures.set(k, result.reason);
+        const said = shardError(fileOf(k));
+        if (said) errors.set(k, said);
+        failures.set(k, said ? said.message : result.reason);
       } else {
         const answer = readAnswer(fileOf(k), result.stdout);
         if (typeof answer === 'string') {
@@ -149,11 +170,17 @@ export async function offloadQuestion(options: OffloadQuestionOptions): Promise<
       onShard: take,
       ...(options.onNote ? { onNote: options.onNote } : {}),
     });
-    if (ran.stopped) {
-      const message = `cancelled: the ${n} shards were ${ran.stopped === 'deleted' ? 'deleted on the task service (it has no cancel route; their workers may run on)' : 'cancelled on the task service'}`;
-      return { outcome: { status: 'cancelled', message }, missing: [], shards: ran.shards };
-    }
+    if (ran.stopped) return { outcome: { status: 'cancelled', message: stoppedMessage(n, ran.stopped) }, missing: [], shards: ran.shards };
     const merged = mergeShards(n, answers, failures, Date.now() - started);
+    // A shard that answered an error: a local run stops at the first such row and answers its error,
+    // so the outcome is the error of the first shard that answered one (as the CLI's).
+    const firstError = [...errors.entries()].sort((a, b) => a[0] - b[0])[0];
+    if (firstError) {
+      const [k, said] = firstError;
+      const message = `${said.message} (shard ${k}/${n})`;
+      const status = said.status === 'budget' || said.status === 'cancelled' ? said.status : 'error';
+      return { outcome: { status, message }, missing: merged.missing, shards: ran.shards };
+    }
     if ('error' in merged) return { outcome: { status: 'error', message: merged.error }, missing: merged.missing, shards: ran.shards };
     if (merged.missing.length > 0) {
       return { outcome: { status: 'error', message: `rows missing: ${merged.missing.map(describeMissing).join('; ')}` }, missing: merged.missing, shards: ran.shards };
