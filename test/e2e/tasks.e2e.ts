@@ -229,6 +229,29 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     await runCommand(page, 'View: Close All Editors');
   });
 
+  it('Cancel in the notification cancels the shards on the task service', async function () {
+    this.timeout(300_000);
+    const page = session!.page;
+    const before = service!.tasks.size;
+    // Workers that never answer (the workspace's worker command): only the cancel can end the shards.
+    const settingsFile = join(session!.workspace, '.vscode', 'settings.json');
+    const saved = readFileSync(settingsFile, 'utf8');
+    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(saved), 'assay.tasks.workerCommand': `${process.execPath} -e setInterval(()=>{},1000) --` }));
+    try {
+      await page.waitForTimeout(1000); // the settings file watcher
+      await askSweep(page, 'task service');
+      const toast = await waitForNotification(page, /sweep Energy::Kinetic on the task service/, 60_000);
+      await waitForNotification(page, /shards 0\/2/, 60_000);
+      await toast.getByRole('button', { name: 'Cancel' }).click();
+      await waitForNotification(page, /sweep Energy::Kinetic — cancelled: the 2 shards were cancelled on the task service/, 60_000);
+      await screenshot(page, 'tasks-offload-cancelled');
+      const shardTasks = [...service!.tasks.values()].slice(before);
+      assert.deepEqual(shardTasks.map((t) => [t.name, t.status]), [['assay shard 1/2', 'cancelled'], ['assay shard 2/2', 'cancelled']]);
+    } finally {
+      writeFileSync(settingsFile, saved);
+    }
+  });
+
   it('Check Service with the service down says what to do by hand, and Open Terminal types the command', async function () {
     const page = session!.page;
     const url = service!.url;
