@@ -4,11 +4,12 @@
 // stderr, and merged into the answer a local run gives (same rows in the same order, same values, same
 // summaries, same question and seed). A shard that fails is retried once (runShards); after that the
 // answer says which rows are missing and why, and the exit code is 1. Ctrl-C cancels the shards.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readConfig, redactCredentials } from '../adapter/config';
 import { runShards, type ShardCommand, type ShardResult } from '../host/offload';
+import { shardError, stoppedMessage } from '../host/offload-question';
 import { describeMissing, mergeShards, readAnswer, rowsOf, type ShardAnswer } from '../host/shard-merge';
 import type { RunOutcome } from '../host';
 import type { AskArgs } from './ask-args';
@@ -112,7 +113,7 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
     else for (let k = 1; k <= n; k++) rmSync(fileOf(k), { force: true });
   }
   if (outcome.stopped) {
-    const message = `cancelled: the ${n} shards were ${outcome.stopped === 'deleted' ? 'deleted on the task service (it has no cancel route; their workers may run on)' : 'cancelled on the task service'}`;
+    const message = stoppedMessage(n, outcome.stopped);
     output.err(`assay: ${message}\n`);
     if (args.json) output.out(JSON.stringify({ error: { message, status: 'cancelled' } }) + '\n');
     return EXIT.cancelled;
@@ -158,18 +159,6 @@ export async function offload(args: AskArgs, argv: readonly string[], deps: AskD
     output.err(`assay: offload timing: submitted ${timing.submitted} ms, last shard ${timing.lastShard} ms, read ${ms(timing.readMs)} ms, merge ${ms(timing.mergeMs)} ms, write ${ms(timing.writeMs)} ms (after the start)\n`);
   }
   return merged.missing.length > 0 ? EXIT.failure : exitCodeOf(answered);
-}
-
-/** The error object a shard wrote to its output file, if it wrote one. */
-function shardError(file: string): { message: string; status: string } | undefined {
-  try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as { error?: { message?: unknown; status?: unknown } };
-    const e = value.error;
-    if (e && typeof e.message === 'string' && typeof e.status === 'string') return { ...e, message: e.message, status: e.status };
-  } catch {
-    // No file (the shard did not get that far) or not JSON: the service's reason stands.
-  }
-  return undefined;
 }
 
 function exitOfStatus(status: string): number {

@@ -5,7 +5,43 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
+import type { Page } from './.tools/node_modules/playwright-core';
 import { openFile, packagedExtension, recordFigure, runCommand, screenshot, Session, waitForNotification } from './harness';
+
+/** Fills the quick input whose title matches with `text` (a value, or a filter of its rows) and presses Enter. */
+async function answer(page: Page, title: RegExp, text: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: 60_000 });
+  await widget.locator('.quick-input-box input').fill(text);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
+/** Asks sweep Energy::Kinetic over v 0..30 step 10 from its lens, then answers the where-to-run pick with `where`. */
+async function askSweep(page: Page, where: string): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
+  await openFile(page, 'kinetic.sysml');
+  const lens = page.locator('.editor-group-container.active .monaco-editor .codelens-decoration a', { hasText: 'Ask: sweep' }).first();
+  await lens.waitFor({ state: 'visible', timeout: 30_000 });
+  await lens.click();
+  await answer(page, /parameters to sweep/, '');
+  await answer(page, /range of v/, '0 .. 30 step 10');
+  await answer(page, /input m/, '');
+  const title = page.locator('.quick-input-widget .quick-input-title', { hasText: /engine|sweep Energy::Kinetic$/ });
+  await title.waitFor({ state: 'visible', timeout: 60_000 });
+  if (/engine/.test(await title.innerText())) await answer(page, /engine/, 'assay-reference');
+  await answer(page, /sweep Energy::Kinetic$/, where);
+}
+
+/** The rows of the table view the notification's Show opens. */
+async function tableRows(page: Page, toastText: RegExp): Promise<string[]> {
+  const toast = await waitForNotification(page, toastText, 120_000);
+  await toast.getByRole('button', { name: 'Show' }).click();
+  const view = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+  const rows = view.locator('table.sortable tbody tr');
+  await rows.first().waitFor({ timeout: 30_000 });
+  return rows.allInnerTexts();
+}
 
 describe('Assay Tasks commands in a real VS Code (local task service)', function () {
   let service: TaskService | undefined;
@@ -30,6 +66,8 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
         userSettings: {
           'assay.tasks.serviceUrl': service.url,
           'assay.tasks.runtimeUrl': service.runtimeUrl,
+          // Run on task service splits a sweep into this many shards.
+          'assay.tasks.shards': 2,
           // The DOM renderer, so that the terminal's text can be read from the page.
           'terminal.integrated.gpuAcceleration': 'off',
         },
@@ -166,6 +204,52 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     const toast = await waitForNotification(page, /Submitted 2 tasks: task-\d+, task-\d+/);
     const ids = [...(await toast.innerText()).matchAll(/task-\d+/g)].map((m) => m[0]);
     assert.deepEqual(ids.map((id) => service!.tasks.get(id)?.name), ['compile', 'lint']);
+  });
+
+  it('runs a sweep on the task service in 2 shards: shard progress, and the table a local run shows', async function () {
+    this.timeout(300_000);
+    const page = session!.page;
+    const before = service!.tasks.size;
+    await askSweep(page, 'task service');
+    // The notification says the shards as they end (the service runs each as a real worker process).
+    await waitForNotification(page, /sweep Energy::Kinetic on the task service/, 60_000);
+    await screenshot(page, 'tasks-offload-progress');
+    const offloaded = await tableRows(page, /sweep Energy::Kinetic — table \(proved\) by .* a table of 4 rows/);
+    await screenshot(page, 'tasks-offload-table');
+    assert.equal(service!.tasks.size - before, 2, 'one task per shard on the service');
+    const shardTasks = [...service!.tasks.values()].slice(before);
+    assert.deepEqual(shardTasks.map((t) => [t.name, t.status]), [['assay shard 1/2', 'success'], ['assay shard 2/2', 'success']]);
+
+    await runCommand(page, 'View: Close All Editors');
+    await askSweep(page, 'Run here');
+    const local = await tableRows(page, /sweep Energy::Kinetic — table \(proved\) by .* a table of 4 rows/);
+    assert.equal(service!.tasks.size - before, 2, 'Run here sends nothing to the service');
+    assert.equal(offloaded.length, 4);
+    assert.deepEqual(offloaded, local);
+    await runCommand(page, 'View: Close All Editors');
+  });
+
+  it('Cancel in the notification cancels the shards on the task service', async function () {
+    this.timeout(300_000);
+    const page = session!.page;
+    const before = service!.tasks.size;
+    // Workers that never answer (the workspace's worker command): only the cancel can end the shards.
+    const settingsFile = join(session!.workspace, '.vscode', 'settings.json');
+    const saved = readFileSync(settingsFile, 'utf8');
+    writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(saved), 'assay.tasks.workerCommand': `${process.execPath} -e setInterval(()=>{},1000) --` }));
+    try {
+      await page.waitForTimeout(1000); // the settings file watcher
+      await askSweep(page, 'task service');
+      const toast = await waitForNotification(page, /sweep Energy::Kinetic on the task service/, 60_000);
+      await waitForNotification(page, /shards 0\/2/, 60_000);
+      await toast.getByRole('button', { name: 'Cancel' }).click();
+      await waitForNotification(page, /sweep Energy::Kinetic — cancelled: the 2 shards were cancelled on the task service/, 60_000);
+      await screenshot(page, 'tasks-offload-cancelled');
+      const shardTasks = [...service!.tasks.values()].slice(before);
+      assert.deepEqual(shardTasks.map((t) => [t.name, t.status]), [['assay shard 1/2', 'cancelled'], ['assay shard 2/2', 'cancelled']]);
+    } finally {
+      writeFileSync(settingsFile, saved);
+    }
   });
 
   it('Check Service with the service down says what to do by hand, and Open Terminal types the command', async function () {

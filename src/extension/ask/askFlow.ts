@@ -23,6 +23,9 @@ import { readEngineSettings } from '../engines/engineSettings';
 import type { RunHistory, RunRecord } from '../runs/runRecord';
 import type { RunNode } from '../runs/runsView';
 import { ALL_COVERING_ENGINES, groupRecords, groupRuns } from '../compare/compareModel';
+import { readConfig, redactCredentials, type AdapterConfig } from '../../adapter/config';
+import { adapterEnvironment } from '../../adapter/process';
+import { offloadQuestion, questionFlags, workerWords } from '../../host/offload-question';
 
 /** What `assay.ask` accepts: a code lens passes uri, subject and kind; tests and keybindings may pass the rest. */
 export interface AskArguments extends Partial<AskLensArguments> {
@@ -35,6 +38,11 @@ export interface AskArguments extends Partial<AskLensArguments> {
   bindings?: unknown;
   /** A sweep's ranges (the protocol's sweep object); without it a sweep asks for them. */
   sweep?: unknown;
+  /**
+   * Sweep and compute with `assay.tasks.serviceUrl` set: a number runs the question as that many shards
+   * on the task service, `false` runs it here; absent, the user picks.
+   */
+  offload?: number | false;
 }
 
 /** The inputs last given for a subject (remembered per workspace, offered again). */
@@ -77,6 +85,8 @@ export class QuestionFlow implements vscode.Disposable {
   /** Host run id → record id, for the current host's events. */
   private readonly recordOf = new Map<Host, Map<number, number>>();
   private readonly active = new Map<number, Run>();
+  /** Runs on the task service (record id → their stop). */
+  private readonly offloads = new Map<number, AbortController>();
   private pendingRecord: number | undefined;
   private lastPlans: Plan[] | undefined;
   private shownSettingsProblems = '';
@@ -332,6 +342,14 @@ export class QuestionFlow implements vscode.Disposable {
       return undefined;
     }
     this.lastPlans = plans;
+    if ((kind === 'sweep' || kind === 'compute') && engine !== 'all') {
+      const offload = await this.offloadChoice(args.offload, question);
+      if (offload === undefined) return undefined;
+      if (offload) {
+        const id = this.startOffloaded(host, plans[0]!, collected, offload);
+        return id === undefined ? undefined : [id];
+      }
+    }
     const ids = this.startAll(host, plans, collected);
     if (ids && engine === 'all') groupRuns(this.history, ids); // one comparison: the Runs view nests them, the panel opens
     return ids;
@@ -525,7 +543,109 @@ export class QuestionFlow implements vscode.Disposable {
 
   /** `assay.running` says whether something runs (the Runs view's Cancel shows only then). */
   private runningChanged(): void {
-    void vscode.commands.executeCommand('setContext', 'assay.running', this.active.size > 0);
+    void vscode.commands.executeCommand('setContext', 'assay.running', this.active.size + this.offloads.size > 0);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // On the task service (issue #20): a sweep or compute as N shards, merged into a local run's answer
+
+  /**
+   * Whether to run a sweep/compute on the task service, and how: 0 here, the shard count there, undefined
+   * when the user dismissed the pick. Offered only when `assay.tasks.serviceUrl` is set.
+   */
+  private async offloadChoice(asked: number | false | undefined, question: Question):
+    Promise<{ shards: number; config: AdapterConfig; worker: [string, ...string[]]; url: string } | 0 | undefined> {
+    const tasks = vscode.workspace.getConfiguration('assay.tasks');
+    const url = (tasks.get<string>('serviceUrl') ?? '').trim();
+    if (url === '' || asked === false) return 0;
+    const flags = questionFlags(question);
+    if (typeof flags === 'string') {
+      this.output.info(`Task service: not offered for ${questionText(question)}: ${flags}`);
+      return 0;
+    }
+    let config: AdapterConfig;
+    try {
+      config = readConfig(adapterEnvironment(process.env, { serviceUrl: url, runtimeUrl: (tasks.get<string>('runtimeUrl') ?? '').trim() }));
+    } catch (error) {
+      this.notify('error', `Assay: assay.tasks.serviceUrl: ${(error as Error).message}`, [['Open Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'assay.tasks.serviceUrl')]]);
+      return undefined;
+    }
+    const setting = tasks.get<number>('shards', 4);
+    const configured = Number.isInteger(setting) && setting >= 1 && setting <= 1000 ? setting : 4;
+    if (setting !== configured) this.output.warn(`Settings: assay.tasks.shards: expected a whole number from 1 to 1000, got ${JSON.stringify(setting)}; using 4`);
+    const worker = workerWords(tasks.get<string>('workerCommand'), this.distDir);
+    let shards = typeof asked === 'number' ? asked : configured;
+    if (!Number.isInteger(shards) || shards < 1) {
+      this.notify('error', `Assay: offload: expected a whole number of shards of at least 1, got ${JSON.stringify(asked)}`, []);
+      return undefined;
+    }
+    if (asked === undefined) {
+      const here = { label: '$(play) Run here', description: 'the engine in this window', shards: 0 };
+      const there = { label: `$(cloud-upload) Run on task service (${configured} shards)`, description: redactCredentials(url), shards: configured };
+      const picked = await vscode.window.showQuickPick([here, there], { title: `Assay: ${questionText(question)}`, placeHolder: 'Where to run the table' });
+      if (!picked) return undefined;
+      if (picked.shards === 0) return 0;
+      shards = picked.shards;
+    }
+    return { shards, config, worker, url };
+  }
+
+  /** Runs a question as shards on the task service: a Runs entry, progress in the notification and the status bar, Cancel cancels the shards. */
+  private startOffloaded(host: Host, plan: Plan, collected: Collected, offload: { shards: number; config: AdapterConfig; worker: [string, ...string[]]; url: string }): number | undefined {
+    const problem = questionProblem(plan.question, collected.documents);
+    if (problem) {
+      this.reportQuestionProblem(plan.question, problem, collected);
+      return undefined;
+    }
+    const n = offload.shards;
+    const id = this.nextId++;
+    const startedAt = Date.now();
+    const record: RunRecord = {
+      id, question: plan.question, documents: collected.documents, documentUris: collected.uris, state: 'running', askedAt: startedAt,
+      engine: `task service (${n} shards)`, progress: { text: `shards 0/${n}, submitting` },
+    };
+    this.history.add(record);
+    this.output.info(`Run ${id}: ${questionText(plan.question)} as ${n} shards on the task service ${redactCredentials(offload.url)} (worker: ${offload.worker.join(' ')})`);
+    const stop = new AbortController();
+    this.offloads.set(id, stop);
+    this.runningChanged();
+    const settled = offloadQuestion({
+      config: offload.config, question: plan.question, documents: collected.documents, shards: n, worker: offload.worker, signal: stop.signal,
+      onProgress: (p) => this.history.update(id, {
+        progress: { text: `shards ${p.done}/${p.total}, ${p.rows.toLocaleString('en-US')} rows${p.failed ? `, ${p.failed} failed` : ''}` },
+      }),
+      onNote: (text) => this.output.warn(`Run ${id}: ${text}`),
+    }).then((ran) => ran.outcome, (error: unknown) => ({
+      status: 'error' as const, message: `the task service failed: ${redactCredentials(error instanceof Error ? error.message : String(error))}`,
+    })).then((outcome) => {
+      this.offloads.delete(id);
+      this.runningChanged();
+      if (outcome.status === 'cancelled') this.notify('info', `Assay: ${questionText(plan.question)} — ${outcome.message}`, []);
+      const updated = this.history.update(id, {
+        state: 'settled', outcome, elapsedMs: Date.now() - startedAt, progress: undefined,
+        ...(outcome.status === 'answered' ? { engine: outcome.engine } : {}),
+      });
+      if (updated) this.settled(host, updated);
+    });
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Assay: ${questionText(plan.question)} on the task service`, cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => {
+          this.output.info(`Run ${id}: cancel requested from the notification: cancelling the shards`);
+          stop.abort();
+        });
+        progress.report({ message: `shards 0/${n}` });
+        const report = new Throttle<string>(250, (message) => progress.report({ message }));
+        const subscription = this.history.onDidChange((changed) => {
+          if (changed.id === id && changed.state !== 'settled' && changed.progress?.text) report.push(changed.progress.text);
+        });
+        return settled.finally(() => {
+          report.dispose();
+          subscription.dispose();
+        });
+      },
+    );
+    return id;
   }
 
   private onEvent(host: Host, event: RunEvent): void {
@@ -649,7 +769,7 @@ export class QuestionFlow implements vscode.Disposable {
     const record = this.recordFor(target);
     if (record) ids = [record.id];
     else {
-      const running = [...this.active.keys()];
+      const running = [...this.active.keys(), ...this.offloads.keys()];
       if (running.length === 0) {
         this.notify('info', 'Assay: no run is in progress.', []);
         return [];
@@ -668,6 +788,7 @@ export class QuestionFlow implements vscode.Disposable {
     for (const id of ids) {
       this.output.info(`Run ${id}: cancel requested`);
       this.active.get(id)?.cancel();
+      this.offloads.get(id)?.abort();
     }
     return ids;
   }
