@@ -141,11 +141,7 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   const timeoutMs = Math.max(1, Math.floor(problem.endBy === undefined ? problem.timeoutMs : Math.min(problem.timeoutMs, problem.endBy - Date.now())));
   backend.set('timeout', timeoutMs);
   for (const c of stated.constraints) backend.add(c);
-  // Tracked assertions (for the unsat core) cost z3 its preprocessing on a non-linear problem (the
-  // bench's dynamics equations took ~2.5x as long): there a plain solver is asked first, and a tracked
-  // one only to name the core of an unsat answer. A linear problem is asked tracked at once.
-  const tracked = problem.objective !== undefined || !stated.nonlinear;
-  stated.assertions.forEach((a, i) => (tracked ? backend.addAndTrack(a.term, `assertion!${i}`) : backend.add(a.term)));
+  stated.assertions.forEach((a, i) => backend.addAndTrack(a.term, `assertion!${i}`));
   let objectiveIndex = -1;
   if (problem.objective && 'maximize' in backend) {
     const term = stated.arith(problem.objective.term, 'objective');
@@ -176,32 +172,6 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
       reason = `timeout after ${timeoutMs} ms`;
     }
     return { status: 'unknown', reason, nonlinear: stated.nonlinear };
-  }
-  if (status === 'unsat' && !tracked) {
-    // Which assertions conflict: the same problem with each assertion tracked. Its verdict is already
-    // known (unsat); when this second check runs out of time, the core is left empty.
-    const coreSolver = new ctx.Solver();
-    coreSolver.set('timeout', Math.max(1, Math.floor(problem.endBy === undefined ? problem.timeoutMs : Math.min(problem.timeoutMs, problem.endBy - Date.now()))));
-    for (const c of stated.constraints) coreSolver.add(c);
-    stated.assertions.forEach((a, i) => coreSolver.addAndTrack(a.term, `assertion!${i}`));
-    const onAbortCore = () => ctx.interrupt();
-    signal?.addEventListener('abort', onAbortCore, { once: true });
-    let again: 'sat' | 'unsat' | 'unknown';
-    try {
-      again = await coreSolver.check();
-    } finally {
-      signal?.removeEventListener('abort', onAbortCore);
-    }
-    if (signal?.aborted) return { status: 'cancelled' };
-    const core: string[] = [];
-    if (again === 'unsat') {
-      const vector = coreSolver.unsatCore();
-      for (let i = 0; i < vector.length(); i++) {
-        const m = /^assertion!(\d+)$/.exec(vector.get(i).toString());
-        if (m) core.push(stated.assertions[Number(m[1])]!.name);
-      }
-    }
-    return { status: 'unsat', core: [...new Set(core)] };
   }
   if (status === 'unsat') {
     const core: string[] = [];
