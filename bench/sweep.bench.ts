@@ -7,10 +7,10 @@
 // the figures are the best and the median, with the ratio also over the pairs whose control says a
 // second core was free.
 import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import { cpus, loadavg } from 'node:os';
 import { MODEL_NODE_FLAGS, nodeOptionsWithModelFlags } from '../src/host/node-flags';
 import { EngineProcess, question, runParams } from '../test/engine/engine-process';
+import { controlSpeedUp } from './control';
 
 const MODEL = `package SweepBench {
 	private import ISQ::*;
@@ -75,29 +75,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const PAIRS = Number(process.env.SWEEP_BENCH_PAIRS ?? 6);
 const NODE_DEFAULTS = process.env.SWEEP_BENCH_NODE_DEFAULTS === '1';
 
-// The control: a pure compute loop, all on this thread, then split over this thread and a worker. On
-// a machine whose second core is free it is ~2x faster split; what it gets says what the sweep can.
-const LOOP = 'function work(n) { let x = 0; for (let i = 0; i < n; i++) x += Math.sqrt(i) * (i & 7); return x; }';
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
-const work = new Function('n', `${LOOP}; return work(n);`) as (n: number) => number;
-
-async function controlSpeedUp(): Promise<number> {
-  const n = 4e7;
-  const worker = new Worker(`${LOOP}; require('node:worker_threads').parentPort.on('message', (n) => require('node:worker_threads').parentPort.postMessage(work(n)));`, { eval: true });
-  const ask = (k: number) => new Promise<unknown>((resolve) => { worker.once('message', resolve); worker.postMessage(k); });
-  await ask(1e6);
-  work(1e6);
-  let t = performance.now();
-  work(n);
-  const one = performance.now() - t;
-  t = performance.now();
-  const other = ask(n / 2);
-  work(n / 2);
-  await other;
-  const two = performance.now() - t;
-  await worker.terminate();
-  return one / two;
-}
 
 async function main(): Promise<void> {
   const engine = new EngineProcess(NODE_DEFAULTS ? {} : { NODE_OPTIONS: nodeOptionsWithModelFlags() });
