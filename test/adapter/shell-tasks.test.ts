@@ -7,23 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTaskService, type TaskService, type TaskSpec } from '../fixtures/task-service/service';
 import { ensureAdapterBuilt, runAdapter } from './adapter-process';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { alive, waitFor } from '../fixtures/processes';
 
 describe('test service: shell tasks are real processes (through the adapter)', function () {
   this.timeout(60_000);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
 import { buildIfMissing } from './built';
+import { alive, waitFor } from '../fixtures/processes';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -40,23 +41,6 @@ function oneJson(run: CliRun): any {
 function untimed(answer: any): any {
   const { elapsed: _elapsed, ...result } = answer.result;
   return { ...answer, result };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('cli: --offload N on the task service (real worker processes)', function () {

@@ -8,25 +8,9 @@ import { join } from 'node:path';
 import { readConfig } from '../../src/adapter/config';
 import { runShards, type OffloadProgress, type ShardCommand } from '../../src/host/offload';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
+import { alive, waitFor } from '../fixtures/processes';
 
 const node = (name: string, code: string): ShardCommand => ({ name, command: process.execPath, args: ['-e', code] });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('offload: shards as one task graph on the task service (real processes)', function () {
   this.timeout(60_000);
