@@ -4,7 +4,7 @@ import type { Expression, SourceRange } from '../ast';
 import { languageOfPath, parse, sourceOf } from '..';
 import { Evaluator, type EvaluationOptions } from '../semantics/evaluate';
 import { Random, type DrawPolicy, type Draws } from '../semantics/random';
-import { divideUnits, multiplyUnits, powerUnit, quantityKindUnit, sameDimension, tryParseUnit, type Unit } from '../semantics/units';
+import { quantityKindUnit, sameDimension, tryParseUnitWith, type Unit } from '../semantics/units';
 import { enumLiteral, fromProtocolValue, isError, parseNotation, type Outcome, type Value } from '../semantics/values';
 /** The `sources` model form, structurally (the protocol layer's schema validates it; this library
  * stays below the protocol layer). */
@@ -270,7 +270,7 @@ export class Session<Q extends QuestionLike = QuestionLike> {
       const v = parseNotation(b.value);
       if (!isError(v)) return v;
     }
-    const v = fromProtocolValue(b, (text) => tryParseUnit(text) ?? this.modelUnitOf(text), type);
+    const v = fromProtocolValue(b, (text) => tryParseUnitWith(text, (name) => this.modelUnitNamed(name)), type);
     const label = name || feature?.name || '';
     if (isError(v)) throw new UnsupportedError(`binding ${label}: ${v.message}`);
     const kind = type ? quantityKindUnit(type) : undefined;
@@ -284,38 +284,10 @@ export class Session<Q extends QuestionLike = QuestionLike> {
   }
 
   /**
-   * Unit text of a binding that the library does not know, read with the model's own units (`mpg`
-   * where the model declares `attribute mpg : DistancePerVolumeUnit = 'mi' / gallon;`), as a name
-   * written in the model's `[ … ]` would be: found from the subject, evaluated, and used only when it
-   * is a unit. Products, quotients and integer powers of such names (`mi/gallon`) are read too.
+   * Unit text of a binding read with the model's own units too (`mpg` where the model declares
+   * `attribute mpg : DistancePerVolumeUnit = 'mi' / gallon;`, and `mi/gallon`), as a name written in the
+   * model's `[ … ]` would be: found from the subject, evaluated, and used only when it is a unit.
    */
-  private modelUnitOf(text: string): Unit | undefined {
-    const tokens = text.trim().match(/'[^']*'|[^\s*/^()]+|[*/^]/g);
-    if (!tokens || tokens.join('').length !== text.replace(/\s+/g, '').length) return undefined;
-    let unit: Unit | undefined;
-    let op: '*' | '/' = '*';
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!;
-      if (t === '*' || t === '/') {
-        if (unit === undefined) return undefined;
-        op = t;
-        continue;
-      }
-      if (t === '^') return undefined;
-      let term = tryParseUnit(t) ?? this.modelUnitNamed(t);
-      if (!term) return undefined;
-      if (tokens[i + 1] === '^') {
-        const e = Number(tokens[i + 2]);
-        if (!Number.isInteger(e)) return undefined;
-        term = powerUnit(term, e);
-        if (!term) return undefined;
-        i += 2;
-      }
-      unit = unit === undefined ? term : op === '*' ? multiplyUnits(unit, term) : divideUnits(unit, term);
-    }
-    return unit;
-  }
-
   private modelUnitNamed(name: string): Unit | undefined {
     const segments = name.split('::').map((s) => s.replace(/^'(.*)'$/, '$1'));
     const at = this.subject.node.range;

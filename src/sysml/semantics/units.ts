@@ -454,18 +454,23 @@ function tokenise(text: string): Token[] {
 }
 
 /** Resolves one short name (or a quoted compound like `'m/s'`) to its terms. */
-function termsOfName(name: string, whole: string): Terms {
+/** Units a caller knows besides the library's (a model's own, by the name its `[ … ]` would use). */
+type UnitNames = (name: string) => Unit | undefined;
+
+function termsOfName(name: string, whole: string, more?: UnitNames): Terms {
   const canonical = ALIASES.get(name);
   if (canonical) return [[canonical, 1]];
   // A name the exact table does not know: the library's units are read on first need, not at start-up
   // (about 20 ms that every process importing this module would otherwise pay).
   if (!libraryUnitsLoaded) {
     loadLibraryUnits();
-    return termsOfName(name, whole);
+    return termsOfName(name, whole, more);
   }
   const expression = EXPRESSION_ALIASES.get(name);
   if (expression !== undefined) return parseTerms(expression);
-  if (/[*/^⋅·⁻²³]/.test(name)) return parseTerms(name);
+  if (/[*/^⋅·⁻²³]/.test(name)) return parseTerms(name, more);
+  const own = more?.(name);
+  if (own) return own.terms.map(([n, e]) => [n, e] as [string, number]);
   throw new UnitSyntaxError(`unknown unit '${name}'${whole !== name ? ` in '${whole}'` : ''}`);
 }
 
@@ -481,7 +486,7 @@ export function parseUnit(text: string): Unit {
   return unit;
 }
 
-function parseTerms(text: string): Terms {
+function parseTerms(text: string, more?: UnitNames): Terms {
   const tokens = tokenise(text.trim());
   let pos = 0;
   const peek = (): Token | undefined => tokens[pos];
@@ -491,7 +496,7 @@ function parseTerms(text: string): Terms {
     const t = tokens[pos++];
     let terms: Terms;
     if (!t) throw new UnitSyntaxError(`unit '${text}' ends early`);
-    if (t.kind === 'name') terms = termsOfName(t.text, text);
+    if (t.kind === 'name') terms = termsOfName(t.text, text, more);
     else if (t.kind === 'number' && t.value === 1) terms = [];
     else if (isOp(t, '(')) {
       terms = product();
@@ -533,6 +538,22 @@ export function tryParseUnit(text: string): Unit | undefined {
   } catch (e) {
     if (!(e instanceof UnitSyntaxError)) throw e;
     if (NOT_A_UNIT.size < 10_000) NOT_A_UNIT.add(text);
+    return undefined;
+  }
+}
+
+/**
+ * Unit text whose names may also be units the caller knows (a model's own: `mi/gallon` where the model
+ * declares `gallon`), read as `[ … ]` reads them; undefined for unknown or malformed text. Not cached:
+ * the names depend on the caller.
+ */
+export function tryParseUnitWith(text: string, more: UnitNames): Unit | undefined {
+  const library = tryParseUnit(text);
+  if (library) return library;
+  try {
+    return fromTerms(parseTerms(text, more));
+  } catch (e) {
+    if (!(e instanceof UnitSyntaxError)) throw e;
     return undefined;
   }
 }
