@@ -66,6 +66,7 @@ class Compiler {
   readonly featureIndex = new Map<string, number>();
   readonly instances = new Set<string>(['']);
   readonly opaque = new Map<string, string>();
+  readonly globals = new Map<QualifiedName, string>();
   readonly parts = new Set<string>(['']);
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
@@ -238,6 +239,73 @@ class Compiler {
         this.featureIndex.set(target.key, this.features.length);
         this.features.push(decl);
       }
+    }
+  }
+
+  /**
+   * Names in the behaviour's expressions that no feature of the subject answers but that name, where
+   * they are written, an attribute owned by a package (`attribute limit = 4 [km/h];` beside the state
+   * machine): such a feature has one value (KerML: a package's feature is a feature of every thing,
+   * bound by its FeatureValue), so the run reads it as a hidden, bound, constant feature. Its own
+   * value's names are resolved the same way. Anything else a name resolves to outside the subject
+   * (a part's attribute, a package attribute with no value or several) stays an unknown name.
+   */
+  resolveGlobals(subject: string): void {
+    const nameText = (n: QualifiedName) => n.segments.join('::');
+    const own = subject.split('::').at(-1)!.replace(/^'|'$/g, '');
+    const known = (scope: readonly string[], seg: string) =>
+      seg === own || scope.some((p) => { const k = join(p, seg); return this.featureIndex.has(k) || this.opaque.has(k) || this.instances.has(k); });
+    const pending: { e: unknown; scope: readonly string[]; path: string }[] = [];
+    const visit = (e: unknown, scope: readonly string[], path: string): void => {
+      if (typeof e !== 'object' || e === null) return;
+      if (Array.isArray(e)) {
+        for (const x of e) visit(x, scope, path);
+        return;
+      }
+      const n = e as { kind?: string; name?: QualifiedName } & Record<string, unknown>;
+      if (n.kind === 'Name' && n.name) {
+        const name = n.name;
+        if (this.globals.has(name) || (name.segments.length === 1 && !name.isGlobal && known(scope, name.segments[0]!))) return;
+        if (name.segments.length > 1 && this.enums.has(name.segments.at(-2)!)) return;
+        const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
+        if (!target || target.node.kind !== 'Usage' || target.parent?.node.kind !== 'Package') return;
+        const u = target.node;
+        if ((u.keyword !== 'attribute' && u.keyword !== 'ref' && u.keyword !== 'feature') || u.direction !== null) return;
+        const qualified = this.scope.qualifiedName(target);
+        if (!qualified) return;
+        const place = `${target.path}:${(u.nameRange ?? u.range).line}:${(u.nameRange ?? u.range).column}`;
+        if (u.multiplicity && !isOne(u.multiplicity)) this.fail(`'${nameText(name)}' is the attribute ${qualified} of a package (${place}), which may have several values: reading it in a run is not modeled`, path, name.range);
+        if (!u.value || u.value.isDefault) this.fail(`'${nameText(name)}' is the attribute ${qualified} of a package (${place}), which has no value${u.value ? ' (a default is not a value)' : ''}: give it one with '='`, path, name.range);
+        const key = `::${qualified}`;
+        if (!this.featureIndex.has(key)) {
+          this.featureIndex.set(key, this.features.length);
+          this.features.push({ key, init: u.value.expression, scope: [], range: u.nameRange ?? u.range, path: target.path, type: typeText(u), domain: null, hidden: true, bound: true, constant: true });
+          pending.push({ e: u.value.expression, scope: [], path: target.path });
+        }
+        this.globals.set(name, key);
+        return;
+      }
+      for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') visit(v, scope, path);
+    };
+    const effects = (list: readonly Effect[], path: string) => {
+      for (const x of list) if (x.kind === 'assign') visit(x.expr, x.scope, path);
+    };
+    for (const n of this.nodes) {
+      visit(n.expr, n.scope, n.path);
+      visit(n.guards, n.scope, n.path);
+      if (n.trigger && n.trigger.kind !== 'signal') visit(n.trigger.expr, n.scope, n.path);
+      effects(n.effects, n.path);
+      effects(n.exitEffects, n.path);
+    }
+    for (const t of this.transitions) {
+      visit(t.guard, t.scope, t.path);
+      if (t.trigger && t.trigger.kind !== 'signal') visit(t.trigger.expr, t.scope, t.path);
+      effects(t.effects, t.path);
+    }
+    for (const f of [...this.features]) if (f.init) visit(f.init, f.scope, f.path);
+    while (pending.length > 0) {
+      const p = pending.pop()!;
+      visit(p.e, p.scope, p.path);
     }
   }
 
@@ -1519,7 +1587,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   });
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals,
   };
 }
 
@@ -1532,6 +1600,7 @@ export function compileBehavior(documents: readonly BehaviorDocument[], subject:
     const c = new Compiler(scope);
     const behaviors = c.compileSubject(entry, subject);
     c.resolveBindings();
+    c.resolveGlobals(subject);
     return finish(c, subject, behaviors);
   } catch (e) {
     if (e instanceof BehaviorError) return e;

@@ -102,8 +102,10 @@ class StateEnvironment implements Environment {
       }
       // The subject by its own name (`perform check { in vehicle = car; }` inside part car).
       if (segs[0] === subjectName(this.rt.model.subject)) return this.read('');
-      return undefined;
+      return this.global(name);
     }
+    const g = this.global(name);
+    if (g !== undefined) return g;
     const def = segs.at(-2)!;
     const lits = this.rt.model.enums.get(def);
     if (lits?.includes(segs.at(-1)!)) return enumLiteral(def, segs.at(-1)!);
@@ -115,6 +117,12 @@ class StateEnvironment implements Environment {
       if (v !== undefined) return v;
     }
     return undefined;
+  }
+
+  /** A package's attribute the compiler found for this name (ExecutionModel.globals). */
+  private global(name: QualifiedName): Outcome | undefined {
+    const key = this.rt.model.globals.get(name);
+    return key === undefined ? undefined : this.read(key);
   }
 
   invoke(_callee: Reference, _args: readonly CallArgument[], _evaluator: Evaluator, _at: SourceRange): Outcome | undefined {

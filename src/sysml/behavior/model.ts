@@ -1,7 +1,7 @@
 // The execution model a behaviour subject compiles to: nodes tokens sit at, state-machine transitions,
 // the features whose values make up a state, and the facts the explorer's reduction needs (what each
 // node reads and writes). See docs/execution-semantics.md.
-import type { Expression, SourceRange } from '../ast';
+import type { Expression, QualifiedName, SourceRange } from '../ast';
 import type { Value } from '../semantics/values';
 
 export type NodeKind =
@@ -137,6 +137,11 @@ export interface ExecutionModel {
   readonly local: readonly boolean[];
   /** Where the model was read beyond SysML v2 (a state named from outside its composite), with places. */
   readonly readings: readonly string[];
+  /**
+   * Names written in the behaviour that name a package's attribute (no feature of the subject): the
+   * key of the hidden, bound feature that holds its value (`::P::limit`), by the name's syntax node.
+   */
+  readonly globals: ReadonlyMap<QualifiedName, string>;
 }
 
 export function emptyNode(id: number, kind: NodeKind, name: string, container: number, scope: readonly string[], range: SourceRange, path: string): ExecNode {

@@ -130,6 +130,27 @@ export class BehaviorScope {
     return this.entryAmong(this.lookup(null, splitName(qualifiedName)));
   }
 
+  /** The innermost package, definition or usage of a document whose text holds `range` (where a name written there is resolved from). */
+  entryAt(path: string, range: SourceRange): ScopeEntry | undefined {
+    const holds = (e: ScopeEntry) => e.path === path && e.node.range.start <= range.start && range.end <= e.node.range.end;
+    let found = this.roots.find(holds);
+    for (let inner = found; inner; ) {
+      inner = inner.members.find(holds);
+      if (inner) found = inner;
+    }
+    return found;
+  }
+
+  /** `P::Q::x` of an entry (its owners' names; an unnamed owner gives no name). */
+  qualifiedName(e: ScopeEntry): string | undefined {
+    const names: string[] = [];
+    for (let x: ScopeEntry | undefined = e; x; x = x.parent) {
+      if (x.name === null) return undefined;
+      names.unshift(x.name);
+    }
+    return names.join('::');
+  }
+
   /** Resolves a qualified name written at `from`. */
   resolve(from: ScopeEntry | undefined, qn: QualifiedName | readonly string[]): ScopeEntry | undefined {
     const scope = from ? this.declarationOf(from) : null;
