@@ -67,6 +67,8 @@ class Compiler {
   readonly instances = new Set<string>(['']);
   readonly opaque = new Map<string, string>();
   readonly globals = new Map<QualifiedName, string>();
+  /** Calc usages read through their parameters and results (calcUsage), by path. */
+  readonly calcs = new Set<string>();
   readonly parts = new Set<string>(['']);
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
@@ -153,7 +155,7 @@ class Compiler {
    * question: the subject's own (`subject`), the out parameters of a body-less action (`bodyless`).
    * Any other parameter stays computed outside the model (reading it is refused).
    */
-  collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0, params: 'subject' | 'bodyless' | 'none' = 'none'): void {
+  collectFeatures(members: readonly Member[], ctx: Ctx, depth = 0, params: 'subject' | 'bodyless' | 'calc' | 'none' = 'none'): void {
     for (const m of members) {
       if (m.kind !== 'Usage') continue;
       // A binding connector equates two features' values: resolved once every feature is known.
@@ -164,6 +166,10 @@ class Compiler {
       const name = usageName(m);
       if (!name) continue;
       const key = join(ctx.prefix, name);
+      if (m.keyword === 'calc' && m.role === null && m.direction === null) {
+        this.calcUsage(m, key, name, ctx, depth);
+        continue;
+      }
       if (m.keyword === 'attribute' || m.keyword === 'ref' || m.keyword === 'feature' || m.direction !== null) this.admitUsage(m, this.at(ctx, m));
       if (m.direction !== null && m.keyword !== 'part' && m.keyword !== 'action') {
         if (this.featureIndex.has(key) || this.instances.has(key)) continue;
@@ -190,7 +196,8 @@ class Compiler {
         continue;
       }
       if (m.keyword === 'attribute' || ((m.keyword === 'ref' || m.keyword === 'feature') && m.role === null && m.body === null)) {
-        this.addFeature(key, m, ctx);
+        // In a calc, a value it cannot compute matters only where it is read (as a parameter's).
+        this.addFeature(key, m, ctx, false, params === 'calc');
       } else if (m.keyword === 'port' && m.role === null) {
         this.ports.add(key);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
@@ -201,6 +208,62 @@ class Compiler {
         const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
         this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
       }
+    }
+  }
+
+  /**
+   * A calc usage in a behaviour (`calc t : Twice { in k = v; }`): a calculation, which changes nothing,
+   * read through its parameters and results. Each parameter and attribute is a feature of the state
+   * under the usage's path (`t.k`, `t.d`), bound where it has a value (`in k = v` reads `v`, `out d =
+   * k * 2` reads `t.k`), so `t.d` is the calculation on the values of the state it is read in; `t`
+   * itself reads its result (the `return` value or the result expression). It is no node of the flow
+   * (a succession to or from it names no action); a member other than parameters, attributes, a return
+   * and a result expression is refused.
+   */
+  private calcUsage(u: Usage, key: string, name: string, ctx: Ctx, depth: number): void {
+    const at = this.at(ctx, u);
+    if (this.calcs.has(key) || this.featureIndex.has(key) || this.instances.has(key) || this.opaque.has(key)) {
+      this.fail(`two features named '${name}' in one scope ('${key}'), one a calc usage: not modeled`, at.path, u.nameRange ?? u.range);
+    }
+    if (depth >= 8) this.fail(`'${key}' is nested more than 8 levels deep: not modeled`, at.path, u.range);
+    const entry = this.scope.entryOf(u);
+    const members = this.membersWithTypes(u, entry);
+    const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, names: `${key.split('.').map(q).join('.')}.` };
+    const results: { expr: Expression; range: SourceRange }[] = [];
+    let returns = 0;
+    let returned: { usage: Usage; name: string } | undefined;
+    const features: Member[] = [];
+    for (const x of members) {
+      const place = this.at(inner, x);
+      if (x.kind === 'ResultExpression') {
+        results.push({ expr: x.expression, range: x.range });
+        continue;
+      }
+      if (x.kind === 'Usage' && x.role === 'return') {
+        // The first return met is the usage's own (its type's come after it); only one counts.
+        if (returns++ > 0) continue;
+        this.admitUsage(x, place);
+        if (x.value) results.push({ expr: x.value.expression, range: x.value.range });
+        const rn = usageName(x);
+        if (rn && x.value) returned = { usage: x, name: rn };
+        continue;
+      }
+      if (x.kind === 'Usage' && x.role === null && (x.direction !== null || x.keyword === 'attribute') && x.keyword !== 'part' && x.keyword !== 'action') {
+        features.push(x);
+        continue;
+      }
+      if (admission(constructOf(x), 'part', false) === 'inert') continue;
+      this.fail(`${constructOf(x)} inside the calc usage '${name}' is not modeled (a calc in a behaviour is read as its parameters and results)`, place.path, x.range);
+    }
+    if (results.length > 1) this.fail(`the calc usage '${name}' has a result expression and a return value: which one is its result is not modeled`, at.path, results[1]!.range);
+    this.calcs.add(key);
+    this.collectFeatures(features, inner, depth + 1, 'calc');
+    // A named return (`return r = e;`) is also read as `t.r`.
+    if (returned) this.addFeature(join(key, returned.name), returned.usage, this.at(inner, returned.usage), false, true);
+    const r = results[0];
+    if (r) {
+      this.featureIndex.set(`${key}#result`, this.features.length);
+      this.features.push({ key: `${key}#result`, init: r.expr, scope: inner.scope, range: r.range, path: at.path, type: null, domain: null, hidden: true, bound: true, parameter: true });
     }
   }
 
@@ -254,7 +317,7 @@ class Compiler {
     const nameText = (n: QualifiedName) => n.segments.join('::');
     const own = subject.split('::').at(-1)!.replace(/^'|'$/g, '');
     const known = (scope: readonly string[], seg: string) =>
-      seg === own || scope.some((p) => { const k = join(p, seg); return this.featureIndex.has(k) || this.opaque.has(k) || this.instances.has(k); });
+      seg === own || scope.some((p) => { const k = join(p, seg); return this.featureIndex.has(k) || this.opaque.has(k) || this.instances.has(k) || this.calcs.has(k); });
     const pending: { e: unknown; scope: readonly string[]; path: string }[] = [];
     const visit = (e: unknown, scope: readonly string[], path: string): void => {
       if (typeof e !== 'object' || e === null) return;
@@ -638,6 +701,8 @@ class Compiler {
     call.name = label;
     const inner: Ctx = { ...ctx, container: call.id, names: `${label}.`, inSubject: false };
     const body = u.body ?? [];
+    // Calc usages of an unnamed body (if, while, for) are read in the enclosing scope: bound features only.
+    this.collectFeatures(body.filter((m) => m.kind === 'Usage' && m.keyword === 'calc' && m.role === null && m.direction === null), inner);
     if (this.isFlowBody(body)) this.flowBody(call, [body], inner);
     else {
       // A body of assignments and sends runs as one atomic step inside the call.
@@ -909,6 +974,7 @@ class Compiler {
           to = t;
         }
         if (fromId === undefined) this.fail('this succession has no source (nothing before it)', ctx.path, s.range);
+        if (typeof fromId === 'number' && fromId < 0) this.fail('this succession follows a calc usage, which it would make a step of the flow: a calc performed in the flow is not modeled (put the succession after an action)', ctx.path, s.range);
         if (to === undefined) continue;
         edges.push({ from: fromId, to, guard: s.guard, isElse: s.form === 'else', range: s.range, path: ctx.path });
         if (s.targetMember) prev = to as number;
@@ -917,6 +983,8 @@ class Compiler {
       }
       const id = declare(m, ctx);
       if (id !== undefined) prev = id;
+      // `then X;` right after a calc usage would succeed the calc (a step of the flow), which is not modeled.
+      else if (m.kind === 'Usage' && m.keyword === 'calc' && m.direction === null && m.role === null) prev = -1 - this.nodes.length;
     }
 
     const resolveName = (q: QualifiedName, range: SourceRange, path: string): number => {
@@ -1587,7 +1655,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   });
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, calcs: c.calcs,
   };
 }
 

@@ -44,6 +44,7 @@ export const MODELED_CONSTRUCTS: readonly ConstructRule[] = [
   { construct: 'succession flow', places: ['action flow'], semantics: 'a succession between two actions of the flow and a transfer between their parameters', spec: 'SysML 7.13.3 Succession flows; KerML 8.4.8' },
   { construct: 'flow', places: ['action flow'], semantics: 'a transfer between two actions’ parameters when the source ends, if the target cannot start before; else the parameters stay outside the model', spec: 'SysML 7.13.2 Flows; KerML 8.4.8 Transfers' },
   { construct: 'binding', places: FEATURES, semantics: 'its two ends are equal: the end without a value of its own is bound to the other (read as it in every state, never assigned nor a flow target); two ends with values of their own are refused', spec: 'SysML 7.13.1 Binding connectors; KerML 7.4.6.3 Binding connectors' },
+  { construct: 'calc', places: FEATURES, semantics: 'a calculation read through its parameters and results: each a feature bound where it has a value (`in k = v`, `out d = k * 2`), `t.d` read in the state it is read in, `t` its result (return value or result expression); no node of the flow; members other than parameters, attributes, a return and a result expression are refused', spec: 'SysML 7.18 Calculations (a calc usage is an action usage whose parameters are bound); KerML 7.4.9 Expressions' },
   { construct: 'assign', places: ['action flow', 'atomic action'], semantics: 'sets a feature', spec: 'SysML 7.16.10 Assignment actions' },
   { construct: 'send', places: ['action flow', 'atomic action'], semantics: 'adds a signal to the receiver’s pending signals (`to` a part or port; `via` alone: through an unconnected port, out of the model; a connected one is refused)', spec: 'SysML 7.16.9 Send actions' },
   { construct: 'accept', places: ['action flow'], semantics: 'waits for a signal (sent to the performing part, or `via` a port or part: sent to it), a time (`after`) or a change (`when`)', spec: 'SysML 7.16.9 Accept actions' },
@@ -72,7 +73,7 @@ export const INERT_CONSTRUCTS: readonly ConstructRule[] = [
 ];
 
 /** Relationships modeled on each kind of member; any other on a member in the closure is refused. */
-export const MODELED_RELATIONS: Readonly<Record<'feature' | 'port' | 'instance' | 'action' | 'perform' | 'state' | 'constraint' | 'control', readonly RelationKind[]>> = {
+export const MODELED_RELATIONS: Readonly<Record<'feature' | 'port' | 'instance' | 'action' | 'perform' | 'state' | 'constraint' | 'calc' | 'control', readonly RelationKind[]>> = {
   // typing gives the domain (Boolean, an enumeration); redefinition replaces the inherited feature;
   // subsetting only of a feature outside the model (a library quantity such as ISQ::mass: a typing).
   feature: ['typing', 'redefinition', 'subsetting'],
@@ -84,6 +85,8 @@ export const MODELED_RELATIONS: Readonly<Record<'feature' | 'port' | 'instance' 
   state: ['typing', 'redefinition', 'reference'],
   // an asserted constraint: its own expression (questions.ts); a constraint it names must have one.
   constraint: ['typing', 'redefinition', 'reference'],
+  // typing gives the calc definition's parameters and results; redefinition replaces the inherited one.
+  calc: ['typing', 'redefinition'],
   control: [],
 };
 
@@ -164,6 +167,7 @@ export function relationClass(u: Usage): keyof typeof MODELED_RELATIONS {
   if (u.keyword === 'action') return 'action';
   if (u.keyword === 'state') return 'state';
   if (u.keyword === 'constraint') return 'constraint';
+  if (u.keyword === 'calc') return 'calc';
   if (u.keyword === 'port') return 'port';
   return 'feature';
 }

@@ -77,6 +77,9 @@ class StateEnvironment implements Environment {
     if (i !== undefined) return this.values[i] ?? error(this.rt.model.features[i]!.outside ?? `'${key}' has no value (give it one, bind it, or make it a free input)`);
     const opaque = this.rt.model.opaque.get(key);
     if (opaque) return error(opaque);
+    if (this.rt.model.calcs.has(key)) {
+      return this.rt.model.featureIndex.has(`${key}#result`) ? this.read(`${key}#result`) : error(`the calc usage '${key}' has no result to read (no return value or result expression): read one of its features`);
+    }
     if (this.rt.model.instances.has(key)) return this.instance(key);
     return undefined;
   }
@@ -115,6 +118,17 @@ class StateEnvironment implements Environment {
     for (const p of rest === segs ? this.scope : ['']) {
       const v = this.read(joinPath(p, rest.join('.')));
       if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+
+  /** `t.d` where `t` is a calc usage: its feature `d` (the evaluator would otherwise read `t`, its result, first). */
+  calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
+    if (usage.segments.length !== 1) return undefined;
+    for (const p of this.scope) {
+      const key = joinPath(p, usage.segments[0]!);
+      if (this.rt.model.calcs.has(key)) return this.read(joinPath(key, output)) ?? error(`'${output}' is not a feature of the calc usage '${key}'`);
+      if (this.rt.model.featureIndex.has(key) || this.rt.model.opaque.has(key) || this.rt.model.instances.has(key)) return undefined;
     }
     return undefined;
   }

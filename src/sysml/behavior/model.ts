@@ -142,6 +142,8 @@ export interface ExecutionModel {
    * key of the hidden, bound feature that holds its value (`::P::limit`), by the name's syntax node.
    */
   readonly globals: ReadonlyMap<QualifiedName, string>;
+  /** Calc usages by path: `t.d` reads the feature `t.d`, `t` its result (the hidden feature `t#result`). */
+  readonly calcs: ReadonlySet<string>;
 }
 
 export function emptyNode(id: number, kind: NodeKind, name: string, container: number, scope: readonly string[], range: SourceRange, path: string): ExecNode {

@@ -25,6 +25,13 @@ function bodyOf(n: ScopeNode): readonly Member[] {
   return (n.kind === 'Package' ? n.members : n.body) ?? [];
 }
 
+/** A member, or for an if/while/for action the usages that are its bodies (their members are declared there). */
+function controlBodies(c: Member): Member[] {
+  if (c.kind === 'IfAction') return [c.then, ...(c.else ? controlBodies(c.else) : [])];
+  if (c.kind === 'LoopAction' || c.kind === 'ForAction') return [c.bodyAction];
+  return [c];
+}
+
 /** Usage name: declared, else the redefined feature's (`:>> c`; KerML effectiveName: a short name is not a name), else short. */
 export function usageName(u: Usage): string | null {
   if (u.name) return u.name;
@@ -90,10 +97,21 @@ export class BehaviorScope {
     this.byNode.set(m, e);
     for (const c of bodyOf(m)) {
       // `then action b : B { … }` declares b in place: an element of the body like any other.
-      const ce = this.build(c.kind === 'Succession' && c.targetMember ? c.targetMember : c, e, path);
-      if (ce) e.members.push(ce);
+      for (const x of controlBodies(c.kind === 'Succession' && c.targetMember ? c.targetMember : c)) {
+        const ce = this.build(x, e, path);
+        if (ce) e.members.push(ce);
+      }
     }
     return e;
+  }
+
+  /** The nearest declaration the resolver knows, from an entry outward (an if/while/for body has none of its own). */
+  private declarationNear(e: ScopeEntry | undefined): Declaration | null {
+    for (let x = e; x; x = x.parent) {
+      const d = this.declarationOf(x);
+      if (d) return d;
+    }
+    return null;
   }
 
   entryOf(node: ScopeNode): ScopeEntry | undefined {
@@ -153,14 +171,14 @@ export class BehaviorScope {
 
   /** Resolves a qualified name written at `from`. */
   resolve(from: ScopeEntry | undefined, qn: QualifiedName | readonly string[]): ScopeEntry | undefined {
-    const scope = from ? this.declarationOf(from) : null;
+    const scope = this.declarationNear(from);
     if (Array.isArray(qn)) return this.entryAmong(this.lookup(scope, qn as readonly string[]));
     const name = qn as QualifiedName;
     return this.entryAmong(this.lookup(scope, name.segments, name.isGlobal));
   }
 
   resolveReference(from: ScopeEntry | undefined, ref: Reference): ScopeEntry | undefined {
-    const scope = from ? this.declarationOf(from) : null;
+    const scope = this.declarationNear(from);
     if (scope) return this.entryAmong(this.names.resolveReference(ref, scope, null));
     if (ref.kind === 'QualifiedName') return this.resolve(undefined, ref);
     let found = this.resolve(undefined, ref.chain[0]!);
@@ -172,7 +190,7 @@ export class BehaviorScope {
   typesOf(e: ScopeEntry): ScopeEntry[] {
     if (e.node.kind === 'Package') return [];
     const own = this.declarationOf(e);
-    const scope = own?.parent ?? null;
+    const scope = own?.parent ?? (own ? null : this.declarationNear(e.parent));
     const out: ScopeEntry[] = [];
     for (const r of e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'reference') continue;

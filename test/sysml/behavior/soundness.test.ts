@@ -359,7 +359,7 @@ describe('behaviour soundness: what is not modeled is refused with the construct
     }
     action def Calc {
         attribute x : Integer := 1;
-        calc double { x * 2 }
+        constraint positive { x > 0 }
         action step { assign x := 3; }
     }
     action def Nested {
@@ -402,7 +402,7 @@ describe('behaviour soundness: what is not modeled is refused with the construct
 }`);
 
   const cases: [string, string][] = [
-    ['R::Calc', "refused.sysml:11:9: calc 'double' is not modeled in an action flow"],
+    ['R::Calc', "refused.sysml:11:9: constraint 'positive' is not modeled in an action flow"],
     ['R::Nested', 'refused.sysml:16:24: assert constraint is not modeled in an action body without a flow (its assignments and sends run as one step)'],
     ['R::Subset', "refused.sysml:20:24: subsetting (:>) of 'x', a feature of the model, on attribute 'y' is not modeled"],
     ['R::Twice', "refused.sysml:28:16: 'c' is the target of successions from 'a' and 'b': an action performed once after all of them is not modeled (a merge continues after any one, a join after all)"],
@@ -421,7 +421,7 @@ describe('behaviour soundness: what is not modeled is refused with the construct
     const lib = text('lib.sysml', `package L {
     action def Base {
         attribute k : ScalarValues::Integer := 0;
-        calc c { 1 }
+        constraint c { k > 0 }
         action s { assign k := 1; }
     }
 }`);
@@ -429,7 +429,7 @@ describe('behaviour soundness: what is not modeled is refused with the construct
     private import L::*;
     action run : Base;
 }`);
-    assert.equal(await refusal([user, lib], question('outcomes', 'U::run')), "lib.sysml:4:9: calc 'c' is not modeled in an action flow");
+    assert.equal(await refusal([user, lib], question('outcomes', 'U::run')), "lib.sysml:4:9: constraint 'c' is not modeled in an action flow");
   });
 });
 
