@@ -84,10 +84,10 @@ describe('cli: behaviour questions answered by the bundled engine', () => {
   });
 
   it('refuses what it does not model with exit 3, naming the construct at file:line:col', () => {
-    const run = spawnSync(process.execPath, [CLI, 'outcomes', 'Unmodeled::Calc', '-schedule', 'all', '--model', join(MODELS, 'unmodeled.sysml'), '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [CLI, 'outcomes', 'Unmodeled::Constrained', '-schedule', 'all', '--model', join(MODELS, 'unmodeled.sysml'), '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 3);
     const error = (JSON.parse(run.stdout.trim()) as { error: { status: string; message: string } }).error;
     assert.equal(error.status, 'not covered');
-    assert.match(error.message, /unmodeled\.sysml:8:9: calc 'double' is not modeled in an action flow/);
+    assert.match(error.message, /unmodeled\.sysml:9:9: constraint 'positive' is not modeled in an action flow/);
   });
 });
