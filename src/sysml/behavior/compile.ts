@@ -243,12 +243,21 @@ class Compiler {
         // The first return met is the usage's own (its type's come after it); only one counts.
         if (returns++ > 0) continue;
         this.admitUsage(x, place);
+        if (x.value && (x.value.isInitial || x.value.isDefault)) this.fail(`an initial or default value of the calc usage '${name}''s result is not modeled (write '=')`, place.path, x.value.range);
         if (x.value) results.push({ expr: x.value.expression, range: x.value.range });
         const rn = usageName(x);
         if (rn && x.value) returned = { usage: x, name: rn };
         continue;
       }
       if (x.kind === 'Usage' && x.role === null && (x.direction !== null || x.keyword === 'attribute') && x.keyword !== 'part' && x.keyword !== 'action') {
+        // Only bindings hold whenever the calc is read; an initial or default value would be taken when
+        // the calculation is performed, which is no moment of this model.
+        if (x.value && (x.value.isInitial || x.value.isDefault)) this.fail(`${x.value.isInitial ? "an initial value (':=')" : 'a default value'} of '${usageName(x) ?? ''}' in the calc usage '${name}' is not modeled (a calc is read through its bindings: write '=')`, place.path, x.value.range);
+        if (!x.value && x.direction === null) {
+          const n = usageName(x);
+          if (n) this.opaque.set(join(key, n), `'${join(key, n)}' has no value: the calc usage '${name}' does not compute it (bind it with '=')`);
+          continue;
+        }
         features.push(x);
         continue;
       }

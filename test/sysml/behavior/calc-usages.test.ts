@@ -70,7 +70,24 @@ describe('behaviour semantics: calc usages in action bodies', () => {
 		then a2;
 		action a2;
 	}
-	calc def WithAction { in k : Real; attribute z : Real := 0.0; assign z := k; return : Real = z; }
+	calc def Loose { in k : Real; attribute z : Real; return : Real = k; }
+	action def ReadsLoose {
+		attribute v : Real := 1.0;
+		attribute x : Real := 0.0;
+		calc l : Loose { in k = v; }
+		first start;
+		then assign x := l.z;
+		then done;
+	}
+	action def Initial {
+		attribute v : Real := 1.0;
+		attribute x : Real := 0.0;
+		calc l : Loose { in k := v; }
+		first start;
+		then assign x := l;
+		then done;
+	}
+	calc def WithAction { in k : Real; attribute z : Real = k; assign z := k; return : Real = z; }
 	action def Acting {
 		attribute v : Real := 1.0;
 		attribute x : Real := 0.0;
@@ -93,9 +110,13 @@ describe('behaviour semantics: calc usages in action bodies', () => {
     assert.deepEqual(ends(a, 'i'), [3]);
   });
 
-  it('refuses reading a calc usage with no result, a succession after a calc, and a calc with an action inside', async () => {
+  it('refuses reading a calc usage with no result or an unbound feature, a succession after a calc, an initial value, and a calc with an action inside', async () => {
     assert.match(await refusal(d, q('C::NoResult')), /calc\.sysml:\d+:\d+: the calc usage 'n' has no result to read/);
     assert.match(await refusal(d, q('C::Stepped')), /this succession follows a calc usage/);
     assert.match(await refusal(d, q('C::Acting')), /assign inside the calc usage 'a' is not modeled/);
+    // A calc's attribute without a binding has no value whenever it is read; an initial value (:=) would be
+    // taken when the calculation is performed, which is no moment of the model.
+    assert.match(await refusal(d, q('C::ReadsLoose')), /'l\.z' has no value: the calc usage 'l' does not compute it/);
+    assert.match(await refusal(d, q('C::Initial')), /an initial value \(':='\) of 'k' in the calc usage 'l' is not modeled/);
   });
 });
