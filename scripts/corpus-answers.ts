@@ -16,8 +16,8 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, languageOfPath } from '../src/sysml';
-import type { Definition, Member, Usage } from '../src/sysml';
-import { quantityKindUnit } from '../src/sysml/semantics/units';
+import type { Definition, Expression, Member, Usage } from '../src/sysml';
+import { kindExpressionUnit, quantityKindUnit, type Unit } from '../src/sysml/semantics/units';
 import { ENGINE_QUESTIONS } from '../src/engine/questions';
 import { coversQuestion, runQuestion } from '../src/engine/server';
 import { EngineError, EMBEDDED_LIBRARY_VERSION, type RunParams, type Value } from '../src/protocol';
@@ -76,7 +76,7 @@ function typeNameOf(u: Usage): string | undefined {
  * `units`: a unit the model declares for each of its unit types (`attribute mpg : DistancePerVolumeUnit
  * = 'mi' / gallon;` under DistancePerVolumeUnit), to give a value of its own quantity type.
  */
-type Defs = Map<string, Definition> & { units?: Map<string, string> };
+type Defs = Map<string, Definition> & { units?: Map<string, string>; kinds?: Map<string, Expression> };
 
 function collectDefs(members: readonly Member[] | null, out: Defs): Defs {
   out.units ??= new Map();
@@ -89,6 +89,9 @@ function collectDefs(members: readonly Member[] | null, out: Defs): Defs {
     if (m.kind === 'Usage' && m.name && m.value !== null) {
       const type = typeNameOf(m)?.split('::').at(-1);
       if (type && /Unit$/.test(type) && !out.units.has(type)) out.units.set(type, m.shortName ?? m.name);
+      // A quantity kind of the model's own (`attribute distancePerVolume : ScalarQuantityValue = length / volume;`).
+      out.kinds ??= new Map();
+      if ((type === undefined || ['ScalarQuantityValue', 'QuantityValue', 'scalarQuantities'].includes(type)) && !out.kinds.has(m.name)) out.kinds.set(m.name, m.value.expression);
     }
   }
   return out;
@@ -109,7 +112,7 @@ export function sample(typeName: string | undefined, defs: Defs = new Map(), dep
   if (['Integer', 'Natural', 'Positive', 'Real', 'Rational', 'Number', 'NumericalValue', 'DimensionOneValue'].includes(simple)) return { value: 2 };
   if (simple === 'Boolean') return { value: true };
   if (simple === 'String') return { value: 'a' };
-  const unit = quantityKindUnit(typeName);
+  const unit = quantityKindUnit(typeName) ?? modelKind(simple, defs);
   if (unit) return { value: 2, unit: unit.name };
   const own = defs.get(simple);
   if (own?.keyword !== 'attribute') return undefined;
@@ -121,6 +124,14 @@ export function sample(typeName: string | undefined, defs: Defs = new Map(), dep
   }
   const general = own.relations.find((r) => r.relation === 'specialization');
   return general ? sample(refText(general), defs, depth + 1) : undefined;
+}
+
+/** The coherent unit of a kind the model declares by an expression of the library's quantities. */
+function modelKind(name: string, defs: Defs, seen = new Set<string>()): Unit | undefined {
+  const e = defs.kinds?.get(name);
+  if (!e || seen.has(name)) return undefined;
+  seen.add(name);
+  return kindExpressionUnit(e, (n) => quantityKindUnit(n.segments.at(-1)!) ?? modelKind(n.segments.at(-1)!, defs, seen));
 }
 
 const single = (u: Usage): boolean => u.multiplicity === null;

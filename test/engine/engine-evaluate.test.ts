@@ -165,11 +165,23 @@ describe('reference engine process: evaluate', function () {
     assert.equal(open.error?.message, "model-units.sysml:22:19: 'cityEconomy.actual' has no value: give it one in the model or bind it in the question");
     // A result declared Real whose value is a quantity with a dimension is a model error; a ratio is a number.
     const cube = await ask('Economy::Cube', { bindings: [{ name: 'side', value: 2, unit: 'm' }] }, model);
-    assert.match(String(cube.error?.message), /^model-units\.sysml:31:44: the result of Cube is declared Real \(a number\) but its value 8 \[m\^3\] is a quantity in \[m\^3\]$/);
+    assert.match(String(cube.error?.message), /^model-units\.sysml:39:44: the result of Cube is declared Real \(a number\) but its value 8 \[m\^3\] is a quantity in \[m\^3\]$/);
     assert.deepEqual(valuesOf(await value('Economy::Ratio', { bindings: [{ name: 'a', value: 6, unit: 'm' }, { name: 'b', value: 2, unit: 'm' }] }, model)), { Ratio: 3 });
     // A name that is no unit of the library or the model is still an unknown unit.
     const unknown = await ask('Economy::cityEconomy', { bindings: [{ name: 'actual', value: 20, unit: 'required' }] }, model);
     assert.equal(unknown.error?.message, "binding actual: unknown unit 'required'");
+  });
+
+  it("binds a feature of a quantity kind the model declares (:> rangePerVolume = length / volume) only in a unit of that kind", async () => {
+    const model = modelOf('model-units.sysml');
+    // 21 [mpj] against 20 [mpj], and 1 mi/l (1609.344 m / 0.001 m^3 = 1.609e6 m^-2) against 2e6 [1/m^2].
+    const kind = (actual: { value: number; unit: string }, required: { value: number; unit: string }) =>
+      value('Economy::KindRequirement', { bindings: [{ name: 'actual', ...actual }, { name: 'required', ...required }] }, model);
+    assert.deepEqual(valuesOf(await kind({ value: 21, unit: 'mpj' }, { value: 20, unit: 'mpj' })), { KindRequirement: true });
+    assert.deepEqual(valuesOf(await kind({ value: 1, unit: 'mi/l' }, { value: 2e6, unit: '1/m^2' })), { KindRequirement: false });
+    // A mass is no range per volume: refused at the binding, where a comparison of two masses would have answered.
+    const wrong = await ask('Economy::KindRequirement', { bindings: [{ name: 'actual', value: 1, unit: 'kg' }, { name: 'required', value: 2, unit: 'kg' }] }, model);
+    assert.equal(wrong.error?.message, 'binding actual: [kg] is not a rangePerVolume (L^-2) (give it in a unit like [1/m^2])');
   });
 
   it('answers an analysis without a result of its own with the values of its analyses, their objectives and the subject they share', async () => {

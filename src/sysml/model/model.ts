@@ -5,7 +5,7 @@
 // features an element has, inherited ones first and redefined ones replaced (the evaluation order).
 import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
-import { quantityKindUnit } from '../semantics/units';
+import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
 import { inheritedTwiceMessage } from '../support';
 
 export type NamespaceNode = Package | Definition | Usage;
@@ -554,6 +554,44 @@ export class ModelIndex {
     for (const link of ref.chain.slice(1)) found = found ? this.resolveSegments(found, link.segments) : undefined;
     return found;
   }
+}
+
+/**
+ * The unit of a quantity kind the model declares and a feature subsets or redefines (`attribute
+ * actualFuelEconomy :> distancePerVolume;` where `attribute distancePerVolume : ScalarQuantityValue =
+ * length / volume;`): the kind expression's dimension, its names read as the library's quantities (or
+ * other such kinds of the model). Undefined for anything else, and for a dimensionless kind (a plain
+ * number is one of its values).
+ */
+export function modelKindUnit(feature: ModelElement, index: ModelIndex, seen = new Set<ModelElement>()): Unit | undefined {
+  if (feature.node.kind !== 'Usage' || seen.has(feature)) return undefined;
+  seen.add(feature);
+  for (const r of feature.node.relations) {
+    if (r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
+    const target = index.resolveReference(feature.parent ?? feature, r.target, feature);
+    if (!target || target.node.kind !== 'Usage' || seen.has(target)) continue;
+    const own = kindOfElement(target, index, seen);
+    if (own) return isDimensionless(own.dimension) ? undefined : own;
+    const inherited = modelKindUnit(target, index, seen);
+    if (inherited) return inherited;
+  }
+  return undefined;
+}
+
+/** A model attribute as a kind: its declared quantity type, or its value when that is a kind expression. */
+function kindOfElement(e: ModelElement, index: ModelIndex, seen: Set<ModelElement>): Unit | undefined {
+  const type = typeName(e, index);
+  const declared = type ? quantityKindUnit(type) : undefined;
+  if (declared) return declared;
+  if (e.node.kind !== 'Usage' || !e.node.value || e.node.value.isDefault || seen.has(e)) return undefined;
+  // Only a value type of quantities declares a kind by its value (`: ScalarQuantityValue = length / volume`).
+  if (type && !/(^|::)(ScalarQuantityValue|QuantityValue)$/.test(type)) return undefined;
+  seen.add(e);
+  return kindExpressionUnit(e.node.value.expression, (name) => {
+    const el = index.resolveReference(e.parent ?? e, name, e);
+    // The library's quantities are not elements of the model's index: read by their names (ISQ `length`).
+    return el ? kindOfElement(el, index, seen) : quantityKindUnit(name.segments.at(-1)!);
+  });
 }
 
 /** The library's quantity value types a model's own value type may specialize. */

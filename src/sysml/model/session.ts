@@ -4,7 +4,7 @@ import type { Expression, SourceRange } from '../ast';
 import { languageOfPath, parse, sourceOf } from '..';
 import { Evaluator, type EvaluationOptions } from '../semantics/evaluate';
 import { Random, type DrawPolicy, type Draws } from '../semantics/random';
-import { quantityKindUnit, sameDimension, tryParseUnitWith, type Unit } from '../semantics/units';
+import { formatDimension, quantityKindUnit, sameDimension, tryParseUnitWith, type Unit } from '../semantics/units';
 import { enumLiteral, fromProtocolValue, isError, parseNotation, type Outcome, type Value } from '../semantics/values';
 /** The `sources` model form, structurally (the protocol layer's schema validates it; this library
  * stays below the protocol layer). */
@@ -21,7 +21,7 @@ export interface QuestionLike {
 }
 import { ModelValues, type InstanceContext } from './environment';
 import { BudgetError, UnsupportedError, place } from './errors';
-import { ModelIndex, splitQualifiedName, typeName, type ModelElement, type ParsedDocument } from './model';
+import { ModelIndex, modelKindUnit, splitQualifiedName, typeName, type ModelElement, type ParsedDocument } from './model';
 
 export { typeName };
 
@@ -273,12 +273,16 @@ export class Session<Q extends QuestionLike = QuestionLike> {
     const v = fromProtocolValue(b, (text) => tryParseUnitWith(text, (name) => this.modelUnitNamed(name)), type);
     const label = name || feature?.name || '';
     if (isError(v)) throw new UnsupportedError(`binding ${label}: ${v.message}`);
-    const kind = type ? quantityKindUnit(type) : undefined;
+    const libraryKind = type ? quantityKindUnit(type) : undefined;
+    // A kind the model declares (`:> distancePerVolume`, itself `= length / volume`) binds like the library's.
+    const modelKind = !libraryKind && feature ? modelKindUnit(feature, this.model.index) : undefined;
+    const kind = libraryKind ?? modelKind;
     if (kind && (v.kind !== 'quantity' || !sameDimension(v.unit.dimension, kind.dimension))) {
       const got = v.kind === 'quantity' ? `[${v.unit.name}]`
         : v.kind === 'integer' || v.kind === 'real' ? 'a plain number'
           : v.kind === 'string' ? `${JSON.stringify(v.value)} (text, not a number)` : `a ${v.kind} value`;
-      throw new UnsupportedError(`binding ${label}: ${got} is not a ${type!.split('::').at(-1)} (give it in a unit like [${kind.name}])`);
+      const kindName = libraryKind ? type!.split('::').at(-1) : `${subsettedName(feature!) ?? 'quantity'} (${formatDimension(kind.dimension)})`;
+      throw new UnsupportedError(`binding ${label}: ${got} is not a ${kindName} (give it in a unit like [${kind.name}])`);
     }
     return v;
   }
@@ -319,4 +323,12 @@ export function failure(v: Outcome & { kind: 'error' }, model: Model, fallbackPa
   const path = v.range ? (model.pathOf(v.range) ?? fallbackPath) : fallbackPath;
   const where = v.range ? `${place(path, v.range)}: ` : `${path}: `;
   return new UnsupportedError(`${where}${v.message}`);
+}
+
+/** The last name of what a feature subsets or redefines (`distancePerVolume` of `a :> distancePerVolume`). */
+function subsettedName(feature: ModelElement): string | undefined {
+  if (feature.node.kind !== 'Usage') return undefined;
+  const r = feature.node.relations.find((x) => x.relation === 'subsetting' || x.relation === 'redefinition');
+  const q = r ? (r.target.kind === 'QualifiedName' ? r.target : r.target.chain.at(-1)) : undefined;
+  return q?.segments.at(-1);
 }

@@ -4,6 +4,7 @@
 // every other unit the standard library declares comes from its own text (library-units.ts, generated).
 // Pure data and functions; no state beyond caches.
 
+import type { Expression, QualifiedName } from '../ast';
 import { LIBRARY_UNIT_ALIASES, LIBRARY_UNITS } from './library-units';
 
 /** Exponents over L M T I Θ N J, plus a plane-angle slot that never blocks compatibility (angle is
@@ -706,3 +707,32 @@ export function quantityKindUnit(typeName: string): Unit | undefined {
   return undefined;
 }
 
+
+/**
+ * The coherent unit of a quantity kind a model writes as an expression of kinds (`attribute
+ * distancePerVolume : ScalarQuantityValue = length / volume;`, `mass * length ** 2`): products,
+ * quotients and integer powers of names `kindOf` reads as kinds. Undefined when the expression is
+ * anything else (a value, a call), so it is only ever read as a kind where it is one.
+ */
+export function kindExpressionUnit(e: Expression, kindOf: (name: QualifiedName) => Unit | undefined): Unit | undefined {
+  switch (e.kind) {
+    case 'Name':
+      return kindOf(e.name);
+    case 'Binary': {
+      if (e.operator === '*' || e.operator === '/') {
+        const a = kindExpressionUnit(e.left, kindOf);
+        const b = a ? kindExpressionUnit(e.right, kindOf) : undefined;
+        if (!a || !b) return undefined;
+        return coherentUnit((e.operator === '*' ? multiplyUnits(a, b) : divideUnits(a, b)).dimension);
+      }
+      if ((e.operator === '**' || e.operator === '^') && e.right.kind === 'Literal' && e.right.literal === 'integer') {
+        const a = kindExpressionUnit(e.left, kindOf);
+        const p = a ? powerUnit(a, e.right.value as number) : undefined;
+        return p ? coherentUnit(p.dimension) : undefined;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
