@@ -51,6 +51,12 @@ function isOne(m: Multiplicity): boolean {
   return one(m.upper) && (m.lower === null || one(m.lower));
 }
 
+/** `[0..*]`, `[2]` as written (an expression bound shows as `…`). */
+function multiplicityText(m: Multiplicity): string {
+  const t = (e: Expression | null) => (e?.kind === 'Literal' ? (e.value === Infinity ? '*' : String(e.value)) : '…');
+  return m.lower === null ? `[${t(m.upper)}]` : `[${t(m.lower)}..${t(m.upper)}]`;
+}
+
 const CONTROL = new Set(['fork', 'join', 'merge', 'decide']);
 const join = (p: string, n: string) => (p === '' ? n : `${p}.${n}`);
 
@@ -181,7 +187,10 @@ class Compiler {
           // results. One typed by a part or item definition is an instance whose attributes are inputs.
           const entry = this.scope.entryOf(m);
           const structured = m.direction !== 'out' && entry && this.scope.typesOf(entry).some((t) => t.node.kind === 'Definition' && ['part', 'item', 'occurrence'].includes(t.node.keyword));
-          if (structured) {
+          if (structured && m.multiplicity && !isOne(m.multiplicity)) {
+            // `in sensors : Sensor[*]`: any number of parts, each with its own attributes; one instance would be unsound.
+            this.opaque.set(key, `'${key}' is a parameter of several (or no) parts (multiplicity ${multiplicityText(m.multiplicity)}): their values are not modeled`);
+          } else if (structured) {
             if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
             this.instances.add(key);
             this.parts.add(key);
@@ -509,6 +518,8 @@ class Compiler {
     const construct = constructOf(m);
     const a = admission(construct, place, ctx.inSubject);
     const name = memberName(m);
+    // An opaque behaviour: what it does is written in another language, which nothing here reads.
+    if (a === 'refused' && m.kind === 'TextualRepresentation') this.fail(`an opaque behaviour: its body is a textual representation in '${m.language}', which is not modeled (what it does would be ignored)`, ctx.path, m.range);
     if (a === 'refused') this.fail(`${construct}${name ? ` '${name}'` : ''} is not modeled in ${PLACE_TEXT[place]}`, ctx.path, m.range);
     if (m.kind === 'Succession' || m.kind === 'Transition') {
       this.admitBody(m, `a ${construct}`, ctx);

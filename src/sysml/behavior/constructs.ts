@@ -64,7 +64,8 @@ export const MODELED_CONSTRUCTS: readonly ConstructRule[] = [
 export const INERT_CONSTRUCTS: readonly ConstructRule[] = [
   { construct: 'comment', places: FEATURES, semantics: 'annotation', spec: 'KerML 7.2.4 Annotations' },
   { construct: 'doc', places: FEATURES, semantics: 'annotation', spec: 'KerML 7.2.4' },
-  { construct: 'rep', places: FEATURES, semantics: 'annotation', spec: 'KerML 7.2.4' },
+  // In a behaviour, a textual representation is its body in another language (an opaque action): refused there.
+  { construct: 'rep', places: ['part'], semantics: 'annotation (in an action or state: its behaviour written in another language, refused)', spec: 'KerML 7.2.4; SysML 7.16 opaque actions' },
   { construct: 'metadata', places: FEATURES, semantics: 'annotation', spec: 'SysML 7.26 Metadata' },
   { construct: 'import', places: FEATURES, semantics: 'names only (resolved by the name resolver)', spec: 'KerML 7.2.5.4 Imports' },
   { construct: 'alias', places: FEATURES, semantics: 'names only', spec: 'KerML 7.2.5.3 Memberships' },
@@ -151,7 +152,8 @@ export type Admission = 'modeled' | 'inert' | 'refused';
 
 /** Whether a construct is modeled at a place (inert ones are accepted everywhere). */
 export function admission(construct: string, place: Place, inSubject: boolean): Admission {
-  if (INERT.has(construct)) return 'inert';
+  const inert = INERT.get(construct);
+  if (inert) return inert.places.includes(place) ? 'inert' : 'refused';
   const r = RULES.get(construct);
   if (!r || !r.places.includes(place) || (r.subjectOnly && !inSubject)) return 'refused';
   return 'modeled';

@@ -433,6 +433,37 @@ describe('behaviour soundness: what is not modeled is refused with the construct
   });
 });
 
+describe('behaviour soundness: what a behaviour does outside the model is refused, not skipped', () => {
+  const d = [text('opaque.sysml', `package O {
+    private import ScalarValues::*;
+    part def Sensor { attribute ready : Boolean; }
+    item def C { attribute x : Real; }
+    // An opaque action: its body, in Alf, sets c.x; running it as an empty action would keep the old x.
+    action def SetX {
+        in c : C;
+        in newX : Real;
+        language "alf"
+            /* c.x = newX; */
+    }
+    // Any number of sensors, each with its own 'ready': one instance would be one sensor.
+    action def Check {
+        in sensors : Sensor[*];
+        attribute anyReady : Boolean := false;
+        first start;
+        then assign anyReady := sensors.ready;
+        then done;
+    }
+}`)];
+
+  it('an opaque action (a textual representation as its body) is refused at the representation', async () => {
+    assert.equal(await refusal(d, question('outcomes', 'O::SetX', { free: ['schedule', 'inputs'] })), "opaque.sysml:9:9: an opaque behaviour: its body is a textual representation in 'alf', which is not modeled (what it does would be ignored)");
+  });
+
+  it('a parameter of several parts is no single instance: reading it is refused', async () => {
+    assert.match(await refusal(d, question('outcomes', 'O::Check', { free: ['schedule', 'inputs'] })), /'sensors' is a parameter of several \(or no\) parts \(multiplicity \[\*\]\): their values are not modeled/);
+  });
+});
+
 describe('behaviour soundness: names in a flow', () => {
   it('the payload of `accept x : T;` does not name the accept: `then x` beside it is refused; `action x accept …` is answered', async () => {
     const payload = text('payload.sysml', `package P {
