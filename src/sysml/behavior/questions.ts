@@ -281,6 +281,20 @@ function mentionedNames(e: unknown, out: Set<string>): Set<string> {
   return out;
 }
 
+/**
+ * With the environment's events free, the signals awaited that the model itself sends are not among
+ * them (docs/execution-semantics.md): said in the answer, since a deadlock or a missing end may rest on it.
+ */
+function internalSignals(model: ExecutionModel, q: BehaviorQuestion): string | undefined {
+  if (!q.free.includes('inputs')) return undefined;
+  const awaited = new Set<string>();
+  for (const n of model.nodes) if (n.trigger?.kind === 'signal' && model.sentSignals.has(n.trigger.signal)) awaited.add(n.trigger.signal);
+  for (const t of model.transitions) if (t.trigger?.kind === 'signal' && model.sentSignals.has(t.trigger.signal)) awaited.add(t.trigger.signal);
+  if (awaited.size === 0) return undefined;
+  const names = [...awaited].sort();
+  return `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} sent by the model itself, so ${names.length === 1 ? 'it arrives' : 'they arrive'} only when the model sends ${names.length === 1 ? 'it' : 'them'}, never as an event of the environment`;
+}
+
 // ---- the questions ----------------------------------------------------------------------------------
 
 export async function answerBehavior(documents: readonly BehaviorDocument[], q: BehaviorQuestion, options: BehaviorRunOptions = {}): Promise<BehaviorAnswer | BehaviorError> {
@@ -292,6 +306,8 @@ export async function answerBehavior(documents: readonly BehaviorDocument[], q: 
     if (answer instanceof BehaviorError) return answer;
     answer.elapsed = Date.now() - started;
     if (prepared.model.readings.length > 0) answer.assumptions = [...(answer.assumptions ?? []), ...prepared.model.readings];
+    const internal = internalSignals(prepared.model, q);
+    if (internal) answer.assumptions = [...(answer.assumptions ?? []), internal];
     return answer;
   } catch (e) {
     if (e instanceof BehaviorError) return e;

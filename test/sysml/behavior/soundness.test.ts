@@ -459,6 +459,26 @@ describe('behaviour soundness: what a behaviour does outside the model is refuse
     assert.equal(await refusal(d, question('outcomes', 'O::SetX', { free: ['schedule', 'inputs'] })), "opaque.sysml:9:9: an opaque behaviour: its body is a textual representation in 'alf', which is not modeled (what it does would be ignored)");
   });
 
+  it('says when an awaited signal is one the model sends itself, so the environment never sends it', async () => {
+    const machine = [text('internal.sysml', `package I {
+    attribute def Sig;
+    attribute def Go;
+    part p;
+    state def S {
+        entry; then S1;
+        state S1;
+        transition first S1 accept Sig via p then S2;
+        transition first S1 accept Go then S2;
+        state S2 { entry send Sig() to p; }
+    }
+}`)];
+    const a = await ask(machine, question('outcomes', 'I::S', { free: ['schedule', 'inputs'] }));
+    // Go comes from the environment (S2 is reached, where the machine rests); Sig only from the model.
+    assert.deepEqual(a.assumptions, ['Sig is sent by the model itself, so it arrives only when the model sends it, never as an event of the environment']);
+    const closed = await ask(machine, question('outcomes', 'I::S'));
+    assert.equal(closed.assumptions, undefined);
+  });
+
   it('a parameter of several parts is no single instance: reading it is refused', async () => {
     assert.match(await refusal(d, question('outcomes', 'O::Check', { free: ['schedule', 'inputs'] })), /'sensors' is a parameter of several \(or no\) parts \(multiplicity \[\*\]\): their values are not modeled/);
   });
