@@ -62,13 +62,19 @@ export function readAnswer(file: string, stdout: string): ShardAnswer | string {
   if (!v.result || !Array.isArray(v.result.values) || !v.question || typeof v.engine !== 'string' || !v.standing) {
     return `its answer is not a table answer: ${text.slice(0, 200)}`;
   }
-  if (!v.result.values.some((x) => x.name === 'shard.rows')) return 'its answer carries no shard window (was the worker run with --shard by an assay that knows it?)';
+  if (shardCell(v.result.values, 'rows') === undefined) return 'its answer carries no shard window (was the worker run with --shard by an assay that knows it?)';
   return v as ShardAnswer;
 }
 
+/** A shard window value, looked for from the end (the engine puts them after the table's cells). */
+function shardCell(values: readonly ProtocolValue[], name: 'from' | 'to' | 'rows'): ProtocolValue | undefined {
+  const wanted = `shard.${name}`;
+  for (let i = values.length - 1; i >= 0; i--) if (values[i]!.name === wanted) return values[i];
+  return undefined;
+}
+
 function shardValue(answer: ShardAnswer, name: 'from' | 'to' | 'rows'): number {
-  const v = answer.result.values!.find((x) => x.name === `shard.${name}`)!;
-  return Number(v.value);
+  return Number(shardCell(answer.result.values!, name)!.value);
 }
 
 export function rowsOf(answer: ShardAnswer): number {
@@ -93,7 +99,8 @@ export function mergeShards(n: number, answers: ReadonlyMap<number, ShardAnswer>
     const window = shardRows(total, k, n);
     const answer = answers.get(k);
     const got = answer ? rowsOf(answer) : 0;
-    if (answer) for (const v of answer.result.values!) if (!SHARD_VALUE.test(v.name)) cells.push(v);
+    // `shard.*` are the window's own values (checked by first letter first: a table has millions of cells).
+    if (answer) for (const v of answer.result.values!) if (v.name.charCodeAt(0) !== 115 || !SHARD_VALUE.test(v.name)) cells.push(v);
     if (got < window.to - window.from) {
       const reason = answer ? `the shard stopped early: ${answer.result.reason ?? 'no reason given'}` : (failures.get(k) ?? 'no answer');
       missing.push({ shard: k, from: window.from + got + 1, to: window.to, reason });
@@ -103,7 +110,11 @@ export function mergeShards(n: number, answers: ReadonlyMap<number, ShardAnswer>
   // The key order of a local answer: values, then the rest in the engine's order, elapsed last.
   const result: RunResult = {} as RunResult;
   for (const key of Object.keys(first.result) as (keyof RunResult)[]) {
-    if (key === 'values') (result as Record<string, unknown>).values = [...cells, ...summaries(cells)];
+    if (key === 'values') {
+      // Appended in place: a copy of millions of cells costs more than the summaries.
+      for (const summary of summaries(cells)) cells.push(summary);
+      (result as Record<string, unknown>).values = cells;
+    }
     else if (key === 'elapsed') result.elapsed = elapsed;
     else (result as Record<string, unknown>)[key] = rest[key as keyof typeof rest];
   }
@@ -118,31 +129,55 @@ export function mergeShards(n: number, answers: ReadonlyMap<number, ShardAnswer>
  * the engine's packed columns are; any other through summarizeValues, as the engine does.
  */
 export function summaries(cells: readonly ProtocolValue[]): ProtocolValue[] {
-  const columns = new Map<string, ProtocolValue[]>();
+  interface Column { readonly name: string; readonly index: number; readonly numbers: number[]; readonly unit: string | undefined; plain: boolean }
+  const columns = new Map<string, Column>();
+  const order: Column[] = [];
+  let next = 0;
   for (const cell of cells) {
-    const at = cell.name.lastIndexOf('@');
-    const column = at >= 0 ? cell.name.slice(0, at) : cell.name;
-    let list = columns.get(column);
-    if (!list) columns.set(column, (list = []));
-    list.push(cell);
+    const name = cell.name;
+    // Rows repeat the columns in one order: the expected column is checked before slicing the name
+    // (it is the column exactly when `name` is `<column>@<row>` with no later '@').
+    let col = order.length > 0 ? order[next]! : undefined;
+    if (!col || name.length <= col.name.length || name.charCodeAt(col.name.length) !== 64 || !name.startsWith(col.name) || name.indexOf('@', col.name.length + 1) >= 0) {
+      const at = name.lastIndexOf('@');
+      const key = at >= 0 ? name.slice(0, at) : name;
+      col = columns.get(key);
+      if (!col) {
+        col = { name: key, index: order.length, numbers: [], unit: cell.unit, plain: true };
+        columns.set(key, col);
+        order.push(col);
+      }
+    }
+    next = col.index + 1 === order.length ? 0 : col.index + 1;
+    if (col.plain) {
+      if (typeof cell.value === 'number' && Number.isFinite(cell.value) && cell.unit === col.unit) col.numbers.push(cell.value);
+      else {
+        col.plain = false;
+        col.numbers.length = 0;
+      }
+    }
   }
+  /** The cells of a column that is not plain numbers (a second pass: rare, and it spares a list per column). */
+  const cellsOf = (col: Column) => cells.filter((c) => {
+    const at = c.name.lastIndexOf('@');
+    return (at >= 0 ? c.name.slice(0, at) : c.name) === col.name;
+  });
   const out: ProtocolValue[] = [];
-  for (const [column, list] of columns) {
-    const unitName = list[0]!.unit;
-    const plain = list.every((c) => typeof c.value === 'number' && Number.isFinite(c.value) && c.unit === unitName);
+  for (const col of order) {
     let summary: ReturnType<typeof summarizeValues>;
-    if (plain) {
-      const s = summarize(list.map((c) => c.value as number))!;
-      const unit = unitName === undefined ? undefined : tryParseUnit(unitName);
+    if (col.plain) {
+      // As the engine summarizes its packed columns: sorted as doubles first (no comparator calls).
+      const s = summarize(Array.from(Float64Array.from(col.numbers).sort()))!;
+      const unit = col.unit === undefined ? undefined : tryParseUnit(col.unit);
       const wrap = (x: number): Value => (unit ? quantity(x, unit) : real(x));
       summary = { min: wrap(s.min), max: wrap(s.max), mean: wrap(s.mean), p5: wrap(s.p5), p95: wrap(s.p95) };
     } else {
-      summary = summarizeValues(list.map(valueOf));
+      summary = summarizeValues(cellsOf(col).map(valueOf));
     }
     if (!summary) continue;
     for (const stat of SUMMARY_STATISTICS) {
       const v = summary[stat];
-      if (v && !isError(v)) out.push(toProtocolValue(`${stat}(${column})`, v) as ProtocolValue);
+      if (v && !isError(v)) out.push(toProtocolValue(`${stat}(${col.name})`, v) as ProtocolValue);
     }
   }
   return out;
