@@ -257,6 +257,8 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     const url = service!.url;
     await service!.close();
     service = undefined;
+    // The previous test's toasts (a cancelled sweep) are still fading: start from none.
+    await runCommand(page, 'Notifications: Clear All Notifications').catch(() => undefined);
     await runCommand(page, 'Assay Tasks: Check Service');
     const toast = await waitForNotification(page, `Task service is unreachable at ${url}`, 30_000);
     const message = (await toast.innerText()).replace(/\s+/g, ' ');
