@@ -57,6 +57,11 @@ function multiplicityText(m: Multiplicity): string {
   return m.lower === null ? `[${t(m.upper)}]` : `[${t(m.lower)}..${t(m.upper)}]`;
 }
 
+/** A calc usage of a body (`calc t : Twice { in k = v; }`), read through its parameters and results (calcUsage). */
+function isCalcUsage(m: Member): boolean {
+  return m.kind === 'Usage' && m.keyword === 'calc' && m.role === null && m.direction === null;
+}
+
 const CONTROL = new Set(['fork', 'join', 'merge', 'decide']);
 const join = (p: string, n: string) => (p === '' ? n : `${p}.${n}`);
 
@@ -150,6 +155,11 @@ class Compiler {
     this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
+  /** A feature, a parameter computed outside, or a part of this behaviour has this key. */
+  private declared(key: string): boolean {
+    return this.featureIndex.has(key) || this.opaque.has(key) || this.instances.has(key);
+  }
+
   hiddenFeature(key: string, ctx: Ctx, range: SourceRange): void {
     this.featureIndex.set(key, this.features.length);
     this.features.push({ key, init: null, scope: ctx.scope, range, path: ctx.path, type: null, domain: null, hidden: true, bound: false });
@@ -172,7 +182,7 @@ class Compiler {
       const name = usageName(m);
       if (!name) continue;
       const key = join(ctx.prefix, name);
-      if (m.keyword === 'calc' && m.role === null && m.direction === null) {
+      if (isCalcUsage(m)) {
         this.calcUsage(m, key, name, ctx, depth);
         continue;
       }
@@ -231,7 +241,7 @@ class Compiler {
    */
   private calcUsage(u: Usage, key: string, name: string, ctx: Ctx, depth: number): void {
     const at = this.at(ctx, u);
-    if (this.calcs.has(key) || this.featureIndex.has(key) || this.instances.has(key) || this.opaque.has(key)) {
+    if (this.calcs.has(key) || this.declared(key)) {
       this.fail(`two features named '${name}' in one scope ('${key}'), one a calc usage: not modeled`, at.path, u.nameRange ?? u.range);
     }
     if (depth >= 8) this.fail(`'${key}' is nested more than 8 levels deep: not modeled`, at.path, u.range);
@@ -335,7 +345,7 @@ class Compiler {
     const nameText = (n: QualifiedName) => n.segments.join('::');
     const own = subject.split('::').at(-1)!.replace(/^'|'$/g, '');
     const known = (scope: readonly string[], seg: string) =>
-      seg === own || scope.some((p) => { const k = join(p, seg); return this.featureIndex.has(k) || this.opaque.has(k) || this.instances.has(k) || this.calcs.has(k); });
+      seg === own || scope.some((p) => this.declared(join(p, seg)) || this.calcs.has(join(p, seg)));
     const pending: { e: unknown; scope: readonly string[]; path: string }[] = [];
     const visit = (e: unknown, scope: readonly string[], path: string): void => {
       if (typeof e !== 'object' || e === null) return;
@@ -398,7 +408,7 @@ class Compiler {
     let key: string | undefined;
     for (const p of ctx.scope) {
       const k = join(p, path);
-      if (this.featureIndex.has(k) || this.opaque.has(k) || this.instances.has(k)) {
+      if (this.declared(k)) {
         key = k;
         break;
       }
@@ -722,7 +732,7 @@ class Compiler {
     const inner: Ctx = { ...ctx, container: call.id, names: `${label}.`, inSubject: false };
     const body = u.body ?? [];
     // Calc usages of an unnamed body (if, while, for) are read in the enclosing scope: bound features only.
-    this.collectFeatures(body.filter((m) => m.kind === 'Usage' && m.keyword === 'calc' && m.role === null && m.direction === null), inner);
+    this.collectFeatures(body.filter(isCalcUsage), inner);
     if (this.isFlowBody(body)) this.flowBody(call, [body], inner);
     else {
       // A body of assignments and sends runs as one atomic step inside the call.
@@ -1004,7 +1014,7 @@ class Compiler {
       const id = declare(m, ctx);
       if (id !== undefined) prev = id;
       // `then X;` right after a calc usage would succeed the calc (a step of the flow), which is not modeled.
-      else if (m.kind === 'Usage' && m.keyword === 'calc' && m.direction === null && m.role === null) prev = -1 - this.nodes.length;
+      else if (isCalcUsage(m)) prev = -1 - this.nodes.length;
     }
 
     const resolveName = (q: QualifiedName, range: SourceRange, path: string): number => {

@@ -124,7 +124,8 @@ class StateEnvironment implements Environment {
 
   /** `t.d` where `t` is a calc usage: its feature `d` (the evaluator would otherwise read `t`, its result, first). */
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
-    if (usage.segments.length !== 1) return undefined;
+    // Asked at every member access: nothing to look for in a behaviour without calc usages.
+    if (usage.segments.length !== 1 || this.rt.model.calcs.size === 0) return undefined;
     for (const p of this.scope) {
       const key = joinPath(p, usage.segments[0]!);
       if (this.rt.model.calcs.has(key)) return this.read(joinPath(key, output)) ?? error(`'${output}' is not a feature of the calc usage '${key}'`);

@@ -21,7 +21,7 @@ export interface QuestionLike {
 }
 import { ModelValues, type InstanceContext } from './environment';
 import { BudgetError, UnsupportedError, place } from './errors';
-import { ModelIndex, modelKindUnit, splitQualifiedName, typeName, type ModelElement, type ParsedDocument } from './model';
+import { lastSegment, ModelIndex, modelKindUnit, splitQualifiedName, typeName, type ModelElement, type ParsedDocument } from './model';
 
 export { typeName };
 
@@ -281,7 +281,7 @@ export class Session<Q extends QuestionLike = QuestionLike> {
       const got = v.kind === 'quantity' ? `[${v.unit.name}]`
         : v.kind === 'integer' || v.kind === 'real' ? 'a plain number'
           : v.kind === 'string' ? `${JSON.stringify(v.value)} (text, not a number)` : `a ${v.kind} value`;
-      const kindName = libraryKind ? type!.split('::').at(-1) : `${subsettedName(feature!) ?? 'quantity'} (${formatDimension(kind.dimension)})`;
+      const kindName = libraryKind ? type!.split('::').at(-1) : `${subsetted(feature!) ?? 'quantity'} (${formatDimension(kind.dimension)})`;
       throw new UnsupportedError(`binding ${label}: ${got} is not a ${kindName} (give it in a unit like [${kind.name}])`);
     }
     return v;
@@ -325,10 +325,9 @@ export function failure(v: Outcome & { kind: 'error' }, model: Model, fallbackPa
   return new UnsupportedError(`${where}${v.message}`);
 }
 
-/** The last name of what a feature subsets or redefines (`distancePerVolume` of `a :> distancePerVolume`). */
-function subsettedName(feature: ModelElement): string | undefined {
-  if (feature.node.kind !== 'Usage') return undefined;
+/** What a feature subsets or redefines, by its last name (`distancePerVolume` of `a :> distancePerVolume`). */
+function subsetted(feature: ModelElement): string | null {
+  if (feature.node.kind !== 'Usage') return null;
   const r = feature.node.relations.find((x) => x.relation === 'subsetting' || x.relation === 'redefinition');
-  const q = r ? (r.target.kind === 'QualifiedName' ? r.target : r.target.chain.at(-1)) : undefined;
-  return q?.segments.at(-1);
+  return r ? lastSegment(r.target) : null;
 }

@@ -2,34 +2,11 @@
 // parallel state), and the situations SysML v2 leaves open, which are refused where they arise. Every
 // expected value is worked out by hand in the comment beside it; every answer is re-checked by replay.
 import assert from 'node:assert/strict';
-import { parse } from '../../../src/sysml';
-import { answerBehavior, BehaviorError, recheckAnswer, type BehaviorAnswer, type BehaviorDocument, type BehaviorQuestion } from '../../../src/sysml/behavior';
-
-const text = (path: string, source: string): BehaviorDocument => {
-  const r = parse(source);
-  assert.deepEqual(r.errors.map((e) => e.message), [], `${path} parses`);
-  return { path, document: r.document };
-};
+import type { BehaviorQuestion } from '../../../src/sysml/behavior';
+import { ask, ends, text, unsupported as refusal } from './asking';
 
 /** Every schedule, environment signals free: the ends of every run. */
 const q = (subject: string): BehaviorQuestion => ({ kind: 'outcomes', subject, schedule: 'all', free: ['schedule', 'inputs'] });
-
-async function ask(d: BehaviorDocument[], question: BehaviorQuestion): Promise<BehaviorAnswer> {
-  const a = await answerBehavior(d, question, { bounds: [] });
-  if (a instanceof BehaviorError) assert.fail(a.text);
-  assert.deepEqual(recheckAnswer(d, question, a), { ok: true });
-  return a;
-}
-
-async function refusal(d: BehaviorDocument[], question: BehaviorQuestion): Promise<string> {
-  const a = await answerBehavior(d, question, { bounds: [] });
-  assert.ok(a instanceof BehaviorError, `expected a refusal, got ${JSON.stringify(a)}`);
-  assert.equal(a.code, 'unsupported');
-  return a.text;
-}
-
-/** `name@k` of an outcomes answer over its executions. */
-const ends = (a: BehaviorAnswer, name: string) => (a.values ?? []).filter((v) => v.name.replace(/@\d+$/, '') === name).map((v) => v.value);
 
 describe('behaviour semantics: transitions that name nested states', () => {
   const d = [text('nested.sysml', `package N {

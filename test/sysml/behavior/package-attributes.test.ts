@@ -3,31 +3,10 @@
 // values name it. Expected values are worked out by hand beside each question; answers are re-checked
 // by replay.
 import assert from 'node:assert/strict';
-import { parse } from '../../../src/sysml';
-import { answerBehavior, BehaviorError, recheckAnswer, type BehaviorAnswer, type BehaviorDocument, type BehaviorQuestion } from '../../../src/sysml/behavior';
-
-const text = (path: string, source: string): BehaviorDocument => {
-  const r = parse(source);
-  assert.deepEqual(r.errors.map((e) => e.message), [], `${path} parses`);
-  return { path, document: r.document };
-};
+import type { BehaviorQuestion } from '../../../src/sysml/behavior';
+import { ask, ends, refusal, text } from './asking';
 
 const q = (subject: string): BehaviorQuestion => ({ kind: 'outcomes', subject, schedule: 'all', free: ['schedule'] });
-
-async function ask(d: BehaviorDocument[], question: BehaviorQuestion): Promise<BehaviorAnswer> {
-  const a = await answerBehavior(d, question, { bounds: [] });
-  if (a instanceof BehaviorError) assert.fail(a.text);
-  assert.deepEqual(recheckAnswer(d, question, a), { ok: true });
-  return a;
-}
-
-async function refusal(d: BehaviorDocument[], question: BehaviorQuestion): Promise<string> {
-  const a = await answerBehavior(d, question, { bounds: [] });
-  assert.ok(a instanceof BehaviorError, `expected a refusal, got ${JSON.stringify(a)}`);
-  return a.text;
-}
-
-const ends = (a: BehaviorAnswer, name: string) => (a.values ?? []).filter((v) => v.name.replace(/@\d+$/, '') === name).map((v) => v.value);
 
 describe('behaviour semantics: attributes of the package', () => {
   const d = [

@@ -4,41 +4,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from '../../../src/sysml';
-import {
-  answerBehavior, BehaviorError, INERT_CONSTRUCTS, MODELED_CONSTRUCTS, recheckAnswer, type BehaviorAnswer, type BehaviorDocument, type BehaviorQuestion,
-} from '../../../src/sysml/behavior';
+import { INERT_CONSTRUCTS, MODELED_CONSTRUCTS, type BehaviorDocument, type BehaviorQuestion } from '../../../src/sysml/behavior';
+import { ask, ends, text, unsupported as refusal } from './asking';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SOUNDNESS = join(ROOT, '..', 'shared', 'soundness');
 
 const file = (name: string): BehaviorDocument => ({ path: name, document: parse(readFileSync(join(SOUNDNESS, name), 'utf8')).document });
-const text = (path: string, source: string): BehaviorDocument => {
-  const r = parse(source);
-  assert.deepEqual(r.errors.map((e) => e.message), [], `${path} parses`);
-  return { path, document: r.document };
-};
 
 function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
   return { kind, subject, schedule: 'all', free: ['schedule'], ...extra };
 }
-
-async function ask(d: BehaviorDocument[], q: BehaviorQuestion, bounds: { name: 'depth' | 'steps' | 'runs' | 'memory'; limit: number }[] = []): Promise<BehaviorAnswer> {
-  const a = await answerBehavior(d, q, { bounds });
-  if (a instanceof BehaviorError) assert.fail(a.text);
-  // The host's check: every witness replays to what the answer says.
-  assert.deepEqual(recheckAnswer(d, q, a), { ok: true });
-  return a;
-}
-
-async function refusal(d: BehaviorDocument[], q: BehaviorQuestion): Promise<string> {
-  const a = await answerBehavior(d, q, { bounds: [] });
-  assert.ok(a instanceof BehaviorError, `expected a refusal, got ${JSON.stringify(a)}`);
-  assert.equal(a.code, 'unsupported');
-  return a.text;
-}
-
-/** `name@k = value` of an outcomes answer, as `name: [v1, v2, …]` over the executions. */
-const ends = (a: BehaviorAnswer, name: string) => (a.values ?? []).filter((v) => v.name.replace(/@\d+$/, '') === name).map((v) => v.value);
 
 describe('behaviour soundness: the reduced models of ../shared/soundness', () => {
   it('a redefining perform replaces the inherited one: count is 1, as for the part that inherits it', async () => {
