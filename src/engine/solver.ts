@@ -137,9 +137,28 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   const { api, ctx } = await loadZ3();
   if (signal?.aborted) return { status: 'cancelled' };
   const stated = new Statement(ctx, problem);
-  const backend: Solver<'assay'> | Optimize<'assay'> = problem.objective ? new ctx.Optimize() : new ctx.Solver();
   const timeoutMs = Math.max(1, Math.floor(problem.endBy === undefined ? problem.timeoutMs : Math.min(problem.timeoutMs, problem.endBy - Date.now())));
-  backend.set('timeout', timeoutMs);
+  const endBy = Date.now() + timeoutMs;
+
+  // Tracking assertions (for an unsatisfiable answer's core) keeps z3 off its non-linear real solver
+  // (nlsat), which is several times faster on non-linear problems. So a non-linear problem is first
+  // solved untracked: a model that doubles carry exactly is the answer; anything else (unsat: the core
+  // is needed; unknown; a model only rounding can carry, which the host could not check exactly) is
+  // solved again tracked, as every problem was before, in the time that is left.
+  if (!problem.objective && stated.nonlinear) {
+    const untracked = new ctx.Solver();
+    for (const c of stated.constraints) untracked.add(c);
+    for (const a of stated.assertions) untracked.add(a.term);
+    const first = await check(ctx, untracked, timeoutMs, signal);
+    if (signal?.aborted) return { status: 'cancelled' };
+    if (first.status === 'sat') {
+      const values = stated.read(api, ctx, untracked.model());
+      if ([...values.values()].every(exactInDoubles)) return { status: 'sat', model: values };
+    }
+    if (first.status === 'unknown' && first.timedOut) return { status: 'unknown', reason: `timeout after ${timeoutMs} ms`, nonlinear: true };
+  }
+
+  const backend: Solver<'assay'> | Optimize<'assay'> = problem.objective ? new ctx.Optimize() : new ctx.Solver();
   for (const c of stated.constraints) backend.add(c);
   stated.assertions.forEach((a, i) => backend.addAndTrack(a.term, `assertion!${i}`));
   let objectiveIndex = -1;
@@ -147,30 +166,13 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
     const term = stated.arith(problem.objective.term, 'objective');
     objectiveIndex = problem.objective.direction === 'maximize' ? backend.maximize(term) : backend.minimize(term);
   }
-
-  // z3's own timeout is the primary limit; this timer is a backstop in case the WASM build misses it.
-  let timedOut = false;
-  const backstop = setTimeout(() => {
-    timedOut = true;
-    ctx.interrupt();
-  }, timeoutMs + 250);
-  const onAbort = () => ctx.interrupt();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const started = Date.now();
-  let status: 'sat' | 'unsat' | 'unknown';
-  try {
-    status = await backend.check();
-  } finally {
-    clearTimeout(backstop);
-    signal?.removeEventListener('abort', onAbort);
-  }
+  const left = Math.max(1, endBy - Date.now());
+  const { status, timedOut } = await check(ctx, backend, left, signal);
   if (signal?.aborted) return { status: 'cancelled' };
 
   if (status === 'unknown') {
     let reason = backend.reasonUnknown();
-    if (timedOut || Date.now() - started >= timeoutMs || /timeout|canceled/.test(reason)) {
-      reason = `timeout after ${timeoutMs} ms`;
-    }
+    if (timedOut) reason = `timeout after ${timeoutMs} ms`;
     return { status: 'unknown', reason, nonlinear: stated.nonlinear };
   }
   if (status === 'unsat') {
@@ -203,6 +205,43 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
     return { status: 'sat', model: values, optimum };
   }
   return { status: 'sat', model: values };
+}
+
+/** One check() within `timeoutMs`, stopped by `signal`; `timedOut` when the time, not z3, ended it. */
+async function check(ctx: Ctx, backend: Solver<'assay'> | Optimize<'assay'>, timeoutMs: number, signal?: AbortSignal): Promise<{ status: 'sat' | 'unsat' | 'unknown'; timedOut: boolean }> {
+  backend.set('timeout', timeoutMs);
+  // z3's own timeout is the primary limit; this timer is a backstop in case the WASM build misses it.
+  let backstopFired = false;
+  const backstop = setTimeout(() => {
+    backstopFired = true;
+    ctx.interrupt();
+  }, timeoutMs + 250);
+  const onAbort = () => ctx.interrupt();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const started = Date.now();
+  let status: 'sat' | 'unsat' | 'unknown';
+  try {
+    status = await backend.check();
+  } finally {
+    clearTimeout(backstop);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  const timedOut = status === 'unknown' && (backstopFired || Date.now() - started >= timeoutMs || /timeout|canceled/.test(backend.reasonUnknown()));
+  return { status, timedOut };
+}
+
+/** Whether a value reaches the host as exactly itself (a double is exact for it). */
+function exactInDoubles(v: SolverValue): boolean {
+  if (v.sort !== 'Real') return true;
+  if (v.algebraic) return false;
+  const m = /^(-?\d+)(?:\/(\d+))?$/.exec(v.exact);
+  if (!m) return false;
+  // p/q is a double exactly when q is a power of two and p fits the 53-bit mantissa (after scaling).
+  const q = m[2] === undefined ? 1n : BigInt(m[2]);
+  if ((q & (q - 1n)) !== 0n) return false;
+  const p = BigInt(m[1]!);
+  const abs = p < 0n ? -p : p;
+  return abs <= 2n ** 53n && Number.isFinite(v.approx);
 }
 
 /** The problem stated as z3 terms; also records whether anything non-linear was stated. */
