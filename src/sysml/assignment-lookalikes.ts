@@ -15,27 +15,44 @@ const BEHAVIOUR = new Set<string>([
 
 const SHOWN_EXPRESSION = 40;
 
-type Names = ReadonlySet<string>;
+/** A body's names, counted only when a declaration that reads as an assignment asks (rare): most
+ * documents have none, and counting every body's names was a fifth of a cold parse's own work. */
+class Scope {
+  private counts: Map<string, number> | null = null;
+  constructor(
+    private readonly members: readonly Member[] | null,
+    private readonly extra: string | null,
+    readonly parent: Scope | null,
+  ) {}
+
+  count(name: string): number {
+    if (this.counts === null) {
+      this.counts = new Map();
+      if (this.extra !== null) this.counts.set(this.extra, 1);
+      for (const m of this.members ?? []) for (const n of namesOf(m)) this.counts.set(n, (this.counts.get(n) ?? 0) + 1);
+    }
+    return this.counts.get(name) ?? 0;
+  }
+}
 
 /** Every keyword-less declaration in a behaviour body that redeclares a name of the same or an enclosing body. */
 export function declarationsReadAsAssignments(document: Document, source: string): SyntaxDiagnostic[] {
   const out: SyntaxDiagnostic[] = [];
-  const visitBody = (owner: Member | null, members: readonly Member[], enclosing: readonly Names[]) => {
-    const own = new Map<string, number>();
-    for (const m of members) for (const n of namesOf(m)) own.set(n, (own.get(n) ?? 0) + 1);
+  const visitBody = (owner: Member | null, members: readonly Member[], enclosing: Scope | null) => {
     const behaviour = owner !== null && isBehaviour(owner);
-    const scopes = [...enclosing, new Set(own.keys())];
+    const scope = new Scope(members, null, enclosing);
     for (const m of members) {
       if (behaviour && m.kind === 'Usage' && readsAsAssignment(m)) {
         const name = m.name!;
         // Declared elsewhere in this body (not only by itself), or in a body around it.
-        const redeclares = (own.get(name) ?? 0) > 1 || enclosing.some((s) => s.has(name));
+        let redeclares = scope.count(name) > 1;
+        for (let s = enclosing; s && !redeclares; s = s.parent) redeclares = s.count(name) > 0;
         if (redeclares) out.push({ message: message(m, source), range: m.range });
       }
-      visitMember(m, scopes);
+      visitMember(m, scope);
     }
   };
-  const visitMember = (m: Member, scopes: readonly Names[]) => {
+  const visitMember = (m: Member, scopes: Scope) => {
     switch (m.kind) {
       case 'Package':
         visitBody(m, m.members ?? [], scopes);
@@ -53,7 +70,7 @@ export function declarationsReadAsAssignments(document: Document, source: string
         return;
       case 'ForAction': {
         const variable = m.variable.name;
-        visitMember(m.bodyAction, variable ? [...scopes, new Set([variable])] : scopes);
+        visitMember(m.bodyAction, variable ? new Scope(null, variable, scopes) : scopes);
         return;
       }
       case 'StateSubaction':
@@ -69,7 +86,7 @@ export function declarationsReadAsAssignments(document: Document, source: string
       }
     }
   };
-  visitBody(null, document.members, []);
+  visitBody(null, document.members, null);
   return out;
 }
 
