@@ -27,6 +27,13 @@ export interface ImportSpec {
   readonly node: Import | null;
 }
 
+/** Where a built-in declaration's links are in its table, until they are read. */
+export interface PendingLinks {
+  readonly table: { link(d: Declaration, from: number, end: number): void };
+  readonly from: number;
+  readonly end: number;
+}
+
 export interface SupertypeRef {
   readonly relation: RelationKind;
   readonly ref: Reference;
@@ -74,6 +81,9 @@ export class Declaration {
   aliasTarget: Declaration | null = null;
   /** Metadata annotating this element (`#M`, `@M;`, `metadata m : M;`) as references. */
   metadataRefs: readonly QualifiedName[] = NONE;
+  /** A built-in declaration whose supertypes, imports, alias target and implicit bases are still to
+   * be read from its table line (builtin-layer.ts linkBuiltin); null once read, and for any other. */
+  builtinLinks: PendingLinks | null = null;
 
   // Resolution caches, valid while `generation` equals the owning index's generation.
   generation = -1;

@@ -1,6 +1,7 @@
 // Name resolution for SysML v2 / KerML: a workspace index over parsed documents.
 import type { Document } from '../ast';
 import { type NameDiagnostic, Workspace } from './workspace';
+import type { BuiltinTable } from './builtin-layer';
 
 export { Workspace, type NameDiagnostic, type ResolvedReference, type DeclarationInfo } from './workspace';
 export { Declaration, type Layer } from './declarations';
@@ -28,8 +29,8 @@ export function subjectKindOf(index: Workspace, subject: string): string | undef
 
 /** Resolves the names of `docs` against each other and against the library (its documents when
  * given, else the built-in table). */
-export function resolveDocuments(docs: readonly NamedDocument[], options: { library?: readonly NamedDocument[] } = {}): ResolveResult {
-  const index = new Workspace();
+export function resolveDocuments(docs: readonly NamedDocument[], options: { library?: readonly NamedDocument[]; builtins?: BuiltinTable } = {}): ResolveResult {
+  const index = new Workspace(options.builtins ?? null);
   if (options.library && options.library.length > 0) index.setLibrary(options.library);
   for (const d of docs) index.update(d.uri, d.document);
   const diagnostics = new Map<string, NameDiagnostic[]>();

@@ -10,7 +10,7 @@ import type { Argument, BodyExpression, Document, RelationKind, Expression, Memb
 import {
   Declaration, type DocumentDeclarations, type ImportSpec, type Layer, type LookupCache, declareDocument, push,
 } from './declarations';
-import { builtinRoots } from './builtin-layer';
+import { type BuiltinTable, builtinRoots, linkBuiltin } from './builtin-layer';
 import { parseQualifiedName } from './qualified';
 import { tryParseUnit } from '../semantics/units';
 import { RANDOM_FUNCTIONS } from '../semantics/random';
@@ -83,6 +83,9 @@ export class Workspace {
   private userGeneration = 0;
   /** Library version of the built-in table used when no library documents are loaded. */
   readonly builtinVersion = '2026-04';
+
+  /** `builtins`: the built-in table to use (tests); by default the process's shared one. */
+  constructor(private readonly builtins: BuiltinTable | null = null) {}
 
   /** Replaces the library documents (parsed). Pass an empty list to fall back to the built-in table. */
   setLibrary(docs: readonly { uri: string; document: Document }[]): void {
@@ -244,7 +247,7 @@ export class Workspace {
       if (own) return own;
     }
     if (layer !== 'builtin' && this.libraryDocs.size > 0) return this.libraryRoots.get(name) ?? EMPTY;
-    return builtinRoots().get(name) ?? EMPTY;
+    return (this.builtins ?? builtinRoots()).get(name) ?? EMPTY;
   }
 
   // Members of `ns` named `name` come in tiers: owned (aliases followed), inherited, imported;
@@ -263,6 +266,7 @@ export class Workspace {
   /** Members named `name` that the imports of `ns` bring in (public imports only unless
    * `withPrivate`). */
   private importedTier(ns: Declaration, name: string, withPrivate: boolean): Declaration[] {
+    if (ns.builtinLinks !== null) linkBuiltin(ns);
     if (ns.imports.length === 0) return EMPTY;
     this.fresh(ns);
     const caches = cacheOf(ns);
@@ -327,6 +331,7 @@ export class Workspace {
   }
 
   private aliasTargets(alias: Declaration): Declaration[] {
+    if (alias.builtinLinks !== null) linkBuiltin(alias);
     if (alias.aliasTarget) return [alias.aliasTarget];
     const node = alias.node;
     if (!node || node.kind !== 'Alias' || !alias.parent) return EMPTY;
@@ -349,6 +354,7 @@ export class Workspace {
     this.fresh(d);
     if (d.supertypeCache) return d.supertypeCache;
     if (d.computingSupertypes) return EMPTY;
+    if (d.builtinLinks !== null) linkBuiltin(d);
     d.computingSupertypes = true;
     const out: Declaration[] = [];
     try {
@@ -404,6 +410,7 @@ export class Workspace {
 
   /** The supertypes a declaration has implicitly (the library base of its kind, `Base::things`). */
   implicitSupertypes(d: Declaration): Declaration[] {
+    if (d.builtinLinks !== null) linkBuiltin(d);
     return d.fixedSupertypes.flatMap((p) => this.resolvePath(p, d.layer));
   }
 
@@ -537,6 +544,7 @@ export class Workspace {
         if (m.kind !== 'alias') visit(m);
       }
       // Public imports of a namespace are part of what it exposes.
+      if (d.builtinLinks !== null) linkBuiltin(d);
       for (const imp of d.imports) {
         if (!imp.isPublic || imp.filters.length > 0) continue;
         for (const t of this.importTargets(imp)) {

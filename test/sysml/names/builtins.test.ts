@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import { parse } from '../../../src/sysml';
 import { BUILTIN_LIBRARY_VERSION, resolveDocuments } from '../../../src/sysml/names';
-import { libraryDocuments } from './corpus-files';
+import * as path from 'path';
+import { BuiltinTable, BUILTIN_TABLE } from '../../../src/sysml/names/builtin-layer';
+import { CORPUS, libraryDocuments, load, sysmlFiles } from './corpus-files';
 import { TABLE_MODULE, generateBuiltinTable, tableModule } from './generate-builtins';
 
 const model = `package Drone {
@@ -44,4 +46,25 @@ describe('sysml names: built-in library table', () => {
     assert.ok(builtin.length > 0 && builtin.every((d) => d.document === null));
     assert.deepEqual(builtin.map((d) => d.kind), mass.map((d) => d.kind));
   });
+
+  it('read lazily, resolves every reference of every corpus model as the table read whole does', function () {
+    this.timeout(120_000);
+    const models = ['examples', 'training', 'validation'].flatMap((d) => sysmlFiles(path.join(CORPUS, d))).map(load);
+    // Each reference as its position and the qualified names (and kinds) of what it resolves to.
+    const answers = (builtins: BuiltinTable): string[] => {
+      const { index } = resolveDocuments(models, { builtins });
+      return models.flatMap((m) => index.references(m.uri).map((r) =>
+        `${m.uri}@${r.range.start}: ${r.targets.map((t) => `${t.kind} ${t.qualifiedName}`).join(' | ')}`));
+    };
+    const lazy = answers(new BuiltinTable(BUILTIN_TABLE));
+    const whole = new BuiltinTable(BUILTIN_TABLE);
+    whole.materializeAll();
+    const eager = answers(whole);
+    assert.ok(lazy.length > 5_000, `${lazy.length} references`);
+    assert.ok(lazy.filter((a) => / (part|attribute|calc|action|state|package|item|port) \w/.test(a)).length > 1000);
+    const differ = lazy.filter((a, i) => a !== eager[i]);
+    assert.equal(lazy.length, eager.length);
+    assert.deepEqual(differ.slice(0, 5), []);
+  });
 });
+
