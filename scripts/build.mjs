@@ -1,22 +1,24 @@
 // Builds one CommonJS bundle per program into dist/. Silent on success so that
 // `npm run ask -- … --json` prints exactly one JSON object.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const programs = {
   extension: 'src/extension/main.ts',
   'extension-lazy': 'src/extension/lazy.ts',
-  server: 'src/server/main.ts',
+  server: 'src/launcher/loader.ts',
+  'server-main': 'src/server/main.ts',
   engine: 'src/engine/main.ts',
-  // dist/cli.js is a small loader (src/cli/loader.ts) that runs the CLI's bundle, dist/cli-main.js,
-  // with the V8 code cache made below (dist/cli-main.cache).
-  cli: 'src/cli/loader.ts',
+  // dist/cli.js and dist/server.js are a small loader (src/launcher/loader.ts) that runs the program's
+  // bundle, dist/cli-main.js or dist/server-main.js, with the V8 code cache made below for it.
+  cli: 'src/launcher/loader.ts',
   'cli-main': 'src/cli/main.ts',
   // The CLI's parsing and witness replay run on this worker thread (src/host/worker-model.ts).
   'model-worker': 'src/host/model-worker.ts',
@@ -63,6 +65,7 @@ try {
     });
   }
   codeCacheOfTheCli();
+  await codeCacheOfTheServer();
   // Codicons for the webviews: node_modules is not shipped in the VSIX, so the font travels in dist/.
   mkdirSync(join(root, 'dist/codicons'), { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf']) {
@@ -122,13 +125,19 @@ function cacheSample() {
   };
 }
 
-function codeCacheOfTheCli() {
-  const cache = join(root, 'dist', 'cli-main.cache');
+/** Ends a bundle with the key its loader (src/launcher/loader.ts) matches the cache to; removes an old cache. */
+function keyed(program) {
+  const cache = join(root, 'dist', `${program}-main.cache`);
   rmSync(cache, { force: true });
-  const bundle = join(root, 'dist', 'cli-main.js');
-  if (!existsSync(bundle)) return;
-  // The key the loader (src/cli/loader.ts) matches the cache to the bundle by.
+  const bundle = join(root, 'dist', `${program}-main.js`);
+  if (!existsSync(bundle)) return null;
   appendFileSync(bundle, `\n//# assay-build ${createHash('sha1').update(readFileSync(bundle)).digest('hex')}\n`);
+  return cache;
+}
+
+function codeCacheOfTheCli() {
+  const cache = keyed('cli');
+  if (!cache) return;
   const dir = mkdtempSync(join(tmpdir(), 'assay-code-cache-'));
   try {
     for (const [name, text] of Object.entries(cacheSample())) writeFileSync(join(dir, name), text);
@@ -140,6 +149,65 @@ function codeCacheOfTheCli() {
       throw new Error(`making the CLI's code cache failed (exit ${run.status}): ${run.stdout}${run.stderr}`);
     }
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The language server's cache: a server started as the editor starts it (with the V8 flags of
+ * src/host/node-flags.ts: V8 takes a cache only under the flags it was made with) on a workspace
+ * folder of the sample, one file opened, its diagnostics and those of the other file awaited, a
+ * hover and a go to definition asked, then shut down.
+ */
+async function codeCacheOfTheServer() {
+  const cache = keyed('server');
+  if (!cache) return;
+  const flags = /MODEL_NODE_FLAGS[^=]*=\s*\[([^\]]*)\]/.exec(readFileSync(join(root, 'src/host/node-flags.ts'), 'utf8'));
+  if (!flags) throw new Error('src/host/node-flags.ts: MODEL_NODE_FLAGS not found (the server cache is made under those flags)');
+  const execArgv = [...flags[1].matchAll(/'([^']*)'/g)].map((m) => m[1]);
+  const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = await import('vscode-jsonrpc/node');
+  const dir = mkdtempSync(join(tmpdir(), 'assay-code-cache-'));
+  const child = spawn(process.execPath, [...execArgv, join(root, 'dist', 'server.js'), '--stdio'], {
+    env: { ...process.env, ASSAY_WRITE_CODE_CACHE: '1' }, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  try {
+    const sample = cacheSample();
+    for (const [name, text] of Object.entries(sample)) writeFileSync(join(dir, name), text);
+    const uri = (name) => pathToFileURL(join(dir, name)).href;
+    const published = new Set();
+    const problems = [];
+    let seen = () => undefined;
+    connection.onNotification('textDocument/publishDiagnostics', (p) => {
+      // The sample has no problem: any diagnostic means the bundle or the sample broke.
+      if (p.diagnostics.length > 0) problems.push(JSON.stringify(p));
+      published.add(p.uri);
+      seen();
+    });
+    connection.onNotification('window/logMessage', () => undefined);
+    connection.listen();
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'sample' }] });
+    await connection.sendNotification('initialized', {});
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('b.sysml'), languageId: 'sysml', version: 1, text: sample['b.sysml'] } });
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no diagnostics of the sample within 30 s')), 30_000);
+      seen = () => { if (published.has(uri('a.sysml')) && published.has(uri('b.sysml'))) { clearTimeout(timer); resolve(); } };
+      seen();
+    });
+    if (problems.length > 0) throw new Error(`the sample has diagnostics in the language server: ${problems.join('; ')}`);
+    const at = { textDocument: { uri: uri('b.sysml') }, position: { line: 5, character: 22 } };
+    await connection.sendRequest('textDocument/hover', at);
+    await connection.sendRequest('textDocument/definition', at);
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000))]);
+    if (code !== 0 || !existsSync(cache)) throw new Error(`making the language server's code cache failed (exit ${code}): ${stderr}`);
+  } finally {
+    connection.dispose();
+    child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 }

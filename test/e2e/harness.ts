@@ -128,7 +128,7 @@ export function packageExtension(outDir: string): PackagedExtension {
     throw new Error(`vsce package failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
   const files = vsixFiles(vsix);
-  const needed = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/extension-lazy.js', 'extension/dist/server.js',
+  const needed = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/extension-lazy.js', 'extension/dist/server.js', 'extension/dist/server-main.js',
     'extension/syntaxes/sysml.tmLanguage.json', 'extension/syntaxes/kerml.tmLanguage.json', 'extension/language-configuration.json'];
   if (existsSync(join(repoRoot, 'dist', 'engine.js'))) {
     needed.push('extension/dist/engine.js', 'extension/node_modules/z3-solver/build/node.js', 'extension/node_modules/z3-solver/build/z3-built.wasm');

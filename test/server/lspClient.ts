@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MODEL_NODE_FLAGS } from '../../src/host/node-flags';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
 export const repoRoot = join(__dirname, '..', '..');
@@ -26,6 +27,8 @@ export interface ClientOptions {
   codeLensRefresh?: boolean;
   /** Whether the client takes LocationLinks for go to definition (VS Code does). */
   definitionLinks?: boolean;
+  /** The server to start (default: dist/server.js). */
+  server?: string;
 }
 
 export class LanguageClient {
@@ -37,7 +40,8 @@ export class LanguageClient {
   private constructor(readonly child: ChildProcess, readonly connection: MessageConnection) {}
 
   static async start(options: ClientOptions): Promise<LanguageClient> {
-    const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // Started as the editor starts it: with the model programs' V8 flags (and so with its code cache).
+    const child = spawn(process.execPath, [...MODEL_NODE_FLAGS, options.server ?? serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LanguageClient(child, connection);
     connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnostics) => {

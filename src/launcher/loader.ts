@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `assay` as installed (dist/cli.js): loads the command-line host's bundle (dist/cli-main.js, built
-// from ./main.ts) with the V8 code cache the build made for it (dist/cli-main.cache), so a process
-// does not compile the 1.5 MB bundle and the parser and resolver functions again: about 60 ms of CPU
-// per `assay` process (docs/names-and-lowering.md, "Apollo-sized model").
+// A program as installed (dist/cli.js, dist/server.js): a small loader that runs the program's bundle
+// (dist/cli-main.js, dist/server-main.js: named after this file) with the V8 code cache the build made
+// for it (dist/<program>-main.cache), so a process does not compile the bundle again, nor the parser
+// and resolver functions a warm-up run compiled: about 60 ms of CPU per `assay` process, and as much
+// before a fresh language server's first diagnostics (docs/names-and-lowering.md).
 //
 // The cache is used only for the exact bundle it was made from (V8 itself checks only the text's
 // length): the build ends the bundle with a line `//# assay-build <SHA-1 of the bundle>` and the cache
@@ -12,14 +13,15 @@
 // Only Node's own modules here: this file is its own small bundle.
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Script } from 'node:vm';
 
 const KEY_LINE = /\/\/# assay-build ([0-9a-f]{40})\s*$/;
 const KEY_BYTES = 40;
 
-const bundle = join(__dirname, 'cli-main.js');
-const cacheFile = join(__dirname, 'cli-main.cache');
+const program = basename(__filename, '.js');
+const bundle = join(__dirname, `${program}-main.js`);
+const cacheFile = join(__dirname, `${program}-main.cache`);
 let source = readFileSync(bundle, 'utf8');
 // The bundle keeps main.ts's `#!` line; inside the CommonJS wrapper it would be a syntax error.
 if (source.startsWith('#!')) source = '//' + source.slice(2);
@@ -38,8 +40,11 @@ if (key !== null) {
 const wrapped = (Module as unknown as { wrap(source: string): string }).wrap(source);
 const script = new Script(wrapped, { filename: bundle, cachedData });
 
-// The build (scripts/build.mjs) runs one `assay parse` with this set and keeps what it compiled.
-if (process.env.ASSAY_WRITE_CODE_CACHE === '1' && key !== null) {
+// The build (scripts/build.mjs) runs the program once on a sample with this set and keeps what it compiled.
+const writeCache = process.env.ASSAY_WRITE_CODE_CACHE === '1';
+// Not inherited by the processes this one starts (an engine, a worker): only this bundle's cache is made.
+delete process.env.ASSAY_WRITE_CODE_CACHE;
+if (writeCache && key !== null) {
   process.on('exit', () => writeFileSync(cacheFile, Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()])));
 }
 
