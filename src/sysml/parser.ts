@@ -2199,7 +2199,10 @@ class Parser {
       }
       case INTEGER: case REAL: {
         this.adv();
-        return new LiteralNode(k === INTEGER ? 'integer' : 'real', Number(this.text(a)), this.starts[a]!, this.endFrom(a), this.lineStarts);
+        const text = this.text(a);
+        const n = Number(text);
+        if (k === INTEGER && !Number.isSafeInteger(n)) return new BigIntegerLiteralNode(text, n, this.starts[a]!, this.endFrom(a), this.lineStarts);
+        return new LiteralNode(k === INTEGER ? 'integer' : 'real', n, this.starts[a]!, this.endFrom(a), this.lineStarts);
       }
       case STRING: {
         this.adv();
@@ -2996,6 +2999,15 @@ class LiteralNode implements LiteralExpression {
     this[SPAN_START] = start;
     this[SPAN_END] = end;
     this[SPAN_LINES] = lines;
+  }
+}
+
+/** An integer literal a double cannot hold exactly: its digits kept, so no reader rounds it. */
+class BigIntegerLiteralNode extends LiteralNode {
+  declare readonly digits: string;
+  constructor(digits: string, value: number, start: number, end: number, lines: Int32Array) {
+    super('integer', value, start, end, lines);
+    this.digits = digits;
   }
 }
 

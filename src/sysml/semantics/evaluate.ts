@@ -364,6 +364,7 @@ export class Evaluator {
         // `[1/s]`: the 1 of a unit expression is the unit one.
         if (unitContext && n === 1) return unitValue(ONE);
         if (Number.isSafeInteger(n)) return int(n);
+        if (expr.digits !== undefined && /^[0-9]+$/.test(expr.digits)) return int(BigInt(expr.digits));
         const text = env.sourceText?.(expr.range);
         if (text !== undefined && /^[0-9]+$/.test(text.trim())) return int(BigInt(text.trim()));
         return Number.isFinite(n) ? int(BigInt(n)) : real(n);

@@ -495,4 +495,15 @@ describe('behaviour soundness: the table of modeled constructs', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'execution-semantics.md'), 'utf8');
     for (const r of all) assert.ok(doc.includes(`| \`${r.construct}\` |`), `docs list ${r.construct}`);
   });
+  it('an integer literal beyond 2^53 keeps every digit in a behaviour, as evaluate does', async () => {
+    const d = [text('big.sysml', `package BIG {
+      private import ScalarValues::*;
+      action def M {
+        attribute a : Integer := 12345678901234567;
+        attribute c : Integer := 9007199254740993 * 3;
+      }
+    }`)];
+    const o = await ask(d, question('outcomes', 'BIG::M'));
+    assert.deepEqual([ends(o, 'a').map(String), ends(o, 'c').map(String)], [['12345678901234567'], ['27021597764222979']]);
+  });
 });
