@@ -3,7 +3,7 @@
 // with a cache made for another bundle (a stale one after a partial build), which must not be used.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfMissing } from './built';
@@ -18,8 +18,10 @@ const MODEL = `package Tank {
 }
 `;
 
-function parseWith(dist: string, model: string): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(dist, 'cli.js'), 'parse', model], { encoding: 'utf8', timeout: 60_000 });
+function parseWith(dist: string, model: string, ownCaches = 'off'): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(dist, 'cli.js'), 'parse', model], {
+    encoding: 'utf8', timeout: 60_000, env: { ...process.env, ASSAY_CODE_CACHE_DIR: ownCaches },
+  });
   // The summary ends with the time taken.
   return { code: r.status, stdout: r.stdout.replace(/, [\d.]+ s\n$/, '\n'), stderr: r.stderr };
 }
@@ -63,5 +65,26 @@ describe('cli: the code cache of dist/cli.js', function () {
     const key = cache.subarray(0, 40);
     distCopy(Buffer.concat([key, Buffer.from('not a code cache')]));
     assert.deepEqual(parseWith(copy, model), built);
+  });
+
+  it("makes its own cache when V8 rejects the build's (another Node, other flags), and gives the same answers with it", () => {
+    const built = parseWith(DIST, model);
+    const key = readFileSync(join(DIST, 'cli-main.cache')).subarray(0, 40);
+    distCopy(Buffer.concat([key, Buffer.from('not a code cache')]));
+    const own = join(dir, 'own-caches');
+    assert.deepEqual(parseWith(copy, model, own), built);
+    const made = readdirSync(own);
+    assert.equal(made.length, 1, `one cache in ${own}: ${made.join(', ')}`);
+    assert.match(made[0]!, new RegExp(`^cli-${key.toString('latin1').slice(0, 12)}-${process.version.replace(/\./g, '\\.')}-[0-9a-f]+\\.cache$`));
+    const bytes = readFileSync(join(own, made[0]!));
+    assert.equal(bytes.subarray(0, 40).toString('latin1'), key.toString('latin1'));
+    assert.ok(bytes.length > 100_000, `${bytes.length} bytes of compiled code`);
+    // The next process takes that cache (and so makes no other); a garbage one is rejected and remade.
+    const first = statSync(join(own, made[0]!)).mtimeMs;
+    assert.deepEqual(parseWith(copy, model, own), built);
+    assert.deepEqual([readdirSync(own), statSync(join(own, made[0]!)).mtimeMs], [made, first]);
+    writeFileSync(join(own, made[0]!), Buffer.concat([key, Buffer.from('garbage')]));
+    assert.deepEqual(parseWith(copy, model, own), built);
+    assert.ok(readFileSync(join(own, made[0]!)).length > 100_000);
   });
 });

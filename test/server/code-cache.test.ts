@@ -46,7 +46,13 @@ describe('language server: the code cache of dist/server.js', function () {
   }
 
   async function diagnosticsWith(server: string): Promise<Diagnostic[]> {
-    const client = await LanguageClient.start({ workspace, server });
+    // Only the build's cache (or none): the server's own caches are the CLI test's subject.
+    const before = process.env.ASSAY_CODE_CACHE_DIR;
+    process.env.ASSAY_CODE_CACHE_DIR = 'off';
+    const client = await LanguageClient.start({ workspace, server }).finally(() => {
+      if (before === undefined) delete process.env.ASSAY_CODE_CACHE_DIR;
+      else process.env.ASSAY_CODE_CACHE_DIR = before;
+    });
     try {
       const uri = pathToFileURL(join(workspace, 'rig.sysml')).href;
       await client.open(uri, USES);
