@@ -484,12 +484,15 @@ class Statement {
       }
       case 'mod': {
         if (real) throw new ProblemError(`${where}: the remainder (%) needs whole numbers`);
-        const den = sub(t.right);
+        const a = sub(t.left);
+        const b = sub(t.right);
         if (!this.isConstant(t.right)) {
           this.nonlinear = true;
-          this.constraints.push(ctx.Not(ctx.Eq(den, 0)));
+          this.constraints.push(ctx.Not(ctx.Eq(b, 0)));
         }
-        return ctx.Mod(sub(t.left), den);
+        // The notation's remainder is truncated (it takes the dividend's sign: -7 % 3 = -1, docs/semantics.md);
+        // z3's mod is Euclidean (never negative): a % b = mod(a, b) for a >= 0, else -mod(-a, b).
+        return ctx.If(a.ge(0), ctx.Mod(a, b), ctx.Mod(a.neg(), b).neg()) as ArithExpr;
       }
       case 'pow': {
         const base = sub(t.left);

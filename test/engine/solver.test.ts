@@ -136,6 +136,19 @@ describe('engine solver (z3)', function () {
     assert.equal(o.status, 'unsat');
   });
 
+  it("takes the remainder as the notation does: truncated, with the dividend's sign (-7 % 3 = -1)", async () => {
+    const x = { name: 'x', sort: 'Int' as const };
+    const m = sat(await solve(problem({ variables: [{ ...x, upper: '0' }], assertions: [{ name: 'minus one', term: bin('eq', bin('mod', v('x'), n('3')), n('-1')) }] })));
+    const value = (m.get('x') as { value: bigint }).value;
+    assert.ok(value < 0n && value % 3n === -1n, String(value));
+    const divisor = sat(
+      await solve(problem({ variables: [x, { name: 'y', sort: 'Int', domain: ['-3'] }], assertions: [{ name: 'r', term: bin('eq', bin('mod', v('x'), v('y')), n('1')) }, { name: 'x', term: bin('eq', v('x'), n('7')) }] })),
+    );
+    assert.deepEqual(divisor.get('x'), { sort: 'Int', value: 7n }); // 7 % -3 = 1
+    const none = await solve(problem({ variables: [x], assertions: [{ name: 'negative', term: bin('lt', v('x'), n('0')) }, { name: 'one', term: bin('eq', bin('mod', v('x'), n('3')), n('1')) }] }));
+    assert.equal(none.status, 'unsat');
+  });
+
   it('handles Boolean connectives and conditionals', async () => {
     const m = sat(
       await solve(

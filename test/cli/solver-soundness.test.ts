@@ -1,0 +1,47 @@
+// satisfiable (src/engine/symbolic.ts → src/engine/solver.ts → z3) means what evaluate means. The host
+// re-checks a satisfiable witness but takes an `unsatisfiable` on the solver's word, so each model here
+// (test/fixtures/models/soundness/solver.sysml) is one the solver once called unsatisfiable at `proved`
+// where evaluate holds at a point, or a construct the solver now refuses by name and place.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { buildIfMissing } from './built';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const MODEL = join(ROOT, 'test', 'fixtures', 'models', 'soundness', 'solver.sysml');
+
+interface Answer {
+  result?: { claim: string; strength: string; witness?: { inputs: { name: string; value: unknown; unit?: string }[] }; reason?: string };
+  standing?: { strength: string };
+  error?: { message: string; status: string };
+}
+
+function satisfiable(subject: string, ...extra: string[]): { code: number | null; answer: Answer } {
+  const run = spawnSync(process.execPath, [CLI, 'satisfiable', subject, '--model', MODEL, ...extra, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}\n${run.stderr}`);
+  return { code: run.status, answer: JSON.parse(lines[0]!) as Answer };
+}
+
+/** A proved answer with this claim, and the witness's values by name when it has one. */
+function proved(subject: string, claim: 'satisfiable' | 'unsatisfiable', ...extra: string[]): Record<string, unknown> {
+  const { code, answer } = satisfiable(subject, ...extra);
+  assert.equal(code, 0, `${subject}: ${JSON.stringify(answer)}`);
+  assert.equal(answer.result?.claim, claim, `${subject}: ${JSON.stringify(answer)}`);
+  assert.equal(answer.standing?.strength, 'proved', `${subject}: ${JSON.stringify(answer)}`);
+  return Object.fromEntries((answer.result?.witness?.inputs ?? []).map((i) => [i.name, i.value]));
+}
+
+describe('cli: satisfiable means what evaluate means', function () {
+  this.timeout(180_000);
+  before(() => buildIfMissing('cli.js', 'engine.js'));
+
+  it("'%' is the truncated remainder, as evaluate computes it (-1 % 3 = -1)", () => {
+    assert.deepEqual(proved('Rem::NegMod', 'satisfiable'), { x: -1 });
+    const odd = proved('Rem::OddNegative', 'satisfiable');
+    assert.ok(typeof odd.x === 'number' && odd.x < 0 && odd.x % 2 === -1, JSON.stringify(odd));
+    // Euclidean, x = -2 would do; truncated, a negative x leaves 0, -1 or -2.
+    proved('Rem::NeverOne', 'unsatisfiable');
+  });
+});
