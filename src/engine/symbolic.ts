@@ -601,10 +601,12 @@ export class Symbolizer {
     switch (op) {
       case 'and':
       case '&':
-        return { kind: 'bool', term: { op: 'and', args: [this.asBool(left, at, path), this.asBool(right, at, path)] } };
       case 'or':
-      case '|':
-        return { kind: 'bool', term: { op: 'or', args: [this.asBool(left, at, path), this.asBool(right, at, path)] } };
+      case '|': {
+        // `and`/`or` evaluate the right operand only when it decides; `&` and `|` evaluate both (operators.ts).
+        const term: Term = { op: op === 'and' || op === '&' ? 'and' : 'or', args: [this.asBool(left, at, path), this.asBool(right, at, path)] };
+        return { kind: 'bool', term: op === '&' || op === '|' ? { ...term, strict: true } : term };
+      }
       case 'xor':
         return { kind: 'bool', term: { op: 'xor', left: this.asBool(left, at, path), right: this.asBool(right, at, path) } };
       case 'implies':
@@ -678,7 +680,8 @@ export class Symbolizer {
       const xs = flatten(left);
       const ys = flatten(right);
       if (xs.length !== ys.length) return { op: 'bool', value: false };
-      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, at, path)) };
+      // Both sequences are evaluated whole before they are compared.
+      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, at, path)), strict: true };
     }
     const [l, r] = this.commensurate(left, right, '==', at, path);
     return { op: 'eq', left: l.term, right: r.term };

@@ -44,4 +44,15 @@ describe('cli: satisfiable means what evaluate means', function () {
     // Euclidean, x = -2 would do; truncated, a negative x leaves 0, -1 or -2.
     proved('Rem::NeverOne', 'unsatisfiable');
   });
+
+  it('a division or square root constrains the witness only where if, or, and, implies evaluate it', () => {
+    assert.deepEqual(proved('Guard::AvgLoad', 'satisfiable'), { count: 0, total: 5 });
+    const root = proved('Guard::SqrtGuard', 'satisfiable');
+    assert.ok(typeof root.x === 'number' && root.x < 0, JSON.stringify(root));
+    assert.deepEqual(proved('Guard::OrGuard', 'satisfiable'), { y: 0 });
+    const implied = proved('Guard::ImpliesGuard', 'satisfiable');
+    assert.equal(implied.y, 0);
+    // '|' evaluates both operands: y = 0 divides by zero there, y > 0 makes it false.
+    proved('Guard::BarNoGuard', 'unsatisfiable');
+  });
 });

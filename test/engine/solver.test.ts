@@ -149,6 +149,25 @@ describe('engine solver (z3)', function () {
     assert.equal(none.status, 'unsat');
   });
 
+  it('asks a divisor to be non-zero, and a root non-negative, only where its expression is evaluated', async () => {
+    const y = { name: 'y', sort: 'Real' as const, domain: ['0'] };
+    const ratio = bin('lt', bin('div', n('10'), v('y')), n('0'));
+    const root = bin('gt', { op: 'sqrt', arg: { op: 'neg', arg: n('1') } }, v('y'));
+    // y == 0 decides `or` and `implies` before the division; `if` takes the other branch.
+    for (const term of [
+      { op: 'or', args: [bin('eq', v('y'), n('0')), ratio] },
+      bin('implies', bin('ne', v('y'), n('0')), ratio),
+      { op: 'not', arg: { op: 'and', args: [bin('ne', v('y'), n('0')), ratio, root] } },
+      bin('eq', { op: 'ite', cond: bin('eq', v('y'), n('0')), then: n('1'), else: bin('div', n('1'), v('y')) }, n('1')),
+      { op: 'ite', cond: bin('gt', v('y'), n('0')), then: bin('gt', { op: 'sqrt', arg: { op: 'neg', arg: v('y') } }, n('0')), else: { op: 'bool', value: true } },
+    ] as Term[]) {
+      sat(await solve(problem({ variables: [y], assertions: [{ name: 'guarded', term }] })));
+    }
+    // A strict or (`|`) evaluates both sides; so does an unguarded division.
+    const strict = await solve(problem({ variables: [y], assertions: [{ name: 'both', term: { op: 'or', args: [bin('eq', v('y'), n('0')), ratio], strict: true } }] }));
+    assert.equal(strict.status, 'unsat');
+  });
+
   it('handles Boolean connectives and conditionals', async () => {
     const m = sat(
       await solve(
