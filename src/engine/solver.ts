@@ -142,6 +142,11 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   const { api, ctx } = await loadZ3();
   if (signal?.aborted) return { status: 'cancelled' };
   const stated = new Statement(ctx, problem);
+  if (problem.objective && stated.nonlinear) {
+    // z3 does not support optimization over non-linear arithmetic (its maintainers: "never tested/supported",
+    // Z3Prover/z3#7493, #2247): it answers wrong optima and "unbounded" objectives that have a maximum.
+    throw new ProblemError('an objective (maximize/minimize) over non-linear constraints is not solved: z3 optimizes linear arithmetic only');
+  }
   const timeoutMs = Math.max(1, Math.floor(problem.endBy === undefined ? problem.timeoutMs : Math.min(problem.timeoutMs, problem.endBy - Date.now())));
   const endBy = Date.now() + timeoutMs;
 
@@ -167,8 +172,8 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   for (const c of stated.constraints) backend.add(c);
   stated.assertions.forEach((a, i) => backend.addAndTrack(a.term, `assertion!${i}`));
   let objectiveIndex = -1;
-  if (problem.objective && 'maximize' in backend) {
-    const term = stated.arith(problem.objective.term, 'objective');
+  if (problem.objective && stated.objective && 'maximize' in backend) {
+    const term = stated.objective;
     objectiveIndex = problem.objective.direction === 'maximize' ? backend.maximize(term) : backend.minimize(term);
   }
   const left = Math.max(1, endBy - Date.now());
@@ -191,7 +196,7 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   }
   const model = backend.model();
   const values = stated.read(api, ctx, model);
-  if (problem.objective && objectiveIndex >= 0 && 'getUpper' in backend) {
+  if (problem.objective && stated.objective && objectiveIndex >= 0 && 'getUpper' in backend) {
     const { direction } = problem.objective;
     const bound = (direction === 'maximize' ? backend.getUpper(objectiveIndex) : backend.getLower(objectiveIndex)).toString();
     if (/\boo\b/.test(bound)) {
@@ -206,7 +211,7 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
         model: values,
       };
     }
-    const optimum = readValue(api, ctx, model.eval(stated.arith(problem.objective.term, 'objective'), true), stated.sortOf(problem.objective.term));
+    const optimum = readValue(api, ctx, model.eval(stated.objective, true), stated.sortOf(problem.objective.term));
     return { status: 'sat', model: values, optimum };
   }
   return { status: 'sat', model: values };
@@ -266,6 +271,8 @@ class Statement {
   /** Side conditions (a divisor is not zero, a square root's argument is not negative), each under its path condition. */
   readonly constraints: BoolExpr[] = [];
   readonly assertions: { name: string; term: BoolExpr }[] = [];
+  /** Stated with the assertions, so that its side conditions are among `constraints`. */
+  readonly objective: ArithExpr | undefined;
   nonlinear = false;
   private readonly vars = new Map<string, { sort: Sort; expr: AnyExpr }>();
   private readonly sorts = new Map<Term, Sort>();
@@ -284,6 +291,7 @@ class Statement {
     for (const a of problem.assertions) {
       this.assertions.push({ name: a.name, term: this.bool(a.term, a.name) });
     }
+    this.objective = problem.objective ? this.arith(problem.objective.term, 'objective') : undefined;
   }
 
   /** States `conditions` where an expression is evaluated: under its path condition. */

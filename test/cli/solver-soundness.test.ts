@@ -33,6 +33,13 @@ function proved(subject: string, claim: 'satisfiable' | 'unsatisfiable', ...extr
   return Object.fromEntries((answer.result?.witness?.inputs ?? []).map((i) => [i.name, i.value]));
 }
 
+function refused(subject: string, place: RegExp, what: RegExp, ...extra: string[]): void {
+  const { code, answer } = satisfiable(subject, ...extra);
+  assert.equal(code, 3, `${subject}: ${JSON.stringify(answer)}`);
+  assert.match(answer.error?.message ?? '', place, subject);
+  assert.match(answer.error?.message ?? '', what, subject);
+}
+
 describe('cli: satisfiable means what evaluate means', function () {
   this.timeout(180_000);
   before(() => buildIfMissing('cli.js', 'engine.js'));
@@ -54,5 +61,13 @@ describe('cli: satisfiable means what evaluate means', function () {
     assert.equal(implied.y, 0);
     // '|' evaluates both operands: y = 0 divides by zero there, y > 0 makes it false.
     proved('Guard::BarNoGuard', 'unsatisfiable');
+  });
+
+  it('an objective over non-linear arithmetic is refused (z3 optimizes linear arithmetic only)', () => {
+    // sqrt(x) on [0, 4] has its maximum 2 at x = 4; z3 called it unbounded.
+    refused('Opt::Range', /condition set Range/, /objective \(maximize\/minimize\) over non-linear constraints/, '--condition', 'maximize=sqrt(x)');
+    const linear = satisfiable('Opt::Range', '--condition', 'maximize=x');
+    assert.equal(linear.answer.result?.claim, 'satisfiable', JSON.stringify(linear.answer));
+    assert.deepEqual(linear.answer.result?.witness?.inputs, [{ name: 'x', value: 4 }]);
   });
 });

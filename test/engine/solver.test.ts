@@ -168,6 +168,14 @@ describe('engine solver (z3)', function () {
     assert.equal(strict.status, 'unsat');
   });
 
+  it('refuses an objective over non-linear arithmetic (z3 optimizes linear arithmetic only)', async () => {
+    const x = { name: 'x', sort: 'Real' as const, lower: '0', upper: '4' };
+    await assert.rejects(
+      solve(problem({ variables: [x], assertions: [], objective: { direction: 'maximize', term: { op: 'sqrt', arg: v('x') } } })),
+      (e: unknown) => e instanceof ProblemError && /objective .* over non-linear constraints/.test(e.message),
+    );
+  });
+
   it('handles Boolean connectives and conditionals', async () => {
     const m = sat(
       await solve(
