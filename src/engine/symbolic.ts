@@ -19,8 +19,11 @@ import { hasBodyActions } from '../sysml/semantics/calc-body';
 import type { Sort, Term } from './solver';
 
 export type Sym =
-  /** A number: `term` in coherent SI units of `dim`; `integral` when it is an Integer. */
-  | { kind: 'num'; term: Term; dim: Dimension; integral: boolean }
+  /**
+   * A number: `term` in coherent SI units of `dim`; `integral` when it is an Integer. `shape`: what `===`
+   * tells apart besides the value, when known before solving.
+   */
+  | { kind: 'num'; term: Term; dim: Dimension; integral: boolean; shape?: Shape }
   | { kind: 'bool'; term: Term }
   | { kind: 'seq'; items: Sym[] }
   | { kind: 'unit'; unit: Unit }
@@ -29,6 +32,52 @@ export type Sym =
   /** A free enumeration-typed feature: an Integer variable indexing `literals`. */
   | { kind: 'enum'; term: Term; definition: string; literals: string[] }
   | { kind: 'instance'; ctx: InstanceContext };
+
+/**
+ * What a number is besides its value, as `===` tells it apart (docs/semantics.md): an Integer, a Real, a
+ * plain number of either kind (`number`), a quantity in a unit (by name), or a quantity in a unit not known
+ * before solving (`quantity`: a free quantity may be bound in any unit of its dimension).
+ */
+export type Shape = 'integer' | 'real' | 'number' | 'quantity' | Unit;
+
+type NumSym = Extract<Sym, { kind: 'num' }>;
+
+const isPlain = (s: Shape | undefined): boolean => s === 'integer' || s === 'real' || s === 'number';
+const isQuantity = (s: Shape | undefined): boolean => s === 'quantity' || typeof s === 'object';
+
+/** Whether two numbers are of one shape; undefined when that is not known before solving. */
+function sameShape(a: Shape | undefined, b: Shape | undefined): boolean | undefined {
+  if (isPlain(a) && isPlain(b)) return a === 'number' || b === 'number' ? undefined : a === b;
+  if (isQuantity(a) && isQuantity(b)) return typeof a === 'object' && typeof b === 'object' ? a.name === b.name : undefined;
+  return a === undefined || b === undefined ? undefined : false;
+}
+
+function shapeText(s: Shape): string {
+  if (typeof s === 'object') return `a quantity in [${s.name}]`;
+  return s === 'integer' ? 'an Integer' : s === 'real' ? 'a Real' : `a ${s}`;
+}
+
+/** The shape of one of two numbers (the branches of `if`, the arguments of `min`). */
+function eitherShape(a: Shape | undefined, b: Shape | undefined): Shape | undefined {
+  if (sameShape(a, b)) return a;
+  return isPlain(a) && isPlain(b) ? 'number' : isQuantity(a) && isQuantity(b) ? 'quantity' : undefined;
+}
+
+/** The shape of an arithmetic result of dimension `dim`, as src/sysml/semantics/operators.ts makes it; undefined when not known. */
+function arithmeticShape(op: '+' | '-' | '*' | '/', l: Shape | undefined, r: Shape | undefined, dim: Dimension): Shape | undefined {
+  if (isPlain(l) && isPlain(r)) {
+    if (op === '/') return 'real';
+    if (l === 'integer' && r === 'integer') return 'integer';
+    return l === 'real' || r === 'real' ? 'real' : 'number';
+  }
+  if (!isQuantity(l) && !isQuantity(r)) return undefined;
+  // + and - keep the left operand's unit; a quantity scaled by a number keeps its own; products and
+  // quotients of quantities have a composed unit, or are plain numbers when it cancels.
+  if (op === '+' || op === '-') return isQuantity(l) && isQuantity(r) ? l : undefined;
+  if (op === '*' && isPlain(l)) return r;
+  if (isPlain(r)) return l;
+  return isDimensionless(dim) ? undefined : 'quantity';
+}
 
 /** A solver variable standing for one free feature. */
 export interface FreeVariable {
@@ -79,6 +128,13 @@ export function numeral(x: number): string {
 const num = (value: string): Term => ({ op: 'num', value });
 const isZero = (t: Term) => t.op === 'num' && /^-?0+(\.0+)?$/.test(t.value);
 const isOneTerm = (t: Term) => t.op === 'num' && /^1(\.0+)?$/.test(t.value);
+
+/** A magnitude in `unit` as a number in coherent SI units (a point on the scale for °C and °F). */
+function inUnit(magnitude: Term, unit: Unit, shape: Shape): NumSym {
+  let t = scale(magnitude, unit.num, unit.den);
+  if (unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(unit.offset))] };
+  return { kind: 'num', term: t, dim: unit.dimension, integral: false, shape };
+}
 
 /** `term · num/den` without noise for factor 1. */
 function scale(term: Term, factorNum: number, factorDen: number): Term {
@@ -245,10 +301,13 @@ export class Symbolizer {
     const term: Term = { op: 'var', name: v.name };
     if (v.sort === 'Bool') return { kind: 'bool', term };
     if (v.enumeration) return { kind: 'enum', term, definition: v.enumeration.definition, literals: v.enumeration.literals };
-    if (!v.unit) return { kind: 'num', term, dim: DIMENSIONLESS, integral: v.sort === 'Int' };
-    let t = scale(term, v.unit.num, v.unit.den);
-    if (v.unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(v.unit.offset))] };
-    return { kind: 'num', term: t, dim: v.unit.dimension, integral: false };
+    if (!v.unit) {
+      // A witness binds an Integer feature to an Integer, a Real (Rational, Number) one to a Real; an untyped
+      // one to either (fromProtocolValue). A quantity may be bound in any unit of its dimension.
+      const shape = v.sort === 'Int' ? 'integer' : v.type !== undefined && /(^|::)(Real|Rational|Number)$/.test(v.type) ? 'real' : 'number';
+      return { kind: 'num', term, dim: DIMENSIONLESS, integral: v.sort === 'Int', shape };
+    }
+    return inUnit(term, v.unit, 'quantity');
   }
 
   /** A concrete value as a symbol (SI magnitudes for quantities). */
@@ -258,14 +317,11 @@ export class Symbolizer {
       case 'boolean':
         return { kind: 'bool', term: { op: 'bool', value: v.value } };
       case 'integer':
-        return { kind: 'num', term: num(v.value.toString()), dim: DIMENSIONLESS, integral: true };
+        return { kind: 'num', term: num(v.value.toString()), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       case 'real':
-        return { kind: 'num', term: num(numeral(v.value)), dim: DIMENSIONLESS, integral: false };
-      case 'quantity': {
-        let t = scale(num(numeral(v.value)), v.unit.num, v.unit.den);
-        if (v.unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(v.unit.offset))] };
-        return { kind: 'num', term: t, dim: v.unit.dimension, integral: false };
-      }
+        return { kind: 'num', term: num(numeral(v.value)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
+      case 'quantity':
+        return inUnit(num(numeral(v.value)), v.unit, v.unit);
       case 'unit':
         return { kind: 'unit', unit: v.unit };
       case 'complex':
@@ -431,9 +487,9 @@ export class Symbolizer {
       case 'Literal':
         switch (expr.literal) {
           case 'integer':
-            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: true };
+            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
           case 'real':
-            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: false };
+            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
           case 'boolean':
             return { kind: 'bool', term: { op: 'bool', value: expr.value as boolean } };
           case 'string':
@@ -470,7 +526,8 @@ export class Symbolizer {
         const tn = this.asNum(t, expr.then.range, path, 'if … else');
         const en = this.asNum(e, expr.else.range, path, 'if … else');
         if (!sameDimension(tn.dim, en.dim)) this.fail(at, path, `the branches of if have different dimensions (${formatDimension(tn.dim)} and ${formatDimension(en.dim)})`);
-        return { kind: 'num', term: { op: 'ite', cond: c, then: tn.term, else: en.term }, dim: tn.dim, integral: tn.integral && en.integral };
+        const shape = eitherShape(tn.shape, en.shape);
+        return { kind: 'num', term: { op: 'ite', cond: c, then: tn.term, else: en.term }, dim: tn.dim, integral: tn.integral && en.integral, ...(shape ? { shape } : {}) };
       }
       case 'Quantity': {
         const v = this.asNum(this.expression(expr.value, env), expr.value.range, path, 'a quantity');
@@ -478,9 +535,7 @@ export class Symbolizer {
         if (isError(u)) this.fail(u.range ?? expr.unit.range, path, u.message);
         if (u.kind !== 'unit') this.fail(expr.unit.range, path, `expected a unit in [ ], got ${describeKind(u)}`);
         if (!isDimensionless(v.dim)) this.fail(at, path, 'a unit applies to a plain number');
-        let t = scale(v.term, u.unit.num, u.unit.den);
-        if (u.unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(u.unit.offset))] };
-        return { kind: 'num', term: t, dim: u.unit.dimension, integral: false };
+        return inUnit(v.term, u.unit, u.unit);
       }
       case 'Sequence':
         return { kind: 'seq', items: expr.items.flatMap((i) => flatten(this.expression(i, env))) };
@@ -538,27 +593,32 @@ export class Symbolizer {
     switch (name) {
       case 'sum':
       case 'product': {
-        if (items.length === 0) return { kind: 'num', term: num(name === 'sum' ? '0' : '1'), dim: DIMENSIONLESS, integral: true };
+        if (items.length === 0) return { kind: 'num', term: num(name === 'sum' ? '0' : '1'), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
         const nums = items.map((i) => this.asNum(i, at, path, `${name}()`));
+        const dim = name === 'sum' ? nums[0]!.dim : nums.reduce<Dimension>((d, n) => addDims(d, n.dim, 1), DIMENSIONLESS);
+        const shape = nums.slice(1).reduce<Shape | undefined>((acc, n) => arithmeticShape(name === 'sum' ? '+' : '*', acc, n.shape, dim), nums[0]!.shape);
         if (name === 'sum') {
           for (const n of nums) if (!sameDimension(n.dim, nums[0]!.dim)) this.fail(at, path, `sum() mixes dimensions ${formatDimension(nums[0]!.dim)} and ${formatDimension(n.dim)}`);
-          return { kind: 'num', term: { op: 'add', args: nums.map((n) => n.term) }, dim: nums[0]!.dim, integral: nums.every((n) => n.integral) };
+          return { kind: 'num', term: { op: 'add', args: nums.map((n) => n.term) }, dim, integral: nums.every((n) => n.integral), ...(shape ? { shape } : {}) };
         }
         return {
           kind: 'num',
           term: { op: 'mul', args: nums.map((n) => n.term) },
-          dim: nums.reduce<Dimension>((d, n) => addDims(d, n.dim, 1), DIMENSIONLESS),
+          dim,
           integral: nums.every((n) => n.integral),
+          ...(shape ? { shape } : {}),
         };
       }
       case 'size':
-        return { kind: 'num', term: num(String(items.length)), dim: DIMENSIONLESS, integral: true };
+        return { kind: 'num', term: num(String(items.length)), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       case 'min':
       case 'max': {
         if (items.length === 0) this.fail(at, path, `${name}() of nothing`);
         const nums = items.map((i) => this.asNum(i, at, path, `${name}()`));
         for (const n of nums) if (!sameDimension(n.dim, nums[0]!.dim)) this.fail(at, path, `${name}() mixes dimensions`);
-        return { kind: 'num', term: { op: name, args: nums.map((n) => n.term) }, dim: nums[0]!.dim, integral: nums.every((n) => n.integral) };
+        // The result is one of the items.
+        const shape = nums.slice(1).reduce<Shape | undefined>((acc, n) => eitherShape(acc, n.shape), nums[0]!.shape);
+        return { kind: 'num', term: { op: name, args: nums.map((n) => n.term) }, dim: nums[0]!.dim, integral: nums.every((n) => n.integral), ...(shape ? { shape } : {}) };
       }
       case 'abs': {
         const n = this.asNum(args[0] ?? { kind: 'seq', items: [] }, at, path, 'abs()');
@@ -567,7 +627,8 @@ export class Symbolizer {
       case 'sqrt': {
         const n = this.asNum(args[0] ?? { kind: 'seq', items: [] }, at, path, 'sqrt()');
         if (n.dim.some((d) => d % 2 !== 0)) this.fail(at, path, `sqrt() of ${formatDimension(n.dim)} has no unit`);
-        return { kind: 'num', term: { op: 'sqrt', arg: n.term }, dim: n.dim.map((d) => d / 2) as unknown as Dimension, integral: false };
+        const shape: Shape | undefined = isPlain(n.shape) ? 'real' : isQuantity(n.shape) ? 'quantity' : undefined;
+        return { kind: 'num', term: { op: 'sqrt', arg: n.term }, dim: n.dim.map((d) => d / 2) as unknown as Dimension, integral: false, ...(shape ? { shape } : {}) };
       }
     }
     // Other functions (floor, round, sin …) only over constants: evaluate them.
@@ -615,7 +676,7 @@ export class Symbolizer {
       case '!=':
       case '===':
       case '!==': {
-        const eq = this.equality(left, right, at, path);
+        const eq = this.equality(left, right, op === '===' || op === '!==' ? op : undefined, at, path);
         return { kind: 'bool', term: op === '==' || op === '===' ? eq : { op: 'not', arg: eq } };
       }
       case '<':
@@ -630,25 +691,31 @@ export class Symbolizer {
       case '-': {
         const [l, r] = this.commensurate(left, right, op, at, path);
         const term: Term = op === '+' ? { op: 'add', args: [l.term, r.term] } : { op: 'sub', left: l.term, right: r.term };
-        return { kind: 'num', term, dim: l.dim, integral: l.integral && r.integral };
+        const shape = arithmeticShape(op, l.shape, r.shape, l.dim);
+        return { kind: 'num', term, dim: l.dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}) };
       }
       case '*': {
         const l = this.asNum(left, at, path, "'*'");
         const r = this.asNum(right, at, path, "'*'");
-        return { kind: 'num', term: { op: 'mul', args: [l.term, r.term] }, dim: addDims(l.dim, r.dim, 1), integral: l.integral && r.integral };
+        const dim = addDims(l.dim, r.dim, 1);
+        const shape = arithmeticShape('*', l.shape, r.shape, dim);
+        return { kind: 'num', term: { op: 'mul', args: [l.term, r.term] }, dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}) };
       }
       case '/': {
         const l = this.asNum(left, at, path, "'/'");
         const r = this.asNum(right, at, path, "'/'");
         if (isZero(r.term)) this.fail(at, path, 'division by zero');
-        if (isOneTerm(r.term)) return { ...l, integral: false };
-        return { kind: 'num', term: { op: 'div', left: l.term, right: r.term }, dim: addDims(l.dim, r.dim, -1), integral: false };
+        const dim = addDims(l.dim, r.dim, -1);
+        const shape = arithmeticShape('/', l.shape, r.shape, dim);
+        const rest = { dim, integral: false, ...(shape ? { shape } : {}) };
+        if (isOneTerm(r.term)) return { kind: 'num', term: l.term, ...rest };
+        return { kind: 'num', term: { op: 'div', left: l.term, right: r.term }, ...rest };
       }
       case '%': {
         const l = this.asNum(left, at, path, "'%'");
         const r = this.asNum(right, at, path, "'%'");
         if (!l.integral || !r.integral) this.fail(at, path, "'%' needs Integers for the solver");
-        return { kind: 'num', term: { op: 'mod', left: l.term, right: r.term }, dim: DIMENSIONLESS, integral: true };
+        return { kind: 'num', term: { op: 'mod', left: l.term, right: r.term }, dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       }
       case '**':
       case '^': {
@@ -666,14 +733,15 @@ export class Symbolizer {
     }
   }
 
-  private equality(left: Sym, right: Sym, at: SourceRange, path: string): Term {
+  /** `==`, or `===` / `!==` (`same`) where it means `==`: on numbers of one kind and unit, and on other values. */
+  private equality(left: Sym, right: Sym, same: '===' | '!==' | undefined, at: SourceRange, path: string): Term {
     if (left.kind === 'enum' || right.kind === 'enum') return this.enumEquality(left, right, at, path);
     if (left.kind === 'bool' || right.kind === 'bool') return { op: 'eq', left: this.asBool(left, at, path), right: this.asBool(right, at, path) };
     if (left.kind === 'const' || right.kind === 'const') {
       const a = this.constantValue(left);
       const b = this.constantValue(right);
       if (a === undefined || b === undefined) this.fail(at, path, `cannot compare ${symKind(left)} with ${symKind(right)} in the solver`);
-      const r = concreteBinary('==', a, b, at);
+      const r = concreteBinary(same ? '===' : '==', a, b, at);
       return { op: 'bool', value: !isError(r) && r.kind === 'boolean' && r.value };
     }
     if (left.kind === 'seq' || right.kind === 'seq') {
@@ -681,7 +749,23 @@ export class Symbolizer {
       const ys = flatten(right);
       if (xs.length !== ys.length) return { op: 'bool', value: false };
       // Both sequences are evaluated whole before they are compared.
-      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, at, path)), strict: true };
+      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, same, at, path)), strict: true };
+    }
+    if (same) {
+      // evaluate's '===' tells Integer from Real and a unit from another (1 === 1.0 is false,
+      // docs/semantics.md); the library's DataFunctions::'===' is `x == y` on data values. The two agree on
+      // numbers of one kind and unit, the only ones the solver states.
+      const l = this.asNum(left, at, path, `'${same}'`);
+      const r = this.asNum(right, at, path, `'${same}'`);
+      const shapes = sameShape(l.shape, r.shape);
+      if (shapes === false) {
+        this.fail(at, path, `'${same}' of ${shapeText(l.shape!)} and ${shapeText(r.shape!)} is not modeled by the solver (evaluate tells them apart; the library's DataFunctions::'===' compares data values with ==); ask evaluate`);
+      }
+      if (shapes === undefined) {
+        const unknown = sameShape(l.shape, l.shape) === undefined ? l : r;
+        const why = isQuantity(unknown.shape) ? ': a free quantity may be given in any unit of its dimension' : isPlain(unknown.shape) ? ': it may be an Integer or a Real' : '';
+        this.fail(at, path, `'${same}' also compares the kind of number and the unit, which the solver does not know of its ${unknown === l ? 'left' : 'right'} operand (${symKind(unknown)})${why}; ask evaluate`);
+      }
     }
     const [l, r] = this.commensurate(left, right, '==', at, path);
     return { op: 'eq', left: l.term, right: r.term };

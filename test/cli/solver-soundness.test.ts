@@ -70,4 +70,15 @@ describe('cli: satisfiable means what evaluate means', function () {
     assert.equal(linear.answer.result?.claim, 'satisfiable', JSON.stringify(linear.answer));
     assert.deepEqual(linear.answer.result?.witness?.inputs, [{ name: 'x', value: 4 }]);
   });
+
+  it("'===' and '!==' are stated where they mean '==' (one kind, one unit) and refused where evaluate and the library part", () => {
+    const same = proved('Same::SameKind', 'satisfiable');
+    assert.equal(same.n, 5);
+    assert.equal(same.x, 2);
+    // evaluate: x = 5 holds (5 is not 5.0); DataFunctions::'===' is x == y, under which it cannot hold.
+    refused('Same::NotSame', /solver\.sysml:56:30/, /'!==' of an Integer and a Real is not modeled by the solver/);
+    refused('Same::KmIsNotM', /solver\.sysml:64:43/, /'===' of a quantity in \[km\] and a quantity in \[m\] is not modeled/);
+    // d may be bound in km or in m: the solver cannot know which.
+    refused('Same::NotSameQ', /solver\.sysml:60:30/, /'!==' also compares the kind of number and the unit.*any unit of its dimension/);
+  });
 });
