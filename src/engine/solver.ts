@@ -551,7 +551,8 @@ class Statement {
           return n === 1 ? base : ctx.Product(base, ...Array.from({ length: n - 1 }, () => base));
         }
         this.nonlinear = true;
-        return base.pow(this.arith(t.right, where, true, guard));
+        // An Int power has a whole exponent (sortOf): z3 will not take a Real one for an Int base.
+        return base.pow(this.arith(t.right, where, real, guard));
       }
       case 'sqrt': {
         // sqrt(x) is the r with r >= 0 and r*r = x; x must not be negative where it is evaluated.

@@ -486,8 +486,13 @@ export class Symbolizer {
     switch (expr.kind) {
       case 'Literal':
         switch (expr.literal) {
-          case 'integer':
-            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
+          case 'integer': {
+            if (Number.isSafeInteger(expr.value)) return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
+            // Past 2^53 the AST's number is rounded; the evaluator reads the digits of the source (exact).
+            const v = this.concrete.evaluate(expr, this.values.environment(this.values.root, env.lexical));
+            if (isError(v)) this.fail(v.range ?? at, path, v.message);
+            return this.fromValue(v, path, at);
+          }
           case 'real':
             return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
           case 'boolean':
@@ -645,9 +650,12 @@ export class Symbolizer {
     if (s.kind === 'const') return s.value;
     if (s.kind === 'bool' && s.term.op === 'bool') return { kind: 'boolean', value: s.term.value };
     if (s.kind === 'num' && isDimensionless(s.dim)) {
+      if (s.integral) {
+        const i = exactInteger(s.term);
+        return i === undefined ? undefined : { kind: 'integer', value: i };
+      }
       const v = evaluateConstant(s.term);
-      if (v === undefined) return undefined;
-      return s.integral && Number.isInteger(v) ? { kind: 'integer', value: BigInt(v) } : { kind: 'real', value: v };
+      return v === undefined ? undefined : { kind: 'real', value: v };
     }
     if (s.kind === 'seq') {
       const items = s.items.map((i) => this.constantValue(i));
@@ -718,19 +726,52 @@ export class Symbolizer {
         return { kind: 'num', term: { op: 'mod', left: l.term, right: r.term }, dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       }
       case '**':
-      case '^': {
-        const l = this.asNum(left, at, path, `'${op}'`);
-        const r = this.asNum(right, at, path, `'${op}'`);
-        if (!isDimensionless(r.dim)) this.fail(at, path, 'an exponent must be a plain number');
-        const e = evaluateConstant(r.term);
-        if (!isDimensionless(l.dim) && (e === undefined || !Number.isInteger(e))) this.fail(at, path, 'a quantity can only be raised to a whole constant power');
-        const dim = e === undefined ? DIMENSIONLESS : (l.dim.map((d) => d * e) as unknown as Dimension);
-        const exponent = e !== undefined && Number.isInteger(e) && e >= 0 ? num(String(e)) : r.term;
-        return { kind: 'num', term: { op: 'pow', left: l.term, right: exponent }, dim, integral: l.integral && e !== undefined && Number.isInteger(e) && e >= 0 };
-      }
+      case '^':
+        return this.power(op, this.asNum(left, at, path, `'${op}'`), this.asNum(right, at, path, `'${op}'`), at, path);
       default:
         this.fail(at, path, `the operator '${op}' is not supported by the solver`);
     }
+  }
+
+  /**
+   * `x ** e` for a whole constant e. The evaluator's other powers are not modeled: a fractional or free
+   * exponent (a negative base has no Real power; z3 reads 0 ** 0 and x ** 0.5 its own way), and a negative
+   * power of a Real that may be 0.0 (Infinity in the evaluator, no number in the solver).
+   */
+  private power(op: string, l: NumSym, r: NumSym, at: SourceRange, path: string): Sym {
+    if (!isDimensionless(r.dim) || !isPlain(r.shape)) this.fail(at, path, 'an exponent must be a plain number');
+    // Constants: the evaluator's own power, with its kinds and errors.
+    const a = isDimensionless(l.dim) && isPlain(l.shape) ? this.constantValue(l) : undefined;
+    const b = this.constantValue(r);
+    if (a !== undefined && b !== undefined) {
+      const v = concreteBinary(op as '**', a, b, at);
+      if (isError(v)) this.fail(v.range ?? at, path, v.message);
+      return this.fromValue(v, path, at);
+    }
+    const e = evaluateConstant(r.term);
+    if (e === undefined) this.fail(at, path, `'${op}' with an exponent that depends on the solution is not modeled by the solver; ask evaluate`);
+    if (!Number.isInteger(e)) this.fail(at, path, `'${op}' with the fractional exponent ${e} is not modeled by the solver (write sqrt() for a square root); ask evaluate`);
+    const dim = l.dim.map((d) => d * e) as unknown as Dimension;
+    const integer = l.shape === 'integer' && r.shape === 'integer';
+    const shape: Shape | undefined =
+      isPlain(l.shape) && isPlain(r.shape)
+        ? integer && e >= 0
+          ? 'integer'
+          : l.shape === 'real' || r.shape === 'real' || e < 0
+            ? 'real'
+            : 'number'
+        : isQuantity(l.shape) && !isDimensionless(dim)
+          ? 'quantity'
+          : undefined;
+    const whole: Term = { op: 'pow', left: l.term, right: num(String(Math.abs(e))) };
+    if (e >= 0) return { kind: 'num', term: whole, dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}) };
+    // An Integer to a negative Integer power is 1 / x ** n, an error at 0 (the division's side condition);
+    // a Real at 0.0 would be Infinity.
+    if (!integer && evaluateConstant(l.term) === undefined) {
+      this.fail(at, path, `'${op}' with a negative exponent over a Real that may be 0.0 is not modeled by the solver (0.0 ** ${e} is Infinity in evaluate); ask evaluate`);
+    }
+    if (evaluateConstant(l.term) === 0) this.fail(at, path, `0 ** ${e}: division by zero`);
+    return { kind: 'num', term: { op: 'div', left: num('1'), right: whole }, dim, integral: false, ...(shape ? { shape } : {}) };
   }
 
   /** `==`, or `===` / `!==` (`same`) where it means `==`: on numbers of one kind and unit, and on other values. */
@@ -848,6 +889,37 @@ function describeExpression(e: Expression): string {
       return 'a missing expression (syntax error)';
     default:
       return `a ${e.kind.toLowerCase()} expression`;
+  }
+}
+
+/** The exact value of an Integer term made of numerals only; undefined when it holds anything else. */
+function exactInteger(t: Term): bigint | undefined {
+  switch (t.op) {
+    case 'num':
+      return /^-?\d+$/.test(t.value) ? BigInt(t.value) : undefined;
+    case 'neg': {
+      const v = exactInteger(t.arg);
+      return v === undefined ? undefined : -v;
+    }
+    case 'add':
+    case 'mul': {
+      let acc = t.op === 'add' ? 0n : 1n;
+      for (const a of t.args) {
+        const v = exactInteger(a);
+        if (v === undefined) return undefined;
+        acc = t.op === 'add' ? acc + v : acc * v;
+      }
+      return acc;
+    }
+    case 'sub':
+    case 'pow': {
+      const a = exactInteger(t.left);
+      const b = exactInteger(t.right);
+      if (a === undefined || b === undefined || (t.op === 'pow' && (b < 0n || b > 64n))) return undefined;
+      return t.op === 'sub' ? a - b : a ** b;
+    }
+    default:
+      return undefined;
   }
 }
 

@@ -81,4 +81,15 @@ describe('cli: satisfiable means what evaluate means', function () {
     // d may be bound in km or in m: the solver cannot know which.
     refused('Same::NotSameQ', /solver\.sysml:60:30/, /'!==' also compares the kind of number and the unit.*any unit of its dimension/);
   });
+
+  it("'**': whole exponents are powers, Integer inverses divide; a Real's inverse (Infinity at 0.0) and fractional exponents are refused", () => {
+    refused('Pow::RealInverse', /solver\.sysml:76:43/, /negative exponent over a Real that may be 0\.0/);
+    refused('Pow::Fractional', /solver\.sysml:80:30/, /fractional exponent 0\.5/);
+    assert.deepEqual(proved('Pow::IntegerInverse', 'satisfiable'), { n: 2 });
+    assert.deepEqual(proved('Pow::Large', 'satisfiable'), { x: 2 });
+  });
+
+  it('Integer literals past 2^53 keep their digits', () => {
+    assert.deepEqual(proved('Lit::Big', 'satisfiable'), { x: '18446744073709551617' });
+  });
 });

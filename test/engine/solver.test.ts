@@ -176,6 +176,11 @@ describe('engine solver (z3)', function () {
     );
   });
 
+  it('states a large whole power of an Integer', async () => {
+    const m = sat(await solve(problem({ variables: [{ name: 'x', sort: 'Int', domain: ['2'] }], assertions: [{ name: 'big', term: bin('eq', bin('pow', v('x'), n('20')), n('1048576')) }] })));
+    assert.deepEqual(m.get('x'), { sort: 'Int', value: 2n });
+  });
+
   it('handles Boolean connectives and conditionals', async () => {
     const m = sat(
       await solve(
