@@ -21,9 +21,10 @@ import type { Sort, Term } from './solver';
 export type Sym =
   /**
    * A number: `term` in coherent SI units of `dim`; `integral` when it is an Integer. `shape`: what `===`
-   * tells apart besides the value, when known before solving.
+   * tells apart besides the value, when known before solving. `affine`: the offset of the scale `term` is
+   * a point on (°C: 273.15; NaN when it depends on the solution), which arithmetic must not add twice.
    */
-  | { kind: 'num'; term: Term; dim: Dimension; integral: boolean; shape?: Shape }
+  | { kind: 'num'; term: Term; dim: Dimension; integral: boolean; shape?: Shape; affine?: number }
   | { kind: 'bool'; term: Term }
   | { kind: 'seq'; items: Sym[] }
   | { kind: 'unit'; unit: Unit }
@@ -133,7 +134,7 @@ const isOneTerm = (t: Term) => t.op === 'num' && /^1(\.0+)?$/.test(t.value);
 function inUnit(magnitude: Term, unit: Unit, shape: Shape): NumSym {
   let t = scale(magnitude, unit.num, unit.den);
   if (unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(unit.offset))] };
-  return { kind: 'num', term: t, dim: unit.dimension, integral: false, shape };
+  return { kind: 'num', term: t, dim: unit.dimension, integral: false, shape, ...(unit.offset !== 0 ? { affine: unit.offset } : {}) };
 }
 
 /** `term · num/den` without noise for factor 1. */
@@ -519,6 +520,7 @@ export class Symbolizer {
         if (expr.operator === 'not') return { kind: 'bool', term: { op: 'not', arg: this.asBool(x, at, path) } };
         if (expr.operator === '~') this.fail(at, path, "'~' is not supported by the solver");
         const n = this.asNum(x, at, path, `'${expr.operator}'`);
+        if (expr.operator === '-') this.noAffine(n, at, path, "unary '-'");
         return expr.operator === '-' ? { ...n, term: { op: 'neg', arg: n.term } } : n;
       }
       case 'Binary':
@@ -532,15 +534,26 @@ export class Symbolizer {
         const en = this.asNum(e, expr.else.range, path, 'if … else');
         if (!sameDimension(tn.dim, en.dim)) this.fail(at, path, `the branches of if have different dimensions (${formatDimension(tn.dim)} and ${formatDimension(en.dim)})`);
         const shape = eitherShape(tn.shape, en.shape);
-        return { kind: 'num', term: { op: 'ite', cond: c, then: tn.term, else: en.term }, dim: tn.dim, integral: tn.integral && en.integral, ...(shape ? { shape } : {}) };
+        const affine = tn.affine === en.affine ? tn.affine : NaN;
+        return {
+          kind: 'num',
+          term: { op: 'ite', cond: c, then: tn.term, else: en.term },
+          dim: tn.dim,
+          integral: tn.integral && en.integral,
+          ...(shape ? { shape } : {}),
+          ...(affine !== undefined ? { affine } : {}),
+        };
       }
       case 'Quantity': {
         const v = this.asNum(this.expression(expr.value, env), expr.value.range, path, 'a quantity');
         const u = this.concrete.evaluateUnit(expr.unit, this.values.environment(this.values.root, env.lexical));
         if (isError(u)) this.fail(u.range ?? expr.unit.range, path, u.message);
         if (u.kind !== 'unit') this.fail(expr.unit.range, path, `expected a unit in [ ], got ${describeKind(u)}`);
-        if (!isDimensionless(v.dim)) this.fail(at, path, 'a unit applies to a plain number');
-        return inUnit(v.term, u.unit, u.unit);
+        if (isPlain(v.shape)) return inUnit(v.term, u.unit, u.unit);
+        // `q [u]` converts a quantity (withUnit): the same point in SI units, now in u.
+        if (!isQuantity(v.shape)) this.fail(at, path, `a unit applies to a number or converts a quantity; the solver does not know which ${symKind(v)} is`);
+        if (!sameDimension(v.dim, u.unit.dimension)) this.fail(at, path, `cannot convert ${symKind(v)} to [${u.unit.name}]: different dimensions`);
+        return { kind: 'num', term: v.term, dim: u.unit.dimension, integral: false, shape: u.unit, ...(u.unit.offset !== 0 ? { affine: u.unit.offset } : {}) };
       }
       case 'Sequence':
         return { kind: 'seq', items: expr.items.flatMap((i) => flatten(this.expression(i, env))) };
@@ -600,6 +613,9 @@ export class Symbolizer {
       case 'product': {
         if (items.length === 0) return { kind: 'num', term: num(name === 'sum' ? '0' : '1'), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
         const nums = items.map((i) => this.asNum(i, at, path, `${name}()`));
+        // One item is the result itself; more are folded with '+' or '*' (which the solver refuses over °C).
+        if (nums.length === 1) return nums[0]!;
+        for (const n of nums) this.noAffine(n, at, path, `${name}()`);
         const dim = name === 'sum' ? nums[0]!.dim : nums.reduce<Dimension>((d, n) => addDims(d, n.dim, 1), DIMENSIONLESS);
         const shape = nums.slice(1).reduce<Shape | undefined>((acc, n) => arithmeticShape(name === 'sum' ? '+' : '*', acc, n.shape, dim), nums[0]!.shape);
         if (name === 'sum') {
@@ -621,16 +637,26 @@ export class Symbolizer {
         if (items.length === 0) this.fail(at, path, `${name}() of nothing`);
         const nums = items.map((i) => this.asNum(i, at, path, `${name}()`));
         for (const n of nums) if (!sameDimension(n.dim, nums[0]!.dim)) this.fail(at, path, `${name}() mixes dimensions`);
-        // The result is one of the items.
+        // The result is one of the items (compared as points on their scales).
         const shape = nums.slice(1).reduce<Shape | undefined>((acc, n) => eitherShape(acc, n.shape), nums[0]!.shape);
-        return { kind: 'num', term: { op: name, args: nums.map((n) => n.term) }, dim: nums[0]!.dim, integral: nums.every((n) => n.integral), ...(shape ? { shape } : {}) };
+        const affine = nums.every((n) => n.affine === nums[0]!.affine) ? nums[0]!.affine : NaN;
+        return {
+          kind: 'num',
+          term: { op: name, args: nums.map((n) => n.term) },
+          dim: nums[0]!.dim,
+          integral: nums.every((n) => n.integral),
+          ...(shape ? { shape } : {}),
+          ...(affine !== undefined ? { affine } : {}),
+        };
       }
       case 'abs': {
         const n = this.asNum(args[0] ?? { kind: 'seq', items: [] }, at, path, 'abs()');
+        this.noAffine(n, at, path, 'abs()');
         return { ...n, term: { op: 'abs', arg: n.term } };
       }
       case 'sqrt': {
         const n = this.asNum(args[0] ?? { kind: 'seq', items: [] }, at, path, 'sqrt()');
+        this.noAffine(n, at, path, 'sqrt()');
         if (n.dim.some((d) => d % 2 !== 0)) this.fail(at, path, `sqrt() of ${formatDimension(n.dim)} has no unit`);
         const shape: Shape | undefined = isPlain(n.shape) ? 'real' : isQuantity(n.shape) ? 'quantity' : undefined;
         return { kind: 'num', term: { op: 'sqrt', arg: n.term }, dim: n.dim.map((d) => d / 2) as unknown as Dimension, integral: false, ...(shape ? { shape } : {}) };
@@ -638,7 +664,7 @@ export class Symbolizer {
     }
     // Other functions (floor, round, sin …) only over constants: evaluate them.
     const values = args.map((a) => this.constantValue(a));
-    if (values.some((v) => v === undefined)) this.fail(at, path, `${name}() over free features is not supported by the solver`);
+    if (values.some((v) => v === undefined)) this.fail(at, path, `${name}() over free features or quantities is not supported by the solver`);
     const r = callLibraryFunction(name, values as Value[], { draws: this.concrete.options.draws ?? {}, range: at });
     if (r === undefined) this.fail(at, path, `unknown calc or function '${name}'`);
     if (isError(r)) this.fail(r.range ?? at, path, r.message);
@@ -649,7 +675,8 @@ export class Symbolizer {
   private constantValue(s: Sym): Value | undefined {
     if (s.kind === 'const') return s.value;
     if (s.kind === 'bool' && s.term.op === 'bool') return { kind: 'boolean', value: s.term.value };
-    if (s.kind === 'num' && isDimensionless(s.dim)) {
+    // A quantity (even a dimensionless one, 50 ['%']) is not its SI magnitude to a library function.
+    if (s.kind === 'num' && isDimensionless(s.dim) && isPlain(s.shape)) {
       if (s.integral) {
         const i = exactInteger(s.term);
         return i === undefined ? undefined : { kind: 'integer', value: i };
@@ -698,13 +725,28 @@ export class Symbolizer {
       case '+':
       case '-': {
         const [l, r] = this.commensurate(left, right, op, at, path);
-        const term: Term = op === '+' ? { op: 'add', args: [l.term, r.term] } : { op: 'sub', left: l.term, right: r.term };
+        if ((isPlain(l.shape) && isQuantity(r.shape)) || (isQuantity(l.shape) && isPlain(r.shape))) {
+          this.fail(at, path, `'${op}' of ${symKind(l)} and ${symKind(r)}: a number and a quantity do not add`);
+        }
+        let rt = r.term;
+        if (l.affine !== undefined && r.affine !== undefined) {
+          // Two points on offset scales (20 [°C] + 10 [°C]): the right one is read as a difference, 10 K
+          // (docs/semantics.md, Temperatures), so its scale's offset is not added twice.
+          if (!Number.isFinite(r.affine) || !Number.isFinite(l.affine)) this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
+          rt = { op: 'sub', left: r.term, right: num(numeral(r.affine)) };
+        } else if (r.affine !== undefined && !Number.isFinite(r.affine)) {
+          this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
+        }
+        const term: Term = op === '+' ? { op: 'add', args: [l.term, rt] } : { op: 'sub', left: l.term, right: rt };
         const shape = arithmeticShape(op, l.shape, r.shape, l.dim);
-        return { kind: 'num', term, dim: l.dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}) };
+        // The result is in the left operand's unit: a point on its scale when it has an offset.
+        return { kind: 'num', term, dim: l.dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}), ...(l.affine !== undefined ? { affine: l.affine } : {}) };
       }
       case '*': {
         const l = this.asNum(left, at, path, "'*'");
         const r = this.asNum(right, at, path, "'*'");
+        this.noAffine(l, at, path, "'*'");
+        this.noAffine(r, at, path, "'*'");
         const dim = addDims(l.dim, r.dim, 1);
         const shape = arithmeticShape('*', l.shape, r.shape, dim);
         return { kind: 'num', term: { op: 'mul', args: [l.term, r.term] }, dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}) };
@@ -712,6 +754,8 @@ export class Symbolizer {
       case '/': {
         const l = this.asNum(left, at, path, "'/'");
         const r = this.asNum(right, at, path, "'/'");
+        this.noAffine(l, at, path, "'/'");
+        this.noAffine(r, at, path, "'/'");
         if (isZero(r.term)) this.fail(at, path, 'division by zero');
         const dim = addDims(l.dim, r.dim, -1);
         const shape = arithmeticShape('/', l.shape, r.shape, dim);
@@ -740,6 +784,7 @@ export class Symbolizer {
    */
   private power(op: string, l: NumSym, r: NumSym, at: SourceRange, path: string): Sym {
     if (!isDimensionless(r.dim) || !isPlain(r.shape)) this.fail(at, path, 'an exponent must be a plain number');
+    this.noAffine(l, at, path, `'${op}'`);
     // Constants: the evaluator's own power, with its kinds and errors.
     const a = isDimensionless(l.dim) && isPlain(l.shape) ? this.constantValue(l) : undefined;
     const b = this.constantValue(r);
@@ -772,6 +817,13 @@ export class Symbolizer {
     }
     if (evaluateConstant(l.term) === 0) this.fail(at, path, `0 ** ${e}: division by zero`);
     return { kind: 'num', term: { op: 'div', left: num('1'), right: whole }, dim, integral: false, ...(shape ? { shape } : {}) };
+  }
+
+  /** Refuses arithmetic other than comparison on a point of an offset scale (°C, °F), which the evaluator reads in its own unit. */
+  private noAffine(n: NumSym, at: SourceRange, path: string, what: string): void {
+    if (n.affine !== undefined) {
+      this.fail(at, path, `${what} of a temperature on an offset scale (°C, °F) is not modeled by the solver (evaluate computes it in that unit); convert it to [K] or ask evaluate`);
+    }
   }
 
   /** `==`, or `===` / `!==` (`same`) where it means `==`: on numbers of one kind and unit, and on other values. */

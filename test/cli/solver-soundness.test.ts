@@ -92,4 +92,14 @@ describe('cli: satisfiable means what evaluate means', function () {
   it('Integer literals past 2^53 keep their digits', () => {
     assert.deepEqual(proved('Lit::Big', 'satisfiable'), { x: '18446744073709551617' });
   });
+
+  it('temperatures: the right one of two °C points is a difference; other arithmetic on °C is refused', () => {
+    proved('Temp::Sum', 'satisfiable');
+    refused('Temp::Scaled', /solver\.sysml:105:43/, /'\*' of a temperature on an offset scale/);
+  });
+
+  it('quantities: a library function of constants is not handed the SI magnitude, and [ ] converts a quantity', () => {
+    refused('Units::Floor', /solver\.sysml:112:43/, /floor\(\) over free features or quantities/);
+    proved('Units::Convert', 'satisfiable');
+  });
 });
