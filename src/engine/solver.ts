@@ -19,7 +19,12 @@ export type Term =
   | { op: 'num'; value: Numeral }
   | { op: 'var'; name: string }
   | { op: 'neg' | 'not' | 'abs' | 'sqrt'; arg: Term }
-  | { op: 'add' | 'mul' | 'and' | 'or' | 'min' | 'max'; args: Term[] }
+  | { op: 'add' | 'mul' | 'min' | 'max'; args: Term[] }
+  /**
+   * `and`/`or` evaluate an operand only while the ones before it leave the result open, as the notation's
+   * `and`/`or` do; `strict` ones evaluate every operand (`&`, `|`, an element-wise comparison).
+   */
+  | { op: 'and' | 'or'; args: Term[]; strict?: boolean }
   | {
       op: 'sub' | 'div' | 'mod' | 'pow' | 'implies' | 'xor' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
       left: Term;
@@ -137,6 +142,11 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   const { api, ctx } = await loadZ3();
   if (signal?.aborted) return { status: 'cancelled' };
   const stated = new Statement(ctx, problem);
+  if (problem.objective && stated.nonlinear) {
+    // z3 does not support optimization over non-linear arithmetic (its maintainers: "never tested/supported",
+    // Z3Prover/z3#7493, #2247): it answers wrong optima and "unbounded" objectives that have a maximum.
+    throw new ProblemError('an objective (maximize/minimize) over non-linear constraints is not solved: z3 optimizes linear arithmetic only');
+  }
   const timeoutMs = Math.max(1, Math.floor(problem.endBy === undefined ? problem.timeoutMs : Math.min(problem.timeoutMs, problem.endBy - Date.now())));
   const endBy = Date.now() + timeoutMs;
 
@@ -162,8 +172,8 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   for (const c of stated.constraints) backend.add(c);
   stated.assertions.forEach((a, i) => backend.addAndTrack(a.term, `assertion!${i}`));
   let objectiveIndex = -1;
-  if (problem.objective && 'maximize' in backend) {
-    const term = stated.arith(problem.objective.term, 'objective');
+  if (problem.objective && stated.objective && 'maximize' in backend) {
+    const term = stated.objective;
     objectiveIndex = problem.objective.direction === 'maximize' ? backend.maximize(term) : backend.minimize(term);
   }
   const left = Math.max(1, endBy - Date.now());
@@ -186,7 +196,7 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
   }
   const model = backend.model();
   const values = stated.read(api, ctx, model);
-  if (problem.objective && objectiveIndex >= 0 && 'getUpper' in backend) {
+  if (problem.objective && stated.objective && objectiveIndex >= 0 && 'getUpper' in backend) {
     const { direction } = problem.objective;
     const bound = (direction === 'maximize' ? backend.getUpper(objectiveIndex) : backend.getLower(objectiveIndex)).toString();
     if (/\boo\b/.test(bound)) {
@@ -201,7 +211,7 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
         model: values,
       };
     }
-    const optimum = readValue(api, ctx, model.eval(stated.arith(problem.objective.term, 'objective'), true), stated.sortOf(problem.objective.term));
+    const optimum = readValue(api, ctx, model.eval(stated.objective, true), stated.sortOf(problem.objective.term));
     return { status: 'sat', model: values, optimum };
   }
   return { status: 'sat', model: values };
@@ -244,10 +254,25 @@ function exactInDoubles(v: SolverValue): boolean {
   return abs <= 2n ** 53n && Number.isFinite(v.approx);
 }
 
+/**
+ * A path condition: what must hold for an expression to be evaluated at all (undefined: it always is).
+ * The notation evaluates `and`, `or`, `implies` and `if` lazily, so `y == 0.0 or 10.0 / y < 0.0` never
+ * divides by zero: a side condition (`y != 0`) holds only under the path condition of its expression.
+ */
+type Guard = BoolExpr | undefined;
+
+/** Whether a term is a numeral other than zero (no side condition is needed to divide by it). */
+function nonzeroNumeral(t: Term): boolean {
+  return t.op === 'num' && /[1-9]/.test(t.value.split('/')[0]!);
+}
+
 /** The problem stated as z3 terms; also records whether anything non-linear was stated. */
 class Statement {
+  /** Side conditions (a divisor is not zero, a square root's argument is not negative), each under its path condition. */
   readonly constraints: BoolExpr[] = [];
   readonly assertions: { name: string; term: BoolExpr }[] = [];
+  /** Stated with the assertions, so that its side conditions are among `constraints`. */
+  readonly objective: ArithExpr | undefined;
   nonlinear = false;
   private readonly vars = new Map<string, { sort: Sort; expr: AnyExpr }>();
   private readonly sorts = new Map<Term, Sort>();
@@ -266,6 +291,17 @@ class Statement {
     for (const a of problem.assertions) {
       this.assertions.push({ name: a.name, term: this.bool(a.term, a.name) });
     }
+    this.objective = problem.objective ? this.arith(problem.objective.term, 'objective') : undefined;
+  }
+
+  /** States `conditions` where an expression is evaluated: under its path condition. */
+  private side(guard: Guard, ...conditions: BoolExpr[]): void {
+    const c = conditions.length === 1 ? conditions[0]! : this.ctx.And(...conditions);
+    this.constraints.push(guard ? this.ctx.Implies(guard, c) : c);
+  }
+
+  private within(guard: Guard, c: BoolExpr): BoolExpr {
+    return guard ? this.ctx.And(guard, c) : c;
   }
 
   private constrainVariable(v: Variable): void {
@@ -360,7 +396,7 @@ class Statement {
     return s;
   }
 
-  bool(t: Term, where: string): BoolExpr {
+  bool(t: Term, where: string, guard?: Guard): BoolExpr {
     if (this.sortOf(t) !== 'Bool') throw new ProblemError(`${where}: expected a Boolean, found a number`);
     const ctx = this.ctx;
     switch (t.op) {
@@ -369,48 +405,63 @@ class Statement {
       case 'var':
         return this.vars.get(t.name)!.expr as BoolExpr;
       case 'not':
-        return ctx.Not(this.bool(t.arg, where));
+        return ctx.Not(this.bool(t.arg, where, guard));
       case 'and':
-        return t.args.length === 0 ? ctx.Bool.val(true) : ctx.And(...t.args.map((a) => this.bool(a, where)));
-      case 'or':
-        return t.args.length === 0 ? ctx.Bool.val(false) : ctx.Or(...t.args.map((a) => this.bool(a, where)));
-      case 'implies':
-        return ctx.Implies(this.bool(t.left, where), this.bool(t.right, where));
+      case 'or': {
+        if (t.args.length === 0) return ctx.Bool.val(t.op === 'and');
+        // Each operand is evaluated only while the ones before it leave the result open (unless strict).
+        const operands: BoolExpr[] = [];
+        let open = guard;
+        for (const a of t.args) {
+          const x = this.bool(a, where, t.strict ? guard : open);
+          operands.push(x);
+          open = this.within(open, t.op === 'and' ? x : ctx.Not(x));
+        }
+        return t.op === 'and' ? ctx.And(...operands) : ctx.Or(...operands);
+      }
+      case 'implies': {
+        const l = this.bool(t.left, where, guard);
+        return ctx.Implies(l, this.bool(t.right, where, this.within(guard, l)));
+      }
       case 'xor':
-        return ctx.Xor(this.bool(t.left, where), this.bool(t.right, where));
+        return ctx.Xor(this.bool(t.left, where, guard), this.bool(t.right, where, guard));
       case 'eq':
       case 'ne': {
         const ls = this.sortOf(t.left);
         const rs = this.sortOf(t.right);
         if ((ls === 'Bool') !== (rs === 'Bool')) throw new ProblemError(`${where}: compares a Boolean with a number`);
         const eq =
-          ls === 'Bool' ? ctx.Eq(this.bool(t.left, where), this.bool(t.right, where)) : ctx.Eq(...this.arithPair(t.left, t.right, where));
+          ls === 'Bool'
+            ? ctx.Eq(this.bool(t.left, where, guard), this.bool(t.right, where, guard))
+            : ctx.Eq(...this.arithPair(t.left, t.right, where, guard));
         return t.op === 'eq' ? eq : ctx.Not(eq);
       }
       case 'lt':
       case 'le':
       case 'gt':
       case 'ge': {
-        const [l, r] = this.arithPair(t.left, t.right, where);
+        const [l, r] = this.arithPair(t.left, t.right, where, guard);
         return t.op === 'lt' ? l.lt(r) : t.op === 'le' ? l.le(r) : t.op === 'gt' ? l.gt(r) : l.ge(r);
       }
-      case 'ite':
-        return ctx.If(this.bool(t.cond, where), this.bool(t.then, where), this.bool(t.else, where)) as BoolExpr;
+      case 'ite': {
+        const c = this.bool(t.cond, where, guard);
+        return ctx.If(c, this.bool(t.then, where, this.within(guard, c)), this.bool(t.else, where, this.within(guard, ctx.Not(c)))) as BoolExpr;
+      }
       default:
         throw new ProblemError(`${where}: ${t.op} does not give a Boolean`);
     }
   }
 
   /** Both sides as numbers of one sort (an Int side is widened to Real when the other is Real). */
-  private arithPair(a: Term, b: Term, where: string): [ArithExpr, ArithExpr] {
+  private arithPair(a: Term, b: Term, where: string, guard: Guard): [ArithExpr, ArithExpr] {
     const real = this.sortOf(a) === 'Real' || this.sortOf(b) === 'Real';
-    return [this.arith(a, where, real), this.arith(b, where, real)];
+    return [this.arith(a, where, real, guard), this.arith(b, where, real, guard)];
   }
 
-  arith(t: Term, where: string, asReal = false): ArithExpr {
+  arith(t: Term, where: string, asReal = false, guard?: Guard): ArithExpr {
     const s = this.sortOf(t);
     if (s === 'Bool') throw new ProblemError(`${where}: expected a number, found a Boolean`);
-    const e = this.arithOfSort(t, where);
+    const e = this.arithOfSort(t, where, guard);
     return asReal && s === 'Int' ? this.ctx.ToReal(e) : e;
   }
 
@@ -440,10 +491,10 @@ class Statement {
     }
   }
 
-  private arithOfSort(t: Term, where: string): ArithExpr {
+  private arithOfSort(t: Term, where: string, guard: Guard): ArithExpr {
     const ctx = this.ctx;
     const real = this.sortOf(t) === 'Real';
-    const sub = (x: Term) => this.arith(x, where, real);
+    const sub = (x: Term) => this.arith(x, where, real, guard);
     switch (t.op) {
       case 'num':
         return this.numeral(t.value, real ? 'Real' : 'Int');
@@ -473,23 +524,22 @@ class Statement {
       case 'sub':
         return sub(t.left).sub(sub(t.right));
       case 'div': {
-        const num = this.arith(t.left, where, true);
-        const den = this.arith(t.right, where, true);
-        if (!this.isConstant(t.right)) {
-          this.nonlinear = true;
-          // z3 leaves x/0 unspecified; the notation makes it undefined, so a witness must avoid it.
-          this.constraints.push(ctx.Not(ctx.Eq(den, 0)));
-        }
+        const num = this.arith(t.left, where, true, guard);
+        const den = this.arith(t.right, where, true, guard);
+        if (!this.isConstant(t.right)) this.nonlinear = true;
+        // z3 leaves x/0 unspecified; the notation makes it an error, so a witness must avoid it where it is evaluated.
+        if (!nonzeroNumeral(t.right)) this.side(guard, ctx.Not(ctx.Eq(den, 0)));
         return ctx.Div(num, den);
       }
       case 'mod': {
         if (real) throw new ProblemError(`${where}: the remainder (%) needs whole numbers`);
-        const den = sub(t.right);
-        if (!this.isConstant(t.right)) {
-          this.nonlinear = true;
-          this.constraints.push(ctx.Not(ctx.Eq(den, 0)));
-        }
-        return ctx.Mod(sub(t.left), den);
+        const a = sub(t.left);
+        const b = sub(t.right);
+        if (!this.isConstant(t.right)) this.nonlinear = true;
+        if (!nonzeroNumeral(t.right)) this.side(guard, ctx.Not(ctx.Eq(b, 0)));
+        // The notation's remainder is truncated (it takes the dividend's sign: -7 % 3 = -1, docs/semantics.md);
+        // z3's mod is Euclidean (never negative): a % b = mod(a, b) for a >= 0, else -mod(-a, b).
+        return ctx.If(a.ge(0), ctx.Mod(a, b), ctx.Mod(a.neg(), b).neg()) as ArithExpr;
       }
       case 'pow': {
         const base = sub(t.left);
@@ -501,18 +551,22 @@ class Statement {
           return n === 1 ? base : ctx.Product(base, ...Array.from({ length: n - 1 }, () => base));
         }
         this.nonlinear = true;
-        return base.pow(this.arith(t.right, where, true));
+        // An Int power has a whole exponent (sortOf): z3 will not take a Real one for an Int base.
+        return base.pow(this.arith(t.right, where, real, guard));
       }
       case 'sqrt': {
-        // sqrt(x) is the r with r >= 0 and r*r = x; x must not be negative.
+        // sqrt(x) is the r with r >= 0 and r*r = x; x must not be negative where it is evaluated.
         this.nonlinear = true;
-        const x = this.arith(t.arg, where, true);
+        const x = this.arith(t.arg, where, true, guard);
         const r = ctx.Real.const(`sqrt!${this.fresh++}`);
-        this.constraints.push(x.ge(0), r.ge(0), ctx.Eq(r.mul(r), x));
+        this.side(guard, x.ge(0), r.ge(0), ctx.Eq(r.mul(r), x));
         return r;
       }
-      case 'ite':
-        return ctx.If(this.bool(t.cond, where), sub(t.then), sub(t.else)) as ArithExpr;
+      case 'ite': {
+        const c = this.bool(t.cond, where, guard);
+        const then = this.arith(t.then, where, real, this.within(guard, c));
+        return ctx.If(c, then, this.arith(t.else, where, real, this.within(guard, ctx.Not(c)))) as ArithExpr;
+      }
       default:
         throw new ProblemError(`${where}: ${t.op} does not give a number`);
     }

@@ -19,8 +19,12 @@ import { hasBodyActions } from '../sysml/semantics/calc-body';
 import type { Sort, Term } from './solver';
 
 export type Sym =
-  /** A number: `term` in coherent SI units of `dim`; `integral` when it is an Integer. */
-  | { kind: 'num'; term: Term; dim: Dimension; integral: boolean }
+  /**
+   * A number: `term` in coherent SI units of `dim`; `integral` when it is an Integer. `shape`: what `===`
+   * tells apart besides the value, when known before solving. `affine`: the offset of the scale `term` is
+   * a point on (°C: 273.15; NaN when it depends on the solution), which arithmetic must not add twice.
+   */
+  | { kind: 'num'; term: Term; dim: Dimension; integral: boolean; shape?: Shape; affine?: number }
   | { kind: 'bool'; term: Term }
   | { kind: 'seq'; items: Sym[] }
   | { kind: 'unit'; unit: Unit }
@@ -29,6 +33,52 @@ export type Sym =
   /** A free enumeration-typed feature: an Integer variable indexing `literals`. */
   | { kind: 'enum'; term: Term; definition: string; literals: string[] }
   | { kind: 'instance'; ctx: InstanceContext };
+
+/**
+ * What a number is besides its value, as `===` tells it apart (docs/semantics.md): an Integer, a Real, a
+ * plain number of either kind (`number`), a quantity in a unit (by name), or a quantity in a unit not known
+ * before solving (`quantity`: a free quantity may be bound in any unit of its dimension).
+ */
+export type Shape = 'integer' | 'real' | 'number' | 'quantity' | Unit;
+
+type NumSym = Extract<Sym, { kind: 'num' }>;
+
+const isPlain = (s: Shape | undefined): boolean => s === 'integer' || s === 'real' || s === 'number';
+const isQuantity = (s: Shape | undefined): boolean => s === 'quantity' || typeof s === 'object';
+
+/** Whether two numbers are of one shape; undefined when that is not known before solving. */
+function sameShape(a: Shape | undefined, b: Shape | undefined): boolean | undefined {
+  if (isPlain(a) && isPlain(b)) return a === 'number' || b === 'number' ? undefined : a === b;
+  if (isQuantity(a) && isQuantity(b)) return typeof a === 'object' && typeof b === 'object' ? a.name === b.name : undefined;
+  return a === undefined || b === undefined ? undefined : false;
+}
+
+function shapeText(s: Shape): string {
+  if (typeof s === 'object') return `a quantity in [${s.name}]`;
+  return s === 'integer' ? 'an Integer' : s === 'real' ? 'a Real' : `a ${s}`;
+}
+
+/** The shape of one of two numbers (the branches of `if`, the arguments of `min`). */
+function eitherShape(a: Shape | undefined, b: Shape | undefined): Shape | undefined {
+  if (sameShape(a, b)) return a;
+  return isPlain(a) && isPlain(b) ? 'number' : isQuantity(a) && isQuantity(b) ? 'quantity' : undefined;
+}
+
+/** The shape of an arithmetic result of dimension `dim`, as src/sysml/semantics/operators.ts makes it; undefined when not known. */
+function arithmeticShape(op: '+' | '-' | '*' | '/', l: Shape | undefined, r: Shape | undefined, dim: Dimension): Shape | undefined {
+  if (isPlain(l) && isPlain(r)) {
+    if (op === '/') return 'real';
+    if (l === 'integer' && r === 'integer') return 'integer';
+    return l === 'real' || r === 'real' ? 'real' : 'number';
+  }
+  if (!isQuantity(l) && !isQuantity(r)) return undefined;
+  // + and - keep the left operand's unit; a quantity scaled by a number keeps its own; products and
+  // quotients of quantities have a composed unit, or are plain numbers when it cancels.
+  if (op === '+' || op === '-') return isQuantity(l) && isQuantity(r) ? l : undefined;
+  if (op === '*' && isPlain(l)) return r;
+  if (isPlain(r)) return l;
+  return isDimensionless(dim) ? undefined : 'quantity';
+}
 
 /** A solver variable standing for one free feature. */
 export interface FreeVariable {
@@ -79,6 +129,13 @@ export function numeral(x: number): string {
 const num = (value: string): Term => ({ op: 'num', value });
 const isZero = (t: Term) => t.op === 'num' && /^-?0+(\.0+)?$/.test(t.value);
 const isOneTerm = (t: Term) => t.op === 'num' && /^1(\.0+)?$/.test(t.value);
+
+/** A magnitude in `unit` as a number in coherent SI units (a point on the scale for °C and °F). */
+function inUnit(magnitude: Term, unit: Unit, shape: Shape): NumSym {
+  let t = scale(magnitude, unit.num, unit.den);
+  if (unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(unit.offset))] };
+  return { kind: 'num', term: t, dim: unit.dimension, integral: false, shape, ...(unit.offset !== 0 ? { affine: unit.offset } : {}) };
+}
 
 /** `term · num/den` without noise for factor 1. */
 function scale(term: Term, factorNum: number, factorDen: number): Term {
@@ -245,10 +302,13 @@ export class Symbolizer {
     const term: Term = { op: 'var', name: v.name };
     if (v.sort === 'Bool') return { kind: 'bool', term };
     if (v.enumeration) return { kind: 'enum', term, definition: v.enumeration.definition, literals: v.enumeration.literals };
-    if (!v.unit) return { kind: 'num', term, dim: DIMENSIONLESS, integral: v.sort === 'Int' };
-    let t = scale(term, v.unit.num, v.unit.den);
-    if (v.unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(v.unit.offset))] };
-    return { kind: 'num', term: t, dim: v.unit.dimension, integral: false };
+    if (!v.unit) {
+      // A witness binds an Integer feature to an Integer, a Real (Rational, Number) one to a Real; an untyped
+      // one to either (fromProtocolValue). A quantity may be bound in any unit of its dimension.
+      const shape = v.sort === 'Int' ? 'integer' : v.type !== undefined && /(^|::)(Real|Rational|Number)$/.test(v.type) ? 'real' : 'number';
+      return { kind: 'num', term, dim: DIMENSIONLESS, integral: v.sort === 'Int', shape };
+    }
+    return inUnit(term, v.unit, 'quantity');
   }
 
   /** A concrete value as a symbol (SI magnitudes for quantities). */
@@ -258,14 +318,11 @@ export class Symbolizer {
       case 'boolean':
         return { kind: 'bool', term: { op: 'bool', value: v.value } };
       case 'integer':
-        return { kind: 'num', term: num(v.value.toString()), dim: DIMENSIONLESS, integral: true };
+        return { kind: 'num', term: num(v.value.toString()), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       case 'real':
-        return { kind: 'num', term: num(numeral(v.value)), dim: DIMENSIONLESS, integral: false };
-      case 'quantity': {
-        let t = scale(num(numeral(v.value)), v.unit.num, v.unit.den);
-        if (v.unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(v.unit.offset))] };
-        return { kind: 'num', term: t, dim: v.unit.dimension, integral: false };
-      }
+        return { kind: 'num', term: num(numeral(v.value)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
+      case 'quantity':
+        return inUnit(num(numeral(v.value)), v.unit, v.unit);
       case 'unit':
         return { kind: 'unit', unit: v.unit };
       case 'complex':
@@ -430,10 +487,15 @@ export class Symbolizer {
     switch (expr.kind) {
       case 'Literal':
         switch (expr.literal) {
-          case 'integer':
-            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: true };
+          case 'integer': {
+            if (Number.isSafeInteger(expr.value)) return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
+            // Past 2^53 the AST's number is rounded; the evaluator reads the digits of the source (exact).
+            const v = this.concrete.evaluate(expr, this.values.environment(this.values.root, env.lexical));
+            if (isError(v)) this.fail(v.range ?? at, path, v.message);
+            return this.fromValue(v, path, at);
+          }
           case 'real':
-            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: false };
+            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
           case 'boolean':
             return { kind: 'bool', term: { op: 'bool', value: expr.value as boolean } };
           case 'string':
@@ -458,6 +520,7 @@ export class Symbolizer {
         if (expr.operator === 'not') return { kind: 'bool', term: { op: 'not', arg: this.asBool(x, at, path) } };
         if (expr.operator === '~') this.fail(at, path, "'~' is not supported by the solver");
         const n = this.asNum(x, at, path, `'${expr.operator}'`);
+        if (expr.operator === '-') this.noAffine(n, at, path, "unary '-'");
         return expr.operator === '-' ? { ...n, term: { op: 'neg', arg: n.term } } : n;
       }
       case 'Binary':
@@ -470,17 +533,27 @@ export class Symbolizer {
         const tn = this.asNum(t, expr.then.range, path, 'if … else');
         const en = this.asNum(e, expr.else.range, path, 'if … else');
         if (!sameDimension(tn.dim, en.dim)) this.fail(at, path, `the branches of if have different dimensions (${formatDimension(tn.dim)} and ${formatDimension(en.dim)})`);
-        return { kind: 'num', term: { op: 'ite', cond: c, then: tn.term, else: en.term }, dim: tn.dim, integral: tn.integral && en.integral };
+        const shape = eitherShape(tn.shape, en.shape);
+        const affine = tn.affine === en.affine ? tn.affine : NaN;
+        return {
+          kind: 'num',
+          term: { op: 'ite', cond: c, then: tn.term, else: en.term },
+          dim: tn.dim,
+          integral: tn.integral && en.integral,
+          ...(shape ? { shape } : {}),
+          ...(affine !== undefined ? { affine } : {}),
+        };
       }
       case 'Quantity': {
         const v = this.asNum(this.expression(expr.value, env), expr.value.range, path, 'a quantity');
         const u = this.concrete.evaluateUnit(expr.unit, this.values.environment(this.values.root, env.lexical));
         if (isError(u)) this.fail(u.range ?? expr.unit.range, path, u.message);
         if (u.kind !== 'unit') this.fail(expr.unit.range, path, `expected a unit in [ ], got ${describeKind(u)}`);
-        if (!isDimensionless(v.dim)) this.fail(at, path, 'a unit applies to a plain number');
-        let t = scale(v.term, u.unit.num, u.unit.den);
-        if (u.unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(u.unit.offset))] };
-        return { kind: 'num', term: t, dim: u.unit.dimension, integral: false };
+        if (isPlain(v.shape)) return inUnit(v.term, u.unit, u.unit);
+        // `q [u]` converts a quantity (withUnit): the same point in SI units, now in u.
+        if (!isQuantity(v.shape)) this.fail(at, path, `a unit applies to a number or converts a quantity; the solver does not know which ${symKind(v)} is`);
+        if (!sameDimension(v.dim, u.unit.dimension)) this.fail(at, path, `cannot convert ${symKind(v)} to [${u.unit.name}]: different dimensions`);
+        return { kind: 'num', term: v.term, dim: u.unit.dimension, integral: false, shape: u.unit, ...(u.unit.offset !== 0 ? { affine: u.unit.offset } : {}) };
       }
       case 'Sequence':
         return { kind: 'seq', items: expr.items.flatMap((i) => flatten(this.expression(i, env))) };
@@ -538,41 +611,60 @@ export class Symbolizer {
     switch (name) {
       case 'sum':
       case 'product': {
-        if (items.length === 0) return { kind: 'num', term: num(name === 'sum' ? '0' : '1'), dim: DIMENSIONLESS, integral: true };
+        if (items.length === 0) return { kind: 'num', term: num(name === 'sum' ? '0' : '1'), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
         const nums = items.map((i) => this.asNum(i, at, path, `${name}()`));
+        // One item is the result itself; more are folded with '+' or '*' (which the solver refuses over °C).
+        if (nums.length === 1) return nums[0]!;
+        for (const n of nums) this.noAffine(n, at, path, `${name}()`);
+        const dim = name === 'sum' ? nums[0]!.dim : nums.reduce<Dimension>((d, n) => addDims(d, n.dim, 1), DIMENSIONLESS);
+        const shape = nums.slice(1).reduce<Shape | undefined>((acc, n) => arithmeticShape(name === 'sum' ? '+' : '*', acc, n.shape, dim), nums[0]!.shape);
         if (name === 'sum') {
           for (const n of nums) if (!sameDimension(n.dim, nums[0]!.dim)) this.fail(at, path, `sum() mixes dimensions ${formatDimension(nums[0]!.dim)} and ${formatDimension(n.dim)}`);
-          return { kind: 'num', term: { op: 'add', args: nums.map((n) => n.term) }, dim: nums[0]!.dim, integral: nums.every((n) => n.integral) };
+          return { kind: 'num', term: { op: 'add', args: nums.map((n) => n.term) }, dim, integral: nums.every((n) => n.integral), ...(shape ? { shape } : {}) };
         }
         return {
           kind: 'num',
           term: { op: 'mul', args: nums.map((n) => n.term) },
-          dim: nums.reduce<Dimension>((d, n) => addDims(d, n.dim, 1), DIMENSIONLESS),
+          dim,
           integral: nums.every((n) => n.integral),
+          ...(shape ? { shape } : {}),
         };
       }
       case 'size':
-        return { kind: 'num', term: num(String(items.length)), dim: DIMENSIONLESS, integral: true };
+        return { kind: 'num', term: num(String(items.length)), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       case 'min':
       case 'max': {
         if (items.length === 0) this.fail(at, path, `${name}() of nothing`);
         const nums = items.map((i) => this.asNum(i, at, path, `${name}()`));
         for (const n of nums) if (!sameDimension(n.dim, nums[0]!.dim)) this.fail(at, path, `${name}() mixes dimensions`);
-        return { kind: 'num', term: { op: name, args: nums.map((n) => n.term) }, dim: nums[0]!.dim, integral: nums.every((n) => n.integral) };
+        // The result is one of the items (compared as points on their scales).
+        const shape = nums.slice(1).reduce<Shape | undefined>((acc, n) => eitherShape(acc, n.shape), nums[0]!.shape);
+        const affine = nums.every((n) => n.affine === nums[0]!.affine) ? nums[0]!.affine : NaN;
+        return {
+          kind: 'num',
+          term: { op: name, args: nums.map((n) => n.term) },
+          dim: nums[0]!.dim,
+          integral: nums.every((n) => n.integral),
+          ...(shape ? { shape } : {}),
+          ...(affine !== undefined ? { affine } : {}),
+        };
       }
       case 'abs': {
         const n = this.asNum(args[0] ?? { kind: 'seq', items: [] }, at, path, 'abs()');
+        this.noAffine(n, at, path, 'abs()');
         return { ...n, term: { op: 'abs', arg: n.term } };
       }
       case 'sqrt': {
         const n = this.asNum(args[0] ?? { kind: 'seq', items: [] }, at, path, 'sqrt()');
+        this.noAffine(n, at, path, 'sqrt()');
         if (n.dim.some((d) => d % 2 !== 0)) this.fail(at, path, `sqrt() of ${formatDimension(n.dim)} has no unit`);
-        return { kind: 'num', term: { op: 'sqrt', arg: n.term }, dim: n.dim.map((d) => d / 2) as unknown as Dimension, integral: false };
+        const shape: Shape | undefined = isPlain(n.shape) ? 'real' : isQuantity(n.shape) ? 'quantity' : undefined;
+        return { kind: 'num', term: { op: 'sqrt', arg: n.term }, dim: n.dim.map((d) => d / 2) as unknown as Dimension, integral: false, ...(shape ? { shape } : {}) };
       }
     }
     // Other functions (floor, round, sin …) only over constants: evaluate them.
     const values = args.map((a) => this.constantValue(a));
-    if (values.some((v) => v === undefined)) this.fail(at, path, `${name}() over free features is not supported by the solver`);
+    if (values.some((v) => v === undefined)) this.fail(at, path, `${name}() over free features or quantities is not supported by the solver`);
     const r = callLibraryFunction(name, values as Value[], { draws: this.concrete.options.draws ?? {}, range: at });
     if (r === undefined) this.fail(at, path, `unknown calc or function '${name}'`);
     if (isError(r)) this.fail(r.range ?? at, path, r.message);
@@ -583,10 +675,14 @@ export class Symbolizer {
   private constantValue(s: Sym): Value | undefined {
     if (s.kind === 'const') return s.value;
     if (s.kind === 'bool' && s.term.op === 'bool') return { kind: 'boolean', value: s.term.value };
-    if (s.kind === 'num' && isDimensionless(s.dim)) {
+    // A quantity (even a dimensionless one, 50 ['%']) is not its SI magnitude to a library function.
+    if (s.kind === 'num' && isDimensionless(s.dim) && isPlain(s.shape)) {
+      if (s.integral) {
+        const i = exactInteger(s.term);
+        return i === undefined ? undefined : { kind: 'integer', value: i };
+      }
       const v = evaluateConstant(s.term);
-      if (v === undefined) return undefined;
-      return s.integral && Number.isInteger(v) ? { kind: 'integer', value: BigInt(v) } : { kind: 'real', value: v };
+      return v === undefined ? undefined : { kind: 'real', value: v };
     }
     if (s.kind === 'seq') {
       const items = s.items.map((i) => this.constantValue(i));
@@ -601,10 +697,12 @@ export class Symbolizer {
     switch (op) {
       case 'and':
       case '&':
-        return { kind: 'bool', term: { op: 'and', args: [this.asBool(left, at, path), this.asBool(right, at, path)] } };
       case 'or':
-      case '|':
-        return { kind: 'bool', term: { op: 'or', args: [this.asBool(left, at, path), this.asBool(right, at, path)] } };
+      case '|': {
+        // `and`/`or` evaluate the right operand only when it decides; `&` and `|` evaluate both (operators.ts).
+        const term: Term = { op: op === 'and' || op === '&' ? 'and' : 'or', args: [this.asBool(left, at, path), this.asBool(right, at, path)] };
+        return { kind: 'bool', term: op === '&' || op === '|' ? { ...term, strict: true } : term };
+      }
       case 'xor':
         return { kind: 'bool', term: { op: 'xor', left: this.asBool(left, at, path), right: this.asBool(right, at, path) } };
       case 'implies':
@@ -613,7 +711,7 @@ export class Symbolizer {
       case '!=':
       case '===':
       case '!==': {
-        const eq = this.equality(left, right, at, path);
+        const eq = this.equality(left, right, op === '===' || op === '!==' ? op : undefined, at, path);
         return { kind: 'bool', term: op === '==' || op === '===' ? eq : { op: 'not', arg: eq } };
       }
       case '<':
@@ -627,58 +725,140 @@ export class Symbolizer {
       case '+':
       case '-': {
         const [l, r] = this.commensurate(left, right, op, at, path);
-        const term: Term = op === '+' ? { op: 'add', args: [l.term, r.term] } : { op: 'sub', left: l.term, right: r.term };
-        return { kind: 'num', term, dim: l.dim, integral: l.integral && r.integral };
+        if ((isPlain(l.shape) && isQuantity(r.shape)) || (isQuantity(l.shape) && isPlain(r.shape))) {
+          this.fail(at, path, `'${op}' of ${symKind(l)} and ${symKind(r)}: a number and a quantity do not add`);
+        }
+        let rt = r.term;
+        if (l.affine !== undefined && r.affine !== undefined) {
+          // Two points on offset scales (20 [°C] + 10 [°C]): the right one is read as a difference, 10 K
+          // (docs/semantics.md, Temperatures), so its scale's offset is not added twice.
+          if (!Number.isFinite(r.affine) || !Number.isFinite(l.affine)) this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
+          rt = { op: 'sub', left: r.term, right: num(numeral(r.affine)) };
+        } else if (r.affine !== undefined && !Number.isFinite(r.affine)) {
+          this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
+        }
+        const term: Term = op === '+' ? { op: 'add', args: [l.term, rt] } : { op: 'sub', left: l.term, right: rt };
+        const shape = arithmeticShape(op, l.shape, r.shape, l.dim);
+        // The result is in the left operand's unit: a point on its scale when it has an offset.
+        return { kind: 'num', term, dim: l.dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}), ...(l.affine !== undefined ? { affine: l.affine } : {}) };
       }
       case '*': {
         const l = this.asNum(left, at, path, "'*'");
         const r = this.asNum(right, at, path, "'*'");
-        return { kind: 'num', term: { op: 'mul', args: [l.term, r.term] }, dim: addDims(l.dim, r.dim, 1), integral: l.integral && r.integral };
+        this.noAffine(l, at, path, "'*'");
+        this.noAffine(r, at, path, "'*'");
+        const dim = addDims(l.dim, r.dim, 1);
+        const shape = arithmeticShape('*', l.shape, r.shape, dim);
+        return { kind: 'num', term: { op: 'mul', args: [l.term, r.term] }, dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}) };
       }
       case '/': {
         const l = this.asNum(left, at, path, "'/'");
         const r = this.asNum(right, at, path, "'/'");
+        this.noAffine(l, at, path, "'/'");
+        this.noAffine(r, at, path, "'/'");
         if (isZero(r.term)) this.fail(at, path, 'division by zero');
-        if (isOneTerm(r.term)) return { ...l, integral: false };
-        return { kind: 'num', term: { op: 'div', left: l.term, right: r.term }, dim: addDims(l.dim, r.dim, -1), integral: false };
+        const dim = addDims(l.dim, r.dim, -1);
+        const shape = arithmeticShape('/', l.shape, r.shape, dim);
+        const rest = { dim, integral: false, ...(shape ? { shape } : {}) };
+        if (isOneTerm(r.term)) return { kind: 'num', term: l.term, ...rest };
+        return { kind: 'num', term: { op: 'div', left: l.term, right: r.term }, ...rest };
       }
       case '%': {
         const l = this.asNum(left, at, path, "'%'");
         const r = this.asNum(right, at, path, "'%'");
         if (!l.integral || !r.integral) this.fail(at, path, "'%' needs Integers for the solver");
-        return { kind: 'num', term: { op: 'mod', left: l.term, right: r.term }, dim: DIMENSIONLESS, integral: true };
+        return { kind: 'num', term: { op: 'mod', left: l.term, right: r.term }, dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       }
       case '**':
-      case '^': {
-        const l = this.asNum(left, at, path, `'${op}'`);
-        const r = this.asNum(right, at, path, `'${op}'`);
-        if (!isDimensionless(r.dim)) this.fail(at, path, 'an exponent must be a plain number');
-        const e = evaluateConstant(r.term);
-        if (!isDimensionless(l.dim) && (e === undefined || !Number.isInteger(e))) this.fail(at, path, 'a quantity can only be raised to a whole constant power');
-        const dim = e === undefined ? DIMENSIONLESS : (l.dim.map((d) => d * e) as unknown as Dimension);
-        const exponent = e !== undefined && Number.isInteger(e) && e >= 0 ? num(String(e)) : r.term;
-        return { kind: 'num', term: { op: 'pow', left: l.term, right: exponent }, dim, integral: l.integral && e !== undefined && Number.isInteger(e) && e >= 0 };
-      }
+      case '^':
+        return this.power(op, this.asNum(left, at, path, `'${op}'`), this.asNum(right, at, path, `'${op}'`), at, path);
       default:
         this.fail(at, path, `the operator '${op}' is not supported by the solver`);
     }
   }
 
-  private equality(left: Sym, right: Sym, at: SourceRange, path: string): Term {
+  /**
+   * `x ** e` for a whole constant e. The evaluator's other powers are not modeled: a fractional or free
+   * exponent (a negative base has no Real power; z3 reads 0 ** 0 and x ** 0.5 its own way), and a negative
+   * power of a Real that may be 0.0 (Infinity in the evaluator, no number in the solver).
+   */
+  private power(op: string, l: NumSym, r: NumSym, at: SourceRange, path: string): Sym {
+    if (!isDimensionless(r.dim) || !isPlain(r.shape)) this.fail(at, path, 'an exponent must be a plain number');
+    this.noAffine(l, at, path, `'${op}'`);
+    // Constants: the evaluator's own power, with its kinds and errors.
+    const a = isDimensionless(l.dim) && isPlain(l.shape) ? this.constantValue(l) : undefined;
+    const b = this.constantValue(r);
+    if (a !== undefined && b !== undefined) {
+      const v = concreteBinary(op as '**', a, b, at);
+      if (isError(v)) this.fail(v.range ?? at, path, v.message);
+      return this.fromValue(v, path, at);
+    }
+    const e = evaluateConstant(r.term);
+    if (e === undefined) this.fail(at, path, `'${op}' with an exponent that depends on the solution is not modeled by the solver; ask evaluate`);
+    if (!Number.isInteger(e)) this.fail(at, path, `'${op}' with the fractional exponent ${e} is not modeled by the solver (write sqrt() for a square root); ask evaluate`);
+    const dim = l.dim.map((d) => d * e) as unknown as Dimension;
+    const integer = l.shape === 'integer' && r.shape === 'integer';
+    const shape: Shape | undefined =
+      isPlain(l.shape) && isPlain(r.shape)
+        ? integer && e >= 0
+          ? 'integer'
+          : l.shape === 'real' || r.shape === 'real' || e < 0
+            ? 'real'
+            : 'number'
+        : isQuantity(l.shape) && !isDimensionless(dim)
+          ? 'quantity'
+          : undefined;
+    const whole: Term = { op: 'pow', left: l.term, right: num(String(Math.abs(e))) };
+    if (e >= 0) return { kind: 'num', term: whole, dim, integral: l.integral && r.integral, ...(shape ? { shape } : {}) };
+    // An Integer to a negative Integer power is 1 / x ** n, an error at 0 (the division's side condition);
+    // a Real at 0.0 would be Infinity.
+    if (!integer && evaluateConstant(l.term) === undefined) {
+      this.fail(at, path, `'${op}' with a negative exponent over a Real that may be 0.0 is not modeled by the solver (0.0 ** ${e} is Infinity in evaluate); ask evaluate`);
+    }
+    if (evaluateConstant(l.term) === 0) this.fail(at, path, `0 ** ${e}: division by zero`);
+    return { kind: 'num', term: { op: 'div', left: num('1'), right: whole }, dim, integral: false, ...(shape ? { shape } : {}) };
+  }
+
+  /** Refuses arithmetic other than comparison on a point of an offset scale (°C, °F), which the evaluator reads in its own unit. */
+  private noAffine(n: NumSym, at: SourceRange, path: string, what: string): void {
+    if (n.affine !== undefined) {
+      this.fail(at, path, `${what} of a temperature on an offset scale (°C, °F) is not modeled by the solver (evaluate computes it in that unit); convert it to [K] or ask evaluate`);
+    }
+  }
+
+  /** `==`, or `===` / `!==` (`same`) where it means `==`: on numbers of one kind and unit, and on other values. */
+  private equality(left: Sym, right: Sym, same: '===' | '!==' | undefined, at: SourceRange, path: string): Term {
     if (left.kind === 'enum' || right.kind === 'enum') return this.enumEquality(left, right, at, path);
     if (left.kind === 'bool' || right.kind === 'bool') return { op: 'eq', left: this.asBool(left, at, path), right: this.asBool(right, at, path) };
     if (left.kind === 'const' || right.kind === 'const') {
       const a = this.constantValue(left);
       const b = this.constantValue(right);
       if (a === undefined || b === undefined) this.fail(at, path, `cannot compare ${symKind(left)} with ${symKind(right)} in the solver`);
-      const r = concreteBinary('==', a, b, at);
+      const r = concreteBinary(same ? '===' : '==', a, b, at);
       return { op: 'bool', value: !isError(r) && r.kind === 'boolean' && r.value };
     }
     if (left.kind === 'seq' || right.kind === 'seq') {
       const xs = flatten(left);
       const ys = flatten(right);
       if (xs.length !== ys.length) return { op: 'bool', value: false };
-      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, at, path)) };
+      // Both sequences are evaluated whole before they are compared.
+      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, same, at, path)), strict: true };
+    }
+    if (same) {
+      // evaluate's '===' tells Integer from Real and a unit from another (1 === 1.0 is false,
+      // docs/semantics.md); the library's DataFunctions::'===' is `x == y` on data values. The two agree on
+      // numbers of one kind and unit, the only ones the solver states.
+      const l = this.asNum(left, at, path, `'${same}'`);
+      const r = this.asNum(right, at, path, `'${same}'`);
+      const shapes = sameShape(l.shape, r.shape);
+      if (shapes === false) {
+        this.fail(at, path, `'${same}' of ${shapeText(l.shape!)} and ${shapeText(r.shape!)} is not modeled by the solver (evaluate tells them apart; the library's DataFunctions::'===' compares data values with ==); ask evaluate`);
+      }
+      if (shapes === undefined) {
+        const unknown = sameShape(l.shape, l.shape) === undefined ? l : r;
+        const why = isQuantity(unknown.shape) ? ': a free quantity may be given in any unit of its dimension' : isPlain(unknown.shape) ? ': it may be an Integer or a Real' : '';
+        this.fail(at, path, `'${same}' also compares the kind of number and the unit, which the solver does not know of its ${unknown === l ? 'left' : 'right'} operand (${symKind(unknown)})${why}; ask evaluate`);
+      }
     }
     const [l, r] = this.commensurate(left, right, '==', at, path);
     return { op: 'eq', left: l.term, right: r.term };
@@ -761,6 +941,37 @@ function describeExpression(e: Expression): string {
       return 'a missing expression (syntax error)';
     default:
       return `a ${e.kind.toLowerCase()} expression`;
+  }
+}
+
+/** The exact value of an Integer term made of numerals only; undefined when it holds anything else. */
+function exactInteger(t: Term): bigint | undefined {
+  switch (t.op) {
+    case 'num':
+      return /^-?\d+$/.test(t.value) ? BigInt(t.value) : undefined;
+    case 'neg': {
+      const v = exactInteger(t.arg);
+      return v === undefined ? undefined : -v;
+    }
+    case 'add':
+    case 'mul': {
+      let acc = t.op === 'add' ? 0n : 1n;
+      for (const a of t.args) {
+        const v = exactInteger(a);
+        if (v === undefined) return undefined;
+        acc = t.op === 'add' ? acc + v : acc * v;
+      }
+      return acc;
+    }
+    case 'sub':
+    case 'pow': {
+      const a = exactInteger(t.left);
+      const b = exactInteger(t.right);
+      if (a === undefined || b === undefined || (t.op === 'pow' && (b < 0n || b > 64n))) return undefined;
+      return t.op === 'sub' ? a - b : a ** b;
+    }
+    default:
+      return undefined;
   }
 }
 

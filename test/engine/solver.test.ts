@@ -136,6 +136,51 @@ describe('engine solver (z3)', function () {
     assert.equal(o.status, 'unsat');
   });
 
+  it("takes the remainder as the notation does: truncated, with the dividend's sign (-7 % 3 = -1)", async () => {
+    const x = { name: 'x', sort: 'Int' as const };
+    const m = sat(await solve(problem({ variables: [{ ...x, upper: '0' }], assertions: [{ name: 'minus one', term: bin('eq', bin('mod', v('x'), n('3')), n('-1')) }] })));
+    const value = (m.get('x') as { value: bigint }).value;
+    assert.ok(value < 0n && value % 3n === -1n, String(value));
+    const divisor = sat(
+      await solve(problem({ variables: [x, { name: 'y', sort: 'Int', domain: ['-3'] }], assertions: [{ name: 'r', term: bin('eq', bin('mod', v('x'), v('y')), n('1')) }, { name: 'x', term: bin('eq', v('x'), n('7')) }] })),
+    );
+    assert.deepEqual(divisor.get('x'), { sort: 'Int', value: 7n }); // 7 % -3 = 1
+    const none = await solve(problem({ variables: [x], assertions: [{ name: 'negative', term: bin('lt', v('x'), n('0')) }, { name: 'one', term: bin('eq', bin('mod', v('x'), n('3')), n('1')) }] }));
+    assert.equal(none.status, 'unsat');
+  });
+
+  it('asks a divisor to be non-zero, and a root non-negative, only where its expression is evaluated', async () => {
+    const y = { name: 'y', sort: 'Real' as const, domain: ['0'] };
+    const ratio = bin('lt', bin('div', n('10'), v('y')), n('0'));
+    const root = bin('gt', { op: 'sqrt', arg: { op: 'neg', arg: n('1') } }, v('y'));
+    // y == 0 decides `or` and `implies` before the division; `if` takes the other branch.
+    for (const term of [
+      { op: 'or', args: [bin('eq', v('y'), n('0')), ratio] },
+      bin('implies', bin('ne', v('y'), n('0')), ratio),
+      { op: 'not', arg: { op: 'and', args: [bin('ne', v('y'), n('0')), ratio, root] } },
+      bin('eq', { op: 'ite', cond: bin('eq', v('y'), n('0')), then: n('1'), else: bin('div', n('1'), v('y')) }, n('1')),
+      { op: 'ite', cond: bin('gt', v('y'), n('0')), then: bin('gt', { op: 'sqrt', arg: { op: 'neg', arg: v('y') } }, n('0')), else: { op: 'bool', value: true } },
+    ] as Term[]) {
+      sat(await solve(problem({ variables: [y], assertions: [{ name: 'guarded', term }] })));
+    }
+    // A strict or (`|`) evaluates both sides; so does an unguarded division.
+    const strict = await solve(problem({ variables: [y], assertions: [{ name: 'both', term: { op: 'or', args: [bin('eq', v('y'), n('0')), ratio], strict: true } }] }));
+    assert.equal(strict.status, 'unsat');
+  });
+
+  it('refuses an objective over non-linear arithmetic (z3 optimizes linear arithmetic only)', async () => {
+    const x = { name: 'x', sort: 'Real' as const, lower: '0', upper: '4' };
+    await assert.rejects(
+      solve(problem({ variables: [x], assertions: [], objective: { direction: 'maximize', term: { op: 'sqrt', arg: v('x') } } })),
+      (e: unknown) => e instanceof ProblemError && /objective .* over non-linear constraints/.test(e.message),
+    );
+  });
+
+  it('states a large whole power of an Integer', async () => {
+    const m = sat(await solve(problem({ variables: [{ name: 'x', sort: 'Int', domain: ['2'] }], assertions: [{ name: 'big', term: bin('eq', bin('pow', v('x'), n('20')), n('1048576')) }] })));
+    assert.deepEqual(m.get('x'), { sort: 'Int', value: 2n });
+  });
+
   it('handles Boolean connectives and conditionals', async () => {
     const m = sat(
       await solve(

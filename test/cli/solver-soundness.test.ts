@@ -1,0 +1,105 @@
+// satisfiable (src/engine/symbolic.ts → src/engine/solver.ts → z3) means what evaluate means. The host
+// re-checks a satisfiable witness but takes an `unsatisfiable` on the solver's word, so each model here
+// (test/fixtures/models/soundness/solver.sysml) is one the solver once called unsatisfiable at `proved`
+// where evaluate holds at a point, or a construct the solver now refuses by name and place.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { buildIfMissing } from './built';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const MODEL = join(ROOT, 'test', 'fixtures', 'models', 'soundness', 'solver.sysml');
+
+interface Answer {
+  result?: { claim: string; strength: string; witness?: { inputs: { name: string; value: unknown; unit?: string }[] }; reason?: string };
+  standing?: { strength: string };
+  error?: { message: string; status: string };
+}
+
+function satisfiable(subject: string, ...extra: string[]): { code: number | null; answer: Answer } {
+  const run = spawnSync(process.execPath, [CLI, 'satisfiable', subject, '--model', MODEL, ...extra, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}\n${run.stderr}`);
+  return { code: run.status, answer: JSON.parse(lines[0]!) as Answer };
+}
+
+/** A proved answer with this claim, and the witness's values by name when it has one. */
+function proved(subject: string, claim: 'satisfiable' | 'unsatisfiable', ...extra: string[]): Record<string, unknown> {
+  const { code, answer } = satisfiable(subject, ...extra);
+  assert.equal(code, 0, `${subject}: ${JSON.stringify(answer)}`);
+  assert.equal(answer.result?.claim, claim, `${subject}: ${JSON.stringify(answer)}`);
+  assert.equal(answer.standing?.strength, 'proved', `${subject}: ${JSON.stringify(answer)}`);
+  return Object.fromEntries((answer.result?.witness?.inputs ?? []).map((i) => [i.name, i.value]));
+}
+
+function refused(subject: string, place: RegExp, what: RegExp, ...extra: string[]): void {
+  const { code, answer } = satisfiable(subject, ...extra);
+  assert.equal(code, 3, `${subject}: ${JSON.stringify(answer)}`);
+  assert.match(answer.error?.message ?? '', place, subject);
+  assert.match(answer.error?.message ?? '', what, subject);
+}
+
+describe('cli: satisfiable means what evaluate means', function () {
+  this.timeout(180_000);
+  before(() => buildIfMissing('cli.js', 'engine.js'));
+
+  it("'%' is the truncated remainder, as evaluate computes it (-1 % 3 = -1)", () => {
+    assert.deepEqual(proved('Rem::NegMod', 'satisfiable'), { x: -1 });
+    const odd = proved('Rem::OddNegative', 'satisfiable');
+    assert.ok(typeof odd.x === 'number' && odd.x < 0 && odd.x % 2 === -1, JSON.stringify(odd));
+    // Euclidean, x = -2 would do; truncated, a negative x leaves 0, -1 or -2.
+    proved('Rem::NeverOne', 'unsatisfiable');
+  });
+
+  it('a division or square root constrains the witness only where if, or, and, implies evaluate it', () => {
+    assert.deepEqual(proved('Guard::AvgLoad', 'satisfiable'), { count: 0, total: 5 });
+    const root = proved('Guard::SqrtGuard', 'satisfiable');
+    assert.ok(typeof root.x === 'number' && root.x < 0, JSON.stringify(root));
+    assert.deepEqual(proved('Guard::OrGuard', 'satisfiable'), { y: 0 });
+    const implied = proved('Guard::ImpliesGuard', 'satisfiable');
+    assert.equal(implied.y, 0);
+    // '|' evaluates both operands: y = 0 divides by zero there, y > 0 makes it false.
+    proved('Guard::BarNoGuard', 'unsatisfiable');
+  });
+
+  it('an objective over non-linear arithmetic is refused (z3 optimizes linear arithmetic only)', () => {
+    // sqrt(x) on [0, 4] has its maximum 2 at x = 4; z3 called it unbounded.
+    refused('Opt::Range', /condition set Range/, /objective \(maximize\/minimize\) over non-linear constraints/, '--condition', 'maximize=sqrt(x)');
+    const linear = satisfiable('Opt::Range', '--condition', 'maximize=x');
+    assert.equal(linear.answer.result?.claim, 'satisfiable', JSON.stringify(linear.answer));
+    assert.deepEqual(linear.answer.result?.witness?.inputs, [{ name: 'x', value: 4 }]);
+  });
+
+  it("'===' and '!==' are stated where they mean '==' (one kind, one unit) and refused where evaluate and the library part", () => {
+    const same = proved('Same::SameKind', 'satisfiable');
+    assert.equal(same.n, 5);
+    assert.equal(same.x, 2);
+    // evaluate: x = 5 holds (5 is not 5.0); DataFunctions::'===' is x == y, under which it cannot hold.
+    refused('Same::NotSame', /solver\.sysml:56:30/, /'!==' of an Integer and a Real is not modeled by the solver/);
+    refused('Same::KmIsNotM', /solver\.sysml:64:43/, /'===' of a quantity in \[km\] and a quantity in \[m\] is not modeled/);
+    // d may be bound in km or in m: the solver cannot know which.
+    refused('Same::NotSameQ', /solver\.sysml:60:30/, /'!==' also compares the kind of number and the unit.*any unit of its dimension/);
+  });
+
+  it("'**': whole exponents are powers, Integer inverses divide; a Real's inverse (Infinity at 0.0) and fractional exponents are refused", () => {
+    refused('Pow::RealInverse', /solver\.sysml:76:43/, /negative exponent over a Real that may be 0\.0/);
+    refused('Pow::Fractional', /solver\.sysml:80:30/, /fractional exponent 0\.5/);
+    assert.deepEqual(proved('Pow::IntegerInverse', 'satisfiable'), { n: 2 });
+    assert.deepEqual(proved('Pow::Large', 'satisfiable'), { x: 2 });
+  });
+
+  it('Integer literals past 2^53 keep their digits', () => {
+    assert.deepEqual(proved('Lit::Big', 'satisfiable'), { x: '18446744073709551617' });
+  });
+
+  it('temperatures: the right one of two °C points is a difference; other arithmetic on °C is refused', () => {
+    proved('Temp::Sum', 'satisfiable');
+    refused('Temp::Scaled', /solver\.sysml:105:43/, /'\*' of a temperature on an offset scale/);
+  });
+
+  it('quantities: a library function of constants is not handed the SI magnitude, and [ ] converts a quantity', () => {
+    refused('Units::Floor', /solver\.sysml:112:43/, /floor\(\) over free features or quantities/);
+    proved('Units::Convert', 'satisfiable');
+  });
+});
