@@ -726,9 +726,11 @@ class Compiler {
     return call;
   }
 
-  private anonymousCall(u: Usage, label: string, ctx: Ctx): ExecNode {
+  private anonymousCall(u: Usage, label: string, ctx: Ctx, inline = false): ExecNode {
     const call = this.node('call', null, ctx, u.range);
     call.name = label;
+    // Known before the body is compiled: a terminate in it asks.
+    if (inline) this.inlineBodies.add(call.id);
     const inner: Ctx = { ...ctx, container: call.id, names: `${label}.`, inSubject: false };
     const body = u.body ?? [];
     // Calc usages of an unnamed body (if, while, for) are read in the enclosing scope: bound features only.
@@ -961,7 +963,7 @@ class Compiler {
         case 'TerminateAction': {
           const n = this.node('terminate', m.name, ctx, m.range);
           if (m.name) named.set(m.name, n.id);
-          if (m.target) n.terminates = this.terminated(m.target, ctx);
+          n.terminates = m.target ? this.terminated(m.target, ctx) : this.terminatedByDefault(ctx, m.range);
           return n.id;
         }
         case 'IfAction':
@@ -1143,9 +1145,7 @@ class Compiler {
   }
 
   private bodyCall(u: Usage, label: string, ctx: Ctx): ExecNode {
-    const call = this.anonymousCall(u, label, ctx);
-    this.inlineBodies.add(call.id);
-    return call;
+    return this.anonymousCall(u, label, ctx, true);
   }
 
   private ifNode(m: IfAction, ctx: Ctx, inherit: [number, number][]): ExecNode {
@@ -1417,11 +1417,34 @@ class Compiler {
         if (call.kind !== 'call') continue;
         // The subject's own flow is the root call (named ''): it answers to the subject's name.
         const own = call.container < 0 && call.name === '' ? (this.subjectEntry?.node.kind === 'Package' ? undefined : (this.subjectEntry?.node.name ?? undefined)) : this.simpleName(c).replace(/^'(.*)'$/, '$1');
-        if (name === 'self' || own === name) return call.container < 0 ? -1 : c;
+        if (name === 'self' || own === name) return this.isRoot(c) ? -1 : c;
       }
       if (ctx.container < 0 || name === 'self') return -1;
     }
     return this.fail('terminate of an occurrence other than an action whose body holds it (a part, a concurrent action) is not supported', ctx.path, target.range);
+  }
+
+  /**
+   * What `terminate;` (no target) ends: its featuring occurrence (Actions.sysml, terminateActions:
+   * `terminatedOccurrence default that`), the action whose body holds it. That is the run only in the
+   * subject's own body; in a nested action (or a behaviour a part performs) that action ends and its
+   * successors follow. In an if, while, loop or for body the featuring occurrence is that body, not
+   * the action around it: refused, naming the action to end is clearer than either reading.
+   */
+  private terminatedByDefault(ctx: Ctx, range: SourceRange): number {
+    const c = ctx.container;
+    if (c < 0) return -1;
+    if (this.inlineBodies.has(c)) {
+      const body = this.nodes[c]!.name;
+      this.fail(`a terminate without a target inside the body '${body}' of an if, while, loop or for ends that body's own performance (its featuring occurrence: Actions.sysml terminateActions, \`terminatedOccurrence default that\`), not the action around it; this is not modeled: name the action to end (\`terminate X;\`)`, ctx.path, range);
+    }
+    return this.isRoot(c) ? -1 : c;
+  }
+
+  /** The subject's own flow (the root call, named ''): ending it ends the run. */
+  private isRoot(c: number): boolean {
+    const call = this.nodes[c]!;
+    return call.container < 0 && call.name === '';
   }
 
   private simpleName(id: number): string {

@@ -584,6 +584,9 @@ export class Runtime {
         for (const t of [...s.tokens]) if (t.id === tok.id || this.model.nodes[t.node]!.ancestors.includes(ended)) s.remove(t.id);
         const call = this.model.nodes[ended]!;
         this.go(s, tok.id, call.succ, call);
+        // A behaviour a part performs (a top-level one) has no successors: when it was the last one
+        // running, the run ended by its termination.
+        if (call.container < 0 && s.tokens.length === 0) s.terminated = true;
         break;
       }
       case 'state':

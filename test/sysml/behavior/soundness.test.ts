@@ -304,6 +304,40 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.match(await refusal([term], question('outcomes', 'K::Other')), /terminate of an occurrence other than an action whose body holds it/);
   });
 
+  it('terminate without a target ends the action whose body holds it (its featuring occurrence), not the run', async () => {
+    const term = text('bare-terminate.sysml', `package K {
+    private import ScalarValues::*;
+    action def Monitored {
+        attribute x : Integer := 0;
+        first start;
+        then work;
+        action work {
+            action critical { assign x := x + 1; }
+            then terminate;
+        }
+        then finish;
+        action finish { assign x := x + 10; }
+    }
+    part def Two {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        perform action first { first start; then action s { assign a := 1; } then terminate; }
+        perform action second { first start; then accept after 1 [SI::s]; then assign b := 1; }
+    }
+    action def InIf {
+        attribute x : Integer := 0;
+        if x == 0 { terminate; }
+    }
+}`);
+    // critical, then work ends; finish follows: x = 1 + 10, and the run ends done.
+    const monitored = await ask([term], question('outcomes', 'K::Monitored'));
+    assert.deepEqual([ends(monitored, 'x'), ends(monitored, 'end')], [[11], ['done']]);
+    // A part's performed action ends alone: the other one still sets b.
+    const two = await ask([term], question('outcomes', 'K::Two'));
+    assert.deepEqual([ends(two, 'a'), ends(two, 'b'), ends(two, 'end')], [[1], [1], ['done']]);
+    assert.match(await refusal([term], question('outcomes', 'K::InIf')), /^bare-terminate\.sysml:22:21: a terminate without a target inside the body 'if1\.then' of an if, while, loop or for ends that body's own performance/);
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
