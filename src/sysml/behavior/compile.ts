@@ -1282,9 +1282,10 @@ class Compiler {
         top = scope;
       }
       if (soft) return undefined;
-      // `done` is the machine's own end (Action::done, inherited), unless a state the model declares
-      // takes the name where the transition is written: an owned member hides an inherited one (KerML
-      // name resolution), so `then done` enters that state.
+      // `done` is the own end (Action::done, inherited) of the state whose body the transition is written
+      // in (the machine's end in its own body; see `completes`), unless a state the model declares takes
+      // the name where the transition is written: an owned member hides an inherited one (KerML name
+      // resolution), so `then done` enters that state.
       if (ref === 'done') return -1;
       // Not visible from here: a state nested deeper in the machine (`start then Step1;` with Step1 inside
       // Working, OpenSysML's reading), when exactly one has that name (or path).
@@ -1326,11 +1327,22 @@ class Compiler {
       // of the notation; the answer lists the reading). In a machine's own body it leaves nothing.
       if (p.source === null && s.parentState < 0) this.fail(`this transition has no source state: one written without 'first S' leaves the state declared just before it (SysML BNF StateBodyItem: BehaviorUsageMember TargetTransitionUsageMember*), and none is declared just before it in '${name}'; write it after the state it leaves, or as 'transition first S … then T;'`, p.ctx.path, t.range);
       if (p.source === null) {
-        const note = `${p.ctx.path}:${t.range.line}:${t.range.column}: a transition written without 'first S' that follows no state in the body of '${name}' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of '${name}' itself (OpenSysML's reading)`;
+        const toDone = target < 0 ? ", and its target `done` as the machine's end" : '';
+        const note = `${p.ctx.path}:${t.range.line}:${t.range.column}: a transition written without 'first S' that follows no state in the body of '${name}' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of '${name}' itself${toDone} (OpenSysML's reading)`;
         if (!this.readings.includes(note)) this.readings.push(note);
       }
       const source = p.source === null ? s.id : typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path, soft);
       if (source === undefined) return false;
+      // `then done` in a nested state's body names that state's own done (Action::done, inherited: the
+      // name resolves in the namespace it is written in): its region completes, the state stays active.
+      // (A transition written without a source, read as OpenSysML reads it, keeps OpenSysML's `done`: the machine's end.)
+      const completes = target < 0 && s.parentState >= 0 && p.source !== null ? s.id : undefined;
+      if (target < 0 && s.parallel) {
+        this.fail(`a transition to done in the body of the parallel state '${name}' is not modeled: its substates run concurrently, and '${name}' is done only after every one of them ends (StatePerformance: its substates are middle steps before its exit)`, p.ctx.path, t.range);
+      }
+      if (completes !== undefined && (source === s.id || !this.isInside(source, s.id))) {
+        this.fail(`a transition from '${this.nodes[source]!.name}' to done, written in the body of '${name}': there \`done\` is '${name}''s own done (KerML name resolution), which only a state inside '${name}' reaches; not modeled`, p.ctx.path, t.range);
+      }
       const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
       const guard = t.guard;
       const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, p.ctx) : [];
@@ -1338,7 +1350,14 @@ class Compiler {
         id: this.transitions.length,
         name: t.name ?? `${this.nodes[source]!.name}->${target < 0 ? 'done' : relativeName(this.nodes[source]!.name, this.nodes[target]!.name)}`,
         source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: p.ctx.path,
+        ...(completes !== undefined ? { completes } : {}),
       };
+      // A completion transition (no trigger) of a parallel state waits for every region to reach its own
+      // done; when a region that is a simple state completes is not said (no done of its own to reach).
+      const simple = trigger === null && this.nodes[source]!.parallel ? this.simpleRegion(source) : undefined;
+      if (simple !== undefined) {
+        this.fail(`this transition has no trigger, so it waits for '${this.nodes[source]!.name}' to complete: every region of the parallel state reaching its own done; the region '${this.nodes[simple]!.name}' is a simple state, which has no done to reach: not modeled (give it substates and a transition to done, or give the transition a trigger)`, p.ctx.path, t.range);
+      }
       const crossing = target >= 0 ? this.crossesRegions(source, target) : undefined;
       if (crossing) tr.unmodeled = crossing;
       if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([q(t.name)]).join('.')}`;
@@ -1355,6 +1374,17 @@ class Compiler {
       for (const f of later) f();
     }
     return s.id;
+  }
+
+  /** A region of parallel state `p` (or of a parallel region of it) that is a simple state, if any. */
+  private simpleRegion(p: number): number | undefined {
+    for (const c of this.nodes[p]!.children) {
+      const n = this.nodes[c]!;
+      if (n.children.length === 0) return c;
+      const inner = n.parallel ? this.simpleRegion(c) : undefined;
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
   }
 
   /** Whether state `id` is `ancestor` or nested in it. */
