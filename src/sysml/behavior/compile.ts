@@ -400,6 +400,177 @@ class Compiler {
     }
   }
 
+  // ---- order: what SysML v2 leaves unordered --------------------------------------------------------
+
+  /**
+   * Where the semantics runs in a fixed order what SysML v2 leaves unordered, the order must not matter;
+   * where it may, the model is refused naming both (SysML 7.16.3: the steps of an action body are
+   * ordered only by its successions; States library: a parallel state's substates are not exclusive, so
+   * they are performed concurrently; a part's behaviours are performed concurrently). The places:
+   * - the assignments and sends of an atomic body (an action without a flow, an if/loop body without
+   *   one, an entry/do/exit action, a transition effect), run in text order as one move;
+   * - the entry (and do) actions of a parallel state's regions, run in declaration order in the move
+   *   that enters them, and their exit actions, run in token order in the move that leaves them;
+   * - a state machine's initial entry actions, run before any move of the part's other behaviours.
+   * Two effects conflict when one writes a feature the other reads or writes (a feature bound to an
+   * expression reads what the expression names), or both send different signals to one receiver.
+   */
+  checkUnordered(behaviors: readonly number[]): void {
+    const access = this.accessNames();
+    for (const all of this.unordered) {
+      const group = all.filter((e) => this.runs(e));
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const why = this.conflict(access, [group[i]!], [group[j]!]);
+          if (why) {
+            const [a, b] = [group[i]!, group[j]!];
+            // The same assignment twice (one inherited by two ways) is one step.
+            if (a === b) continue;
+            this.fail(`'${effectText(a)}' and '${effectText(b)}' (${this.effectPlace(b)}) are steps of one body with no succession between them, which SysML v2 performs in either order (SysML 7.16.3: successions order the steps of an action), and ${why}: not modeled; order them with \`then\` (\`first start; then assign …; then assign …;\`)`, this.effectPaths.get(a) ?? '', a.range);
+          }
+        }
+      }
+    }
+    const nodes = this.nodes;
+    const below = (id: number): number[] => [id, ...nodes[id]!.children.flatMap(below)];
+    const entries = (ids: readonly number[]) => ids.flatMap((id) => nodes[id]!.effects.filter((e) => this.runs(e)));
+    for (const p of nodes) {
+      if (p.kind !== 'state' || !p.parallel || p.children.length < 2) continue;
+      // Entering: a region's default entry, or the states on the way to a transition's target in it (over-approximated: all of them).
+      const regions = p.children.map((c) => ({ c, enter: entries(below(c)), leave: below(c).flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e))) }));
+      for (let i = 0; i < regions.length; i++) {
+        for (let j = i + 1; j < regions.length; j++) {
+          for (const [what, side] of [['entry and do', 'enter'], ['exit', 'leave']] as const) {
+            const a = regions[i]!;
+            const b = regions[j]!;
+            const why = this.conflict(access, a[side], b[side]);
+            if (!why) continue;
+            const [ea, eb] = this.conflicting(access, a[side], b[side]) as [Effect, Effect, string];
+            this.fail(`the regions '${nodes[a.c]!.name}' and '${nodes[b.c]!.name}' of the parallel state '${p.name}' are performed concurrently, and their ${what} actions conflict: '${effectText(ea)}' here and '${effectText(eb)}' at ${this.effectPlace(eb)} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
+          }
+        }
+      }
+    }
+    // A state machine's initial entries run before any move of the other behaviours of the run.
+    if (behaviors.length < 2) return;
+    const inBehavior = (b: number) => {
+      const ids = new Set<number>();
+      for (const n of nodes) {
+        let x: number = n.id;
+        while (x >= 0 && x !== b) x = nodes[x]!.kind === 'state' ? nodes[x]!.parentState : nodes[x]!.container;
+        if (x === b) ids.add(n.id);
+      }
+      return ids;
+    };
+    for (const m of behaviors) {
+      if (nodes[m]!.kind !== 'state') continue;
+      const initial = entries(this.defaultEntered(m));
+      if (initial.length === 0) continue;
+      for (const o of behaviors) {
+        if (o === m) continue;
+        const ids = inBehavior(o);
+        const other: Effect[] = [];
+        const reads: unknown[] = [];
+        for (const id of ids) {
+          const n = nodes[id]!;
+          other.push(...n.effects, ...n.exitEffects);
+          if (n.kind === 'assign') other.push({ kind: 'assign', target: n.target!, expr: n.expr!, scope: n.scope, range: n.range });
+          else reads.push(n.expr);
+          reads.push(n.guards, n.trigger && n.trigger.kind !== 'signal' ? n.trigger.expr : null);
+        }
+        for (const t of this.transitions) {
+          if (!ids.has(t.source)) continue;
+          other.push(...t.effects);
+          reads.push(t.guard, t.trigger && t.trigger.kind !== 'signal' ? t.trigger.expr : null);
+        }
+        const why = this.conflict(access, initial, other, reads);
+        if (!why) continue;
+        const ea = this.conflicting(access, initial, other, reads)?.[0] ?? initial[0]!;
+        this.fail(`'${nodes[m]!.name}' and '${nodes[o]!.name}' are behaviours of one part, performed concurrently; the initial entry action '${effectText(ea)}' of '${nodes[m]!.name}' runs before any step of '${nodes[o]!.name}' here, yet ${why}: which order they run in is not modeled`, this.effectPaths.get(ea) ?? nodes[m]!.path, ea.range);
+      }
+    }
+  }
+
+  /**
+   * Whether an effect can run: an assignment to a feature that is bound (`=`), constant, or not a feature
+   * is refused wherever it runs (Runtime.featureOf), so its order never decides an answer.
+   */
+  private runs(e: Effect): boolean {
+    if (e.kind !== 'assign') return true;
+    const key = e.target.join('.');
+    for (const p of e.scope) {
+      const i = this.featureIndex.get(join(p, key));
+      if (i === undefined) continue;
+      const f = this.features[i]!;
+      return !f.bound && !f.constant;
+    }
+    return false;
+  }
+
+  /** The states entering `id` by its default entry enters: itself, its initial substates (every region of a parallel one). */
+  private defaultEntered(id: number): number[] {
+    const n = this.nodes[id]!;
+    if (n.parallel) return [id, ...n.children.flatMap((c) => this.defaultEntered(c))];
+    if (n.initial < 0) return [id];
+    const path: number[] = [];
+    for (let x = this.nodes[n.initial]!.parentState; x >= 0 && x !== id; x = this.nodes[x]!.parentState) path.unshift(x);
+    // The states on the way to a nested initial state (a parallel one among them starts its other regions: over-approximated by all).
+    return [id, ...path.flatMap((x) => (this.nodes[x]!.parallel ? this.defaultEntered(x) : [x])), ...this.defaultEntered(n.initial)];
+  }
+
+  /** Reads and writes by name (last segments, as the reduction counts them), bound features read through what they are bound to. */
+  private accessNames(): (e: unknown) => Set<string> {
+    const bound = new Map<string, Set<string>>();
+    for (const f of this.features) {
+      if (!f.bound || !f.init) continue;
+      const last = f.key.split('.').at(-1)!.split('#')[0]!;
+      const names = bound.get(last) ?? new Set<string>();
+      mentioned(f.init, names);
+      bound.set(last, names);
+    }
+    return (e: unknown) => {
+      const names = new Set<string>();
+      mentioned(e, names);
+      const stack = [...names];
+      while (stack.length > 0) for (const x of bound.get(stack.pop()!) ?? []) if (!names.has(x)) { names.add(x); stack.push(x); }
+      return names;
+    };
+  }
+
+  /** Why effects `a` and effects (and reads) `b` conflict, or undefined. */
+  private conflict(access: (e: unknown) => Set<string>, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): string | undefined {
+    const pair = this.conflicting(access, a, b, bReads);
+    return pair ? pair[2] : undefined;
+  }
+
+  /** The first conflicting pair (the second undefined when the conflict is with `bReads`), and why. */
+  private conflicting(access: (e: unknown) => Set<string>, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): [Effect, Effect | undefined, string] | undefined {
+    const written = (e: Effect) => (e.kind === 'assign' ? e.target.at(-1)! : e.kind === 'transfer' ? e.to.split('.').at(-1)! : undefined);
+    const read = (e: Effect) => (e.kind === 'assign' ? access(e.expr) : e.kind === 'transfer' ? new Set([e.from.split('.').at(-1)!]) : new Set<string>());
+    const otherReads = access(bReads);
+    for (const x of a) {
+      const wx = written(x);
+      if (wx !== undefined && otherReads.has(wx)) return [x, undefined, `'${wx}' is written by one and read by the other`];
+      for (const y of b) {
+        const wy = written(y);
+        if (wx !== undefined && wx === wy) return [x, y, `both write '${wx}'`];
+        if (wx !== undefined && read(y).has(wx)) return [x, y, `'${wx}' is written by one and read by the other`];
+        if (wy !== undefined && read(x).has(wy)) return [x, y, `'${wy}' is written by one and read by the other`];
+        if (x.kind === 'send' && y.kind === 'send' && x.receiver === y.receiver && x.signal !== y.signal) return [x, y, `both send to '${x.receiver || 'the subject'}', whose pending signals keep their order`];
+      }
+    }
+    for (const y of b) {
+      const wy = written(y);
+      if (wy === undefined) continue;
+      for (const x of a) if (read(x).has(wy)) return [x, y, `'${wy}' is written by one and read by the other`];
+    }
+    return undefined;
+  }
+
+  private effectPlace(e: Effect): string {
+    return `${this.effectPaths.get(e) ?? '?'}:${e.range.line}:${e.range.column}`;
+  }
+
   /** What a binding connector's end names, from the scopes of the body it is written in. */
   private bindingEnd(ref: Reference, ctx: Ctx, what: string): { key: string; expr: Expression; state: 'open' | 'a value' | 'an input' | 'instance'; output: boolean } {
     const links = ref.kind === 'QualifiedName' ? [ref] : ref.chain;
@@ -685,6 +856,7 @@ class Compiler {
       for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
       a.effects = this.effectsOf(members, inner);
+      this.unordered.push([...a.effects]);
       if (this.bodylessOuts.length > 0 && name !== '') this.produced.set(a.id, this.bodylessOuts);
       this.bodylessOuts = [];
       return a;
@@ -744,22 +916,36 @@ class Compiler {
       if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
         const a = this.node('action', label, { ...inner, names: '' }, u.range, true);
         a.effects = this.effectsOf(body, inner);
+        this.unordered.push([...a.effects]);
         start.succ = [a.id];
       }
     }
     return call;
   }
 
-  /** Atomic effects of an action body without flow: its assignments and sends in order. */
+  /**
+   * Atomic effects of an action body without flow: its assignments and sends, run in text order as one
+   * move. SysML v2 does not order them (steps of a body without successions are unordered): where the
+   * order matters, checkUnordered refuses.
+   */
   effectsOf(members: readonly Member[], ctx: Ctx): Effect[] {
     const out: Effect[] = [];
     for (const m of members) {
-      if (m.kind === 'AssignAction') out.push(this.assignEffect(m.target, m.assigned, ctx, m.range));
-      else if (m.kind === 'SendAction') out.push(...[this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null));
+      let e: Effect | null = null;
+      if (m.kind === 'AssignAction') e = this.assignEffect(m.target, m.assigned, ctx, m.range);
+      else if (m.kind === 'SendAction') e = this.sendEffect(m, ctx);
       else if (m.kind === 'AcceptAction') this.fail('an accept inside an atomic action (give the action a flow: first start; then accept …)', ctx.path, m.range);
+      if (!e) continue;
+      this.effectPaths.set(e, this.at(ctx, m).path);
+      out.push(e);
     }
     return out;
   }
+
+  /** The file each atomic effect is written in (an inherited one's: its definition's). */
+  private readonly effectPaths = new WeakMap<Effect, string>();
+  /** The effects of each atomic body, which SysML v2 leaves unordered (checkUnordered). */
+  private readonly unordered: Effect[][] = [];
 
   private targetPath(e: Expression, ctx: Ctx): string[] {
     if (e.kind === 'Name') return [...e.name.segments];
@@ -768,7 +954,9 @@ class Compiler {
   }
 
   private assignEffect(target: Expression, value: Expression, ctx: Ctx, range: SourceRange): Effect {
-    return { kind: 'assign', target: this.targetPath(target, ctx), expr: value, scope: ctx.scope, range };
+    const e: Effect = { kind: 'assign', target: this.targetPath(target, ctx), expr: value, scope: ctx.scope, range };
+    this.effectPaths.set(e, ctx.path);
+    return e;
   }
 
   private signalOf(payload: Expression | null, ctx: Ctx, at: SourceRange): string {
@@ -861,7 +1049,9 @@ class Compiler {
       return null;
     }
     this.sent.add(signal);
-    return { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
+    const e: Effect = { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
+    this.effectPaths.set(e, ctx.path);
+    return e;
   }
 
   private triggerOf(a: AcceptAction, ctx: Ctx): Trigger {
@@ -1504,11 +1694,19 @@ class Compiler {
         for (const x of g.members) this.admit(x, 'atomic action', this.at(g.ctx, x));
         out.push(...this.effectsOf(g.members, g.ctx));
       }
+      this.unordered.push([...out]);
       return out;
     }
     if (m.kind === 'AcceptAction') this.fail('an accept as an entry/do/exit action is not supported', ctx.path, m.range);
     return this.fail(`${constructOf(m)} as an entry/do/exit action or transition effect is not modeled`, ctx.path, m.range);
   }
+}
+
+/** An effect as written, for messages: `assign x := …`, `send S to r`. */
+function effectText(e: Effect): string {
+  if (e.kind === 'assign') return `assign ${e.target.join('.')} := …`;
+  if (e.kind === 'send') return `send ${e.signal}${e.receiver ? ` to ${e.receiver}` : ''}`;
+  return `flow to ${e.to}`;
 }
 
 /** The name a member is known by (a usage's own, short or redefined name; an action node's name). */
@@ -1752,6 +1950,7 @@ export function compileBehavior(documents: readonly BehaviorDocument[], subject:
     const behaviors = c.compileSubject(entry, subject);
     c.resolveBindings();
     c.resolveGlobals(subject);
+    c.checkUnordered(behaviors);
     return finish(c, subject, behaviors);
   } catch (e) {
     if (e instanceof BehaviorError) return e;

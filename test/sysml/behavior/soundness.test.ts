@@ -521,6 +521,99 @@ describe('behaviour soundness: names in a flow', () => {
   });
 });
 
+describe('behaviour soundness: what SysML v2 leaves unordered is never run in one order only', () => {
+  const d = text('unordered.sysml', `package U {
+    private import ScalarValues::*;
+    item def A;
+    item def B;
+    action def Both {
+        attribute x : Integer := 0;
+        assign x := 1;
+        assign x := 2;
+    }
+    action def Independent {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        assign x := 1;
+        assign y := 2;
+    }
+    action def ThroughBinding {
+        attribute x : Integer := 0;
+        attribute y = x * 2;
+        attribute z : Integer := 0;
+        action a { assign z := y; assign x := 1; }
+    }
+    action def Ordered {
+        attribute x : Integer := 0;
+        first start;
+        then assign x := 1;
+        then assign x := 2;
+    }
+    part def Sends {
+        part p;
+        perform action s { send A() to p; send B() to p; }
+    }
+    state def Effects {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        entry; then s;
+        state s { entry action { assign a := 1; assign b := a; } }
+    }
+    state def Entries {
+        attribute log : Integer := 0;
+        entry; then on;
+        state on parallel {
+            state r1 { entry action { assign log := log * 10 + 1; } }
+            state r2 { entry action { assign log := log * 10 + 2; } }
+        }
+    }
+    state def Exits {
+        attribute log : Integer := 0;
+        entry; then on;
+        state on parallel {
+            state r1 { entry; then a; state a { exit action { assign log := log * 10 + 1; } } }
+            state r2 { entry; then b; state b { exit action { assign log := log * 10 + 2; } } }
+        }
+        transition first on accept A then off;
+        state off;
+    }
+    state def Apart {
+        attribute l : Integer := 0;
+        attribute r : Integer := 0;
+        entry; then on;
+        state on parallel {
+            state r1 { entry action { assign l := 1; } }
+            state r2 { entry action { assign r := 2; } }
+        }
+    }
+    part def Machine {
+        attribute x : Integer := 0;
+        attribute seen : Integer := 0;
+        exhibit state m { entry; then s; state s { entry action { assign x := 1; } } }
+        perform action reader { first start; then assign seen := x; }
+    }
+}`);
+
+  it('two statements of one body without a succession that touch one feature are refused naming both; independent or ordered ones are answered', async () => {
+    assert.match(await refusal([d], question('outcomes', 'U::Both')), /^unordered\.sysml:7:9: 'assign x := …' and 'assign x := …' \(unordered\.sysml:8:9\) are steps of one body with no succession between them, which SysML v2 performs in either order \(SysML 7\.16\.3: successions order the steps of an action\), and both write 'x'/);
+    assert.match(await refusal([d], question('outcomes', 'U::ThroughBinding')), /'assign z := …' and 'assign x := …' \(unordered\.sysml:20:35\) .* 'x' is written by one and read by the other/);
+    assert.match(await refusal([d], question('outcomes', 'U::Sends')), /'send A to p' and 'send B to p' .* both send to 'p'/);
+    assert.match(await refusal([d], question('outcomes', 'U::Effects')), /^unordered\.sysml:36:34: 'assign a := …' and 'assign b := …'/);
+    assert.deepEqual([ends(await ask([d], question('outcomes', 'U::Independent')), 'x'), ends(await ask([d], question('outcomes', 'U::Ordered')), 'x')], [[1], [2]]);
+  });
+
+  it("the entry or exit actions of a parallel state's regions that conflict are refused; independent ones are answered", async () => {
+    assert.match(await refusal([d], question('outcomes', 'U::Entries')), /^unordered\.sysml:\d+:\d+: the regions 'on\.r1' and 'on\.r2' of the parallel state 'on' are performed concurrently, and their entry and do actions conflict/);
+    assert.match(await refusal([d], question('outcomes', 'U::Exits')), /the regions 'on\.r1' and 'on\.r2' of the parallel state 'on' are performed concurrently, and their exit actions conflict/);
+    const apart = await ask([d], question('outcomes', 'U::Apart'));
+    assert.deepEqual([ends(apart, 'l'), ends(apart, 'r')], [[1], [2]]);
+  });
+
+  it("a state machine's initial entry that another behaviour of the part reads is refused (it would always run first)", async () => {
+    assert.match(await refusal([d], question('outcomes', 'U::Machine')), /'m' and 'reader' are behaviours of one part, performed concurrently; the initial entry action 'assign x := …' of 'm' runs before any step of 'reader' here, yet 'x' is written by one and read by the other/);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
