@@ -426,7 +426,11 @@ class Compiler {
             const [a, b] = [group[i]!, group[j]!];
             // The same assignment twice (one inherited by two ways) is one step.
             if (a === b) continue;
-            this.fail(`'${effectText(a)}' and '${effectText(b)}' (${this.effectPlace(b)}) are steps of one body with no succession between them, which SysML v2 performs in either order (SysML 7.16.3: successions order the steps of an action), and ${why}: not modeled; order them with \`then\` (\`first start; then assign …; then assign …;\`)`, this.effectPaths.get(a) ?? '', a.range);
+            const inherited = [a, b].map((e) => this.effectOrigins.get(e)).find((n) => n !== undefined);
+            const how = inherited !== undefined
+              ? `; one is inherited from '${inherited}', which this body specializes or redefines (KerML 7.3.4.6: a Redefinition is a Specialization, so its members are inherited unless redefined)`
+              : '; order them with `then` (`first start; then assign …; then assign …;`)';
+            this.fail(`'${effectText(a)}' and '${effectText(b)}' (${this.effectPlace(b)}) are steps of one body with no succession between them, which SysML v2 performs in either order (SysML 7.16.3: successions order the steps of an action), and ${why}: not modeled${how}`, this.effectPaths.get(a) ?? '', a.range);
           }
         }
       }
@@ -602,21 +606,23 @@ class Compiler {
 
   /**
    * An element's own members, then the members it inherits from each definition (or feature) it is
-   * typed by, specializes or subsets, as groups in that order. An inherited member that an own member
-   * redefines (`:>> x`, `redefines x`) or declares again under its name is left out: the redefining
-   * feature replaces it (KerML 7.3.4.6 Redefinition: one feature, not two).
+   * typed by, specializes, subsets or redefines, as groups in that order (a Redefinition is a
+   * Specialization, KerML 7.3.4.6: `action :>> step1;` performs what step1 does). An inherited member
+   * that an own member redefines (`:>> x`, `redefines x`) or declares again under its name is left out:
+   * the redefining feature replaces it (one feature, not two).
    */
   memberGroups(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[][] {
     if (seen.has(node)) return [];
     seen.add(node);
     const own = [...(node.body ?? [])];
     if (!entry) return [own];
+    const supertypes = [...this.scope.typesOf(entry), ...this.scope.redefinedOf(entry)];
     const branches: Member[][][] = [];
-    for (const t of this.scope.typesOf(entry)) {
+    for (const t of supertypes) {
       if (t.node.kind === 'Package') continue;
       branches.push(this.memberGroups(t.node, t, seen));
     }
-    for (const t of this.scope.typesOf(entry)) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
+    for (const t of supertypes) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
     const replaced = new Set<string>();
     for (const m of own) {
       const n = memberName(m);
@@ -686,6 +692,19 @@ class Compiler {
   at(ctx: Ctx, m: Member): Ctx {
     const o = this.origin.get(m);
     return o ? { ...ctx, path: o.path, lexical: o } : ctx;
+  }
+
+  /**
+   * The member written just before inherited member `m` in its own body, when an own member replaced it
+   * (it is not in `group`): a `then X;` or shorthand transition there follows the replacing one.
+   */
+  private replacedBefore(m: Member, group: readonly Member[]): Member | undefined {
+    const o = this.origin.get(m);
+    if (!o || o.node.kind === 'Package') return undefined;
+    const body = o.node.body ?? [];
+    const i = body.indexOf(m);
+    const p = i > 0 ? body[i - 1]! : undefined;
+    return p && !group.includes(p) && memberName(p) ? p : undefined;
   }
 
   membersWithTypes(node: Usage | Definition, entry: ScopeEntry | undefined): Member[] {
@@ -937,6 +956,8 @@ class Compiler {
       else if (m.kind === 'AcceptAction') this.fail('an accept inside an atomic action (give the action a flow: first start; then accept …)', ctx.path, m.range);
       if (!e) continue;
       this.effectPaths.set(e, this.at(ctx, m).path);
+      const from = this.origin.get(m);
+      if (from) this.effectOrigins.set(e, from.name ?? '');
       out.push(e);
     }
     return out;
@@ -944,6 +965,8 @@ class Compiler {
 
   /** The file each atomic effect is written in (an inherited one's: its definition's). */
   private readonly effectPaths = new WeakMap<Effect, string>();
+  /** The definition or feature an inherited atomic effect comes from, by name. */
+  private readonly effectOrigins = new WeakMap<Effect, string>();
   /** The effects of each atomic body, which SysML v2 leaves unordered (checkUnordered). */
   private readonly unordered: Effect[][] = [];
 
@@ -1082,7 +1105,7 @@ class Compiler {
     const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange; path: string }[] = [];
     const inherit: [number, number][] = [];
     const flows: { u: Usage; ctx: Ctx }[] = [];
-    let prev: number | undefined;
+    let prev: number | QualifiedName | undefined;
 
     const declare = (m: Member, ctx: Ctx): number | undefined => {
       switch (m.kind) {
@@ -1170,8 +1193,12 @@ class Compiler {
     };
 
     // Each group (own members, then each inherited definition's) reads `then X;` after its own members.
-    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+    for (const [m, first, g] of groups.flatMap((g) => g.map((x, i): [Member, boolean, readonly Member[]] => [x, i === 0, g]))) {
       if (first) prev = undefined;
+      // `then X;` after an inherited member that an own member replaced follows the replacing one.
+      const replaced = this.replacedBefore(m, g);
+      const rn = replaced && memberName(replaced);
+      if (rn && !(replaced.kind === 'Usage' && replaced.keyword === 'state')) prev = { kind: 'QualifiedName', segments: [rn], segmentStarts: [m.range.start], isGlobal: false, range: m.range };
       const ctx = this.at(outer, m);
       this.admit(m, 'action flow', ctx);
       if (m.kind === 'Succession') {
@@ -1416,8 +1443,12 @@ class Compiler {
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
     let prev: number | string | null = null;
     const entryNames = new Set<string>();
-    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+    const subactions = new Map<string, { m: Member; path: string; range: SourceRange }>();
+    for (const [m, first, g] of groups.flatMap((g) => g.map((x, i): [Member, boolean, readonly Member[]] => [x, i === 0, g]))) {
       if (first) prev = null;
+      // A shorthand transition after an inherited state that an own one replaced leaves the replacing one.
+      const replaced = this.replacedBefore(m, g);
+      if (replaced?.kind === 'Usage' && replaced.keyword === 'state' && replaced.direction === null) prev = memberName(replaced);
       const mc = this.at(inner, m);
       this.admit(m, 'state', mc);
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
@@ -1425,6 +1456,12 @@ class Compiler {
         s.children.push(c);
         prev = c;
       } else if (m.kind === 'StateSubaction') {
+        // One entry (do, exit) action per state (StateUsage::entryAction is [0..1]): a state's own and one
+        // it inherits (from its definition, or a state it redefines) are two, and whether the own one
+        // replaces the inherited one (redefines it) or both are performed is not said.
+        const before = m.action ? subactions.get(m.which) : undefined;
+        if (before) this.fail(`'${name}' has two ${m.which} actions, this one and the one at ${before.path}:${before.range.line}:${before.range.column}${this.origin.has(m) || this.origin.has(before.m) ? ' (one inherited from a state or definition it specializes or redefines)' : ''}: whether one replaces the other or both are performed is not modeled`, mc.path, m.range);
+        if (m.action) subactions.set(m.which, { m, path: mc.path, range: m.range });
         const effects = m.action ? this.subactionEffects(m.action, mc) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);

@@ -17,13 +17,25 @@ function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partia
 }
 
 describe('behaviour soundness: the reduced models of ../shared/soundness', () => {
-  it('a redefining perform replaces the inherited one: count is 1, as for the part that inherits it', async () => {
+  it('a redefining perform is one feature, never two performances; its own assignment beside the one it inherits is refused naming both', async () => {
     const d = [file('redefined-perform.sysml')];
-    const m = await ask(d, question('outcomes', 'RP::m'));
-    assert.deepEqual([m.strength, ends(m, 'count'), ends(m, 'end')], ['proved', [1], ['done']]);
-    assert.equal(m.executions![0]!.schedules![0], 'step 1: t1@bump first of t1@bump');
+    // m.bump redefines Machine::bump: it inherits the redefined action's assignment (KerML: a Redefinition
+    // is a Specialization) beside its own, two unordered steps that both write count: refused, never 2 or 1.
+    assert.match(await refusal(d, question('outcomes', 'RP::m')), /^redefined-perform\.sysml:10:49: 'assign count := …' and 'assign count := …' \(redefined-perform\.sysml:6:38\) are steps of one body with no succession between them, .* one is inherited from 'bump'/);
     const plain = await ask(d, question('outcomes', 'RP::plain'));
     assert.deepEqual(ends(plain, 'count'), [1]);
+    // Redefined without a body of its own: one bump, the inherited assignment's.
+    const bare = text('redefined-bare.sysml', `package RB {
+    private import ScalarValues::*;
+    part def Machine {
+        attribute count : Integer := 0;
+        perform action bump { assign count := count + 1; }
+    }
+    part m : Machine { perform action bump :>> Machine::bump; }
+}`);
+    const m = await ask([bare], question('outcomes', 'RB::m'));
+    assert.deepEqual([m.strength, ends(m, 'count'), ends(m, 'end')], ['proved', [1], ['done']]);
+    assert.equal(m.executions![0]!.schedules![0], 'step 1: t1@bump first of t1@bump');
   });
 
   it('a succession flow orders its ends: one outcome, x = 10, and the pipeline is not sensitive', async () => {
@@ -518,6 +530,86 @@ describe('behaviour soundness: names in a flow', () => {
 }`);
     const o = await ask([named], question('outcomes', 'P::A'));
     assert.equal(o.strength, 'proved');
+  });
+});
+
+describe('behaviour soundness: a redefining usage inherits what the redefined one does', () => {
+  const d = text('redefinition.sysml', `package R {
+    private import ScalarValues::*;
+    state def Base {
+        attribute x : Integer := 0;
+        entry; then a;
+        state a;
+        transition first a then b;
+        state b { entry action { assign x := 1; } }
+    }
+    state def D2 :> Base {
+        state :>> b;
+    }
+    state def D3 :> Base {
+        state :>> b { entry action { assign x := 2; } }
+    }
+    action def ABase {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then step1;
+        action step1 {
+            first start;
+            then s1;
+            action s1 { assign x := 5; }
+            then s2;
+            action s2 { assign y := x; }
+        }
+    }
+    action def ADerived :> ABase {
+        action :>> step1;
+    }
+    action def ATemplate {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then step1;
+        action step1 {
+            first start;
+            then s1;
+            action s1;
+            then s2;
+            action s2 { assign y := x; }
+        }
+    }
+    action def AReplaced :> ATemplate {
+        action :>> step1 {
+            action :>> s1 { assign x := 7; }
+        }
+    }
+    // s1 redefined with a body of its own inherits the redefined s1's assignment too: both write x.
+    action def ABoth :> ABase {
+        action :>> step1 {
+            action :>> s1 { assign x := 7; }
+        }
+    }
+}`);
+
+  it('a redefinition without a body performs the redefined usage\'s behaviour', async () => {
+    // ADerived::step1 is ABase::step1: x = 5, then y = x.
+    const a = await ask([d], question('outcomes', 'R::ADerived'));
+    assert.deepEqual([ends(a, 'x'), ends(a, 'y')], [[5], [5]]);
+    // D2::b is Base::b: entering it sets x.
+    const s = await ask([d], question('outcomes', 'R::D2'));
+    assert.deepEqual([ends(s, 'state'), ends(s, 'x')], [['b'], [1]]);
+  });
+
+  it('a redefinition with a body keeps the members it does not redefine (the successions), and its own replace the redefined ones', async () => {
+    // s1 is replaced (x = 7); the inherited successions still order s1 before s2: y = 7.
+    const a = await ask([d], question('outcomes', 'R::AReplaced'));
+    assert.deepEqual([ends(a, 'x'), ends(a, 'y')], [[7], [7]]);
+    // The redefining s1 also inherits ABase's s1's assignment: two unordered writes of x, refused naming both.
+    assert.match(await refusal([d], question('outcomes', 'R::ABoth')), /^redefinition\.sysml:\d+:\d+: 'assign x := …' and 'assign x := …' \(redefinition\.sysml:24:25\) are steps of one body with no succession between them, .* both write 'x': not modeled; one is inherited from 's1'/);
+  });
+
+  it('a state with its own entry action and an inherited one is refused naming both', async () => {
+    assert.match(await refusal([d], question('outcomes', 'R::D3')), /^redefinition\.sysml:8:19: 'b' has two entry actions, this one and the one at redefinition\.sysml:14:23 \(one inherited from a state or definition it specializes or redefines\): whether one replaces the other or both are performed is not modeled/);
   });
 });
 
