@@ -810,17 +810,20 @@ class Compiler {
         // usage has a body of its own.
         let target: Usage | Definition = m;
         let entry = this.scope.entryOf(m);
+        let named: Usage | Definition = m;
         if (ref) {
           const t = this.scope.resolveReference(ctx.lexical, ref);
           if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
-          if ((m.body ?? []).length === 0) {
+          named = t.node;
+          // `perform a redefines b;` does what a and b both do: the usage's own groups (a by reference, b by redefinition).
+          if ((m.body ?? []).length === 0 && !(entry && this.scope.redefinedOf(entry).length > 0)) {
             target = t.node;
             entry = t;
           }
         }
         const label = name ?? (ref ? lastSegment(ref) : null) ?? 'behavior';
-        const isState = m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state';
-        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]), inSubject: false };
+        const isState = m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state' || named.keyword === 'state';
+        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target, named]), inSubject: false };
         if (isState) out.push(this.compileState(target, entry, -1, inner, true, label));
         else {
           out.push(this.callFor(target, entry, label, inner).id);
@@ -1140,7 +1143,9 @@ class Compiler {
               }
             }
             const label = name ?? refName ?? this.autoName('action');
-            const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
+            // A usage that also redefines one (`perform a redefines b;`, `action :>> b : B;`) does what both do: its own members' groups.
+            const whole = (m.body && m.body.length > 0) || (entry !== undefined && this.scope.redefinedOf(entry).length > 0);
+            const n = this.callFor(whole ? m : target, whole ? entry : targetEntry, label, { ...ctx, inlining: new Set([...ctx.inlining, target, m]) });
             named.set(label, n.id);
             return n.id;
           }

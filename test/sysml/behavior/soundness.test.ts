@@ -583,6 +583,19 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
             action :>> s1 { assign x := 7; }
         }
     }
+    // An exhibited state redefined without a body of its own (as the vehicle model writes it).
+    part def Holder {
+        attribute x : Integer := 0;
+        exhibit state machine { entry; then on; state on { entry action { assign x := 1; } } }
+    }
+    part h : Holder { exhibit state machine redefines machine; }
+    // Performing another action while redefining job: the performance does what both do.
+    action extra;
+    part def Worker {
+        attribute n : Integer := 0;
+        perform action job { assign n := 1; }
+    }
+    part w : Worker { perform extra redefines job; }
     // s1 redefined with a body of its own inherits the redefined s1's assignment too: both write x.
     action def ABoth :> ABase {
         action :>> step1 {
@@ -598,6 +611,10 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
     // D2::b is Base::b: entering it sets x.
     const s = await ask([d], question('outcomes', 'R::D2'));
     assert.deepEqual([ends(s, 'state'), ends(s, 'x')], [['b'], [1]]);
+    // h's machine is Holder's: it enters on.
+    const h = await ask([d], question('outcomes', 'R::h'));
+    assert.deepEqual([ends(h, 'state'), ends(h, 'x')], [['on'], [1]]);
+    assert.deepEqual(ends(await ask([d], question('outcomes', 'R::w')), 'n'), [1]);
   });
 
   it('a redefinition with a body keeps the members it does not redefine (the successions), and its own replace the redefined ones', async () => {
