@@ -1256,11 +1256,13 @@ class Compiler {
       const from = typeof e.from === 'number' ? e.from : resolveName(e.from, e.range, e.path);
       const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range, e.path);
       const src = this.nodes[from]!;
+      // The same succession twice (an own one and the inherited one it repeats) orders the same two
+      // steps: one edge, not a second token.
+      if (!e.guard && !e.isElse && src.succ.some((t, i) => t === to && src.guards[i] === null && src.elseIndex !== i)) continue;
       if (e.isElse) src.elseIndex = src.succ.length;
       src.succ.push(to);
       src.guards.push(e.guard);
       incoming.add(to);
-
     }
     for (const f of flows) if (f.u.keyword === 'succession flow') this.flow(f.u, f.ctx, named, incoming);
     for (const [callId, fromId] of inherit) {

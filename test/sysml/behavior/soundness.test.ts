@@ -596,6 +596,28 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
         perform action job { assign n := 1; }
     }
     part w : Worker { perform extra redefines job; }
+    // Own successions that repeat inherited ones (typed, and redefined): a1 is one step, run once.
+    action def Accel {
+        attribute speed : Integer := 0;
+        first start;
+        then a1;
+        action a1 { assign speed := speed + 10; }
+    }
+    action def Typed {
+        attribute speed : Integer := 0;
+        action accel : Accel {
+            first start;
+            then a1;
+            action a1 { assign speed := speed + 50; }
+        }
+    }
+    part def Veh {
+        attribute speed : Integer := 0;
+        perform action accel { first start; then a1; action a1 { assign speed := speed + 10; } }
+    }
+    part car : Veh {
+        perform action :>> accel { first start; then a1; action a1 { assign speed := speed + 50; } }
+    }
     // s1 redefined with a body of its own inherits the redefined s1's assignment too: both write x.
     action def ABoth :> ABase {
         action :>> step1 {
@@ -623,6 +645,14 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
     assert.deepEqual([ends(a, 'x'), ends(a, 'y')], [[7], [7]]);
     // The redefining s1 also inherits ABase's s1's assignment: two unordered writes of x, refused naming both.
     assert.match(await refusal([d], question('outcomes', 'R::ABoth')), /^redefinition\.sysml:\d+:\d+: 'assign x := …' and 'assign x := …' \(redefinition\.sysml:24:25\) are steps of one body with no succession between them, .* both write 'x': not modeled; one is inherited from 's1'/);
+  });
+
+  it('an own succession that repeats an inherited one orders the same steps: the step runs once', async () => {
+    for (const subject of ['R::Typed', 'R::car']) {
+      const o = await ask([d], question('outcomes', subject));
+      // Typed's accel has Accel's own speed (accel.speed).
+      assert.deepEqual([o.reason.startsWith('1 outcome'), ends(o, subject === 'R::car' ? 'speed' : 'accel.speed')], [true, [50]], subject);
+    }
   });
 
   it('a state with its own entry action and an inherited one is refused naming both', async () => {
