@@ -1203,7 +1203,8 @@ class Compiler {
       // `then X;` after an inherited member that an own member replaced follows the replacing one.
       const replaced = this.replacedBefore(m, g);
       const rn = replaced && memberName(replaced);
-      if (rn && !(replaced.kind === 'Usage' && replaced.keyword === 'state')) prev = { kind: 'QualifiedName', segments: [rn], segmentStarts: [m.range.start], isGlobal: false, range: m.range };
+      const step = replaced && (replaced.kind !== 'Usage' || (replaced.direction === null && (replaced.keyword === 'action' || CONTROL.has(replaced.keyword) || (replaced.role === 'perform' && replaced.keyword !== 'state'))));
+      if (rn && step) prev = { kind: 'QualifiedName', segments: [rn], segmentStarts: [m.range.start], isGlobal: false, range: m.range };
       const ctx = this.at(outer, m);
       this.admit(m, 'action flow', ctx);
       if (m.kind === 'Succession') {

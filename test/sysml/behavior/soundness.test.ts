@@ -596,6 +596,19 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
         perform action job { assign n := 1; }
     }
     part w : Worker { perform extra redefines job; }
+    // A redefined attribute between two steps: \`then b;\` still follows a.
+    action def Between {
+        attribute x : Integer := 0;
+        first start;
+        then a;
+        action a { assign x := 1; }
+        attribute y : Integer := 0;
+        then b;
+        action b { assign y := y + x; }
+    }
+    action def BetweenD :> Between {
+        attribute :>> y := 3;
+    }
     // Own successions that repeat inherited ones (typed, and redefined): a1 is one step, run once.
     action def Accel {
         attribute speed : Integer := 0;
@@ -643,6 +656,8 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
     // s1 is replaced (x = 7); the inherited successions still order s1 before s2: y = 7.
     const a = await ask([d], question('outcomes', 'R::AReplaced'));
     assert.deepEqual([ends(a, 'x'), ends(a, 'y')], [[7], [7]]);
+    const between = await ask([d], question('outcomes', 'R::BetweenD'));
+    assert.deepEqual([between.reason?.startsWith('1 outcome'), ends(between, 'y')], [true, [4]]);
     // The redefining s1 also inherits ABase's s1's assignment: two unordered writes of x, refused naming both.
     assert.match(await refusal([d], question('outcomes', 'R::ABoth')), /^redefinition\.sysml:\d+:\d+: 'assign x := …' and 'assign x := …' \(redefinition\.sysml:24:25\) are steps of one body with no succession between them, .* both write 'x': not modeled; one is inherited from 's1'/);
   });
@@ -651,7 +666,7 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
     for (const subject of ['R::Typed', 'R::car']) {
       const o = await ask([d], question('outcomes', subject));
       // Typed's accel has Accel's own speed (accel.speed).
-      assert.deepEqual([o.reason.startsWith('1 outcome'), ends(o, subject === 'R::car' ? 'speed' : 'accel.speed')], [true, [50]], subject);
+      assert.deepEqual([o.reason?.startsWith('1 outcome'), ends(o, subject === 'R::car' ? 'speed' : 'accel.speed')], [true, [50]], subject);
     }
   });
 
