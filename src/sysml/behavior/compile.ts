@@ -400,6 +400,181 @@ class Compiler {
     }
   }
 
+  // ---- order: what SysML v2 leaves unordered --------------------------------------------------------
+
+  /**
+   * Where the semantics runs in a fixed order what SysML v2 leaves unordered, the order must not matter;
+   * where it may, the model is refused naming both (SysML 7.16.3: the steps of an action body are
+   * ordered only by its successions; States library: a parallel state's substates are not exclusive, so
+   * they are performed concurrently; a part's behaviours are performed concurrently). The places:
+   * - the assignments and sends of an atomic body (an action without a flow, an if/loop body without
+   *   one, an entry/do/exit action, a transition effect), run in text order as one move;
+   * - the entry (and do) actions of a parallel state's regions, run in declaration order in the move
+   *   that enters them, and their exit actions, run in token order in the move that leaves them;
+   * - a state machine's initial entry actions, run before any move of the part's other behaviours.
+   * Two effects conflict when one writes a feature the other reads or writes (a feature bound to an
+   * expression reads what the expression names), or both send different signals to one receiver.
+   */
+  checkUnordered(behaviors: readonly number[]): void {
+    const access = this.accessNames();
+    for (const all of this.unordered) {
+      const group = all.filter((e) => this.runs(e));
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const why = this.conflict(access, [group[i]!], [group[j]!]);
+          if (why) {
+            const [a, b] = [group[i]!, group[j]!];
+            // The same assignment twice (one inherited by two ways) is one step.
+            if (a === b) continue;
+            const inherited = [a, b].map((e) => this.effectOrigins.get(e)).find((n) => n !== undefined);
+            const how = inherited !== undefined
+              ? `; one is inherited from '${inherited}', which this body specializes or redefines (KerML 7.3.4.6: a Redefinition is a Specialization, so its members are inherited unless redefined)`
+              : '; order them with `then` (`first start; then assign …; then assign …;`)';
+            this.fail(`'${effectText(a)}' and '${effectText(b)}' (${this.effectPlace(b)}) are steps of one body with no succession between them, which SysML v2 performs in either order (SysML 7.16.3: successions order the steps of an action), and ${why}: not modeled${how}`, this.effectPaths.get(a) ?? '', a.range);
+          }
+        }
+      }
+    }
+    const nodes = this.nodes;
+    const below = (id: number): number[] => [id, ...nodes[id]!.children.flatMap(below)];
+    const entries = (ids: readonly number[]) => ids.flatMap((id) => nodes[id]!.effects.filter((e) => this.runs(e)));
+    for (const p of nodes) {
+      if (p.kind !== 'state' || !p.parallel || p.children.length < 2) continue;
+      // Entering: a region's default entry, or the states on the way to a transition's target in it (over-approximated: all of them).
+      const regions = p.children.map((c) => ({ c, enter: entries(below(c)), leave: below(c).flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e))) }));
+      for (let i = 0; i < regions.length; i++) {
+        for (let j = i + 1; j < regions.length; j++) {
+          for (const [what, side] of [['entry and do', 'enter'], ['exit', 'leave']] as const) {
+            const a = regions[i]!;
+            const b = regions[j]!;
+            const why = this.conflict(access, a[side], b[side]);
+            if (!why) continue;
+            const [ea, eb] = this.conflicting(access, a[side], b[side]) as [Effect, Effect, string];
+            this.fail(`the regions '${nodes[a.c]!.name}' and '${nodes[b.c]!.name}' of the parallel state '${p.name}' are performed concurrently, and their ${what} actions conflict: '${effectText(ea)}' here and '${effectText(eb)}' at ${this.effectPlace(eb)} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
+          }
+        }
+      }
+    }
+    // A state machine's initial entries run before any move of the other behaviours of the run.
+    if (behaviors.length < 2) return;
+    const inBehavior = (b: number) => {
+      const ids = new Set<number>();
+      for (const n of nodes) {
+        let x: number = n.id;
+        while (x >= 0 && x !== b) x = nodes[x]!.kind === 'state' ? nodes[x]!.parentState : nodes[x]!.container;
+        if (x === b) ids.add(n.id);
+      }
+      return ids;
+    };
+    for (const m of behaviors) {
+      if (nodes[m]!.kind !== 'state') continue;
+      const initial = entries(this.defaultEntered(m));
+      if (initial.length === 0) continue;
+      for (const o of behaviors) {
+        if (o === m) continue;
+        const ids = inBehavior(o);
+        const other: Effect[] = [];
+        const reads: unknown[] = [];
+        for (const id of ids) {
+          const n = nodes[id]!;
+          other.push(...n.effects, ...n.exitEffects);
+          if (n.kind === 'assign') other.push({ kind: 'assign', target: n.target!, expr: n.expr!, scope: n.scope, range: n.range });
+          else reads.push(n.expr);
+          reads.push(n.guards, n.trigger && n.trigger.kind !== 'signal' ? n.trigger.expr : null);
+        }
+        for (const t of this.transitions) {
+          if (!ids.has(t.source)) continue;
+          other.push(...t.effects);
+          reads.push(t.guard, t.trigger && t.trigger.kind !== 'signal' ? t.trigger.expr : null);
+        }
+        const why = this.conflict(access, initial, other, reads);
+        if (!why) continue;
+        const ea = this.conflicting(access, initial, other, reads)?.[0] ?? initial[0]!;
+        this.fail(`'${nodes[m]!.name}' and '${nodes[o]!.name}' are behaviours of one part, performed concurrently; the initial entry action '${effectText(ea)}' of '${nodes[m]!.name}' runs before any step of '${nodes[o]!.name}' here, yet ${why}: which order they run in is not modeled`, this.effectPaths.get(ea) ?? nodes[m]!.path, ea.range);
+      }
+    }
+  }
+
+  /**
+   * Whether an effect can run: an assignment to a feature that is bound (`=`), constant, or not a feature
+   * is refused wherever it runs (Runtime.featureOf), so its order never decides an answer.
+   */
+  private runs(e: Effect): boolean {
+    if (e.kind !== 'assign') return true;
+    const key = e.target.join('.');
+    for (const p of e.scope) {
+      const i = this.featureIndex.get(join(p, key));
+      if (i === undefined) continue;
+      const f = this.features[i]!;
+      return !f.bound && !f.constant;
+    }
+    return false;
+  }
+
+  /** The states entering `id` by its default entry enters: itself, its initial substates (every region of a parallel one). */
+  private defaultEntered(id: number): number[] {
+    const n = this.nodes[id]!;
+    if (n.parallel) return [id, ...n.children.flatMap((c) => this.defaultEntered(c))];
+    if (n.initial < 0) return [id];
+    const path: number[] = [];
+    for (let x = this.nodes[n.initial]!.parentState; x >= 0 && x !== id; x = this.nodes[x]!.parentState) path.unshift(x);
+    // The states on the way to a nested initial state (a parallel one among them starts its other regions: over-approximated by all).
+    return [id, ...path.flatMap((x) => (this.nodes[x]!.parallel ? this.defaultEntered(x) : [x])), ...this.defaultEntered(n.initial)];
+  }
+
+  /** Reads and writes by name (last segments, as the reduction counts them), bound features read through what they are bound to. */
+  private accessNames(): (e: unknown) => Set<string> {
+    const bound = new Map<string, Set<string>>();
+    for (const f of this.features) {
+      if (!f.bound || !f.init) continue;
+      const last = f.key.split('.').at(-1)!.split('#')[0]!;
+      const names = bound.get(last) ?? new Set<string>();
+      mentioned(f.init, names);
+      bound.set(last, names);
+    }
+    return (e: unknown) => {
+      const names = new Set<string>();
+      mentioned(e, names);
+      const stack = [...names];
+      while (stack.length > 0) for (const x of bound.get(stack.pop()!) ?? []) if (!names.has(x)) { names.add(x); stack.push(x); }
+      return names;
+    };
+  }
+
+  /** Why effects `a` and effects (and reads) `b` conflict, or undefined. */
+  private conflict(access: (e: unknown) => Set<string>, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): string | undefined {
+    const pair = this.conflicting(access, a, b, bReads);
+    return pair ? pair[2] : undefined;
+  }
+
+  /** The first conflicting pair (the second undefined when the conflict is with `bReads`), and why. */
+  private conflicting(access: (e: unknown) => Set<string>, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): [Effect, Effect | undefined, string] | undefined {
+    const written = (e: Effect) => (e.kind === 'assign' ? e.target.at(-1)! : e.kind === 'transfer' ? e.to.split('.').at(-1)! : undefined);
+    const read = (e: Effect) => (e.kind === 'assign' ? access(e.expr) : e.kind === 'transfer' ? new Set([e.from.split('.').at(-1)!]) : new Set<string>());
+    const otherReads = access(bReads);
+    for (const x of a) {
+      const wx = written(x);
+      if (wx !== undefined && otherReads.has(wx)) return [x, undefined, `'${wx}' is written by one and read by the other`];
+      for (const y of b) {
+        const wy = written(y);
+        if (wx !== undefined && wx === wy) return [x, y, `both write '${wx}'`];
+        if (wx !== undefined && read(y).has(wx)) return [x, y, `'${wx}' is written by one and read by the other`];
+        if (wy !== undefined && read(x).has(wy)) return [x, y, `'${wy}' is written by one and read by the other`];
+        if (x.kind === 'send' && y.kind === 'send' && x.receiver === y.receiver && x.signal !== y.signal) return [x, y, `both send to '${x.receiver || 'the subject'}', whose pending signals keep their order`];
+      }
+    }
+    for (const y of b) {
+      const wy = written(y);
+      if (wy === undefined) continue;
+      for (const x of a) if (read(x).has(wy)) return [x, y, `'${wy}' is written by one and read by the other`];
+    }
+    return undefined;
+  }
+
+  private effectPlace(e: Effect): string {
+    return `${this.effectPaths.get(e) ?? '?'}:${e.range.line}:${e.range.column}`;
+  }
+
   /** What a binding connector's end names, from the scopes of the body it is written in. */
   private bindingEnd(ref: Reference, ctx: Ctx, what: string): { key: string; expr: Expression; state: 'open' | 'a value' | 'an input' | 'instance'; output: boolean } {
     const links = ref.kind === 'QualifiedName' ? [ref] : ref.chain;
@@ -431,21 +606,23 @@ class Compiler {
 
   /**
    * An element's own members, then the members it inherits from each definition (or feature) it is
-   * typed by, specializes or subsets, as groups in that order. An inherited member that an own member
-   * redefines (`:>> x`, `redefines x`) or declares again under its name is left out: the redefining
-   * feature replaces it (KerML 7.3.4.6 Redefinition: one feature, not two).
+   * typed by, specializes, subsets or redefines, as groups in that order (a Redefinition is a
+   * Specialization, KerML 7.3.4.6: `action :>> step1;` performs what step1 does). An inherited member
+   * that an own member redefines (`:>> x`, `redefines x`) or declares again under its name is left out:
+   * the redefining feature replaces it (one feature, not two).
    */
   memberGroups(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[][] {
     if (seen.has(node)) return [];
     seen.add(node);
     const own = [...(node.body ?? [])];
     if (!entry) return [own];
+    const supertypes = [...this.scope.typesOf(entry), ...this.scope.redefinedOf(entry)];
     const branches: Member[][][] = [];
-    for (const t of this.scope.typesOf(entry)) {
+    for (const t of supertypes) {
       if (t.node.kind === 'Package') continue;
       branches.push(this.memberGroups(t.node, t, seen));
     }
-    for (const t of this.scope.typesOf(entry)) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
+    for (const t of supertypes) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
     const replaced = new Set<string>();
     for (const m of own) {
       const n = memberName(m);
@@ -515,6 +692,19 @@ class Compiler {
   at(ctx: Ctx, m: Member): Ctx {
     const o = this.origin.get(m);
     return o ? { ...ctx, path: o.path, lexical: o } : ctx;
+  }
+
+  /**
+   * The member written just before inherited member `m` in its own body, when an own member replaced it
+   * (it is not in `group`): a `then X;` or shorthand transition there follows the replacing one.
+   */
+  private replacedBefore(m: Member, group: readonly Member[]): Member | undefined {
+    const o = this.origin.get(m);
+    if (!o || o.node.kind === 'Package') return undefined;
+    const body = o.node.body ?? [];
+    const i = body.indexOf(m);
+    const p = i > 0 ? body[i - 1]! : undefined;
+    return p && !group.includes(p) && memberName(p) ? p : undefined;
   }
 
   membersWithTypes(node: Usage | Definition, entry: ScopeEntry | undefined): Member[] {
@@ -620,17 +810,20 @@ class Compiler {
         // usage has a body of its own.
         let target: Usage | Definition = m;
         let entry = this.scope.entryOf(m);
+        let named: Usage | Definition = m;
         if (ref) {
           const t = this.scope.resolveReference(ctx.lexical, ref);
           if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
-          if ((m.body ?? []).length === 0) {
+          named = t.node;
+          // `perform a redefines b;` does what a and b both do: the usage's own groups (a by reference, b by redefinition).
+          if ((m.body ?? []).length === 0 && !(entry && this.scope.redefinedOf(entry).length > 0)) {
             target = t.node;
             entry = t;
           }
         }
         const label = name ?? (ref ? lastSegment(ref) : null) ?? 'behavior';
-        const isState = m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state';
-        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target]), inSubject: false };
+        const isState = m.role === 'exhibit' || m.keyword === 'state' || target.keyword === 'state' || named.keyword === 'state';
+        const inner: Ctx = { ...ctx, inlining: new Set([...ctx.inlining, target, named]), inSubject: false };
         if (isState) out.push(this.compileState(target, entry, -1, inner, true, label));
         else {
           out.push(this.callFor(target, entry, label, inner).id);
@@ -685,6 +878,7 @@ class Compiler {
       for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
       a.effects = this.effectsOf(members, inner);
+      this.unordered.push([...a.effects]);
       if (this.bodylessOuts.length > 0 && name !== '') this.produced.set(a.id, this.bodylessOuts);
       this.bodylessOuts = [];
       return a;
@@ -726,9 +920,11 @@ class Compiler {
     return call;
   }
 
-  private anonymousCall(u: Usage, label: string, ctx: Ctx): ExecNode {
+  private anonymousCall(u: Usage, label: string, ctx: Ctx, inline = false): ExecNode {
     const call = this.node('call', null, ctx, u.range);
     call.name = label;
+    // Known before the body is compiled: a terminate in it asks.
+    if (inline) this.inlineBodies.add(call.id);
     const inner: Ctx = { ...ctx, container: call.id, names: `${label}.`, inSubject: false };
     const body = u.body ?? [];
     // Calc usages of an unnamed body (if, while, for) are read in the enclosing scope: bound features only.
@@ -742,22 +938,40 @@ class Compiler {
       if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
         const a = this.node('action', label, { ...inner, names: '' }, u.range, true);
         a.effects = this.effectsOf(body, inner);
+        this.unordered.push([...a.effects]);
         start.succ = [a.id];
       }
     }
     return call;
   }
 
-  /** Atomic effects of an action body without flow: its assignments and sends in order. */
+  /**
+   * Atomic effects of an action body without flow: its assignments and sends, run in text order as one
+   * move. SysML v2 does not order them (steps of a body without successions are unordered): where the
+   * order matters, checkUnordered refuses.
+   */
   effectsOf(members: readonly Member[], ctx: Ctx): Effect[] {
     const out: Effect[] = [];
     for (const m of members) {
-      if (m.kind === 'AssignAction') out.push(this.assignEffect(m.target, m.assigned, ctx, m.range));
-      else if (m.kind === 'SendAction') out.push(...[this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null));
+      let e: Effect | null = null;
+      if (m.kind === 'AssignAction') e = this.assignEffect(m.target, m.assigned, ctx, m.range);
+      else if (m.kind === 'SendAction') e = this.sendEffect(m, ctx);
       else if (m.kind === 'AcceptAction') this.fail('an accept inside an atomic action (give the action a flow: first start; then accept …)', ctx.path, m.range);
+      if (!e) continue;
+      this.effectPaths.set(e, this.at(ctx, m).path);
+      const from = this.origin.get(m);
+      if (from) this.effectOrigins.set(e, from.name ?? '');
+      out.push(e);
     }
     return out;
   }
+
+  /** The file each atomic effect is written in (an inherited one's: its definition's). */
+  private readonly effectPaths = new WeakMap<Effect, string>();
+  /** The definition or feature an inherited atomic effect comes from, by name. */
+  private readonly effectOrigins = new WeakMap<Effect, string>();
+  /** The effects of each atomic body, which SysML v2 leaves unordered (checkUnordered). */
+  private readonly unordered: Effect[][] = [];
 
   private targetPath(e: Expression, ctx: Ctx): string[] {
     if (e.kind === 'Name') return [...e.name.segments];
@@ -766,7 +980,9 @@ class Compiler {
   }
 
   private assignEffect(target: Expression, value: Expression, ctx: Ctx, range: SourceRange): Effect {
-    return { kind: 'assign', target: this.targetPath(target, ctx), expr: value, scope: ctx.scope, range };
+    const e: Effect = { kind: 'assign', target: this.targetPath(target, ctx), expr: value, scope: ctx.scope, range };
+    this.effectPaths.set(e, ctx.path);
+    return e;
   }
 
   private signalOf(payload: Expression | null, ctx: Ctx, at: SourceRange): string {
@@ -859,7 +1075,9 @@ class Compiler {
       return null;
     }
     this.sent.add(signal);
-    return { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
+    const e: Effect = { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
+    this.effectPaths.set(e, ctx.path);
+    return e;
   }
 
   private triggerOf(a: AcceptAction, ctx: Ctx): Trigger {
@@ -890,7 +1108,7 @@ class Compiler {
     const edges: { from: number | QualifiedName; to: number | QualifiedName; guard: Expression | null; isElse: boolean; range: SourceRange; path: string }[] = [];
     const inherit: [number, number][] = [];
     const flows: { u: Usage; ctx: Ctx }[] = [];
-    let prev: number | undefined;
+    let prev: number | QualifiedName | undefined;
 
     const declare = (m: Member, ctx: Ctx): number | undefined => {
       switch (m.kind) {
@@ -925,7 +1143,9 @@ class Compiler {
               }
             }
             const label = name ?? refName ?? this.autoName('action');
-            const n = this.callFor(m.body && m.body.length > 0 ? m : target, targetEntry, label, { ...ctx, inlining: new Set([...ctx.inlining, target]) });
+            // A usage that also redefines one (`perform a redefines b;`, `action :>> b : B;`) does what both do: its own members' groups.
+            const whole = (m.body && m.body.length > 0) || (entry !== undefined && this.scope.redefinedOf(entry).length > 0);
+            const n = this.callFor(whole ? m : target, whole ? entry : targetEntry, label, { ...ctx, inlining: new Set([...ctx.inlining, target, m]) });
             named.set(label, n.id);
             return n.id;
           }
@@ -961,7 +1181,7 @@ class Compiler {
         case 'TerminateAction': {
           const n = this.node('terminate', m.name, ctx, m.range);
           if (m.name) named.set(m.name, n.id);
-          if (m.target) n.terminates = this.terminated(m.target, ctx);
+          n.terminates = m.target ? this.terminated(m.target, ctx) : this.terminatedByDefault(ctx, m.range);
           return n.id;
         }
         case 'IfAction':
@@ -978,8 +1198,13 @@ class Compiler {
     };
 
     // Each group (own members, then each inherited definition's) reads `then X;` after its own members.
-    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+    for (const [m, first, g] of groups.flatMap((g) => g.map((x, i): [Member, boolean, readonly Member[]] => [x, i === 0, g]))) {
       if (first) prev = undefined;
+      // `then X;` after an inherited member that an own member replaced follows the replacing one.
+      const replaced = this.replacedBefore(m, g);
+      const rn = replaced && memberName(replaced);
+      const step = replaced && (replaced.kind !== 'Usage' || (replaced.direction === null && (replaced.keyword === 'action' || CONTROL.has(replaced.keyword) || (replaced.role === 'perform' && replaced.keyword !== 'state'))));
+      if (rn && step) prev = { kind: 'QualifiedName', segments: [rn], segmentStarts: [m.range.start], isGlobal: false, range: m.range };
       const ctx = this.at(outer, m);
       this.admit(m, 'action flow', ctx);
       if (m.kind === 'Succession') {
@@ -1032,11 +1257,13 @@ class Compiler {
       const from = typeof e.from === 'number' ? e.from : resolveName(e.from, e.range, e.path);
       const to = typeof e.to === 'number' ? e.to : resolveName(e.to, e.range, e.path);
       const src = this.nodes[from]!;
+      // The same succession twice (an own one and the inherited one it repeats) orders the same two
+      // steps: one edge, not a second token.
+      if (!e.guard && !e.isElse && src.succ.some((t, i) => t === to && src.guards[i] === null && src.elseIndex !== i)) continue;
       if (e.isElse) src.elseIndex = src.succ.length;
       src.succ.push(to);
       src.guards.push(e.guard);
       incoming.add(to);
-
     }
     for (const f of flows) if (f.u.keyword === 'succession flow') this.flow(f.u, f.ctx, named, incoming);
     for (const [callId, fromId] of inherit) {
@@ -1143,9 +1370,7 @@ class Compiler {
   }
 
   private bodyCall(u: Usage, label: string, ctx: Ctx): ExecNode {
-    const call = this.anonymousCall(u, label, ctx);
-    this.inlineBodies.add(call.id);
-    return call;
+    return this.anonymousCall(u, label, ctx, true);
   }
 
   private ifNode(m: IfAction, ctx: Ctx, inherit: [number, number][]): ExecNode {
@@ -1226,8 +1451,12 @@ class Compiler {
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
     let prev: number | string | null = null;
     const entryNames = new Set<string>();
-    for (const [m, first] of groups.flatMap((g) => g.map((x, i): [Member, boolean] => [x, i === 0]))) {
+    const subactions = new Map<string, { m: Member; path: string; range: SourceRange }>();
+    for (const [m, first, g] of groups.flatMap((g) => g.map((x, i): [Member, boolean, readonly Member[]] => [x, i === 0, g]))) {
       if (first) prev = null;
+      // A shorthand transition after an inherited state that an own one replaced leaves the replacing one.
+      const replaced = this.replacedBefore(m, g);
+      if (replaced?.kind === 'Usage' && replaced.keyword === 'state' && replaced.direction === null) prev = memberName(replaced);
       const mc = this.at(inner, m);
       this.admit(m, 'state', mc);
       if (m.kind === 'Usage' && m.keyword === 'state' && m.direction === null) {
@@ -1235,6 +1464,12 @@ class Compiler {
         s.children.push(c);
         prev = c;
       } else if (m.kind === 'StateSubaction') {
+        // One entry (do, exit) action per state (StateUsage::entryAction is [0..1]): a state's own and one
+        // it inherits (from its definition, or a state it redefines) are two, and whether the own one
+        // replaces the inherited one (redefines it) or both are performed is not said.
+        const before = m.action ? subactions.get(m.which) : undefined;
+        if (before) this.fail(`'${name}' has two ${m.which} actions, this one and the one at ${before.path}:${before.range.line}:${before.range.column}${this.origin.has(m) || this.origin.has(before.m) ? ' (one inherited from a state or definition it specializes or redefines)' : ''}: whether one replaces the other or both are performed is not modeled`, mc.path, m.range);
+        if (m.action) subactions.set(m.which, { m, path: mc.path, range: m.range });
         const effects = m.action ? this.subactionEffects(m.action, mc) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
@@ -1282,9 +1517,10 @@ class Compiler {
         top = scope;
       }
       if (soft) return undefined;
-      // `done` is the machine's own end (Action::done, inherited), unless a state the model declares
-      // takes the name where the transition is written: an owned member hides an inherited one (KerML
-      // name resolution), so `then done` enters that state.
+      // `done` is the own end (Action::done, inherited) of the state whose body the transition is written
+      // in (the machine's end in its own body; see `completes`), unless a state the model declares takes
+      // the name where the transition is written: an owned member hides an inherited one (KerML name
+      // resolution), so `then done` enters that state.
       if (ref === 'done') return -1;
       // Not visible from here: a state nested deeper in the machine (`start then Step1;` with Step1 inside
       // Working, OpenSysML's reading), when exactly one has that name (or path).
@@ -1326,11 +1562,22 @@ class Compiler {
       // of the notation; the answer lists the reading). In a machine's own body it leaves nothing.
       if (p.source === null && s.parentState < 0) this.fail(`this transition has no source state: one written without 'first S' leaves the state declared just before it (SysML BNF StateBodyItem: BehaviorUsageMember TargetTransitionUsageMember*), and none is declared just before it in '${name}'; write it after the state it leaves, or as 'transition first S … then T;'`, p.ctx.path, t.range);
       if (p.source === null) {
-        const note = `${p.ctx.path}:${t.range.line}:${t.range.column}: a transition written without 'first S' that follows no state in the body of '${name}' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of '${name}' itself (OpenSysML's reading)`;
+        const toDone = target < 0 ? ", and its target `done` as the machine's end" : '';
+        const note = `${p.ctx.path}:${t.range.line}:${t.range.column}: a transition written without 'first S' that follows no state in the body of '${name}' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of '${name}' itself${toDone} (OpenSysML's reading)`;
         if (!this.readings.includes(note)) this.readings.push(note);
       }
       const source = p.source === null ? s.id : typeof p.source === 'number' ? p.source : find(p.source, t.range, p.ctx.path, soft);
       if (source === undefined) return false;
+      // `then done` in a nested state's body names that state's own done (Action::done, inherited: the
+      // name resolves in the namespace it is written in): its region completes, the state stays active.
+      // (A transition written without a source, read as OpenSysML reads it, keeps OpenSysML's `done`: the machine's end.)
+      const completes = target < 0 && s.parentState >= 0 && p.source !== null ? s.id : undefined;
+      if (target < 0 && s.parallel) {
+        this.fail(`a transition to done in the body of the parallel state '${name}' is not modeled: its substates run concurrently, and '${name}' is done only after every one of them ends (StatePerformance: its substates are middle steps before its exit)`, p.ctx.path, t.range);
+      }
+      if (completes !== undefined && (source === s.id || !this.isInside(source, s.id))) {
+        this.fail(`a transition from '${this.nodes[source]!.name}' to done, written in the body of '${name}': there \`done\` is '${name}''s own done (KerML name resolution), which only a state inside '${name}' reaches; not modeled`, p.ctx.path, t.range);
+      }
       const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
       const guard = t.guard;
       const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, p.ctx) : [];
@@ -1338,7 +1585,14 @@ class Compiler {
         id: this.transitions.length,
         name: t.name ?? `${this.nodes[source]!.name}->${target < 0 ? 'done' : relativeName(this.nodes[source]!.name, this.nodes[target]!.name)}`,
         source, target, trigger, guard, effects, scope: inner.scope, range: t.range, path: p.ctx.path,
+        ...(completes !== undefined ? { completes } : {}),
       };
+      // A completion transition (no trigger) of a parallel state waits for every region to reach its own
+      // done; when a region that is a simple state completes is not said (no done of its own to reach).
+      const simple = trigger === null && this.nodes[source]!.parallel ? this.simpleRegion(source) : undefined;
+      if (simple !== undefined) {
+        this.fail(`this transition has no trigger, so it waits for '${this.nodes[source]!.name}' to complete: every region of the parallel state reaching its own done; the region '${this.nodes[simple]!.name}' is a simple state, which has no done to reach: not modeled (give it substates and a transition to done, or give the transition a trigger)`, p.ctx.path, t.range);
+      }
       const crossing = target >= 0 ? this.crossesRegions(source, target) : undefined;
       if (crossing) tr.unmodeled = crossing;
       if (t.name) tr.name = `${this.nodes[source]!.name.split('.').slice(0, -1).concat([q(t.name)]).join('.')}`;
@@ -1355,6 +1609,17 @@ class Compiler {
       for (const f of later) f();
     }
     return s.id;
+  }
+
+  /** A region of parallel state `p` (or of a parallel region of it) that is a simple state, if any. */
+  private simpleRegion(p: number): number | undefined {
+    for (const c of this.nodes[p]!.children) {
+      const n = this.nodes[c]!;
+      if (n.children.length === 0) return c;
+      const inner = n.parallel ? this.simpleRegion(c) : undefined;
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
   }
 
   /** Whether state `id` is `ancestor` or nested in it. */
@@ -1417,11 +1682,34 @@ class Compiler {
         if (call.kind !== 'call') continue;
         // The subject's own flow is the root call (named ''): it answers to the subject's name.
         const own = call.container < 0 && call.name === '' ? (this.subjectEntry?.node.kind === 'Package' ? undefined : (this.subjectEntry?.node.name ?? undefined)) : this.simpleName(c).replace(/^'(.*)'$/, '$1');
-        if (name === 'self' || own === name) return call.container < 0 ? -1 : c;
+        if (name === 'self' || own === name) return this.isRoot(c) ? -1 : c;
       }
       if (ctx.container < 0 || name === 'self') return -1;
     }
     return this.fail('terminate of an occurrence other than an action whose body holds it (a part, a concurrent action) is not supported', ctx.path, target.range);
+  }
+
+  /**
+   * What `terminate;` (no target) ends: its featuring occurrence (Actions.sysml, terminateActions:
+   * `terminatedOccurrence default that`), the action whose body holds it. That is the run only in the
+   * subject's own body; in a nested action (or a behaviour a part performs) that action ends and its
+   * successors follow. In an if, while, loop or for body the featuring occurrence is that body, not
+   * the action around it: refused, naming the action to end is clearer than either reading.
+   */
+  private terminatedByDefault(ctx: Ctx, range: SourceRange): number {
+    const c = ctx.container;
+    if (c < 0) return -1;
+    if (this.inlineBodies.has(c)) {
+      const body = this.nodes[c]!.name;
+      this.fail(`a terminate without a target inside the body '${body}' of an if, while, loop or for ends that body's own performance (its featuring occurrence: Actions.sysml terminateActions, \`terminatedOccurrence default that\`), not the action around it; this is not modeled: name the action to end (\`terminate X;\`)`, ctx.path, range);
+    }
+    return this.isRoot(c) ? -1 : c;
+  }
+
+  /** The subject's own flow (the root call, named ''): ending it ends the run. */
+  private isRoot(c: number): boolean {
+    const call = this.nodes[c]!;
+    return call.container < 0 && call.name === '';
   }
 
   private simpleName(id: number): string {
@@ -1451,11 +1739,19 @@ class Compiler {
         for (const x of g.members) this.admit(x, 'atomic action', this.at(g.ctx, x));
         out.push(...this.effectsOf(g.members, g.ctx));
       }
+      this.unordered.push([...out]);
       return out;
     }
     if (m.kind === 'AcceptAction') this.fail('an accept as an entry/do/exit action is not supported', ctx.path, m.range);
     return this.fail(`${constructOf(m)} as an entry/do/exit action or transition effect is not modeled`, ctx.path, m.range);
   }
+}
+
+/** An effect as written, for messages: `assign x := …`, `send S to r`. */
+function effectText(e: Effect): string {
+  if (e.kind === 'assign') return `assign ${e.target.join('.')} := …`;
+  if (e.kind === 'send') return `send ${e.signal}${e.receiver ? ` to ${e.receiver}` : ''}`;
+  return `flow to ${e.to}`;
 }
 
 /** The name a member is known by (a usage's own, short or redefined name; an action node's name). */
@@ -1699,6 +1995,7 @@ export function compileBehavior(documents: readonly BehaviorDocument[], subject:
     const behaviors = c.compileSubject(entry, subject);
     c.resolveBindings();
     c.resolveGlobals(subject);
+    c.checkUnordered(behaviors);
     return finish(c, subject, behaviors);
   } catch (e) {
     if (e instanceof BehaviorError) return e;

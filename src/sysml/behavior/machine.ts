@@ -378,6 +378,8 @@ export class Runtime {
             for (const trId of this.model.nodes[sid]!.transitions) {
               const tr = this.model.transitions[trId]!;
               const since = t.since[depth] ?? t.since.at(-1) ?? 0;
+              // A completion transition (no trigger) of a composite state waits until it completes.
+              if (!tr.trigger && depth < chain.length - 1 && !this.complete(state, sid)) continue;
               if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
               moves.push({ token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) });
@@ -438,6 +440,19 @@ export class Runtime {
         );
       }
     }
+  }
+
+  /**
+   * Whether composite state `sid` has completed (UML 2.5.1 §14.2.3 completion events; StatePerformance:
+   * a state's transitions follow its nonDoMiddle steps, its substates): its region reached its own done
+   * (the token rests at the state itself), or for a parallel state every region did. The compiler
+   * refuses a completion transition of a parallel state with a region that is a simple state.
+   */
+  private complete(state: BehaviorState, sid: number): boolean {
+    const n = this.model.nodes[sid]!;
+    if (n.parallel) return n.children.every((c) => this.complete(state, c));
+    for (const t of state.tokens) if (t.node === sid) return true;
+    return false;
   }
 
   private inDegreeCache = new Map<number, number>();
@@ -584,6 +599,9 @@ export class Runtime {
         for (const t of [...s.tokens]) if (t.id === tok.id || this.model.nodes[t.node]!.ancestors.includes(ended)) s.remove(t.id);
         const call = this.model.nodes[ended]!;
         this.go(s, tok.id, call.succ, call);
+        // A behaviour a part performs (a top-level one) has no successors: when it was the last one
+        // running, the run ended by its termination.
+        if (call.container < 0 && s.tokens.length === 0) s.terminated = true;
         break;
       }
       case 'state':
@@ -711,9 +729,11 @@ export class Runtime {
     const chain = this.stateChain(tok.node);
     const srcDepth = chain.indexOf(tr.source);
     const targetChain = tr.target >= 0 ? this.stateChain(tr.target) : [];
-    // The deepest state both keep (a self-transition leaves and re-enters its source).
+    // The deepest state both keep (a self-transition leaves and re-enters its source); completing a
+    // state's region keeps that state.
     let keep = 0;
-    while (keep < srcDepth && keep < targetChain.length - 1 && chain[keep] === targetChain[keep]) keep++;
+    if (tr.completes !== undefined) keep = chain.indexOf(tr.completes) + 1;
+    else while (keep < srcDepth && keep < targetChain.length - 1 && chain[keep] === targetChain[keep]) keep++;
     const exitTop = chain[keep]!;
     s.remove(tok.id);
     if (tr.trigger?.kind === 'signal') s.consume(tr.trigger.receiver, tr.trigger.signal);
@@ -737,6 +757,8 @@ export class Runtime {
     const top = this.model.nodes[exitTop]!;
     this.runEffects(s, top.exitEffects, top);
     this.runEffects(s, tr.effects, tr);
+    // The completed state's region is done: the token rests at the state, which stays active.
+    if (tr.completes !== undefined) s.add({ id: tok.id, node: tr.completes, since: tok.since.slice(0, keep) });
     if (tr.target < 0) return;
     // Enter the states between the kept one and the target (starting the other regions of a parallel
     // one), then the target with its initial substates.

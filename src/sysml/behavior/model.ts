@@ -77,8 +77,13 @@ export interface ExecTransition {
   readonly id: number;
   name: string;
   readonly source: number;
-  /** -1: `done` */
+  /** -1: `done` (the machine's own, or with `completes` that of a nested state) */
   readonly target: number;
+  /**
+   * `then done` written in a nested state's body: that state's own done (KerML name resolution), so
+   * taking it completes the state's region and the token rests at the state (it stays active).
+   */
+  readonly completes?: number;
   readonly trigger: Trigger | null;
   readonly guard: Expression | null;
   readonly effects: Effect[];

@@ -201,6 +201,24 @@ export class BehaviorScope {
     return out;
   }
 
+  /**
+   * The features a usage redefines (`:>> b`, `redefines b`), resolved where possible: a Redefinition is
+   * a Specialization (KerML 7.3.4.6), so the redefining feature inherits the redefined one's members.
+   */
+  redefinedOf(e: ScopeEntry): ScopeEntry[] {
+    if (e.node.kind !== 'Usage') return [];
+    const own = this.declarationOf(e);
+    const scope = own?.parent ?? (own ? null : this.declarationNear(e.parent));
+    const out: ScopeEntry[] = [];
+    for (const r of e.node.relations) {
+      if (r.relation !== 'redefinition') continue;
+      // Resolved from the owner past the redefining feature itself (it bears the redefined one's name).
+      const t = scope ? this.entryAmong(this.names.resolveReference(r.target, scope, own)) : this.resolveReference(e.parent, r.target);
+      if (t && t !== e && !out.includes(t)) out.push(t);
+    }
+    return out;
+  }
+
   /** Literal names of an enumeration definition found by name, or undefined. */
   enumLiterals(from: ScopeEntry | undefined, name: QualifiedName | readonly string[]): { definition: string; literals: string[]; valued: boolean } | undefined {
     const e = this.resolve(from, name);

@@ -52,14 +52,16 @@ describe('behaviour semantics: transitions that name nested states', () => {
     }
 
     // Leaving a parallel state from a state nested in one region exits every state once, inner first.
+    // (The regions' exits touch different features: their order is not SysML v2's to give.)
     state def Out {
         attribute exits : Integer := 0;
         attribute order : Integer := 0;
+        attribute lefts : Integer := 0;
         entry; then running;
         state running parallel {
             state left {
                 entry; then lidle;
-                state lidle { exit assign order := order * 10 + 1; }
+                state lidle { exit assign lefts := lefts + 1; }
             }
             state right {
                 entry; then deep;
@@ -109,9 +111,9 @@ describe('behaviour semantics: transitions that name nested states', () => {
 
   it('leaving a parallel state from a nested substate of one region exits each state once, the other region too', async () => {
     const o = await ask(d, q('N::Out'));
-    // The other region first (lidle: 1), then the source's chain inner to outer (deep 2, wrapper 3, right 4);
-    // running's own exit once.
-    assert.deepEqual([ends(o, 'order'), ends(o, 'exits'), ends(o, 'state')], [[1234], [1], ['outside']]);
+    // The other region is exited (lidle: lefts 1); the source's chain inner to outer (deep 2, wrapper 3,
+    // right 4); running's own exit once.
+    assert.deepEqual([ends(o, 'order'), ends(o, 'lefts'), ends(o, 'exits'), ends(o, 'state')], [[234], [1], [1], ['outside']]);
   });
 
   it('a name two nested states have is refused naming both; a path or the lexically visible one is not', async () => {
@@ -220,5 +222,104 @@ describe('behaviour semantics: what SysML v2 leaves open about nested states is 
   it('an initial state outside the state, or a guarded initial transition, is refused', async () => {
     assert.match(await refusal(d, q('O::Outside')), /the initial state of 'A' must be one of its substates; 'B' is not/);
     assert.match(await refusal(d, q('O::Guarded')), /an initial transition with a guard is not modeled/);
+  });
+});
+
+describe('behaviour semantics: a composite state completes when its region reaches its own done', () => {
+  const d = [text('completion.sysml', `package C {
+    private import ScalarValues::*;
+    private import SI::*;
+    // \`then done\` in outer's body is outer's own done: outer stays active and its 5 s transition fires.
+    state def OwnDone {
+        attribute log : Integer := 0;
+        entry; then outer;
+        state outer {
+            entry; then i1;
+            state i1;
+            accept after 1 [s] then done;
+        }
+        transition first outer accept after 5 [s] do assign log := 9 then off;
+        state off;
+    }
+    // A completion transition (no trigger) of a composite waits for its region to complete.
+    state def Waits {
+        attribute log : Integer := 0;
+        entry; then outer;
+        state outer {
+            entry; then i1;
+            state i1;
+            accept after 2 [s] do assign log := log * 10 + 1 then i2;
+            state i2;
+            accept after 2 [s] do assign log := log * 10 + 2 then done;
+        }
+        transition first outer do assign log := log * 10 + 9 then off;
+        state off;
+    }
+    // A parallel state completes when every region has reached its own done.
+    state def Regions {
+        attribute seen : Integer := 0;
+        attribute log : Integer := 0;
+        entry; then P;
+        state P parallel {
+            state r1 { entry; then a; state a; accept after 1 [s] then done; }
+            state r2 { entry; then b; state b; accept after 3 [s] do assign seen := 1 then done; }
+        }
+        transition first P do assign log := seen + 10 then off;
+        state off;
+    }
+    // Written without a source in a's body (OpenSysML's notation, read as a transition of a): OpenSysML's
+    // done, the machine's end.
+    state def Sourceless {
+        entry; then a;
+        state a { accept after 1 [s] then done; }
+    }
+    // A region that is a simple state has no done of its own to reach.
+    state def SimpleRegion {
+        entry; then P;
+        state P parallel {
+            state r1;
+            state r2 { entry; then b; state b; accept after 1 [s] then done; }
+        }
+        transition first P then off;
+        state off;
+    }
+    // \`done\` in a parallel state's body: its regions run on.
+    state def DoneInParallel {
+        entry; then P;
+        state P parallel {
+            state r1 { entry; then a; state a; }
+            state r2 { entry; then b; state b; }
+            transition first r1 then done;
+        }
+    }
+}`)];
+  const all = (subject: string): BehaviorQuestion => ({ kind: 'outcomes', subject, schedule: 'all', free: ['schedule'] });
+
+  it("`then done` in a nested state's body completes that state, which stays active: its own transitions still fire", async () => {
+    const o = await ask(d, all('C::OwnDone'));
+    // i1 -> done at 1 s: outer rests completed; at 5 s its transition sets log to 9 and enters off.
+    assert.deepEqual([ends(o, 'state'), ends(o, 'log')], [['off'], [9]]);
+  });
+
+  it("a composite state's completion transition waits for its region to reach done", async () => {
+    const o = await ask(d, all('C::Waits'));
+    // i1 -> i2 at 2 s (1), i2 -> done at 4 s (2), then the completion transition (9).
+    assert.deepEqual([ends(o, 'state'), ends(o, 'log')], [['off'], [129]]);
+  });
+
+  it("a parallel state's completion transition waits for every region", async () => {
+    const o = await ask(d, all('C::Regions'));
+    // r1 completes at 1 s, r2 at 3 s setting seen; only then P -> off: log = 1 + 10.
+    assert.deepEqual([ends(o, 'state'), ends(o, 'log')], [['off'], [11]]);
+  });
+
+  it("a transition written without a source in a nested state's body keeps OpenSysML's reading of done: the machine ends (listed)", async () => {
+    const o = await ask(d, all('C::Sourceless'));
+    assert.deepEqual([ends(o, 'end'), o.assumptions], [['done'], ["completion.sysml:46:19: a transition written without 'first S' that follows no state in the body of 'a' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of 'a' itself, and its target `done` as the machine's end (OpenSysML's reading)"]]);
+  });
+
+  it('a completion transition of a parallel state with a simple-state region, and done in a parallel body, are refused', async () => {
+    assert.match(await refusal(d, all('C::SimpleRegion')), /^completion\.sysml:\d+:\d+: this transition has no trigger, so it waits for 'P' to complete: every region of the parallel state reaching its own done; the region 'P\.r1' is a simple state/);
+    assert.match(await refusal(d, all('C::DoneInParallel')), /^completion\.sysml:\d+:\d+: a transition to done in the body of the parallel state 'P' is not modeled/);
   });
 });

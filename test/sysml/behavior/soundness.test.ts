@@ -17,13 +17,25 @@ function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partia
 }
 
 describe('behaviour soundness: the reduced models of ../shared/soundness', () => {
-  it('a redefining perform replaces the inherited one: count is 1, as for the part that inherits it', async () => {
+  it('a redefining perform is one feature, never two performances; its own assignment beside the one it inherits is refused naming both', async () => {
     const d = [file('redefined-perform.sysml')];
-    const m = await ask(d, question('outcomes', 'RP::m'));
-    assert.deepEqual([m.strength, ends(m, 'count'), ends(m, 'end')], ['proved', [1], ['done']]);
-    assert.equal(m.executions![0]!.schedules![0], 'step 1: t1@bump first of t1@bump');
+    // m.bump redefines Machine::bump: it inherits the redefined action's assignment (KerML: a Redefinition
+    // is a Specialization) beside its own, two unordered steps that both write count: refused, never 2 or 1.
+    assert.match(await refusal(d, question('outcomes', 'RP::m')), /^redefined-perform\.sysml:10:49: 'assign count := …' and 'assign count := …' \(redefined-perform\.sysml:6:38\) are steps of one body with no succession between them, .* one is inherited from 'bump'/);
     const plain = await ask(d, question('outcomes', 'RP::plain'));
     assert.deepEqual(ends(plain, 'count'), [1]);
+    // Redefined without a body of its own: one bump, the inherited assignment's.
+    const bare = text('redefined-bare.sysml', `package RB {
+    private import ScalarValues::*;
+    part def Machine {
+        attribute count : Integer := 0;
+        perform action bump { assign count := count + 1; }
+    }
+    part m : Machine { perform action bump :>> Machine::bump; }
+}`);
+    const m = await ask([bare], question('outcomes', 'RB::m'));
+    assert.deepEqual([m.strength, ends(m, 'count'), ends(m, 'end')], ['proved', [1], ['done']]);
+    assert.equal(m.executions![0]!.schedules![0], 'step 1: t1@bump first of t1@bump');
   });
 
   it('a succession flow orders its ends: one outcome, x = 10, and the pipeline is not sensitive', async () => {
@@ -304,6 +316,40 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.match(await refusal([term], question('outcomes', 'K::Other')), /terminate of an occurrence other than an action whose body holds it/);
   });
 
+  it('terminate without a target ends the action whose body holds it (its featuring occurrence), not the run', async () => {
+    const term = text('bare-terminate.sysml', `package K {
+    private import ScalarValues::*;
+    action def Monitored {
+        attribute x : Integer := 0;
+        first start;
+        then work;
+        action work {
+            action critical { assign x := x + 1; }
+            then terminate;
+        }
+        then finish;
+        action finish { assign x := x + 10; }
+    }
+    part def Two {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        perform action first { first start; then action s { assign a := 1; } then terminate; }
+        perform action second { first start; then accept after 1 [SI::s]; then assign b := 1; }
+    }
+    action def InIf {
+        attribute x : Integer := 0;
+        if x == 0 { terminate; }
+    }
+}`);
+    // critical, then work ends; finish follows: x = 1 + 10, and the run ends done.
+    const monitored = await ask([term], question('outcomes', 'K::Monitored'));
+    assert.deepEqual([ends(monitored, 'x'), ends(monitored, 'end')], [[11], ['done']]);
+    // A part's performed action ends alone: the other one still sets b.
+    const two = await ask([term], question('outcomes', 'K::Two'));
+    assert.deepEqual([ends(two, 'a'), ends(two, 'b'), ends(two, 'end')], [[1], [1], ['done']]);
+    assert.match(await refusal([term], question('outcomes', 'K::InIf')), /^bare-terminate\.sysml:22:21: a terminate without a target inside the body 'if1\.then' of an if, while, loop or for ends that body's own performance/);
+  });
+
   it('an action no succession leads to is performed too, beside an explicit first start', async () => {
     const d = text('dangling.sysml', `package D {
     action def Run {
@@ -484,6 +530,241 @@ describe('behaviour soundness: names in a flow', () => {
 }`);
     const o = await ask([named], question('outcomes', 'P::A'));
     assert.equal(o.strength, 'proved');
+  });
+});
+
+describe('behaviour soundness: a redefining usage inherits what the redefined one does', () => {
+  const d = text('redefinition.sysml', `package R {
+    private import ScalarValues::*;
+    state def Base {
+        attribute x : Integer := 0;
+        entry; then a;
+        state a;
+        transition first a then b;
+        state b { entry action { assign x := 1; } }
+    }
+    state def D2 :> Base {
+        state :>> b;
+    }
+    state def D3 :> Base {
+        state :>> b { entry action { assign x := 2; } }
+    }
+    action def ABase {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then step1;
+        action step1 {
+            first start;
+            then s1;
+            action s1 { assign x := 5; }
+            then s2;
+            action s2 { assign y := x; }
+        }
+    }
+    action def ADerived :> ABase {
+        action :>> step1;
+    }
+    action def ATemplate {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then step1;
+        action step1 {
+            first start;
+            then s1;
+            action s1;
+            then s2;
+            action s2 { assign y := x; }
+        }
+    }
+    action def AReplaced :> ATemplate {
+        action :>> step1 {
+            action :>> s1 { assign x := 7; }
+        }
+    }
+    // An exhibited state redefined without a body of its own (as the vehicle model writes it).
+    part def Holder {
+        attribute x : Integer := 0;
+        exhibit state machine { entry; then on; state on { entry action { assign x := 1; } } }
+    }
+    part h : Holder { exhibit state machine redefines machine; }
+    // Performing another action while redefining job: the performance does what both do.
+    action extra;
+    part def Worker {
+        attribute n : Integer := 0;
+        perform action job { assign n := 1; }
+    }
+    part w : Worker { perform extra redefines job; }
+    // A redefined attribute between two steps: \`then b;\` still follows a.
+    action def Between {
+        attribute x : Integer := 0;
+        first start;
+        then a;
+        action a { assign x := 1; }
+        attribute y : Integer := 0;
+        then b;
+        action b { assign y := y + x; }
+    }
+    action def BetweenD :> Between {
+        attribute :>> y := 3;
+    }
+    // Own successions that repeat inherited ones (typed, and redefined): a1 is one step, run once.
+    action def Accel {
+        attribute speed : Integer := 0;
+        first start;
+        then a1;
+        action a1 { assign speed := speed + 10; }
+    }
+    action def Typed {
+        attribute speed : Integer := 0;
+        action accel : Accel {
+            first start;
+            then a1;
+            action a1 { assign speed := speed + 50; }
+        }
+    }
+    part def Veh {
+        attribute speed : Integer := 0;
+        perform action accel { first start; then a1; action a1 { assign speed := speed + 10; } }
+    }
+    part car : Veh {
+        perform action :>> accel { first start; then a1; action a1 { assign speed := speed + 50; } }
+    }
+    // s1 redefined with a body of its own inherits the redefined s1's assignment too: both write x.
+    action def ABoth :> ABase {
+        action :>> step1 {
+            action :>> s1 { assign x := 7; }
+        }
+    }
+}`);
+
+  it('a redefinition without a body performs the redefined usage\'s behaviour', async () => {
+    // ADerived::step1 is ABase::step1: x = 5, then y = x.
+    const a = await ask([d], question('outcomes', 'R::ADerived'));
+    assert.deepEqual([ends(a, 'x'), ends(a, 'y')], [[5], [5]]);
+    // D2::b is Base::b: entering it sets x.
+    const s = await ask([d], question('outcomes', 'R::D2'));
+    assert.deepEqual([ends(s, 'state'), ends(s, 'x')], [['b'], [1]]);
+    // h's machine is Holder's: it enters on.
+    const h = await ask([d], question('outcomes', 'R::h'));
+    assert.deepEqual([ends(h, 'state'), ends(h, 'x')], [['on'], [1]]);
+    assert.deepEqual(ends(await ask([d], question('outcomes', 'R::w')), 'n'), [1]);
+  });
+
+  it('a redefinition with a body keeps the members it does not redefine (the successions), and its own replace the redefined ones', async () => {
+    // s1 is replaced (x = 7); the inherited successions still order s1 before s2: y = 7.
+    const a = await ask([d], question('outcomes', 'R::AReplaced'));
+    assert.deepEqual([ends(a, 'x'), ends(a, 'y')], [[7], [7]]);
+    const between = await ask([d], question('outcomes', 'R::BetweenD'));
+    assert.deepEqual([between.reason?.startsWith('1 outcome'), ends(between, 'y')], [true, [4]]);
+    // The redefining s1 also inherits ABase's s1's assignment: two unordered writes of x, refused naming both.
+    assert.match(await refusal([d], question('outcomes', 'R::ABoth')), /^redefinition\.sysml:\d+:\d+: 'assign x := …' and 'assign x := …' \(redefinition\.sysml:24:25\) are steps of one body with no succession between them, .* both write 'x': not modeled; one is inherited from 's1'/);
+  });
+
+  it('an own succession that repeats an inherited one orders the same steps: the step runs once', async () => {
+    for (const subject of ['R::Typed', 'R::car']) {
+      const o = await ask([d], question('outcomes', subject));
+      // Typed's accel has Accel's own speed (accel.speed).
+      assert.deepEqual([o.reason?.startsWith('1 outcome'), ends(o, subject === 'R::car' ? 'speed' : 'accel.speed')], [true, [50]], subject);
+    }
+  });
+
+  it('a state with its own entry action and an inherited one is refused naming both', async () => {
+    assert.match(await refusal([d], question('outcomes', 'R::D3')), /^redefinition\.sysml:8:19: 'b' has two entry actions, this one and the one at redefinition\.sysml:14:23 \(one inherited from a state or definition it specializes or redefines\): whether one replaces the other or both are performed is not modeled/);
+  });
+});
+
+describe('behaviour soundness: what SysML v2 leaves unordered is never run in one order only', () => {
+  const d = text('unordered.sysml', `package U {
+    private import ScalarValues::*;
+    item def A;
+    item def B;
+    action def Both {
+        attribute x : Integer := 0;
+        assign x := 1;
+        assign x := 2;
+    }
+    action def Independent {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        assign x := 1;
+        assign y := 2;
+    }
+    action def ThroughBinding {
+        attribute x : Integer := 0;
+        attribute y = x * 2;
+        attribute z : Integer := 0;
+        action a { assign z := y; assign x := 1; }
+    }
+    action def Ordered {
+        attribute x : Integer := 0;
+        first start;
+        then assign x := 1;
+        then assign x := 2;
+    }
+    part def Sends {
+        part p;
+        perform action s { send A() to p; send B() to p; }
+    }
+    state def Effects {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        entry; then s;
+        state s { entry action { assign a := 1; assign b := a; } }
+    }
+    state def Entries {
+        attribute log : Integer := 0;
+        entry; then on;
+        state on parallel {
+            state r1 { entry action { assign log := log * 10 + 1; } }
+            state r2 { entry action { assign log := log * 10 + 2; } }
+        }
+    }
+    state def Exits {
+        attribute log : Integer := 0;
+        entry; then on;
+        state on parallel {
+            state r1 { entry; then a; state a { exit action { assign log := log * 10 + 1; } } }
+            state r2 { entry; then b; state b { exit action { assign log := log * 10 + 2; } } }
+        }
+        transition first on accept A then off;
+        state off;
+    }
+    state def Apart {
+        attribute l : Integer := 0;
+        attribute r : Integer := 0;
+        entry; then on;
+        state on parallel {
+            state r1 { entry action { assign l := 1; } }
+            state r2 { entry action { assign r := 2; } }
+        }
+    }
+    part def Machine {
+        attribute x : Integer := 0;
+        attribute seen : Integer := 0;
+        exhibit state m { entry; then s; state s { entry action { assign x := 1; } } }
+        perform action reader { first start; then assign seen := x; }
+    }
+}`);
+
+  it('two statements of one body without a succession that touch one feature are refused naming both; independent or ordered ones are answered', async () => {
+    assert.match(await refusal([d], question('outcomes', 'U::Both')), /^unordered\.sysml:7:9: 'assign x := …' and 'assign x := …' \(unordered\.sysml:8:9\) are steps of one body with no succession between them, which SysML v2 performs in either order \(SysML 7\.16\.3: successions order the steps of an action\), and both write 'x'/);
+    assert.match(await refusal([d], question('outcomes', 'U::ThroughBinding')), /'assign z := …' and 'assign x := …' \(unordered\.sysml:20:35\) .* 'x' is written by one and read by the other/);
+    assert.match(await refusal([d], question('outcomes', 'U::Sends')), /'send A to p' and 'send B to p' .* both send to 'p'/);
+    assert.match(await refusal([d], question('outcomes', 'U::Effects')), /^unordered\.sysml:36:34: 'assign a := …' and 'assign b := …'/);
+    assert.deepEqual([ends(await ask([d], question('outcomes', 'U::Independent')), 'x'), ends(await ask([d], question('outcomes', 'U::Ordered')), 'x')], [[1], [2]]);
+  });
+
+  it("the entry or exit actions of a parallel state's regions that conflict are refused; independent ones are answered", async () => {
+    assert.match(await refusal([d], question('outcomes', 'U::Entries')), /^unordered\.sysml:\d+:\d+: the regions 'on\.r1' and 'on\.r2' of the parallel state 'on' are performed concurrently, and their entry and do actions conflict/);
+    assert.match(await refusal([d], question('outcomes', 'U::Exits')), /the regions 'on\.r1' and 'on\.r2' of the parallel state 'on' are performed concurrently, and their exit actions conflict/);
+    const apart = await ask([d], question('outcomes', 'U::Apart'));
+    assert.deepEqual([ends(apart, 'l'), ends(apart, 'r')], [[1], [2]]);
+  });
+
+  it("a state machine's initial entry that another behaviour of the part reads is refused (it would always run first)", async () => {
+    assert.match(await refusal([d], question('outcomes', 'U::Machine')), /'m' and 'reader' are behaviours of one part, performed concurrently; the initial entry action 'assign x := …' of 'm' runs before any step of 'reader' here, yet 'x' is written by one and read by the other/);
   });
 });
 
