@@ -6,7 +6,7 @@ import { Evaluator } from '../semantics/evaluate';
 import { Random, type DrawPolicy } from '../semantics/random';
 import { tryParseUnit } from '../semantics/units';
 import { format, fromProtocolValue, int, isError, parseNotation, toProtocolValue, type Value } from '../semantics/values';
-import { compileBehavior } from './compile';
+import { compileBehavior, featureReader } from './compile';
 import { explore, parsePolicy, scheduleText, type ExploreHooks, type ExploreReport, type Limits, type PathStep, type Policy } from './explore';
 import { Runtime, type BehaviorState, type EndStatus } from './machine';
 import { BehaviorError, type ExecutionModel } from './model';
@@ -269,18 +269,6 @@ export function conditionsOf(documents: readonly BehaviorDocument[], q: Behavior
   return out;
 }
 
-function mentionedNames(e: unknown, out: Set<string>): Set<string> {
-  if (typeof e !== 'object' || e === null) return out;
-  if (Array.isArray(e)) {
-    for (const x of e) mentionedNames(x, out);
-    return out;
-  }
-  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
-  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
-  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentionedNames(v, out);
-  return out;
-}
-
 /**
  * With the environment's events free, the signals awaited that the model itself sends are not among
  * them (docs/execution-semantics.md): said in the answer, since a deadlock or a missing end may rest on it.
@@ -371,12 +359,10 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
 
 async function holds(p: PreparedBehavior, conditions: CheckedCondition[], options: BehaviorRunOptions): Promise<BehaviorAnswer | BehaviorError> {
   const rt = p.runtime;
-  const names = new Set<string>();
-  for (const c of conditions) mentionedNames(c.expr, names);
-  const visible = new Set<number>();
-  p.model.features.forEach((f, i) => {
-    if (names.has(f.key.split('.').at(-1)!)) visible.add(i);
-  });
+  // Every feature a condition may read, through bound features and calc usages too: a move writing
+  // one is never reduced away (explore.ts), so no state where a condition fails is skipped.
+  const reader = featureReader(p.model.features);
+  const visible = new Set(conditions.flatMap((c) => reader.of(c.expr)));
   const reports: ExploreReport[] = [];
   const failing = (s: BehaviorState): CheckedCondition | undefined => conditions.find((c) => !rt.truth(c.expr, s.values, [''], { path: p.model.subject }));
   for (const a of p.assignments) {

@@ -1,0 +1,59 @@
+// Never wrong under partial-order reduction and bounds: a move is explored alone only when it is truly
+// independent of the others and invisible to the question, an outcome is everything the answer reports
+// of a run's end, and a depth bound covers every schedule within it. Each model is worked by hand in
+// the comment beside it; `ask` replays every witness as the host does.
+import assert from 'node:assert/strict';
+import { type BehaviorQuestion } from '../../../src/sysml/behavior';
+import { ask, text } from './asking';
+
+function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
+  return { kind, subject, schedule: 'all', free: ['schedule'], ...extra };
+}
+
+describe('behaviour reduction: what a condition reads is visible', () => {
+  // Two branches: x goes 0 → 1 → 0, z goes 0 → 1 → 0. After a1 and b1 (either order) x = 1 and z = 1.
+  const fork = `first start; then fork f; then a1; then b1;
+        action a1 { assign x := 1; } then a2;
+        action a2 { assign x := 0; }
+        action b1 { assign z := 1; } then b2;
+        action b2 { assign z := 0; }
+        first a2 then j; first b2 then j; join j;`;
+  const model = text('por.sysml', `package POR {
+    private import ScalarValues::*;
+    calc def Both { in a : Integer; in b : Integer; return : Boolean = a >= 1 and b >= 1; }
+    action def Bound {
+        attribute x : Integer := 0;
+        attribute z : Integer := 0;
+        attribute y : Integer = x;
+        ${fork}
+    }
+    action def Calc {
+        attribute x : Integer := 0;
+        attribute z : Integer := 0;
+        ${fork}
+        calc both { return : Boolean = x >= 1 and z >= 1; }
+        assert constraint notBoth { not both }
+    }
+    action def Typed {
+        attribute x : Integer := 0;
+        attribute z : Integer := 0;
+        calc c : Both { in a = x; in b = z; }
+        ${fork}
+        assert constraint notBoth { not c }
+    }
+}`);
+
+  it('a condition over a bound feature (y = x): violated after a1, b1, as over x itself', async () => {
+    for (const condition of ['y < 1 or z < 1', 'x < 1 or z < 1']) {
+      const a = await ask([model], question('holds', 'POR::Bound', { condition: { name: 'c', text: condition } }));
+      assert.deepEqual([a.claim, a.strength, a.witness?.at], ['violated', 'proved', 2], condition);
+    }
+  });
+
+  it('an asserted constraint over a calc usage, its own or typed by a calc definition: violated after a1, b1', async () => {
+    for (const subject of ['POR::Calc', 'POR::Typed']) {
+      const a = await ask([model], question('holds', subject));
+      assert.deepEqual([a.claim, a.strength, a.witness?.at], ['violated', 'proved', 2], subject);
+    }
+  });
+});
