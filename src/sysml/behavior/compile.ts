@@ -1689,9 +1689,14 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     }
     return true;
   };
+  // A terminate ends tokens other than its own (every token, or those inside the action it ends): a
+  // node whose token it may end while that token waits is not independent of it.
+  const terminates = nodes.filter((t) => t.kind === 'terminate');
+  const endedBy = (i: number) => terminates.some((t) => parallel(i, t.id) && ((t.terminates ?? -1) < 0 || nodes[i]!.ancestors.includes(t.terminates!)));
   const local = nodes.map((n, i) => {
     if (!['action', 'assign', 'if', 'loop', 'until', 'for'].includes(n.kind)) return false;
     if (n.effects.some((e) => e.kind === 'send')) return false;
+    if (endedBy(i)) return false;
     if (writes[i]!.some((f) => conflicts(i, f, 'write'))) return false;
     if (reads[i]!.some((f) => conflicts(i, f, 'read'))) return false;
     const branches = n.kind === 'if' ? [[n.thenNode], [n.elseNode >= 0 ? n.elseNode : -1]] : n.kind === 'loop' || n.kind === 'for' ? [[n.body], n.succ] : n.kind === 'until' ? [[n.head], n.succ] : [n.succ];

@@ -4,11 +4,13 @@
 // the comment beside it; `ask` replays every witness as the host does.
 import assert from 'node:assert/strict';
 import { type BehaviorQuestion } from '../../../src/sysml/behavior';
-import { ask, text } from './asking';
+import { ask, ends, text } from './asking';
 
 function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
   return { kind, subject, schedule: 'all', free: ['schedule'], ...extra };
 }
+
+const sorted = (xs: readonly unknown[]) => [...xs].map(String).sort();
 
 describe('behaviour reduction: what a condition reads is visible', () => {
   // Two branches: x goes 0 → 1 → 0, z goes 0 → 1 → 0. After a1 and b1 (either order) x = 1 and z = 1.
@@ -55,5 +57,48 @@ describe('behaviour reduction: what a condition reads is visible', () => {
       const a = await ask([model], question('holds', subject));
       assert.deepEqual([a.claim, a.strength, a.witness?.at], ['violated', 'proved', 2], subject);
     }
+  });
+});
+
+describe('behaviour reduction: a terminate is not independent of what it may end', () => {
+  const model = text('term.sysml', `package TERM {
+    private import ScalarValues::*;
+    action def Race {
+        attribute x : Integer := 0;
+        action a { assign x := 1; }
+        then b;
+        action b;
+        terminate;
+    }
+    action def Inner {
+        attribute x : Integer := 0;
+        first start;
+        then action work {
+            first start;
+            then fork;
+              then a;
+              then stop;
+            action a { assign x := 1; }
+            then b;
+            action b;
+            action stop terminate work;
+        }
+        then action tail;
+        then done;
+    }
+}`);
+
+  it('terminate racing a branch: it may end the run before or after a (x = 0 or 1), so the schedule matters', async () => {
+    const o = await ask([model], question('outcomes', 'TERM::Race'));
+    assert.deepEqual([o.strength, sorted(ends(o, 'x')), [...new Set(ends(o, 'end'))]], ['proved', ['0', '1'], ['terminated']]);
+    const s = await ask([model], question('sensitive', 'TERM::Race'));
+    assert.deepEqual([s.claim, s.strength, s.witness?.feature], ['sensitive', 'proved', 'x']);
+  });
+
+  it('terminate of an enclosing action racing a branch inside it: x = 0 or 1, then tail runs', async () => {
+    const o = await ask([model], question('outcomes', 'TERM::Inner'));
+    assert.deepEqual([o.strength, sorted(ends(o, 'x')), [...new Set(ends(o, 'end'))]], ['proved', ['0', '1'], ['done']]);
+    const s = await ask([model], question('sensitive', 'TERM::Inner'));
+    assert.deepEqual([s.claim, s.witness?.feature], ['sensitive', 'x']);
   });
 });
