@@ -1665,11 +1665,15 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     }
     return false;
   };
-  // Arrival is quiet when it creates no token and ends no composite whose other tokens matter.
+  // Arrival is quiet when it creates no token, ends no composite whose other tokens matter, and reads
+  // no guard on the way: the guards of a merge, start or ending composite it passes are read by the
+  // move (machine.ts `go`) but are not in the node's read set.
+  const guarded = (n: ExecNode) => n.kind !== 'decide' && n.guards.some((g) => g !== null);
   const quietEnd = (c: number, seen: Set<number>): boolean => {
     if (c < 0) return true;
     if (!isSequential(c)) return false;
     const call = nodes[c]!;
+    if (guarded(call)) return false;
     return call.succ.length > 0 ? quietArrival(call.succ, c, seen) : quietEnd(call.container, seen);
   };
   const quietArrival = (targets: readonly number[], from: number, seen: Set<number>): boolean => {
@@ -1680,12 +1684,12 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     seen.add(t);
     const n = nodes[t]!;
     if (n.kind === 'fork' || n.kind === 'state') return false;
-    if (n.kind === 'merge' || n.kind === 'start') return quietArrival(n.succ, n.container, seen);
+    if (n.kind === 'merge' || n.kind === 'start') return !guarded(n) && quietArrival(n.succ, n.container, seen);
     if (n.kind === 'done') return quietEnd(n.container, seen);
     if (n.kind === 'call') {
       const start = nodes[n.bodyStart];
       if (!start) return false;
-      return start.succ.length === 0 ? quietArrival(n.succ, n.container, seen) : quietArrival(start.succ, n.id, seen);
+      return start.succ.length === 0 ? !guarded(n) && quietArrival(n.succ, n.container, seen) : !guarded(start) && quietArrival(start.succ, n.id, seen);
     }
     return true;
   };

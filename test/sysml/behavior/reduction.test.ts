@@ -102,3 +102,30 @@ describe('behaviour reduction: a terminate is not independent of what it may end
     assert.deepEqual([s.claim, s.witness?.feature], ['sensitive', 'x']);
   });
 });
+
+describe('behaviour reduction: a guard read on arrival is a read of the move', () => {
+  // c1 ends C, whose guarded succession reads g; w sets g in parallel. c1 before w: g is false, p does
+  // not run (r = 0); w before c1: p runs (r = 1).
+  const model = text('guard.sysml', `package G {
+    private import ScalarValues::*;
+    action def G {
+        attribute g : Boolean := false;
+        attribute r : Integer := 0;
+        first start;
+        then fork f;
+        then C;
+        then w;
+        action C { first start; then c1; action c1; }
+        first C if g then p;
+        action p { assign r := 1; }
+        action w { assign g := true; }
+    }
+}`);
+
+  it('a guarded succession out of a composite: both orders are outcomes, and the schedule matters', async () => {
+    const o = await ask([model], question('outcomes', 'G::G'));
+    assert.deepEqual([o.strength, sorted(ends(o, 'r'))], ['proved', ['0', '1']]);
+    const s = await ask([model], question('sensitive', 'G::G'));
+    assert.deepEqual([s.claim, s.witness?.feature], ['sensitive', 'r']);
+  });
+});
