@@ -3,7 +3,7 @@
 // of a run's end, and a depth bound covers every schedule within it. Each model is worked by hand in
 // the comment beside it; `ask` replays every witness as the host does.
 import assert from 'node:assert/strict';
-import { type BehaviorQuestion } from '../../../src/sysml/behavior';
+import { recheckAnswer, type BehaviorQuestion } from '../../../src/sysml/behavior';
 import { ask, ends, text } from './asking';
 
 function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
@@ -127,5 +127,114 @@ describe('behaviour reduction: a guard read on arrival is a read of the move', (
     assert.deepEqual([o.strength, sorted(ends(o, 'r'))], ['proved', ['0', '1']]);
     const s = await ask([model], question('sensitive', 'G::G'));
     assert.deepEqual([s.claim, s.witness?.feature], ['sensitive', 'r']);
+  });
+});
+
+describe('behaviour outcomes: an outcome is everything reported of a run’s end', () => {
+  const model = text('ends.sysml', `package ENDS {
+    private import ScalarValues::*;
+    item def Open;
+    item def Close;
+    item def A;
+    item def B;
+    state def Door {
+        entry; then idle;
+        state idle;
+        accept Open then opened;
+        accept Close then closed;
+        state opened;
+        state closed;
+    }
+    state def Pick {
+        entry; then idle;
+        state idle;
+        transition first idle then left;
+        transition first idle then right;
+        state left;
+        state right;
+    }
+    state def Regions {
+        attribute f : Boolean := false;
+        entry; then on;
+        state on parallel {
+            state r1 {
+                entry; then x;
+                state x;
+                transition first x do action { assign f := true; } then y;
+                state y;
+            }
+            state r2 {
+                entry; then p;
+                state p;
+                transition first p if f then q;
+                transition first p if not f then w;
+                state q;
+                state w;
+            }
+        }
+    }
+    action def Status {
+        attribute f : Boolean := false;
+        first start;
+        then fork fk;
+        then a;
+        then b;
+        action a { assign f := true; }
+        action b {
+            first start;
+            then decide d;
+            if f then stop;
+            else fine;
+            action stop { terminate; }
+            action fine;
+        }
+    }
+    action def Places {
+        attribute ready : Boolean := false;
+        action setReady { assign ready := true; }
+        action check {
+            first start;
+            then decide d;
+            if ready then waitA;
+            else waitB;
+            action waitA { accept A; }
+            action waitB { accept B; }
+        }
+    }
+}`);
+
+  it('two ends in different states are two outcomes: opened or closed, left or right', async () => {
+    const door = await ask([model], question('outcomes', 'ENDS::Door', { free: ['schedule', 'inputs'] }));
+    assert.deepEqual([door.strength, sorted(ends(door, 'state'))], ['proved', ['closed', 'opened']]);
+    const pick = await ask([model], question('outcomes', 'ENDS::Pick'));
+    assert.deepEqual([pick.strength, sorted(ends(pick, 'state'))], ['proved', ['left', 'right']]);
+  });
+
+  it('parallel regions: the configurations on.r1.y with on.r2.q or with on.r2.w are two outcomes', async () => {
+    const o = await ask([model], question('outcomes', 'ENDS::Regions'));
+    assert.deepEqual([o.strength, sorted(ends(o, 'state')), ends(o, 'f')], ['proved', ['on.r1.y, on.r2.q', 'on.r1.y, on.r2.w'], [true, true]]);
+  });
+
+  it('two deadlocks with the same values resting at different nodes are two outcomes', async () => {
+    const o = await ask([model], question('outcomes', 'ENDS::Places'));
+    assert.deepEqual([o.strength, ends(o, 'end'), ends(o, 'ready')], ['proved', ['deadlock', 'deadlock'], [true, true]]);
+    assert.match(o.reason!, /deadlock \(t\d@check\.waitA\.accept1\); 2: deadlock \(t\d@check\.waitB\.accept2\)$/);
+  });
+
+  it('sensitive: a schedule that changes the configuration, the end status or where a deadlock rests, with the item named as outcomes names it', async () => {
+    const cases: [string, string][] = [['ENDS::Pick', 'state'], ['ENDS::Regions', 'state'], ['ENDS::Status', 'end'], ['ENDS::Places', 'end']];
+    for (const [subject, feature] of cases) {
+      const s = await ask([model], question('sensitive', subject));
+      assert.deepEqual([s.claim, s.strength, s.witness?.feature], ['sensitive', 'proved', feature], subject);
+    }
+  });
+
+  it('a sensitive witness whose two schedules end alike in what it names is refuted on replay', async () => {
+    const q = question('sensitive', 'ENDS::Pick');
+    const s = await ask([model], q);
+    const same = { claim: 'sensitive' as const, witness: { ...s.witness, schedules: [s.witness!.schedules![0]!, s.witness!.schedules![0]!] } };
+    assert.deepEqual(recheckAnswer([model], q, same), { ok: false, reason: 'both schedules end with state = left' });
+    const elsewhere = { claim: 'sensitive' as const, witness: { ...s.witness, feature: 'gear' } };
+    assert.deepEqual(recheckAnswer([model], q, elsewhere), { ok: false, reason: 'gear is not a feature of ENDS::Pick, the end, or a configuration its runs end in' });
   });
 });
