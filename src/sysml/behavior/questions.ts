@@ -370,7 +370,7 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
   const bounds = boundsOf(options, reports);
   const strength = coverageStrength(reports);
   if (found.size === 0) {
-    return { claim: 'none', strength, ...(bounds ? { bounds } : {}), reason: `no run ends (${statsText(reports)}): every reachable state has a move or a pending wait` };
+    return { claim: 'none', strength, ...(bounds ? { bounds } : {}), reason: anyReached(reports) ? `no run ends within the bounds (${statsText(reports)})` : `no run ends (${statsText(reports)}): every reachable state has a move or a pending wait` };
   }
   const values: ProtocolValue[] = [];
   const executions: WitnessObject[] = [];

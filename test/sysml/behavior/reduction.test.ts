@@ -3,7 +3,7 @@
 // of a run's end, and a depth bound covers every schedule within it. Each model is worked by hand in
 // the comment beside it; `ask` replays every witness as the host does.
 import assert from 'node:assert/strict';
-import { recheckAnswer, type BehaviorQuestion } from '../../../src/sysml/behavior';
+import { answerBehavior, BehaviorError, recheckAnswer, type BehaviorQuestion } from '../../../src/sysml/behavior';
 import { ask, ends, text } from './asking';
 
 function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
@@ -236,5 +236,54 @@ describe('behaviour outcomes: an outcome is everything reported of a run’s end
     assert.deepEqual(recheckAnswer([model], q, same), { ok: false, reason: 'both schedules end with state = left' });
     const elsewhere = { claim: 'sensitive' as const, witness: { ...s.witness, feature: 'gear' } };
     assert.deepEqual(recheckAnswer([model], q, elsewhere), { ok: false, reason: 'gear is not a feature of ENDS::Pick, the end, or a configuration its runs end in' });
+  });
+});
+
+describe('behaviour bounds: a depth bound covers every schedule within it', () => {
+  const model = text('depth.sysml', `package D {
+    private import ScalarValues::*;
+    action def Two {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then fork f;
+        then a;
+        then b;
+        action a { assign y := 1; }
+        then a2;
+        action a2 { assign y := 2; }
+        action b { assign x := 1; }
+        then b2;
+        action b2 { assign x := 2; }
+    }
+    state def Paths {
+        entry; then s0;
+        state s0;
+        transition first s0 then s1;
+        transition first s0 then s3;
+        state s1;
+        transition first s1 then s2;
+        state s2;
+        transition first s2 then s3;
+        state s3;
+        transition first s3 then s4;
+        state s4;
+        transition first s4 then done;
+    }
+}`);
+
+  it('holds within depth 1: b alone breaks x < 1, though reduction would run a (invisible) first', async () => {
+    const a = await ask([model], question('holds', 'D::Two', { condition: { name: 'c', text: 'x < 1' } }), [{ name: 'depth', limit: 1 }]);
+    assert.deepEqual([a.claim, a.strength, a.witness?.at], ['violated', 'proved', 1]);
+  });
+
+  it('outcomes within depth 3: s0 → s3 → s4 → done ends in 3 moves, though depth-first meets s3 first at depth 3', async () => {
+    const a = await ask([model], question('outcomes', 'D::Paths'), [{ name: 'depth', limit: 3 }]);
+    assert.deepEqual([a.claim, ends(a, 'end')], ['outcomes', ['done']]);
+    // Within depth 2 no run ends; said as within the bounds.
+    const two = await answerBehavior([model], question('outcomes', 'D::Paths'), { bounds: [{ name: 'depth', limit: 2 }] });
+    if (two instanceof BehaviorError) assert.fail(two.text);
+    assert.deepEqual([two.claim, two.strength, two.bounds], ['none', 'bounded', [{ name: 'depth', limit: 2, reached: true }]]);
+    assert.match(two.reason!, /^no run ends within the bounds \(/);
   });
 });
