@@ -4,7 +4,7 @@
 // the comment beside it; `ask` replays every witness as the host does.
 import assert from 'node:assert/strict';
 import { answerBehavior, BehaviorError, recheckAnswer, type BehaviorQuestion } from '../../../src/sysml/behavior';
-import { ask, ends, text } from './asking';
+import { ask, ends, text, unsupported } from './asking';
 
 function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
   return { kind, subject, schedule: 'all', free: ['schedule'], ...extra };
@@ -285,5 +285,31 @@ describe('behaviour bounds: a depth bound covers every schedule within it', () =
     if (two instanceof BehaviorError) assert.fail(two.text);
     assert.deepEqual([two.claim, two.strength, two.bounds], ['none', 'bounded', [{ name: 'depth', limit: 2, reached: true }]]);
     assert.match(two.reason!, /^no run ends within the bounds \(/);
+  });
+});
+
+describe('behaviour environment: a timed wait racing an event of the environment', () => {
+  // In a, T may come from the environment, or not within 1 s: then the timed transition sets y = 1.
+  // Time passes only when no move is enabled, and T always is: that race is refused where it is met.
+  const model = text('envtime.sysml', `package ET {
+    private import ScalarValues::*;
+    item def T;
+    state def Mix {
+        attribute y : Integer := 0;
+        entry; then a;
+        state a;
+        transition first a accept T then b;
+        transition first a accept after 1 [SI::s] do action { assign y := 1; } then c;
+        state b;
+        state c;
+    }
+}`);
+
+  it('is refused with the transition and the wait, not answered as if the environment always sent first', async () => {
+    const q = question('holds', 'ET::Mix', { free: ['schedule', 'inputs'], condition: { name: 'c', text: 'y == 0' } });
+    assert.equal(await unsupported([model], q), "envtime.sysml:8:9: with the environment's events free, T may come from the environment at any time or not before the wait pending here comes due (at 1 s): a timed wait racing an event of the environment is not modeled (time passes only when no move is enabled)");
+    // Without the environment's events the wait comes due: y = 1, in state c.
+    const o = await ask([model], question('outcomes', 'ET::Mix'));
+    assert.deepEqual([ends(o, 'y'), ends(o, 'state')], [[1], ['c']]);
   });
 });
