@@ -310,12 +310,7 @@ interface Outcome {
   readonly inputs: ReadonlyMap<string, Value>;
 }
 
-/**
- * What an answer reports of a run's end, item by item: each reported feature's value (declaration
- * order), each state machine's active configuration, and the end — its status and, for a deadlock,
- * the nodes its tokens rest at (the reason names them). Two runs have the same outcome exactly when
- * every item is equal; `sensitive` names the first item two ends differ on.
- */
+/** One thing an answer reports of a run's end (endItems). */
 export interface EndItem {
   /** Unique among the items (a feature may be named `end` or `state` too). */
   readonly id: string;
@@ -324,6 +319,12 @@ export interface EndItem {
   readonly text: string;
 }
 
+/**
+ * What an answer reports of a run's end, item by item: each reported feature's value (declaration
+ * order), each state machine's active configuration, and the end — its status and, for a deadlock,
+ * the nodes its tokens rest at (the reason names them). Two runs have the same outcome exactly when
+ * every item is equal; `sensitive` names the first item two ends differ on.
+ */
 export function endItems(rt: Runtime, s: BehaviorState, status: EndStatus, features: readonly number[]): EndItem[] {
   const out = features.map((i): EndItem => ({ id: `feature ${rt.model.features[i]!.key}`, name: rt.model.features[i]!.key, text: s.values[i] === undefined ? 'no value' : format(s.values[i]!) }));
   for (const c of rt.configurations(s)) out.push({ id: `configuration ${c.name}`, name: c.name, text: c.value });
@@ -337,7 +338,7 @@ function restingPlaces(rt: Runtime, s: BehaviorState): string {
 }
 
 /** The first item two ends differ on (an item one end lacks, a machine that has ended, differs too). */
-export function divergence(a: readonly EndItem[], b: readonly EndItem[]): { name: string; first: string; second: string } | undefined {
+function divergence(a: readonly EndItem[], b: readonly EndItem[]): { name: string; first: string; second: string } | undefined {
   const second = new Map(b.map((x) => [x.id, x.text]));
   const first = new Map(a.map((x) => [x.id, x.text]));
   for (const x of [...a, ...b.filter((y) => !first.has(y.id))]) {

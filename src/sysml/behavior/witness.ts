@@ -6,7 +6,7 @@ import { format, fromProtocolValue, isError, toProtocolValue, type Value } from 
 import { tryParseUnit } from '../semantics/units';
 import type { BehaviorState } from './machine';
 import { BehaviorError } from './model';
-import { conditionsOf, endItems, prepareBehavior, type BehaviorAnswer, type BehaviorQuestion, type PreparedBehavior, type ProtocolValue, type WitnessObject } from './questions';
+import { conditionsOf, endItems, prepareBehavior, type EndItem, type BehaviorAnswer, type BehaviorQuestion, type PreparedBehavior, type ProtocolValue, type WitnessObject } from './questions';
 import { replay, type ReplayResult } from './schedule';
 import type { BehaviorDocument } from './scope';
 
@@ -79,7 +79,7 @@ export function recheckAnswer(documents: readonly BehaviorDocument[], q: Behavio
       // end status, and where a deadlock rests): the items of an outcome (questions.ts endItems).
       const name = w.feature.replace(/::/g, '.');
       const i = p.model.featureIndex.get(name);
-      const items: ReturnType<typeof endItems>[] = [];
+      const items: EndItem[][] = [];
       for (const s of w.schedules) {
         const r = run(s, w);
         if (typeof r === 'string') return { ok: false, reason: r };
@@ -90,7 +90,7 @@ export function recheckAnswer(documents: readonly BehaviorDocument[], q: Behavio
       }
       // What the name may stand for (a feature may be named `end` or `state` too): the ends must differ in one.
       const ids = [...(i === undefined ? [] : [`feature ${p.model.features[i]!.key}`]), `configuration ${name}`, ...(name === 'end' ? ['end'] : [])];
-      const named = (x: ReturnType<typeof endItems>, id: string) => x.find((y) => y.id === id)?.text ?? 'none';
+      const named = (x: readonly EndItem[], id: string) => x.find((y) => y.id === id)?.text ?? 'none';
       if (!items.some((x) => x.some((y) => ids.includes(y.id)))) return { ok: false, reason: `${w.feature} is not a feature of ${q.subject}, the end, or a configuration its runs end in` };
       if (ids.every((id) => named(items[0]!, id) === named(items[1]!, id))) {
         const shown = ids.map((id) => named(items[0]!, id)).find((t) => t !== 'none') ?? 'none';
