@@ -98,8 +98,12 @@ export function unknownWitnessFeature(question: Question, result: RunResult, doc
   } catch {
     return undefined;
   }
+  // A sensitive witness may name the end (`end`) or a machine's configuration (`state`, `<machine>.state`)
+  // the two schedules end differently in, rather than a feature (docs/execution-semantics.md).
+  const feature = result.witness?.feature;
+  const outcomeItem = feature !== undefined && (feature === 'end' || feature === 'state' || feature.endsWith('.state'));
   const names = [
-    ...(result.witness?.feature !== undefined ? [result.witness.feature] : []),
+    ...(feature !== undefined && !outcomeItem ? [feature] : []),
     ...(result.witness?.inputs ?? []).map((v) => v.name),
     ...(result.executions ?? []).flatMap((e) => (e.inputs ?? []).map((v) => v.name)),
   ];

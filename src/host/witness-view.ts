@@ -260,6 +260,14 @@ function sensitiveContent(left: ReplayView, right: ReplayView, feature: string |
       if (j < 0 || l.values[i] === r.values[j]) return;
       ends.push({ feature: name, left: l.values[i]!, right: r.values[j]!, named: name === key });
     });
+    // The rest of an outcome (questions.ts endItems): each machine's configuration, and the end with
+    // where a deadlock rests.
+    const machine = (v: StepView, name: string) => v.machines.find((m) => m.name === name)?.state ?? 'none';
+    for (const name of [...new Set([...l.machines, ...r.machines].map((m) => m.name))]) {
+      if (machine(l, name) !== machine(r, name)) ends.push({ feature: name, left: machine(l, name), right: machine(r, name), named: name === key });
+    }
+    const end = (v: StepView) => (v.status === 'deadlock' ? `deadlock (${v.positions.map(plainText).sort().join(', ')})` : v.status);
+    if (end(l) !== end(r)) ends.push({ feature: 'end', left: end(l), right: end(r), named: key === 'end' });
   }
   return { kind: 'sensitive', ...(feature ? { feature } : {}), left, right, ...(divergence !== undefined ? { divergence } : {}), ends };
 }

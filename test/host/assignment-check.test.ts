@@ -61,6 +61,11 @@ describe('host: SysmlModel.check of assignment witnesses', () => {
     // a feature the subject does not have is wrong whatever the semantics
     const sensitive: RunResult = { claim: 'sensitive', strength: 'proved', witness: { schedules: ['step 1: t1@go first of t1@go', 'step 1: t1@go first of t1@go'], feature: 'wings' } };
     assert.deepEqual(await check({ ...holds('Design::Drone'), kind: 'sensitive' }, sensitive), { ok: false, reason: 'the witness names wings, which is not a feature of Design::Drone' });
+    // the end and a machine's configuration are items of an outcome a sensitive witness may name: unchecked, not refuted
+    for (const feature of ['end', 'state', 'door.state']) {
+      const named: RunResult = { ...sensitive, witness: { ...sensitive.witness, feature } };
+      assert.equal((await check({ ...holds('Design::Drone'), kind: 'sensitive' }, named)).ok, 'unchecked', feature);
+    }
     const withInputs: RunResult = { ...violated, witness: { ...violated.witness, inputs: [{ name: 'payload', value: 1, unit: 'kg' }] } };
     assert.equal((await check(holds('Design::Drone'), withInputs)).ok, 'unchecked', 'a feature it has: still unchecked');
   });

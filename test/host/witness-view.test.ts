@@ -153,6 +153,31 @@ describe('witness view (host)', () => {
     assert.deepEqual(c.right.steps.map((s) => s.values[0]), ['1', '2', '3', '3']);
   });
 
+  it('sensitive on what is not a feature: the configuration and the end each show as an end that differs', async () => {
+    const model: SourceDocument = { path: 'ends.sysml', text: `package E {
+    item def A;
+    item def B;
+    state def Pick { entry; then idle; state idle; transition first idle then left; transition first idle then right; state left; state right; }
+    action def Places {
+        attribute ready : ScalarValues::Boolean := false;
+        action setReady { assign ready := true; }
+        action check { first start; then decide d; if ready then waitA; else waitB; action waitA { accept A; } action waitB { accept B; } }
+    }
+}` };
+    const pick = await ask([model], { kind: 'sensitive', subject: 'E::Pick', schedule: 'all', free: [] });
+    assert.equal(pick.check?.verdict, 'confirmed');
+    if (pick.content.kind !== 'sensitive') assert.fail('expected sensitive');
+    // The machine's token rests in the state it ends in: the end's resting place differs with it.
+    assert.deepEqual([pick.content.feature, pick.content.ends], ['state', [
+      { feature: 'state', left: 'left', right: 'right', named: true },
+      { feature: 'end', left: 'deadlock (left)', right: 'deadlock (right)', named: false },
+    ]]);
+    const places = await ask([model], { kind: 'sensitive', subject: 'E::Places', schedule: 'all', free: [] });
+    assert.equal(places.check?.verdict, 'confirmed');
+    if (places.content.kind !== 'sensitive') assert.fail('expected sensitive');
+    assert.deepEqual([places.content.feature, places.content.ends], ['end', [{ feature: 'end', left: 'deadlock (check.waitA.accept1)', right: 'deadlock (check.waitB.accept2)', named: true }]]);
+  });
+
   it('outcomes: one card per outcome with its end values, each linked to its replayed execution', async () => {
     const view = await ask(sources('race.sysml'), { kind: 'outcomes', subject: 'Race::Race', schedule: 'all', free: [] });
     if (view.content.kind !== 'outcomes') assert.fail('expected outcomes');

@@ -1782,6 +1782,51 @@ function mentioned(e: unknown, out: Set<string>): void {
   for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentioned(v, out);
 }
 
+/**
+ * The features an expression (or a set of names) may read, as feature indices, over-approximated by
+ * name: every feature whose last segment is a name it mentions and, through each bound feature it
+ * names (`y = x`, a binding connector, a calc usage's parameters and result), what that feature's
+ * expression mentions, transitively. A bound feature is read as its expression (machine.ts
+ * `boundValue`), so a move that writes `x` changes what reading `y` gives: the reduction must see it.
+ */
+export function featureReader(features: readonly FeatureDecl[]): { named(names: Set<string>, bindings?: boolean): number[]; of(e: unknown): number[] } {
+  const lastOf = (key: string) => key.split('.').at(-1)!.split('#')[0]!;
+  const byLast = new Map<string, number[]>();
+  features.forEach((f, i) => {
+    const last = lastOf(f.key);
+    byLast.set(last, [...(byLast.get(last) ?? []), i]);
+  });
+  const boundReads = new Map<string, Set<string>>();
+  for (const f of features) {
+    if (!f.bound || !f.init) continue;
+    const last = lastOf(f.key);
+    const names = boundReads.get(last) ?? new Set<string>();
+    mentioned(f.init, names);
+    boundReads.set(last, names);
+  }
+  const named = (names: Set<string>, bindings = true): number[] => {
+    if (bindings) {
+      const stack = [...names];
+      while (stack.length > 0) {
+        for (const n of boundReads.get(stack.pop()!) ?? []) {
+          if (names.has(n)) continue;
+          names.add(n);
+          stack.push(n);
+        }
+      }
+    }
+    return [...new Set([...names].flatMap((n) => byLast.get(n) ?? []))].sort((a, b) => a - b);
+  };
+  return {
+    named,
+    of(e: unknown): number[] {
+      const names = new Set<string>();
+      mentioned(e, names);
+      return named(names);
+    },
+  };
+}
+
 function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionModel {
   const { nodes, transitions, features } = c;
   // Ancestors: the chain of containers (calls, states).
@@ -1824,34 +1869,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
       stack.push(...after(y), y.thenNode, y.elseNode, y.body, y.head, y.bodyStart);
     }
   }
-  const byLast = new Map<string, number[]>();
-  features.forEach((f, i) => {
-    const last = f.key.split('.').at(-1)!.split('#')[0]!;
-    byLast.set(last, [...(byLast.get(last) ?? []), i]);
-  });
-  const featuresNamed = (names: Set<string>): number[] => [...new Set([...names].flatMap((n) => byLast.get(n) ?? []))].sort((a, b) => a - b);
-  // A feature bound to an expression (`in x = y;`, a binding connector) is read as that expression:
-  // reading it reads what the expression names, so a move that writes `y` in parallel is no longer
-  // independent of one that reads `x` (the reduction would otherwise keep one order only).
-  const boundReads = new Map<string, Set<string>>();
-  for (const f of features) {
-    if (!f.bound || !f.init) continue;
-    const last = f.key.split('.').at(-1)!.split('#')[0]!;
-    const names = boundReads.get(last) ?? new Set<string>();
-    mentioned(f.init, names);
-    boundReads.set(last, names);
-  }
-  const throughBindings = (names: Set<string>): Set<string> => {
-    const stack = [...names];
-    while (stack.length > 0) {
-      for (const n of boundReads.get(stack.pop()!) ?? []) {
-        if (names.has(n)) continue;
-        names.add(n);
-        stack.push(n);
-      }
-    }
-    return names;
-  };
+  const featuresRead = featureReader(features);
   const reads: number[][] = [];
   const writes: number[][] = [];
   const effectSets = (effects: readonly Effect[], r: Set<string>, w: Set<string>) => {
@@ -1875,8 +1893,8 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     effectSets(n.effects, r, w);
     effectSets(n.exitEffects, r, w);
     if (n.kind === 'for') for (const k of [`${n.name}#i`, `${n.name}#s`, n.forVar!]) w.add(k.split('.').at(-1)!.split('#')[0]!);
-    reads.push(featuresNamed(throughBindings(r)));
-    writes.push(featuresNamed(w));
+    reads.push(featuresRead.named(r));
+    writes.push(featuresRead.named(w, false));
   }
   for (const t of transitions) {
     const r = new Set<string>();
@@ -1884,8 +1902,8 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     mentioned(t.guard, r);
     if (t.trigger && t.trigger.kind !== 'signal') mentioned(t.trigger.expr, r);
     effectSets(t.effects, r, w);
-    reads.push(featuresNamed(throughBindings(r)));
-    writes.push(featuresNamed(w));
+    reads.push(featuresRead.named(r));
+    writes.push(featuresRead.named(w, false));
   }
   // A node is local when its move touches no feature that a node able to run in parallel with it
   // writes (or reads, for what it writes), sends nothing, creates no token and never ends a composite
@@ -1943,11 +1961,15 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     }
     return false;
   };
-  // Arrival is quiet when it creates no token and ends no composite whose other tokens matter.
+  // Arrival is quiet when it creates no token, ends no composite whose other tokens matter, and reads
+  // no guard on the way: the guards of a merge, start or ending composite it passes are read by the
+  // move (machine.ts `go`) but are not in the node's read set.
+  const guarded = (n: ExecNode) => n.kind !== 'decide' && n.guards.some((g) => g !== null);
   const quietEnd = (c: number, seen: Set<number>): boolean => {
     if (c < 0) return true;
     if (!isSequential(c)) return false;
     const call = nodes[c]!;
+    if (guarded(call)) return false;
     return call.succ.length > 0 ? quietArrival(call.succ, c, seen) : quietEnd(call.container, seen);
   };
   const quietArrival = (targets: readonly number[], from: number, seen: Set<number>): boolean => {
@@ -1958,18 +1980,23 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     seen.add(t);
     const n = nodes[t]!;
     if (n.kind === 'fork' || n.kind === 'state') return false;
-    if (n.kind === 'merge' || n.kind === 'start') return quietArrival(n.succ, n.container, seen);
+    if (n.kind === 'merge' || n.kind === 'start') return !guarded(n) && quietArrival(n.succ, n.container, seen);
     if (n.kind === 'done') return quietEnd(n.container, seen);
     if (n.kind === 'call') {
       const start = nodes[n.bodyStart];
       if (!start) return false;
-      return start.succ.length === 0 ? quietArrival(n.succ, n.container, seen) : quietArrival(start.succ, n.id, seen);
+      return start.succ.length === 0 ? !guarded(n) && quietArrival(n.succ, n.container, seen) : !guarded(start) && quietArrival(start.succ, n.id, seen);
     }
     return true;
   };
+  // A terminate ends tokens other than its own (every token, or those inside the action it ends): a
+  // node whose token it may end while that token waits is not independent of it.
+  const terminates = nodes.filter((t) => t.kind === 'terminate');
+  const endedBy = (i: number) => terminates.some((t) => parallel(i, t.id) && ((t.terminates ?? -1) < 0 || nodes[i]!.ancestors.includes(t.terminates!)));
   const local = nodes.map((n, i) => {
     if (!['action', 'assign', 'if', 'loop', 'until', 'for'].includes(n.kind)) return false;
     if (n.effects.some((e) => e.kind === 'send')) return false;
+    if (endedBy(i)) return false;
     if (writes[i]!.some((f) => conflicts(i, f, 'write'))) return false;
     if (reads[i]!.some((f) => conflicts(i, f, 'read'))) return false;
     const branches = n.kind === 'if' ? [[n.thenNode], [n.elseNode >= 0 ? n.elseNode : -1]] : n.kind === 'loop' || n.kind === 'for' ? [[n.body], n.succ] : n.kind === 'until' ? [[n.head], n.succ] : [n.succ];

@@ -141,8 +141,24 @@ export async function explore(rt: Runtime, initial: BehaviorState, options: Expl
     return report;
   }
   try {
-    if (options.exhaustive) await (options.breadthFirst ? bfs(rt, initial, options, visitor, report, clock) : dfs(rt, initial, options, visitor, report, clock));
-    else if (options.policy.kind === 'seed') await samples(rt, initial, options, visitor, report, clock, options.policy.seed);
+    if (options.exhaustive) {
+      await (options.breadthFirst ? bfs : dfs)(rt, initial, options, visitor, report, clock);
+      // Within a depth bound a search must cover every schedule up to it. Depth-first with a visited
+      // set does not (a state first met deep is not expanded again when met shallower), nor does
+      // reduction (it runs a postponed move first, so the schedule it explores for one within the bound
+      // may be longer): when only the depth bound cut such a search, everything within it is explored
+      // again breadth-first without reduction (the visitor sees those states too).
+      const r = report.reached;
+      const complete = options.breadthFirst === true && options.reduction === false;
+      if (!complete && r.depth && !r.steps && !r.runs && !r.memory && report.stopped === undefined) {
+        const again: ExploreReport = { ...report, states: 0, steps: 0, runs: 0, maxDepth: 0, reached: { depth: false, steps: false, runs: false, memory: false }, memoryBytes: 0 };
+        await bfs(rt, initial, { ...options, reduction: false }, visitor, again, new Clock(options.hooks, again, started));
+        Object.assign(report, {
+          states: report.states + again.states, steps: report.steps + again.steps, runs: report.runs + again.runs, maxDepth: Math.max(report.maxDepth, again.maxDepth),
+          memoryBytes: Math.max(report.memoryBytes, again.memoryBytes), reached: again.reached, stopped: again.stopped,
+        });
+      }
+    } else if (options.policy.kind === 'seed') await samples(rt, initial, options, visitor, report, clock, options.policy.seed);
     else await single(rt, initial, options, visitor, report, clock);
   } finally {
     report.elapsedMs = Date.now() - started;

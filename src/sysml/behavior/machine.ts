@@ -395,6 +395,7 @@ export class Runtime {
       }
     }
     if (transitionMoves > 1) this.checkNestedConflict(moves);
+    if (this.timed && this.options.environmentSignals === true && moves.length > 0) this.checkEnvironmentWait(state, moves);
     // By order, then token; stable (insertion sort: a move passes only those strictly after it).
     for (let i = 1; i < moves.length; i++) {
       const m = moves[i]!;
@@ -409,6 +410,32 @@ export class Runtime {
       orders[j + 1] = o;
     }
     return moves;
+  }
+
+  /**
+   * With the environment's events free, the environment may also send nothing until a pending timed
+   * wait comes due. Time passes only when no move is enabled, and an event of the environment is
+   * always enabled: where every enabled move is one and a wait is pending, the runs in which the wait
+   * comes due first would be missing, so the run is refused there.
+   */
+  private checkEnvironmentWait(state: BehaviorState, moves: readonly Move[]): void {
+    const where = (m: Move): ExecNode | ExecTransition => {
+      const n = this.model.nodes[m.node]!;
+      return n.kind === 'state' ? this.model.transitions[m.branch]! : n;
+    };
+    const environmental = (m: Move) => {
+      const t = where(m).trigger;
+      return t?.kind === 'signal' && this.environmentSignal(t.signal);
+    };
+    if (!moves.every(environmental)) return;
+    const due = this.nextDue(state);
+    if (due === undefined) return;
+    const at = where(moves[0]!);
+    const signal = (at.trigger as { signal: string }).signal;
+    throw new BehaviorError(
+      `with the environment's events free, ${signal} may come from the environment at any time or not before the wait pending here comes due (at ${due} s): a timed wait racing an event of the environment is not modeled (time passes only when no move is enabled)`,
+      at.path, at.range,
+    );
   }
 
   private readonly branchNames: string[][] = [];

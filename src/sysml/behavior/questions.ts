@@ -6,7 +6,7 @@ import { Evaluator } from '../semantics/evaluate';
 import { Random, type DrawPolicy } from '../semantics/random';
 import { tryParseUnit } from '../semantics/units';
 import { format, fromProtocolValue, int, isError, parseNotation, toProtocolValue, type Value } from '../semantics/values';
-import { compileBehavior } from './compile';
+import { compileBehavior, featureReader } from './compile';
 import { explore, parsePolicy, scheduleText, type ExploreHooks, type ExploreReport, type Limits, type PathStep, type Policy } from './explore';
 import { Runtime, type BehaviorState, type EndStatus } from './machine';
 import { BehaviorError, type ExecutionModel } from './model';
@@ -269,18 +269,6 @@ export function conditionsOf(documents: readonly BehaviorDocument[], q: Behavior
   return out;
 }
 
-function mentionedNames(e: unknown, out: Set<string>): Set<string> {
-  if (typeof e !== 'object' || e === null) return out;
-  if (Array.isArray(e)) {
-    for (const x of e) mentionedNames(x, out);
-    return out;
-  }
-  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
-  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
-  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentionedNames(v, out);
-  return out;
-}
-
 /**
  * With the environment's events free, the signals awaited that the model itself sends are not among
  * them (docs/execution-semantics.md): said in the answer, since a deadlock or a missing end may rest on it.
@@ -322,6 +310,45 @@ interface Outcome {
   readonly inputs: ReadonlyMap<string, Value>;
 }
 
+/** One thing an answer reports of a run's end (endItems). */
+export interface EndItem {
+  /** Unique among the items (a feature may be named `end` or `state` too). */
+  readonly id: string;
+  /** As the answer names it: the feature's key, `state` / `<machine>.state`, or `end`. */
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * What an answer reports of a run's end, item by item: each reported feature's value (declaration
+ * order), each state machine's active configuration, and the end — its status and, for a deadlock,
+ * the nodes its tokens rest at (the reason names them). Two runs have the same outcome exactly when
+ * every item is equal; `sensitive` names the first item two ends differ on.
+ */
+export function endItems(rt: Runtime, s: BehaviorState, status: EndStatus, features: readonly number[]): EndItem[] {
+  const out = features.map((i): EndItem => ({ id: `feature ${rt.model.features[i]!.key}`, name: rt.model.features[i]!.key, text: s.values[i] === undefined ? 'no value' : format(s.values[i]!) }));
+  for (const c of rt.configurations(s)) out.push({ id: `configuration ${c.name}`, name: c.name, text: c.value });
+  out.push({ id: 'end', name: 'end', text: status === 'deadlock' ? `deadlock (${restingPlaces(rt, s)})` : status });
+  return out;
+}
+
+/** Where a run's tokens rest, by node (sorted: token numbers are no part of a state). */
+function restingPlaces(rt: Runtime, s: BehaviorState): string {
+  return s.tokens.map((t) => rt.model.nodes[t.node]!.name).sort().join(', ');
+}
+
+/** The first item two ends differ on (an item one end lacks, a machine that has ended, differs too). */
+function divergence(a: readonly EndItem[], b: readonly EndItem[]): { name: string; first: string; second: string } | undefined {
+  const second = new Map(b.map((x) => [x.id, x.text]));
+  const first = new Map(a.map((x) => [x.id, x.text]));
+  for (const x of [...a, ...b.filter((y) => !first.has(y.id))]) {
+    const l = first.get(x.id) ?? 'none';
+    const r = second.get(x.id) ?? 'none';
+    if (l !== r) return { name: x.name, first: l, second: r };
+  }
+  return undefined;
+}
+
 async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promise<BehaviorAnswer | BehaviorError> {
   const found = new Map<string, Outcome>();
   const reports: ExploreReport[] = [];
@@ -331,7 +358,8 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
     const initial = rt.initial(a);
     const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction }, {
       end(s, status, path) {
-        const key = `${status}|${visible.map((i) => (s.values[i] === undefined ? '_' : format(s.values[i]!))).join(';')}`;
+        // One outcome per distinct end as reported: values, configurations, status and resting places.
+        const key = endItems(rt, s, status, visible).map((x) => `${x.id}=${x.text}`).join('\u0000');
         if (!found.has(key)) found.set(key, { status, state: s, path: [...path], inputs: a });
         return found.size >= MAX_OUTCOMES;
       },
@@ -343,7 +371,7 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
   const bounds = boundsOf(options, reports);
   const strength = coverageStrength(reports);
   if (found.size === 0) {
-    return { claim: 'none', strength, ...(bounds ? { bounds } : {}), reason: `no run ends (${statsText(reports)}): every reachable state has a move or a pending wait` };
+    return { claim: 'none', strength, ...(bounds ? { bounds } : {}), reason: anyReached(reports) ? `no run ends within the bounds (${statsText(reports)})` : `no run ends (${statsText(reports)}): every reachable state has a move or a pending wait` };
   }
   const values: ProtocolValue[] = [];
   const executions: WitnessObject[] = [];
@@ -371,12 +399,10 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
 
 async function holds(p: PreparedBehavior, conditions: CheckedCondition[], options: BehaviorRunOptions): Promise<BehaviorAnswer | BehaviorError> {
   const rt = p.runtime;
-  const names = new Set<string>();
-  for (const c of conditions) mentionedNames(c.expr, names);
-  const visible = new Set<number>();
-  p.model.features.forEach((f, i) => {
-    if (names.has(f.key.split('.').at(-1)!)) visible.add(i);
-  });
+  // Every feature a condition may read, through bound features and calc usages too: a move writing
+  // one is never reduced away (explore.ts), so no state where a condition fails is skipped.
+  const reader = featureReader(p.model.features);
+  const visible = new Set(conditions.flatMap((c) => reader.of(c.expr)));
   const reports: ExploreReport[] = [];
   const failing = (s: BehaviorState): CheckedCondition | undefined => conditions.find((c) => !rt.truth(c.expr, s.values, [''], { path: p.model.subject }));
   for (const a of p.assignments) {
@@ -434,40 +460,34 @@ async function sensitive(p: PreparedBehavior, options: BehaviorRunOptions): Prom
   const visible = p.model.features.map((f, i) => (f.hidden ? -1 : i)).filter((i) => i >= 0);
   let ends = 0;
   for (const a of p.assignments) {
-    let first: { state: BehaviorState; path: PathStep[] } | undefined;
-    let found: { path: PathStep[]; feature: number } | undefined;
+    let first: { items: EndItem[]; path: PathStep[] } | undefined;
+    let found: { path: PathStep[]; name: string; first: string; second: string } | undefined;
     const initial = rt.initial(a);
     const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction }, {
-      end(s, _status, path) {
+      end(s, status, path) {
         ends++;
+        // The outcome as `outcomes` reports it: values, configurations, end status and resting places.
+        const items = endItems(rt, s, status, visible);
         if (!first) {
-          first = { state: s, path: [...path] };
+          first = { items, path: [...path] };
           return false;
         }
-        for (const i of visible) {
-          const x = first.state.values[i];
-          const y = s.values[i];
-          if ((x === undefined) !== (y === undefined) || (x && y && format(x) !== format(y))) {
-            found = { path: [...path], feature: i };
-            return true;
-          }
-        }
-        return false;
+        const d = divergence(first.items, items);
+        if (d) found = { path: [...path], ...d };
+        return d !== undefined;
       },
     });
     reports.push(report);
     if (cancelled(reports)) return CANCELLED;
     if (found && first) {
       const bounds = boundsOf(options, reports);
-      const key = p.model.features[found.feature]!.key;
-      const show = (s: BehaviorState | undefined) => (s?.values[found!.feature] === undefined ? 'no value' : format(s.values[found!.feature]!));
-      const second = replayEnd(rt, a, found.path);
+      const what = found.name === 'end' ? 'the run' : found.name;
       return {
         claim: 'sensitive',
         strength: report.exhaustive ? 'proved' : 'witnessed',
         ...(bounds ? { bounds } : {}),
-        witness: { schedules: [scheduleText(first.path), scheduleText(found.path)], feature: key, ...(p.freeKeys.length > 0 ? { inputs: inputValues(p, a) } : {}) },
-        reason: `${key} ends as ${show(first.state)} under one schedule and ${show(second)} under another`,
+        witness: { schedules: [scheduleText(first.path), scheduleText(found.path)], feature: found.name, ...(p.freeKeys.length > 0 ? { inputs: inputValues(p, a) } : {}) },
+        reason: `${what} ends as ${found.first} under one schedule and ${found.second} under another`,
       };
     }
   }
@@ -476,12 +496,6 @@ async function sensitive(p: PreparedBehavior, options: BehaviorRunOptions): Prom
     claim: 'none',
     strength: coverageStrength(reports),
     ...(bounds ? { bounds } : {}),
-    reason: ends === 0 ? `no run ends (${statsText(reports)}), so no two end states to compare` : `every schedule ends with the same feature values (${statsText(reports)})`,
+    reason: ends === 0 ? `no run ends (${statsText(reports)}), so no two end states to compare` : `every schedule ends the same way: the same end, state configuration and feature values (${statsText(reports)})`,
   };
-}
-
-function replayEnd(rt: Runtime, a: ReadonlyMap<string, Value>, path: readonly PathStep[]): BehaviorState {
-  let s = rt.initial(a);
-  for (const step of path) s = rt.fire(s, step.move);
-  return s;
 }

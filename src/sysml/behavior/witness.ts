@@ -1,12 +1,12 @@
 // Re-checking a behaviour answer's witnesses by replay, as the host does before it lets a claim stand:
 // a `violated` schedule must reach a state where a condition fails exactly at `at`; the two
-// `sensitive` schedules must end with different values of `feature`; each `outcomes` execution must
+// `sensitive` schedules must end differently in `feature` (a feature, a configuration, or the end); each `outcomes` execution must
 // end as its outcome says.
 import { format, fromProtocolValue, isError, toProtocolValue, type Value } from '../semantics/values';
 import { tryParseUnit } from '../semantics/units';
 import type { BehaviorState } from './machine';
 import { BehaviorError } from './model';
-import { conditionsOf, prepareBehavior, type BehaviorAnswer, type BehaviorQuestion, type PreparedBehavior, type ProtocolValue, type WitnessObject } from './questions';
+import { conditionsOf, endItems, prepareBehavior, type EndItem, type BehaviorAnswer, type BehaviorQuestion, type PreparedBehavior, type ProtocolValue, type WitnessObject } from './questions';
 import { replay, type ReplayResult } from './schedule';
 import type { BehaviorDocument } from './scope';
 
@@ -75,18 +75,27 @@ export function recheckAnswer(documents: readonly BehaviorDocument[], q: Behavio
     if (a.claim === 'sensitive') {
       const w = a.witness;
       if (w?.schedules?.length !== 2 || !w.feature) return { ok: false, reason: 'a sensitive witness needs two schedules and a feature' };
-      const i = p.model.featureIndex.get(w.feature.replace(/::/g, '.'));
-      if (i === undefined) return { ok: false, reason: `the feature ${w.feature} is not a feature of ${q.subject}` };
-      const ends: BehaviorState[] = [];
+      // `feature` names a feature, a machine's configuration (`state`, `<machine>.state`) or `end` (the
+      // end status, and where a deadlock rests): the items of an outcome (questions.ts endItems).
+      const name = w.feature.replace(/::/g, '.');
+      const i = p.model.featureIndex.get(name);
+      const items: EndItem[][] = [];
       for (const s of w.schedules) {
         const r = run(s, w);
         if (typeof r === 'string') return { ok: false, reason: r };
         const end = r.states.at(-1)!;
-        if (rt.status(end) === undefined) return { ok: false, reason: 'a schedule stops before its run ends' };
-        ends.push(end);
+        const status = rt.status(end);
+        if (status === undefined) return { ok: false, reason: 'a schedule stops before its run ends' };
+        items.push(endItems(rt, end, status, i === undefined ? [] : [i]));
       }
-      const show = (s: BehaviorState) => (s.values[i] === undefined ? 'no value' : format(s.values[i]!));
-      if (show(ends[0]!) === show(ends[1]!)) return { ok: false, reason: `both schedules end with ${w.feature} = ${show(ends[0]!)}` };
+      // What the name may stand for (a feature may be named `end` or `state` too): the ends must differ in one.
+      const ids = [...(i === undefined ? [] : [`feature ${p.model.features[i]!.key}`]), `configuration ${name}`, ...(name === 'end' ? ['end'] : [])];
+      const named = (x: readonly EndItem[], id: string) => x.find((y) => y.id === id)?.text ?? 'none';
+      if (!items.some((x) => x.some((y) => ids.includes(y.id)))) return { ok: false, reason: `${w.feature} is not a feature of ${q.subject}, the end, or a configuration its runs end in` };
+      if (ids.every((id) => named(items[0]!, id) === named(items[1]!, id))) {
+        const shown = ids.map((id) => named(items[0]!, id)).find((t) => t !== 'none') ?? 'none';
+        return { ok: false, reason: `both schedules end with ${w.feature} = ${shown}` };
+      }
       return { ok: true };
     }
     if (a.claim === 'outcomes') {
