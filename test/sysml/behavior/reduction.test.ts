@@ -185,7 +185,7 @@ describe('behaviour outcomes: an outcome is everything reported of a run’s end
             then decide d;
             if f then stop;
             else fine;
-            action stop { terminate; }
+            action stop { accept A; }
             action fine;
         }
     }
