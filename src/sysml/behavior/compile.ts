@@ -440,17 +440,48 @@ class Compiler {
     const entries = (ids: readonly number[]) => ids.flatMap((id) => nodes[id]!.effects.filter((e) => this.runs(e)));
     for (const p of nodes) {
       if (p.kind !== 'state' || !p.parallel || p.children.length < 2) continue;
-      // Entering: a region's default entry, or the states on the way to a transition's target in it (over-approximated: all of them).
-      const regions = p.children.map((c) => ({ c, enter: entries(below(c)), leave: below(c).flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e))) }));
-      for (let i = 0; i < regions.length; i++) {
-        for (let j = i + 1; j < regions.length; j++) {
-          for (const [what, side] of [['entry and do', 'enter'], ['exit', 'leave']] as const) {
-            const a = regions[i]!;
-            const b = regions[j]!;
-            const why = this.conflict(access, a[side], b[side]);
-            if (!why) continue;
-            const [ea, eb] = this.conflicting(access, a[side], b[side]) as [Effect, Effect, string];
-            this.fail(`the regions '${nodes[a.c]!.name}' and '${nodes[b.c]!.name}' of the parallel state '${p.name}' are performed concurrently, and their ${what} actions conflict: '${effectText(ea)}' here and '${effectText(eb)}' at ${this.effectPlace(eb)} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
+      // Entering a region: its default entry, or (a transition from outside the parallel state to a state
+      // in it) the states on the way to the target and the target's default entry. Leaving: any of its states.
+      const entered = (c: number): number[] => {
+        const ids = new Set(this.defaultEntered(c));
+        for (const t of this.transitions) {
+          if (t.target < 0 || !this.isInside(t.target, c) || this.isInside(t.source, p.id)) continue;
+          const path = this.stateChain(t.target);
+          for (const x of path.slice(path.indexOf(c), -1)) {
+            ids.add(x);
+            if (nodes[x]!.parallel) for (const other of nodes[x]!.children) for (const y of this.defaultEntered(other)) ids.add(y);
+          }
+          for (const y of this.defaultEntered(t.target)) ids.add(y);
+        }
+        return [...ids];
+      };
+      // What a region does at all (its states' entries, exits and transitions): a region's entry runs in
+      // the move that enters them all, yet another region may well move before it ends.
+      const all = (c: number) => {
+        const ids = new Set(below(c));
+        const effects = [...ids].flatMap((id) => [...nodes[id]!.effects, ...nodes[id]!.exitEffects]).filter((e) => this.runs(e));
+        const reads: unknown[] = [];
+        for (const t of this.transitions) {
+          if (!ids.has(t.source)) continue;
+          effects.push(...t.effects.filter((e) => this.runs(e)));
+          reads.push(t.guard, t.trigger && t.trigger.kind !== 'signal' ? t.trigger.expr : null);
+        }
+        return { effects, reads };
+      };
+      const regions = p.children.map((c) => ({ c, enter: entries(entered(c)), leave: below(c).flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e))), all: all(c) }));
+      for (const a of regions) {
+        for (const b of regions) {
+          if (a === b) continue;
+          const region = (x: typeof a) => `'${nodes[x.c]!.name}'`;
+          const entering = this.conflicting(access, a.enter, b.all.effects, b.all.reads);
+          if (entering) {
+            const [ea, eb, why] = entering;
+            this.fail(`the regions ${region(a)} and ${region(b)} of the parallel state '${p.name}' are performed concurrently, yet the entry (or do) action '${effectText(ea)}' of ${region(a)} runs in the one move that enters them (in declaration order), before any move of ${region(b)}, and it conflicts with ${eb ? `'${effectText(eb)}' at ${this.effectPlace(eb)}` : `a guard or trigger of ${region(b)}`} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
+          }
+          const leaving = regions.indexOf(a) < regions.indexOf(b) ? this.conflicting(access, a.leave, b.leave) : undefined;
+          if (leaving) {
+            const [ea, eb, why] = leaving as [Effect, Effect, string];
+            this.fail(`the regions ${region(a)} and ${region(b)} of the parallel state '${p.name}' are performed concurrently, and their exit actions conflict: '${effectText(ea)}' here and '${effectText(eb)}' at ${this.effectPlace(eb)} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
           }
         }
       }
