@@ -417,46 +417,75 @@ class Compiler {
    */
   checkUnordered(behaviors: readonly number[]): void {
     const access = this.accessNames();
+    this.checkAtomicBodies(access);
+    for (const p of this.nodes) if (p.kind === 'state' && p.parallel && p.children.length > 1) this.checkRegions(p, access);
+    if (behaviors.length > 1) this.checkInitialEntries(behaviors, access);
+  }
+
+  /** Two conflicting statements of one atomic body. */
+  private checkAtomicBodies(access: Access): void {
     for (const all of this.unordered) {
       const group = all.filter((e) => this.runs(e));
       for (let i = 0; i < group.length; i++) {
         for (let j = i + 1; j < group.length; j++) {
-          const why = this.conflict(access, [group[i]!], [group[j]!]);
-          if (why) {
-            const [a, b] = [group[i]!, group[j]!];
-            // The same assignment twice (one inherited by two ways) is one step.
-            if (a === b) continue;
-            const inherited = [a, b].map((e) => this.effectOrigins.get(e)).find((n) => n !== undefined);
-            const how = inherited !== undefined
-              ? `; one is inherited from '${inherited}', which this body specializes or redefines (KerML 7.3.4.6: a Redefinition is a Specialization, so its members are inherited unless redefined)`
-              : '; order them with `then` (`first start; then assign …; then assign …;`)';
-            this.fail(`'${effectText(a)}' and '${effectText(b)}' (${this.effectPlace(b)}) are steps of one body with no succession between them, which SysML v2 performs in either order (SysML 7.16.3: successions order the steps of an action), and ${why}: not modeled${how}`, this.effectPaths.get(a) ?? '', a.range);
-          }
+          const [a, b] = [group[i]!, group[j]!];
+          const why = this.conflict(access, [a], [b]);
+          if (!why) continue;
+          const inherited = [a, b].map((e) => this.effectOrigins.get(e)).find((n) => n !== undefined);
+          const how = inherited !== undefined
+            ? `; one is inherited from '${inherited}', which this body specializes or redefines (KerML 7.3.4.6: a Redefinition is a Specialization, so its members are inherited unless redefined)`
+            : '; order them with `then` (`first start; then assign …; then assign …;`)';
+          this.fail(`'${effectText(a)}' and '${effectText(b)}' (${this.effectPlace(b)}) are steps of one body with no succession between them, which SysML v2 performs in either order (SysML 7.16.3: successions order the steps of an action), and ${why}: not modeled${how}`, this.effectPaths.get(a) ?? '', a.range);
         }
       }
     }
+  }
+
+  /**
+   * The regions of parallel state `p`: what one region's entry runs (in the move that enters them all,
+   * before any move of theirs) against anything another region does; two regions' exit actions (in the
+   * move that leaves them).
+   */
+  private checkRegions(p: ExecNode, access: Access): void {
     const nodes = this.nodes;
     const below = (id: number): number[] => [id, ...nodes[id]!.children.flatMap(below)];
-    const entries = (ids: readonly number[]) => ids.flatMap((id) => nodes[id]!.effects.filter((e) => this.runs(e)));
-    for (const p of nodes) {
-      if (p.kind !== 'state' || !p.parallel || p.children.length < 2) continue;
-      // Entering: a region's default entry, or the states on the way to a transition's target in it (over-approximated: all of them).
-      const regions = p.children.map((c) => ({ c, enter: entries(below(c)), leave: below(c).flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e))) }));
-      for (let i = 0; i < regions.length; i++) {
-        for (let j = i + 1; j < regions.length; j++) {
-          for (const [what, side] of [['entry and do', 'enter'], ['exit', 'leave']] as const) {
-            const a = regions[i]!;
-            const b = regions[j]!;
-            const why = this.conflict(access, a[side], b[side]);
-            if (!why) continue;
-            const [ea, eb] = this.conflicting(access, a[side], b[side]) as [Effect, Effect, string];
-            this.fail(`the regions '${nodes[a.c]!.name}' and '${nodes[b.c]!.name}' of the parallel state '${p.name}' are performed concurrently, and their ${what} actions conflict: '${effectText(ea)}' here and '${effectText(eb)}' at ${this.effectPlace(eb)} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
-          }
+    // Entering a region: its default entry, or (a transition from outside the parallel state to a state
+    // in it) the states on the way to the target and the target's default entry.
+    const entered = (c: number): number[] => {
+      const ids = new Set(this.defaultEntered(c));
+      for (const t of this.transitions) {
+        if (t.target < 0 || !this.isInside(t.target, c) || this.isInside(t.source, p.id)) continue;
+        const path = this.stateChain(t.target);
+        for (const x of path.slice(path.indexOf(c), -1)) {
+          ids.add(x);
+          if (nodes[x]!.parallel) for (const other of nodes[x]!.children) for (const y of this.defaultEntered(other)) ids.add(y);
+        }
+        for (const y of this.defaultEntered(t.target)) ids.add(y);
+      }
+      return [...ids];
+    };
+    const regions = p.children.map((c) => ({ c, enter: this.entries(entered(c)), leave: below(c).flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e))), all: this.whatRuns(new Set(below(c))) }));
+    const region = (x: { c: number }) => `'${nodes[x.c]!.name}'`;
+    for (const [i, a] of regions.entries()) {
+      for (const [j, b] of regions.entries()) {
+        if (i === j) continue;
+        const entering = this.conflicting(access, a.enter, b.all.effects, b.all.reads);
+        if (entering) {
+          const [ea, eb, why] = entering;
+          this.fail(`the regions ${region(a)} and ${region(b)} of the parallel state '${p.name}' are performed concurrently, yet the entry (or do) action '${effectText(ea)}' of ${region(a)} runs in the one move that enters them (in declaration order), before any move of ${region(b)}, and it conflicts with ${eb ? `'${effectText(eb)}' at ${this.effectPlace(eb)}` : `a guard or trigger of ${region(b)}`} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
+        }
+        const leaving = i < j ? this.conflicting(access, a.leave, b.leave) : undefined;
+        if (leaving) {
+          const [ea, eb, why] = leaving;
+          this.fail(`the regions ${region(a)} and ${region(b)} of the parallel state '${p.name}' are performed concurrently, and their exit actions conflict: '${effectText(ea)}' here and '${effectText(eb!)}' at ${this.effectPlace(eb!)} (${why}): which order they run in is not modeled (States library: the substates of a parallel state are not exclusive states)`, this.effectPaths.get(ea) ?? p.path, ea.range);
         }
       }
     }
-    // A state machine's initial entries run before any move of the other behaviours of the run.
-    if (behaviors.length < 2) return;
+  }
+
+  /** A state machine's initial entries, run before any move of the run's other behaviours. */
+  private checkInitialEntries(behaviors: readonly number[], access: Access): void {
+    const nodes = this.nodes;
     const inBehavior = (b: number) => {
       const ids = new Set<number>();
       for (const n of nodes) {
@@ -468,31 +497,41 @@ class Compiler {
     };
     for (const m of behaviors) {
       if (nodes[m]!.kind !== 'state') continue;
-      const initial = entries(this.defaultEntered(m));
+      const initial = this.entries(this.defaultEntered(m));
       if (initial.length === 0) continue;
       for (const o of behaviors) {
         if (o === m) continue;
-        const ids = inBehavior(o);
-        const other: Effect[] = [];
-        const reads: unknown[] = [];
-        for (const id of ids) {
-          const n = nodes[id]!;
-          other.push(...n.effects, ...n.exitEffects);
-          if (n.kind === 'assign') other.push({ kind: 'assign', target: n.target!, expr: n.expr!, scope: n.scope, range: n.range });
-          else reads.push(n.expr);
-          reads.push(n.guards, n.trigger && n.trigger.kind !== 'signal' ? n.trigger.expr : null);
-        }
-        for (const t of this.transitions) {
-          if (!ids.has(t.source)) continue;
-          other.push(...t.effects);
-          reads.push(t.guard, t.trigger && t.trigger.kind !== 'signal' ? t.trigger.expr : null);
-        }
-        const why = this.conflict(access, initial, other, reads);
-        if (!why) continue;
-        const ea = this.conflicting(access, initial, other, reads)?.[0] ?? initial[0]!;
+        const other = this.whatRuns(inBehavior(o));
+        const found = this.conflicting(access, initial, other.effects, other.reads);
+        if (!found) continue;
+        const [ea, , why] = found;
         this.fail(`'${nodes[m]!.name}' and '${nodes[o]!.name}' are behaviours of one part, performed concurrently; the initial entry action '${effectText(ea)}' of '${nodes[m]!.name}' runs before any step of '${nodes[o]!.name}' here, yet ${why}: which order they run in is not modeled`, this.effectPaths.get(ea) ?? nodes[m]!.path, ea.range);
       }
     }
+  }
+
+  /** The entry and do effects of these states that can run. */
+  private entries(ids: readonly number[]): Effect[] {
+    return ids.flatMap((id) => this.nodes[id]!.effects.filter((e) => this.runs(e)));
+  }
+
+  /** What the nodes `ids` (and the transitions from them) may write and read: effects, and expressions read. */
+  private whatRuns(ids: ReadonlySet<number>): { effects: Effect[]; reads: unknown[] } {
+    const effects: Effect[] = [];
+    const reads: unknown[] = [];
+    for (const id of ids) {
+      const n = this.nodes[id]!;
+      effects.push(...n.effects, ...n.exitEffects);
+      if (n.kind === 'assign') effects.push({ kind: 'assign', target: n.target!, expr: n.expr!, scope: n.scope, range: n.range });
+      else reads.push(n.expr);
+      reads.push(n.guards, n.trigger && n.trigger.kind !== 'signal' ? n.trigger.expr : null);
+    }
+    for (const t of this.transitions) {
+      if (!ids.has(t.source)) continue;
+      effects.push(...t.effects);
+      reads.push(t.guard, t.trigger && t.trigger.kind !== 'signal' ? t.trigger.expr : null);
+    }
+    return { effects: effects.filter((e) => this.runs(e)), reads };
   }
 
   /**
@@ -523,7 +562,7 @@ class Compiler {
   }
 
   /** Reads and writes by name (last segments, as the reduction counts them), bound features read through what they are bound to. */
-  private accessNames(): (e: unknown) => Set<string> {
+  private accessNames(): Access {
     const bound = new Map<string, Set<string>>();
     for (const f of this.features) {
       if (!f.bound || !f.init) continue;
@@ -542,13 +581,13 @@ class Compiler {
   }
 
   /** Why effects `a` and effects (and reads) `b` conflict, or undefined. */
-  private conflict(access: (e: unknown) => Set<string>, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): string | undefined {
+  private conflict(access: Access, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): string | undefined {
     const pair = this.conflicting(access, a, b, bReads);
     return pair ? pair[2] : undefined;
   }
 
   /** The first conflicting pair (the second undefined when the conflict is with `bReads`), and why. */
-  private conflicting(access: (e: unknown) => Set<string>, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): [Effect, Effect | undefined, string] | undefined {
+  private conflicting(access: Access, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): [Effect, Effect | undefined, string] | undefined {
     const written = (e: Effect) => (e.kind === 'assign' ? e.target.at(-1)! : e.kind === 'transfer' ? e.to.split('.').at(-1)! : undefined);
     const read = (e: Effect) => (e.kind === 'assign' ? access(e.expr) : e.kind === 'transfer' ? new Set([e.from.split('.').at(-1)!]) : new Set<string>());
     const otherReads = access(bReads);
@@ -1746,6 +1785,9 @@ class Compiler {
     return this.fail(`${constructOf(m)} as an entry/do/exit action or transition effect is not modeled`, ctx.path, m.range);
   }
 }
+
+/** The names an expression reads (bound features read through what they are bound to). */
+type Access = (e: unknown) => Set<string>;
 
 /** An effect as written, for messages: `assign x := …`, `send S to r`. */
 function effectText(e: Effect): string {
