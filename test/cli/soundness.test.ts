@@ -265,6 +265,20 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/);
   });
 
+  it('subsetting: parts that subset a part declared [n] give it their values, the rest are instances of its declaration', () => {
+    const m = join(OURS, 'subset-values.sysml');
+    let r = ask('evaluate', 'SV::car::wheelMass', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'wheelMass'), '40 [kg]');
+    r = ask('evaluate', 'SV::frontOnly::wheelMass', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'wheelMass'), '44 [kg]');
+    assert.equal(value(ask('evaluate', 'SV::frontOnly::count', '--model', m).answer, 'count'), '4');
+    assert.equal(value(ask('evaluate', 'SV::truck::count', '--model', m).answer, 'count'), '8');
+    r = ask('evaluate', 'SV::over::count', '--model', m);
+    refused(r.code, r.answer, /subset-values\.sysml:29:28/, /'over\.wheels' holds 5 values, outside its multiplicity \[4\]/);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
     refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);

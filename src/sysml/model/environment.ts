@@ -355,10 +355,12 @@ export class ModelValues {
         if (isError(v)) return v;
         items.push(v);
       }
-      // A part declared `[n]` holds n instances: the parts that subset it are among them, instances of
-      // its own declaration make up the rest (as when nothing subsets it).
-      if (mult && structural && lower === upper && items.length < lower) {
-        for (let k = items.length + 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+      // A part declared `[n]` holds n instances: the values of the parts that subset it (a `Wheel[2]`
+      // that subsets it is two) are among them, instances of its own declaration make up the rest (as
+      // when nothing subsets it).
+      const held = itemsOf(sequence(items)).length;
+      if (mult && structural && lower === upper && held < lower) {
+        for (let k = held + 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
       }
       return this.checkCount(feature, path, sequence(items));
     }
