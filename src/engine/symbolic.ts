@@ -6,7 +6,7 @@
 // value in the model are translated through that value, so a constraint over derived features
 // constrains the free ones they derive from. Calcs and constraints are inlined through their bodies.
 import type { Argument, Expression, Member, QualifiedName, Reference, SourceRange, Usage } from '../sysml/ast';
-import { declaredName, Evaluator } from '../sysml/semantics/evaluate';
+import { declaredName, Evaluator, referencedConstraint, referencedConstraintMix, referenceExpression } from '../sysml/semantics/evaluate';
 import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
 import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
@@ -332,6 +332,14 @@ export class Symbolizer {
 
   /** A calc or constraint body as a symbol: parameters bound to arguments, locals lazily, the result. */
   invokeElement(element: ModelElement, args: readonly { name: string | null; value: Sym }[], ctx: InstanceContext, at: SourceRange | undefined): Sym {
+    const named = element.node.kind === 'Usage' ? referencedConstraint(element.node) : undefined;
+    if (named && element.node.kind === 'Usage') {
+      // `assert heavy;`: the constraint it names, read on the instance holding it (ModelValues.namedConstraint).
+      const mixed = referencedConstraintMix(element.node);
+      if (mixed) this.fail(mixed.range, element.path, mixed.message);
+      const owner = ctx.element === element && ctx.parent ? ctx.parent : ctx;
+      return this.nested(() => this.expression(referenceExpression(named), this.environment(owner, element.parent ?? owner.element)));
+    }
     const label = element.name ?? element.qualifiedName;
     const members = this.values.bodyMembers(element);
     const outer = this.environment(ctx, element);
@@ -403,6 +411,13 @@ export class Symbolizer {
   }
 
   private expressionOfConstraintUsage(c: Usage, scope: SymEnv, path: string): Sym {
+    const named = referencedConstraint(c);
+    if (named) {
+      const mixed = referencedConstraintMix(c);
+      if (mixed) this.fail(mixed.range, path, mixed.message);
+      const s = this.expression(referenceExpression(named), scope);
+      return c.isNegated ? { kind: 'bool', term: { op: 'not', arg: this.asBool(s, c.range, path) } } : s;
+    }
     const result = (c.body ?? []).find((m) => m.kind === 'ResultExpression');
     if (result && result.kind === 'ResultExpression') {
       const s = this.expression(result.expression, scope);

@@ -13,7 +13,7 @@ const SHARED = join(ROOT, '..', 'shared', 'soundness');
 const OURS = join(ROOT, 'test', 'fixtures', 'models', 'soundness');
 
 interface Answer {
-  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string };
+  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string; witness?: { inputs: { name: string; value: unknown }[] } };
   standing?: { strength: string };
   error?: { message: string; status: string };
 }
@@ -277,6 +277,35 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(ask('evaluate', 'SV::truck::count', '--model', m).answer, 'count'), '8');
     r = ask('evaluate', 'SV::over::count', '--model', m);
     refused(r.code, r.answer, /subset-values\.sysml:29:28/, /'over\.wheels' holds 5 values, outside its multiplicity \[4\]/);
+  });
+
+  it('assertions: assert heavy; asserts the constraint it names, on the instance that holds it; require e.ok; reads e\'s ok', () => {
+    const m = join(OURS, 'assert-reference.sysml');
+    let r = ask('evaluate', 'AR::sc2', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'heavy'), 'true');
+    r = ask('evaluate', 'AR::notHeavy', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'not heavy'), 'false');
+    r = ask('evaluate', 'AR::light', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'heavy'), 'false');
+    assert.match(r.answer.result?.reason ?? '', /light violates a constraint: heavy/);
+    r = ask('evaluate', 'AR::car', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'engine.fast'), 'true');
+    r = ask('evaluate', 'AR::R', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'R'), 'true');
+    // the solver: not ok (load >= 10) and load < 20
+    r = ask('satisfiable', 'AR::t', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    const load = Number(r.answer.result?.witness?.inputs.find((x) => x.name === 'load')?.value);
+    assert.ok(load >= 10 && load < 20, String(load));
+    r = ask('satisfiable', 'AR::notHeavy', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
   });
 
   it('a refusal names the file that holds the construct, with several model files', () => {

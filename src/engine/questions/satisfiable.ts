@@ -2,7 +2,7 @@
 // Each condition set becomes one z3 problem: its features are free variables (type, unit, domain), its
 // pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
 import { parse, sourceOf } from '../../sysml';
-import type { Expression, SourceRange } from '../../sysml/ast';
+import type { Expression, Reference, SourceRange } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
 import type { ConditionSet, CoversParams, Question, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
@@ -15,9 +15,15 @@ import { Model, Session, typeName } from '../../sysml/model/session';
 import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
 import { describeType, enumerationVariable, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
+import { referencedConstraint } from '../../sysml/semantics/evaluate';
 import { satisfactions } from './evaluate';
 
 const WRAPPER_PREFIX = 'calc __assay_condition__ {\n';
+
+/** `heavy`, `engine.fast`: a reference as written. */
+function referenceNotation(r: Reference): string {
+  return r.kind === 'QualifiedName' ? r.segments.join('::') : r.chain.map((q) => q.segments.join('::')).join('.');
+}
 
 /** Parses the text of a condition, a pinned value or a domain bound as one expression. */
 export function parseExpressionText(text: string, what: string): Expression {
@@ -268,7 +274,8 @@ class SatisfiableQuestion {
     } else {
       for (const c of constraintsOf(this.session.values.index, subject)) {
         const range = c.node.nameRange ?? c.node.range;
-        const name = c.name ?? `constraint at ${place(c.path, range)}`;
+        const named = c.node.kind === 'Usage' ? referencedConstraint(c.node) : undefined;
+        const name = c.name ?? (named ? `${c.node.kind === 'Usage' && c.node.isNegated ? 'not ' : ''}${referenceNotation(named)} at ${place(c.path, range)}` : `constraint at ${place(c.path, range)}`);
         assertions.push({ name, term: this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c)) });
       }
       if (assertions.length === 0) throw new UnsupportedError(`${question.subject} has no constraints to satisfy; give a condition or condition sets`);

@@ -6,7 +6,7 @@
 // paths. Feature values are computed once per instance path and remembered.
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
-import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
+import { referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
@@ -53,14 +53,6 @@ function referenceSegments(ref: Reference): string[] {
 
 function sameSegments(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** A reference (a connector end) as the expression that reads it. */
-function referenceExpression(ref: Reference): Expression {
-  if (ref.kind === 'QualifiedName') return { kind: 'Name', name: ref, range: ref.range };
-  let e: Expression = { kind: 'Name', name: ref.chain[0]!, range: ref.chain[0]!.range };
-  for (const link of ref.chain.slice(1)) e = { kind: 'MemberAccess', target: e, member: link, range: link.range };
-  return e;
 }
 
 /** Shared by every environment of one evaluation: the model, the bindings and the remembered values. */
@@ -589,6 +581,8 @@ export class ModelValues {
 
   /** invokeElement with the body's outputs and the failed assertion (evaluate of an analysis reports them). */
   invokeElementDetailed(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): BodyOutcome {
+    const named = this.namedConstraint(element, ctx);
+    if (named !== undefined) return { value: named, outputs: [] };
     const label = element.name ?? element.qualifiedName;
     const outer = this.environment(ctx, element);
     const r = this.evaluator.callBodyDetailed(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
@@ -626,8 +620,26 @@ export class ModelValues {
     return { label, range, verdict, ...(states ? {} : { unstated: true }) };
   }
 
+  /**
+   * The value of a constraint usage that names its constraint by reference subsetting (`assert heavy;`,
+   * `assert not heavy;`: SysML AssertConstraintUsage, whose asserted constraint is the referenced
+   * feature): that feature read on the instance holding the usage (the negation is the caller's, as for
+   * any asserted constraint). Undefined for any other element.
+   */
+  private namedConstraint(element: ModelElement, ctx: InstanceContext): Outcome | undefined {
+    if (element.node.kind !== 'Usage') return undefined;
+    const ref = referencedConstraint(element.node);
+    if (!ref) return undefined;
+    const mixed = referencedConstraintMix(element.node);
+    if (mixed) return mixed;
+    const owner = ctx.element === element && ctx.parent ? ctx.parent : ctx;
+    return this.evaluator.evaluate(referenceExpression(ref), this.environment(owner, element.parent ?? owner.element));
+  }
+
   /** Invokes a calc/constraint element with arguments; `ctx` is the instance it is read on. */
   invokeElement(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): Outcome {
+    const named = this.namedConstraint(element, ctx);
+    if (named !== undefined) return named;
     const label = element.name ?? element.qualifiedName;
     const outer = this.environment(ctx, element);
     return this.checkResult(element, label, this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at, declarationKind(element)));

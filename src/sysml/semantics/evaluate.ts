@@ -868,6 +868,8 @@ export class Evaluator {
   /** A `require`/`assume`/`assert` constraint member: an inline body, or a reference to a constraint. */
   private constraintMember(m: Usage, scope: LocalScope): Verdict | ValueError {
     const label = usageLabel(m, m.role ?? 'constraint');
+    const mixed = referencedConstraintMix(m);
+    if (mixed) return mixed;
     if (m.body !== null && resultExpressionOf(m.body)) {
       const inner = this.bindBody(label, m.body, [], scope, m);
       if (isError(inner as Outcome)) return inner as ValueError;
@@ -876,6 +878,13 @@ export class Evaluator {
     // `assume constraint c : C { … }` (members inherited from C) or `require massConstraint;` (a
     // reference): the environment gives the constraint's value, by the usage's own name or the target's.
     const own = declaredName(m);
+    const referenced = referencedConstraint(m);
+    if (referenced && m.name === null) {
+      // The named feature itself, a chain (`require engine.ok;`) read through its links.
+      const b = expectBoolean(this.eval(referenceExpression(referenced), scope, false), label, m);
+      if (typeof b !== 'boolean') return b;
+      return b ? { value: true } : { value: false, failing: { label: referenceText(referenced), range: m.range } };
+    }
     const target = m.relations.find((r) => r.relation === 'reference' || r.relation === 'subsetting' || r.relation === 'typing')?.target;
     const targetName = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
     const name = own !== null && m.name !== null ? qualifiedName(own, m.range) : targetName;
@@ -1000,6 +1009,30 @@ function verdictValue(v: Verdict): Outcome {
 
 function verdictOf(o: Outcome): Verdict {
   return (o as Instance).identity as Verdict;
+}
+
+/** A reference (`heavy`, `engine.heavy`) as the expression that reads the feature it names. */
+export function referenceExpression(ref: Reference): Expression {
+  if (ref.kind === 'QualifiedName') return { kind: 'Name', name: ref, range: ref.range };
+  let e: Expression = { kind: 'Name', name: ref.chain[0]!, range: ref.chain[0]!.range };
+  for (const link of ref.chain.slice(1)) e = { kind: 'MemberAccess', target: e, member: link, range: link.range };
+  return e;
+}
+
+/**
+ * The constraint a constraint usage names by reference subsetting (`assert heavy;`, `require
+ * engine.ok;`: SysML AssertConstraintUsage and RequirementConstraintUsage, whose constraint is then
+ * the referenced feature), or undefined when it names none.
+ */
+export function referencedConstraint(u: Usage): Reference | undefined {
+  return u.keyword === 'constraint' ? u.relations.find((r) => r.relation === 'reference')?.target : undefined;
+}
+
+/** A usage that names a constraint and states an expression of its own (`assert heavy { m < 3.0 }`): refused, the two are not conjoined here. */
+export function referencedConstraintMix(u: Usage): ValueError | undefined {
+  const ref = referencedConstraint(u);
+  if (!ref || !u.body || !resultExpressionOf(u.body)) return undefined;
+  return error(`'${u.role ?? 'constraint'} ${referenceText(ref)}' names a constraint and states an expression of its own: not modeled`, u.range, 'unsupported');
 }
 
 function resultExpressionOf(members: readonly Member[]): Expression | undefined {
