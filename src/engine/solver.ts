@@ -18,7 +18,8 @@ export type Term =
   | { op: 'bool'; value: boolean }
   | { op: 'num'; value: Numeral }
   | { op: 'var'; name: string }
-  | { op: 'neg' | 'not' | 'abs' | 'sqrt'; arg: Term }
+  /** `isint`: the number is whole (an Integer-typed feature whose value the solver computes as a Real). */
+  | { op: 'neg' | 'not' | 'abs' | 'sqrt' | 'isint'; arg: Term }
   | { op: 'add' | 'mul' | 'and' | 'or' | 'min' | 'max'; args: Term[] }
   | {
       op: 'sub' | 'div' | 'mod' | 'pow' | 'implies' | 'xor' | 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
@@ -306,6 +307,7 @@ class Statement {
     switch (t.op) {
       case 'bool':
       case 'not':
+      case 'isint':
       case 'and':
       case 'or':
       case 'implies':
@@ -370,6 +372,8 @@ class Statement {
         return this.vars.get(t.name)!.expr as BoolExpr;
       case 'not':
         return ctx.Not(this.bool(t.arg, where));
+      case 'isint':
+        return ctx.IsInt(this.arith(t.arg, where, true));
       case 'and':
         return t.args.length === 0 ? ctx.Bool.val(true) : ctx.And(...t.args.map((a) => this.bool(a, where)));
       case 'or':
@@ -424,6 +428,7 @@ class Statement {
       case 'neg':
       case 'abs':
       case 'not':
+      case 'isint':
       case 'sqrt':
         return this.isConstant(t.arg);
       case 'add':

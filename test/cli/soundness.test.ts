@@ -306,6 +306,24 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /declared-types\.sysml:63:14/, /'n' is declared Natural but its value is -1/);
   });
 
+  it('types: satisfiable constrains a computed Integer to be whole, and states the types of features no constraint reads', () => {
+    const m = join(OURS, 'declared-types.sysml');
+    let r = ask('satisfiable', 'DT::Trips', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
+    r = ask('satisfiable', 'DT::Below', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
+    assert.match(r.answer.result?.reason ?? '', /k : Natural/);
+    r = ask('satisfiable', 'DT::HalfTrips', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
+    r = ask('satisfiable', 'DT::EvenTrips', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'load', value: 12 }]);
+  });
+
   it('subsetting: parts that subset a part declared [n] give it their values, the rest are instances of its declaration', () => {
     const m = join(OURS, 'subset-values.sysml');
     let r = ask('evaluate', 'SV::car::wheelMass', '--model', m);

@@ -168,7 +168,9 @@ class SatisfiableQuestion {
       const expr = this.conditionExpression(p.text, `pinned ${p.name}`);
       const v = this.session.evaluateExpression(expr);
       if (isError(v)) throw new UnsupportedError(`pinned ${p.name}: ${v.message}`);
-      values.set(found.path, v);
+      const typed = this.session.values.conforming(found.feature, `'${p.name}'`, v);
+      if (isError(typed)) throw new UnsupportedError(`pinned ${p.name}: ${typed.message}`);
+      values.set(found.path, typed);
       const type = typeName(found.feature, this.session.model.index);
       list.push({ name: p.name, path: found.path, text: p.text, ...(type ? { type } : {}) });
     }
@@ -197,6 +199,7 @@ class SatisfiableQuestion {
       }
       assertions.push({ name: a.name, term });
     }
+    symbolizer.stateDeclaredTypes(this.session.subjectContext);
     return { name: set.name, symbolizer, assertions, ...(objective ? { objective } : {}), pinned: list };
   }
 
@@ -280,6 +283,7 @@ class SatisfiableQuestion {
       }
       if (assertions.length === 0) throw new UnsupportedError(`${question.subject} has no constraints to satisfy; give a condition or condition sets`);
     }
+    symbolizer.stateDeclaredTypes(ctx);
     return { name: subject.name ?? 'subject', symbolizer, assertions, ...(objective ? { objective } : {}), pinned: [] };
   }
 }
@@ -295,7 +299,7 @@ function problemOf(set: SolvableSet, timeoutMs: number): Problem {
     ...(v.values ? { domain: v.values } : {}),
   }));
   const objective = set.objective ? { direction: set.objective.direction, term: set.objective.term } : undefined;
-  return { variables, assertions: set.assertions, ...(objective ? { objective } : {}), timeoutMs };
+  return { variables, assertions: [...set.assertions, ...set.symbolizer.typeAssertions], ...(objective ? { objective } : {}), timeoutMs };
 }
 
 /** A feature path as the question would name it: relative to the subject when it is inside the subject. */
