@@ -18,7 +18,8 @@ export type Term =
   | { op: 'bool'; value: boolean }
   | { op: 'num'; value: Numeral }
   | { op: 'var'; name: string }
-  | { op: 'neg' | 'not' | 'abs' | 'sqrt'; arg: Term }
+  /** `isint`: the number is whole (an Integer-typed feature whose value the solver computes as a Real). */
+  | { op: 'neg' | 'not' | 'abs' | 'sqrt' | 'isint'; arg: Term }
   | { op: 'add' | 'mul' | 'min' | 'max'; args: Term[] }
   /**
    * `and`/`or` evaluate an operand only while the ones before it leave the result open, as the notation's
@@ -342,6 +343,7 @@ class Statement {
     switch (t.op) {
       case 'bool':
       case 'not':
+      case 'isint':
       case 'and':
       case 'or':
       case 'implies':
@@ -406,6 +408,8 @@ class Statement {
         return this.vars.get(t.name)!.expr as BoolExpr;
       case 'not':
         return ctx.Not(this.bool(t.arg, where, guard));
+      case 'isint':
+        return ctx.IsInt(this.arith(t.arg, where, true, guard));
       case 'and':
       case 'or': {
         if (t.args.length === 0) return ctx.Bool.val(t.op === 'and');
@@ -475,6 +479,7 @@ class Statement {
       case 'neg':
       case 'abs':
       case 'not':
+      case 'isint':
       case 'sqrt':
         return this.isConstant(t.arg);
       case 'add':

@@ -6,7 +6,7 @@
 // value in the model are translated through that value, so a constraint over derived features
 // constrains the free ones they derive from. Calcs and constraints are inlined through their bodies.
 import type { Argument, Expression, Member, QualifiedName, Reference, SourceRange, Usage } from '../sysml/ast';
-import { declaredName, Evaluator } from '../sysml/semantics/evaluate';
+import { declaredName, Evaluator, referencedConstraint, referencedConstraintMix, referenceExpression } from '../sysml/semantics/evaluate';
 import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
 import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
@@ -16,7 +16,8 @@ import { UnsupportedError, place } from '../sysml/model/errors';
 import { rangeOf, typeName, type ModelElement, type ModelIndex } from '../sysml/model/model';
 import { refusalMessage, unmodeled } from '../sysml/support';
 import { hasBodyActions } from '../sysml/semantics/calc-body';
-import type { Sort, Term } from './solver';
+import type { Assertion, Sort, Term } from './solver';
+import { integerLowerBound, isIntegerTypeName } from '../sysml/semantics/types';
 
 export type Sym =
   /**
@@ -197,6 +198,8 @@ class SymLocal implements SymEnv {
 export class Symbolizer {
   /** Free variables by instance path, in the order they were met. */
   readonly variables = new Map<string, FreeVariable>();
+  /** What the features' declared types say of their computed values (`trips : Integer = load / 4` is whole): asserted with the problem. */
+  readonly typeAssertions: Assertion[] = [];
   private readonly cache = new Map<string, Sym | 'running'>();
   private readonly concrete: Evaluator;
   private depth = 0;
@@ -264,7 +267,7 @@ export class Symbolizer {
     const valued = this.values.index.valueSource(feature);
     if (valued) {
       const expr = valued.node.value.expression;
-      return this.nested(() => this.expression(expr, this.environment(owner, valued.parent ?? valued)));
+      return this.typed(feature, path, this.nested(() => this.expression(expr, this.environment(owner, valued.parent ?? valued))));
     }
     if (node.kind === 'Usage' && isCallable(feature)) {
       // A calc usage that names its result is read through it (`energy.e`).
@@ -286,6 +289,66 @@ export class Symbolizer {
     const v = this.implicitVariable(feature, path);
     this.variables.set(path, v);
     return this.variableSym(v);
+  }
+
+  /**
+   * A feature's value against its declared types, as the evaluator checks it (ModelValues.checkType):
+   * a constant is checked as a value; a term of another kind is refused; what only the solver can tell
+   * is stated beside the problem's assertions (an Integer's value is whole, a Natural's at least 0).
+   */
+  private typed(feature: ModelElement, path: string, s: Sym): Sym {
+    const { index } = this.values;
+    const types = index.valueTypesOf(feature);
+    const last = typeName(feature, index)?.split('::').at(-1)?.replace(/^'|'$/g, '');
+    const kind = last ? quantityKindUnit(last) : undefined;
+    if (types.length === 0 && !kind) return s;
+    const at = rangeOf(feature);
+    for (const item of s.kind === 'seq' ? s.items : [s]) {
+      const constant = this.constantValue(item);
+      if (constant !== undefined) {
+        const checked = this.values.conforming(feature, `'${path}'`, constant);
+        if (isError(checked)) this.fail(checked.range ?? at, feature.path, checked.message);
+        continue;
+      }
+      const wrong: (written: string) => never = (written) => this.fail(at, feature.path, `'${path}' is declared ${written} but its value is ${symKind(item)}`);
+      if (kind && (item.kind !== 'num' || !(isDimensionless(item.dim) || sameDimension(item.dim, kind.dimension)))) wrong(last!);
+      for (const t of types) {
+        if (t.kind === 'enumeration') {
+          if (item.kind !== 'enum' || item.definition !== (t.definition.name ?? t.definition.qualifiedName)) wrong(t.written);
+          continue;
+        }
+        if (t.name === 'Boolean' || t.name === 'String') {
+          if (t.name === 'String' || item.kind !== 'bool') wrong(t.written);
+          continue;
+        }
+        if (item.kind !== 'num' || (t.name !== 'NumericalValue' && !isDimensionless(item.dim))) wrong(t.written);
+        if (!isIntegerTypeName(t.name)) continue;
+        const name = `${path} : ${t.written}`;
+        if (!item.integral) this.typeAssertions.push({ name, term: { op: 'isint', arg: item.term } });
+        const least = integerLowerBound(t.name);
+        if (least !== undefined) this.typeAssertions.push({ name, term: { op: 'ge', left: item.term, right: num(least.toString()) } });
+      }
+    }
+    return s;
+  }
+
+  /** A body member's value (a parameter, a local, the result) against its declared types, as `typed`. */
+  private typedMember(label: string, m: Usage, s: Sym): Sym {
+    const element = this.values.index.elementOf(m);
+    return element ? this.typed(element, `${label}.${declaredName(m) ?? 'result'}`, s) : s;
+  }
+
+  /**
+   * Translates each feature of an instance that has a value and a type the engine knows, so that what
+   * its type says of the value is stated even where no constraint reads it: every instance the problem
+   * admits has these features too (`k : Natural = a - 10` with `a < 5` admits none).
+   */
+  stateDeclaredTypes(ctx: InstanceContext): void {
+    const { index } = this.values;
+    for (const f of index.featuresOf(ctx.element)) {
+      if (f.node.kind !== 'Usage' || isCallable(f) || index.valueTypesOf(f).length === 0 || !index.valueSource(f)) continue;
+      this.feature(ctx, f);
+    }
   }
 
   private implicitVariable(feature: ModelElement, path: string): FreeVariable {
@@ -389,6 +452,14 @@ export class Symbolizer {
 
   /** A calc or constraint body as a symbol: parameters bound to arguments, locals lazily, the result. */
   invokeElement(element: ModelElement, args: readonly { name: string | null; value: Sym }[], ctx: InstanceContext, at: SourceRange | undefined): Sym {
+    const named = element.node.kind === 'Usage' ? referencedConstraint(element.node) : undefined;
+    if (named && element.node.kind === 'Usage') {
+      // `assert heavy;`: the constraint it names, read on the instance holding it (ModelValues.namedConstraint).
+      const mixed = referencedConstraintMix(element.node);
+      if (mixed) this.fail(mixed.range, element.path, mixed.message);
+      const owner = ctx.element === element && ctx.parent ? ctx.parent : ctx;
+      return this.nested(() => this.expression(referenceExpression(named), this.environment(owner, element.parent ?? owner.element)));
+    }
     const label = element.name ?? element.qualifiedName;
     const members = this.values.bodyMembers(element);
     const outer = this.environment(ctx, element);
@@ -423,10 +494,10 @@ export class Symbolizer {
       const n = declaredName(p);
       if (n === null) continue;
       const v = given.get(p);
-      if (v) scope.define(n, v);
+      if (v) scope.define(n, this.typedMember(label, p, v));
       else if (p.value) {
         const expr = p.value.expression;
-        scope.define(n, () => this.expression(expr, scope));
+        scope.define(n, () => this.typedMember(label, p, this.expression(expr, scope)));
       } else {
         // An input nobody gave: it is the feature of the instance (free when it has no value).
         scope.define(n, () => {
@@ -441,15 +512,19 @@ export class Symbolizer {
       const n = declaredName(m);
       if (n === null || scope.has(n) || !m.value) continue;
       const expr = m.value.expression;
-      scope.define(n, () => this.expression(expr, scope));
+      scope.define(n, () => this.typedMember(label, m, this.expression(expr, scope)));
     }
     const result = [...members].reverse().find((m) => m.kind === 'ResultExpression');
+    const returned = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return');
     const hasResult = result !== undefined || members.some((m) => m.kind === 'Usage' && m.role === 'return');
     const asserted = members.find((m) => m.kind === 'Usage' && m.role === 'assert');
     if (hasResult && asserted) this.fail(asserted.range, path, `${label}: an asserted constraint inside a calc with a result is not modeled by the solver`);
-    if (result && result.kind === 'ResultExpression') return this.expression(result.expression, scope);
+    if (result && result.kind === 'ResultExpression') {
+      const value = this.expression(result.expression, scope);
+      return returned ? this.typedMember(label, returned, value) : value;
+    }
     const ret = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'return' && m.value !== null);
-    if (ret) return this.expression(ret.value!.expression, scope);
+    if (ret) return this.typedMember(label, ret, this.expression(ret.value!.expression, scope));
     // A constraint without a result expression, made of nested constraints: all of them.
     const nested = members.filter((m): m is Usage => m.kind === 'Usage' && (m.keyword === 'constraint' || m.role === 'assert' || m.role === 'require'));
     if (nested.length > 0) {
@@ -460,6 +535,13 @@ export class Symbolizer {
   }
 
   private expressionOfConstraintUsage(c: Usage, scope: SymEnv, path: string): Sym {
+    const named = referencedConstraint(c);
+    if (named) {
+      const mixed = referencedConstraintMix(c);
+      if (mixed) this.fail(mixed.range, path, mixed.message);
+      const s = this.expression(referenceExpression(named), scope);
+      return c.isNegated ? { kind: 'bool', term: { op: 'not', arg: this.asBool(s, c.range, path) } } : s;
+    }
     const result = (c.body ?? []).find((m) => m.kind === 'ResultExpression');
     if (result && result.kind === 'ResultExpression') {
       const s = this.expression(result.expression, scope);

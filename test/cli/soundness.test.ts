@@ -13,7 +13,7 @@ const SHARED = join(ROOT, '..', 'shared', 'soundness');
 const OURS = join(ROOT, 'test', 'fixtures', 'models', 'soundness');
 
 interface Answer {
-  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string };
+  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string; witness?: { inputs: { name: string; value: unknown }[] } };
   standing?: { strength: string };
   error?: { message: string; status: string };
 }
@@ -263,6 +263,108 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /send-receivers\.sysml:61:50/, /send … to count: an attribute receives no signal/);
     r = ask('outcomes', 'SR::qualified', '-schedule', 'all', '--model', m);
     refused(r.code, r.answer, /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/);
+  });
+
+  it("types: a value that is no instance of its feature's declared type is a model error, in evaluate, calc bodies and behaviours", () => {
+    const m = join(OURS, 'declared-types.sysml');
+    // trips : Integer = 10 / 4 is 2.5: no Integer, and cost, computed from it, has no value either
+    for (const subject of ['DT::truck::trips', 'DT::truck::cost']) {
+      const r = ask('evaluate', subject, '--model', m);
+      refused(r.code, r.answer, /declared-types\.sysml:14:19/, /'truck\.trips' is declared Integer but its value is 2\.5/);
+    }
+    // 12 / 4 is the Integer 3
+    let r = ask('evaluate', 'DT::even::cost', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'cost'), '300');
+    for (const [subject, at, what] of [
+      ['DT::k', /declared-types\.sysml:23:15/, /'k' is declared Natural but its value is -3/],
+      ['DT::p', /declared-types\.sysml:24:15/, /'p' is declared Positive but its value is 0/],
+      ['DT::col', /declared-types\.sysml:25:15/, /'col' is declared Color but its value is 3/],
+      ['DT::c', /declared-types\.sysml:26:15/, /'c' is declared Color but its value is Size::small/],
+      ['DT::r', /declared-types\.sysml:27:15/, /'r' is declared Real but its value is "abc"/],
+      ['DT::m', /declared-types\.sysml:28:15/, /'m' is declared MassValue \(a quantity\) but its value is true/],
+      // a calc's parameter and local
+      ['DT::h', /declared-types\.sysml:54:24/, /'x' is declared Integer but its value is 2\.5/],
+      ['DT::hs', /declared-types\.sysml:56:49/, /'half' is declared Integer but its value is 2\.5/],
+    ] as const) {
+      r = ask('evaluate', subject, '--model', m);
+      refused(r.code, r.answer, at, what);
+    }
+    r = ask('evaluate', 'DT::k', '--model', m, '--bind', 'k=2');
+    proved(r.code, r.answer);
+    r = ask('evaluate', 'DT::even::trips', '--model', m, '--bind', 'load=8');
+    proved(r.code, r.answer);
+    assert.match(ask('evaluate', 'DT::p', '--model', m, '--bind', 'p=0').answer.error?.message ?? '', /binding p: 'p' is declared Positive but its value is 0/);
+    // a sweep's points, as bindings are
+    r = ask('sweep', 'DT::even::cost', '--model', m, '--range', 'load:Real:0:1:0.5');
+    assert.equal(r.code, 3, JSON.stringify(r.answer));
+    assert.match(r.answer.error?.message ?? '', /range load: 'load' is declared Integer but its value is 0\.5/);
+    // behaviours: an initial value and an assignment
+    r = ask('outcomes', 'DT::Split', '--model', m);
+    refused(r.code, r.answer, /declared-types\.sysml:59:34/, /'y' is declared Integer but its value is 3\.5/);
+    r = ask('outcomes', 'DT::Countdown', '--model', m);
+    refused(r.code, r.answer, /declared-types\.sysml:63:14/, /'n' is declared Natural but its value is -1/);
+  });
+
+  it('types: satisfiable constrains a computed Integer to be whole, and states the types of features no constraint reads', () => {
+    const m = join(OURS, 'declared-types.sysml');
+    let r = ask('satisfiable', 'DT::Trips', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
+    r = ask('satisfiable', 'DT::Below', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
+    assert.match(r.answer.result?.reason ?? '', /k : Natural/);
+    r = ask('satisfiable', 'DT::HalfTrips', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
+    r = ask('satisfiable', 'DT::EvenTrips', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'load', value: 12 }]);
+  });
+
+  it('subsetting: parts that subset a part declared [n] give it their values, the rest are instances of its declaration', () => {
+    const m = join(OURS, 'subset-values.sysml');
+    let r = ask('evaluate', 'SV::car::wheelMass', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'wheelMass'), '40 [kg]');
+    r = ask('evaluate', 'SV::frontOnly::wheelMass', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'wheelMass'), '44 [kg]');
+    assert.equal(value(ask('evaluate', 'SV::frontOnly::count', '--model', m).answer, 'count'), '4');
+    assert.equal(value(ask('evaluate', 'SV::truck::count', '--model', m).answer, 'count'), '8');
+    r = ask('evaluate', 'SV::over::count', '--model', m);
+    refused(r.code, r.answer, /subset-values\.sysml:29:28/, /'over\.wheels' holds 5 values, outside its multiplicity \[4\]/);
+  });
+
+  it('assertions: assert heavy; asserts the constraint it names, on the instance that holds it; require e.ok; reads e\'s ok', () => {
+    const m = join(OURS, 'assert-reference.sysml');
+    let r = ask('evaluate', 'AR::sc2', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'heavy'), 'true');
+    r = ask('evaluate', 'AR::notHeavy', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'not heavy'), 'false');
+    r = ask('evaluate', 'AR::light', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'heavy'), 'false');
+    assert.match(r.answer.result?.reason ?? '', /light violates a constraint: heavy/);
+    r = ask('evaluate', 'AR::car', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'engine.fast'), 'true');
+    r = ask('evaluate', 'AR::R', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'R'), 'true');
+    // the solver: not ok (load >= 10) and load < 20
+    r = ask('satisfiable', 'AR::t', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    const load = Number(r.answer.result?.witness?.inputs.find((x) => x.name === 'load')?.value);
+    assert.ok(load >= 10 && load < 20, String(load));
+    r = ask('satisfiable', 'AR::notHeavy', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'unsatisfiable');
   });
 
   it('a refusal names the file that holds the construct, with several model files', () => {

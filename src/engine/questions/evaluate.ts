@@ -2,11 +2,11 @@
 import type { Member, Reference, Usage } from '../../sysml/ast';
 import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
-import type { CallArgument, Verdict } from '../../sysml/semantics/evaluate';
+import { expectBoolean, referencedConstraint, type CallArgument, type Verdict } from '../../sysml/semantics/evaluate';
 import { Random } from '../../sysml/semantics/random';
 import { enumLiteral, isError, toProtocolValue, type Instance, type Outcome, type Value } from '../../sysml/semantics/values';
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
-import { isCallable, isMissingValue } from '../../sysml/model/environment';
+import { isCallable, isMissingValue, type InstanceContext } from '../../sysml/model/environment';
 import { UnsupportedError, place } from '../../sysml/model/errors';
 import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
 import type { RunContext } from '../run';
@@ -55,7 +55,9 @@ export function checkedConstraints(index: Model['index'], e: ModelElement): Mode
 }
 
 function label(e: ModelElement): string {
-  return e.name ?? e.qualifiedName;
+  // `assert heavy;` reads as the constraint it names.
+  const named = e.name === null && e.node.kind === 'Usage' ? referencedConstraint(e.node) : undefined;
+  return e.name ?? (named ? `${(e.node as Usage).isNegated ? 'not ' : ''}${referenceText(named)}` : e.qualifiedName);
 }
 
 /** Own and inherited members of an element that are constraint checks (require/assume/assert, sub-requirements). */
@@ -451,7 +453,7 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
   for (const c of checks) {
     const ctx = session.values.child(session.subjectContext, c);
     const env = session.values.environment(ctx, c);
-    const verdict = session.evaluator.checkConstraint(label(c), constraintMembers(session, c), [], env, c.node.range);
+    const verdict = c.node.kind === 'Usage' && referencedConstraint(c.node) ? namedVerdict(session, c, ctx) : session.evaluator.checkConstraint(label(c), constraintMembers(session, c), [], env, c.node.range);
     if ('kind' in verdict) throw failure(verdict, session.model, c.path);
     const value = (c.node as Usage).isNegated ? !verdict.value : verdict.value;
     values.push({ name: label(c), value });
@@ -476,6 +478,12 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
       : `${subject}: ${count === 1 ? (checks.length === 1 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}`,
     elapsed: run.elapsed(),
   };
+}
+
+/** The verdict of a constraint usage that names its constraint (`assert heavy;`): that constraint's value on the instance holding it. */
+function namedVerdict(session: Session, c: ModelElement, ctx: InstanceContext): Verdict | (Outcome & { kind: 'error' }) {
+  const b = expectBoolean(session.values.invokeElement(c, [], ctx, c.node.range), label(c), c.node.range);
+  return typeof b === 'boolean' ? { value: b } : b;
 }
 
 /** `[assert] [not] satisfy R by p;` in a structure (own or inherited), with the element whose body holds it. */

@@ -2,7 +2,7 @@
 // Each condition set becomes one z3 problem: its features are free variables (type, unit, domain), its
 // pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
 import { parse, sourceOf } from '../../sysml';
-import type { Expression, SourceRange } from '../../sysml/ast';
+import type { Expression, Reference, SourceRange } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
 import type { ConditionSet, CoversParams, Question, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
@@ -15,9 +15,15 @@ import { Model, Session, typeName } from '../../sysml/model/session';
 import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
 import { describeType, enumerationVariable, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
+import { referencedConstraint } from '../../sysml/semantics/evaluate';
 import { satisfactions } from './evaluate';
 
 const WRAPPER_PREFIX = 'calc __assay_condition__ {\n';
+
+/** `heavy`, `engine.fast`: a reference as written. */
+function referenceNotation(r: Reference): string {
+  return r.kind === 'QualifiedName' ? r.segments.join('::') : r.chain.map((q) => q.segments.join('::')).join('.');
+}
 
 /** Parses the text of a condition, a pinned value or a domain bound as one expression. */
 export function parseExpressionText(text: string, what: string): Expression {
@@ -162,7 +168,9 @@ class SatisfiableQuestion {
       const expr = this.conditionExpression(p.text, `pinned ${p.name}`);
       const v = this.session.evaluateExpression(expr);
       if (isError(v)) throw new UnsupportedError(`pinned ${p.name}: ${v.message}`);
-      values.set(found.path, v);
+      const typed = this.session.values.conforming(found.feature, `'${p.name}'`, v);
+      if (isError(typed)) throw new UnsupportedError(`pinned ${p.name}: ${typed.message}`);
+      values.set(found.path, typed);
       const type = typeName(found.feature, this.session.model.index);
       list.push({ name: p.name, path: found.path, text: p.text, ...(type ? { type } : {}) });
     }
@@ -191,6 +199,7 @@ class SatisfiableQuestion {
       }
       assertions.push({ name: a.name, term });
     }
+    symbolizer.stateDeclaredTypes(this.session.subjectContext);
     return { name: set.name, symbolizer, assertions, ...(objective ? { objective } : {}), pinned: list };
   }
 
@@ -268,11 +277,13 @@ class SatisfiableQuestion {
     } else {
       for (const c of constraintsOf(this.session.values.index, subject)) {
         const range = c.node.nameRange ?? c.node.range;
-        const name = c.name ?? `constraint at ${place(c.path, range)}`;
+        const named = c.node.kind === 'Usage' ? referencedConstraint(c.node) : undefined;
+        const name = c.name ?? (named ? `${c.node.kind === 'Usage' && c.node.isNegated ? 'not ' : ''}${referenceNotation(named)} at ${place(c.path, range)}` : `constraint at ${place(c.path, range)}`);
         assertions.push({ name, term: this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c)) });
       }
       if (assertions.length === 0) throw new UnsupportedError(`${question.subject} has no constraints to satisfy; give a condition or condition sets`);
     }
+    symbolizer.stateDeclaredTypes(ctx);
     return { name: subject.name ?? 'subject', symbolizer, assertions, ...(objective ? { objective } : {}), pinned: [] };
   }
 }
@@ -288,7 +299,7 @@ function problemOf(set: SolvableSet, timeoutMs: number): Problem {
     ...(v.values ? { domain: v.values } : {}),
   }));
   const objective = set.objective ? { direction: set.objective.direction, term: set.objective.term } : undefined;
-  return { variables, assertions: set.assertions, ...(objective ? { objective } : {}), timeoutMs };
+  return { variables, assertions: [...set.assertions, ...set.symbolizer.typeAssertions], ...(objective ? { objective } : {}), timeoutMs };
 }
 
 /** A feature path as the question would name it: relative to the subject when it is inside the subject. */

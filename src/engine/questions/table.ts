@@ -25,8 +25,9 @@ export const MAX_TABLE_CELLS = 1_000_000;
 
 interface Axis {
   parameter: string;
-  /** Instance path the parameter binds. */
+  /** Instance path the parameter binds, and the feature there (its declared types check each point). */
   path: string;
+  feature: ModelElement;
   integral: boolean;
   unit: Unit | undefined;
   from: number;
@@ -161,7 +162,7 @@ export class TablePlan {
     const to = numberOf(r.to, `range ${r.parameter}: to`);
     if (to < from) throw new UnsupportedError(`range ${r.parameter}: from ${from} is above to ${to}`);
     if (integral && Math.ceil(from) > Math.floor(to)) throw new UnsupportedError(`range ${r.parameter}: no Integer lies between ${from} and ${to}`);
-    const axis: Axis = { parameter: r.parameter, path: found.path, integral, unit, from, to };
+    const axis: Axis = { parameter: r.parameter, path: found.path, feature: found.feature, integral, unit, from, to };
     if (this.session.question.sweep?.sampled) return axis;
     let step = r.step === undefined ? (integral ? 1 : undefined) : numberOf(r.step, `range ${r.parameter}: step`);
     if (step === undefined) throw new UnsupportedError(`range ${r.parameter}: a grid over ${r.type} needs a step (or a sampled sweep)`);
@@ -216,7 +217,13 @@ export class TablePlan {
         draws = r ? { random: r } : {};
       }
     }
-    for (const a of this.axes) cells.push(point.get(a.path)!);
+    for (const a of this.axes) {
+      // A point the feature's type does not admit (0.5 for an Integer, -1 for a Natural) is refused, as a binding is.
+      const typed = this.session.values.conforming(a.feature, `'${a.parameter}'`, point.get(a.path)!);
+      if (isError(typed)) throw new UnsupportedError(`range ${a.parameter}: ${typed.message}`);
+      point.set(a.path, typed);
+      cells.push(typed);
+    }
     const session = this.session.forRow(point, draws);
     try {
       if (!this.resultFeatures) {

@@ -151,8 +151,10 @@ class Compiler {
         this.enums.set(lits.definition, lits.literals);
       }
     }
+    const entry = this.scope.entryOf(u);
+    const valueTypes = entry ? this.scope.valueTypesOf(entry) : [];
     this.featureIndex.set(key, this.features.length);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
+    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   /** A feature, a parameter computed outside, or a part of this behaviour has this key. */

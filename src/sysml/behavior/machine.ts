@@ -4,7 +4,8 @@
 import type { Expression, QualifiedName, Reference, SourceRange } from '../ast';
 import { Evaluator, type CallArgument, type Environment } from '../semantics/evaluate';
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
-import { enumLiteral, error, format, isError, itemsOf, type Outcome, type Scalar, type Value } from '../semantics/values';
+import { enumLiteral, error, format, isError, itemsOf, sequence, type Outcome, type Scalar, type Value } from '../semantics/values';
+import { asInstanceOf } from '../semantics/types';
 import { BehaviorError, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type Trigger } from './model';
 import type { StateKey } from './state-store';
 
@@ -197,7 +198,10 @@ export class Runtime {
     if (this.evaluating.has(i)) return error(`'${f.key}' is bound to a value that depends on itself`, f.range);
     this.evaluating.add(i);
     try {
-      return this.evaluator.evaluate(f.init!, new StateEnvironment(this, values, f.scope));
+      const v = this.evaluator.evaluate(f.init!, new StateEnvironment(this, values, f.scope));
+      if (isError(v) || !f.valueTypes) return v;
+      const typed = this.typed(i, v);
+      return typeof typed === 'string' ? error(typed, f.range) : typed;
     } finally {
       this.evaluating.delete(i);
     }
@@ -229,6 +233,33 @@ export class Runtime {
     const v = this.evaluate(expr, values, scope, where);
     if (v.kind !== 'boolean') throw new BehaviorError(`a condition must be a Boolean, got ${format(v)}`, where.path, expr.range);
     return v.value;
+  }
+
+  /** A value stored in feature i (initial, given, assigned or transferred), refused at `at` when it is no instance of the feature's types. */
+  private store(i: number, v: Value, where: { path: string }, at: SourceRange): Value {
+    if (!this.model.features[i]!.valueTypes) return v;
+    const typed = this.typed(i, v);
+    if (typeof typed === 'string') throw new BehaviorError(typed, where.path, at);
+    return typed;
+  }
+
+  /**
+   * A value against feature i's declared types (KerML FeatureTyping; src/sysml/semantics/types.ts): the
+   * value (a whole Real for an Integer made that Integer), or why it is none.
+   */
+  private typed(i: number, v: Value): Value | string {
+    const f = this.model.features[i]!;
+    const items = itemsOf(v);
+    const out: Scalar[] = [];
+    for (const item of items) {
+      let x: Scalar | undefined = item;
+      for (const t of f.valueTypes ?? []) {
+        x = t.kind === 'scalar' ? asInstanceOf(x, t.name) : x.kind === 'enum' && x.definition === t.definition && t.literals.includes(x.literal) ? x : undefined;
+        if (!x) return `'${f.key}' is declared ${t.written} but its value is ${format(item)}`;
+      }
+      out.push(x);
+    }
+    return out.every((x, k) => x === items[k]) ? v : sequence(out);
   }
 
   /** The feature index an assignment target names, resolved from the scope's prefixes. */
@@ -285,8 +316,8 @@ export class Runtime {
     const values: (Value | undefined)[] = new Array(this.model.features.length).fill(undefined);
     this.model.features.forEach((f, i) => {
       const g = given.get(f.key);
-      if (g !== undefined) values[i] = g;
-      else if (f.init && !f.bound) values[i] = this.evaluate(f.init, values, f.scope, f);
+      if (g !== undefined) values[i] = this.store(i, g, f, f.range);
+      else if (f.init && !f.bound) values[i] = this.store(i, this.evaluate(f.init, values, f.scope, f), f, f.range);
     });
     if (this.boundFeatures.length > 0) this.refreshBound(values);
     const s = new Mutable({ clock: 0, tokens: [], values, queues: new Map(), terminated: false, nextToken: 1 });
@@ -551,7 +582,7 @@ export class Runtime {
       case 'assign': {
         s.remove(tok.id);
         const i = this.featureOf(n.target!, n.scope, n);
-        s.values[i] = this.evaluate(n.expr!, s.values, n.scope, n);
+        s.values[i] = this.store(i, this.evaluate(n.expr!, s.values, n.scope, n), n, n.range);
         this.go(s, tok.id, n.succ, n);
         break;
       }
@@ -645,8 +676,12 @@ export class Runtime {
     for (const e of effects) {
       if (e.kind === 'assign') {
         const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
-        s.values[i] = this.evaluate(e.expr, s.values, e.scope, where);
-      } else if (e.kind === 'transfer') s.values[this.model.featureIndex.get(e.to)!] = s.values[this.model.featureIndex.get(e.from)!];
+        s.values[i] = this.store(i, this.evaluate(e.expr, s.values, e.scope, where), where, e.range);
+      } else if (e.kind === 'transfer') {
+        const to = this.model.featureIndex.get(e.to)!;
+        const v = s.values[this.model.featureIndex.get(e.from)!];
+        s.values[to] = v === undefined ? v : this.store(to, v, where, e.range);
+      }
       else s.send(e.receiver, e.signal);
     }
   }

@@ -3,6 +3,7 @@
 // node reads and writes). See docs/execution-semantics.md.
 import type { Expression, QualifiedName, SourceRange } from '../ast';
 import type { Value } from '../semantics/values';
+import type { BehaviorValueType } from './scope';
 
 export type NodeKind =
   // resting positions (a token fires them in a move)
@@ -102,6 +103,8 @@ export interface FeatureDecl {
   readonly path: string;
   /** Declared type as written (`Boolean`, `Colour`). */
   readonly type: string | null;
+  /** The types the engine tells apart that its values must be instances of (`Integer`, an enumeration). */
+  readonly valueTypes?: readonly BehaviorValueType[];
   /** Finite domain when the type gives one (Boolean, an enumeration). */
   readonly domain: readonly Value[] | null;
   /** Iteration state the engine keeps (not reported). */

@@ -5,8 +5,14 @@
 // the resolver's declaration of the same node.
 import type { Definition, Document, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
+import { isScalarTypeName, type ScalarTypeName } from '../semantics/types';
 
 export type ScopeNode = Package | Definition | Usage;
+
+/** A type of a feature's values the behaviour semantics checks (see BehaviorScope.valueTypesOf). */
+export type BehaviorValueType =
+  | { readonly kind: 'scalar'; readonly name: ScalarTypeName; readonly written: string }
+  | { readonly kind: 'enumeration'; readonly definition: string; readonly literals: readonly string[]; readonly written: string };
 
 export interface ScopeEntry {
   readonly node: ScopeNode;
@@ -215,6 +221,37 @@ export class BehaviorScope {
       // Resolved from the owner past the redefining feature itself (it bears the redefined one's name).
       const t = scope ? this.entryAmong(this.names.resolveReference(r.target, scope, own)) : this.resolveReference(e.parent, r.target);
       if (t && t !== e && !out.includes(t)) out.push(t);
+    }
+    return out;
+  }
+
+  /**
+   * The types a usage's values must be instances of that the engine tells apart, as the model layer
+   * reads them (ModelIndex.valueTypesOf): ScalarValues' types (by a name no element of the documents
+   * declares) and enumerations, through the definitions that type it and the features it subsets or
+   * redefines.
+   */
+  valueTypesOf(e: ScopeEntry, seen = new Set<ScopeEntry>(), out: BehaviorValueType[] = []): BehaviorValueType[] {
+    if (seen.has(e) || e.node.kind === 'Package') return out;
+    seen.add(e);
+    const own = this.declarationOf(e);
+    const scope = own?.parent ?? (own ? null : this.declarationNear(e.parent));
+    const isDefinition = e.node.kind === 'Definition';
+    for (const r of e.node.relations) {
+      const asType = r.relation === 'typing' || (isDefinition && r.relation === 'specialization');
+      const asFeature = !isDefinition && (r.relation === 'subsetting' || r.relation === 'redefinition');
+      if (!asType && !asFeature) continue;
+      const t = scope ? this.entryAmong(this.names.resolveReference(r.target, scope, own)) : this.resolveReference(e.parent, r.target);
+      if (t) {
+        if (t === e) continue;
+        if (asType && t.node.kind === 'Definition' && t.node.keyword === 'enum' && !(isDefinition && e.node.keyword === 'enum')) {
+          out.push({ kind: 'enumeration', definition: t.name ?? '', literals: t.members.map((m) => m.name).filter((n): n is string => n !== null), written: lastSegment(r.target) ?? '' });
+        }
+        if (asType ? t.node.kind === 'Definition' : t.node.kind === 'Usage') this.valueTypesOf(t, seen, out);
+        continue;
+      }
+      const name = asType && r.target.kind === 'QualifiedName' ? r.target.segments.at(-1) : undefined;
+      if (name !== undefined && isScalarTypeName(name)) out.push({ kind: 'scalar', name, written: r.target.kind === 'QualifiedName' ? r.target.segments.join('::') : name });
     }
     return out;
   }

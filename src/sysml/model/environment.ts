@@ -6,10 +6,11 @@
 // paths. Feature values are computed once per instance path and remembered.
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
-import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
+import { declaredName, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
+import { asInstanceOf } from '../semantics/types';
 import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -53,14 +54,6 @@ function referenceSegments(ref: Reference): string[] {
 
 function sameSegments(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** A reference (a connector end) as the expression that reads it. */
-function referenceExpression(ref: Reference): Expression {
-  if (ref.kind === 'QualifiedName') return { kind: 'Name', name: ref, range: ref.range };
-  let e: Expression = { kind: 'Name', name: ref.chain[0]!, range: ref.chain[0]!.range };
-  for (const link of ref.chain.slice(1)) e = { kind: 'MemberAccess', target: e, member: link, range: link.range };
-  return e;
 }
 
 /** Shared by every environment of one evaluation: the model, the bindings and the remembered values. */
@@ -150,7 +143,10 @@ export class ModelValues {
       return isError(chosen) ? chosen : this.checkCount(feature, path, chosen);
     }
     const bound = this.boundValue(owner, feature);
-    if (bound !== undefined) return isError(bound.value) ? bound.value : this.checkCount(feature, path, bound.value);
+    if (bound !== undefined) {
+      const typed = this.checkType(feature, `'${path}'`, bound.value);
+      return isError(typed) ? typed : this.checkCount(feature, path, typed);
+    }
     if (this.index.isVariationPoint(feature)) {
       // Its value is the variant a value selects; without one the configuration is open.
       const name = feature.name ?? '<unnamed>';
@@ -355,10 +351,12 @@ export class ModelValues {
         if (isError(v)) return v;
         items.push(v);
       }
-      // A part declared `[n]` holds n instances: the parts that subset it are among them, instances of
-      // its own declaration make up the rest (as when nothing subsets it).
-      if (mult && structural && lower === upper && items.length < lower) {
-        for (let k = items.length + 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+      // A part declared `[n]` holds n instances: the values of the parts that subset it (a `Wheel[2]`
+      // that subsets it is two) are among them, instances of its own declaration make up the rest (as
+      // when nothing subsets it).
+      const held = itemsOf(sequence(items)).length;
+      if (mult && structural && lower === upper && held < lower) {
+        for (let k = held + 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
       }
       return this.checkCount(feature, path, sequence(items));
     }
@@ -415,32 +413,64 @@ export class ModelValues {
   }
 
   /**
-   * A value against the feature's declared type: a quantity of another dimension than the declared
-   * quantity kind (`m : MassValue = 3 [m]`, a calc declared to return an AccelerationValue yielding
-   * kJ*kW), or a Boolean/String feature given something else, is a model error. A plain number for a
-   * quantity is read as is.
+   * A value against the feature's declared types (KerML FeatureTyping: its values are instances of
+   * them): a quantity of another dimension than the declared quantity kind (`m : MassValue = 3 [m]`, a
+   * calc declared to return an AccelerationValue yielding kJ*kW), a quantity with a dimension for a
+   * number type, anything but a number for a quantity, a value that is no instance of a ScalarValues
+   * type (`n : Integer = 7 / 2`, `k : Natural = -3`, `r : Real = "abc"`) or of an enumeration
+   * (`c : Color = 3`) is a model error. A plain number for a quantity is read as is; a whole Real for an
+   * Integer type is that Integer. A type the engine does not know checks nothing.
    */
   checkType(feature: ModelElement, what: string, v: Outcome): Outcome {
     if (isError(v)) return v;
     const type = this.index.typeNameOf(feature);
-    if (!type) return v;
-    const last = type.split('::').at(-1)!.replace(/^'|'$/g, '');
-    if (/Unit$/.test(last) && last !== 'SystemOfUnits') return this.asModelUnit(feature, what, type, last, v);
-    const kind = quantityKindUnit(last);
+    const last = type?.split('::').at(-1)!.replace(/^'|'$/g, '');
+    if (type && last && /Unit$/.test(last) && last !== 'SystemOfUnits') return this.asModelUnit(feature, what, type, last, v);
+    return this.conforming(feature, what, v);
+  }
+
+  /** checkType for a feature that is not a unit: its value checked against its types (a bound Real made an Integer when whole). */
+  conforming(feature: ModelElement, what: string, v: Value): Outcome {
+    const type = this.index.typeNameOf(feature);
+    const last = type?.split('::').at(-1)!.replace(/^'|'$/g, '');
+    const kind = last ? quantityKindUnit(last) : undefined;
+    const quantityTyped = kind !== undefined || this.index.isQuantityValued(feature);
+    const types = this.index.valueTypesOf(feature);
+    const items: Scalar[] = [];
     for (const item of itemsOf(v)) {
       if (kind && item.kind === 'quantity' && !sameDimension(item.unit.dimension, kind.dimension)) {
         return error(`${what} is declared ${type} (a quantity in ${kind.name}) but its value ${format(item)} is another quantity`, rangeOf(feature));
       }
-      if ((last === 'Boolean' && item.kind !== 'boolean') || (last === 'String' && item.kind !== 'string')) {
-        return error(`${what} is declared ${type} but its value is ${format(item)}`, rangeOf(feature));
+      if (quantityTyped && item.kind !== 'quantity' && item.kind !== 'integer' && item.kind !== 'real' && item.kind !== 'instance') {
+        return error(`${what} is declared ${type} (a quantity) but its value is ${format(item)}`, rangeOf(feature));
       }
       // A number type (ScalarValues' Real, Integer …) given a quantity with a dimension: the unit would be
       // dropped silently; the model's value and its declaration disagree.
-      if (NUMBER_TYPES.has(last) && item.kind === 'quantity' && !isDimensionless(item.unit.dimension)) {
+      if (last && NUMBER_TYPES.has(last) && item.kind === 'quantity' && !isDimensionless(item.unit.dimension)) {
         return error(`${what} is declared ${type} (a number) but its value ${format(item)} is a quantity in [${item.unit.name}]`, rangeOf(feature));
       }
+      let typed: Scalar | undefined = item;
+      for (const t of types) {
+        typed = t.kind === 'scalar' ? asInstanceOf(typed, t.name) : this.isLiteralOf(t.definition, typed) ? typed : undefined;
+        if (typed === undefined) return error(`${what} is declared ${t.written} but its value is ${format(item)}`, rangeOf(feature));
+      }
+      items.push(typed);
     }
-    return v;
+    return items.some((x, i) => x !== itemsOf(v)[i]) ? sequence(items) : v;
+  }
+
+  /** Whether a value is one of an enumeration's values: its literal, or the value a literal declares (`enum A = 4.0;`). */
+  private isLiteralOf(definition: ModelElement, item: Scalar): boolean {
+    const literals = definition.members.filter((m) => m.node.kind === 'Usage');
+    if (item.kind === 'enum') return item.definition === (definition.name ?? definition.qualifiedName) && literals.some((l) => l.name === item.literal || l.shortName === item.literal);
+    if (item.kind === 'instance') return false;
+    const env = this.environment(this.root, definition);
+    return literals.some((l) => {
+      const valued = l.node.kind === 'Usage' ? l.node.value : null;
+      if (!valued) return false;
+      const own = this.evaluator.evaluate(valued.expression, env);
+      return !isError(own) && equals(own, item);
+    });
   }
 
   /**
@@ -587,6 +617,8 @@ export class ModelValues {
 
   /** invokeElement with the body's outputs and the failed assertion (evaluate of an analysis reports them). */
   invokeElementDetailed(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): BodyOutcome {
+    const named = this.namedConstraint(element, ctx);
+    if (named !== undefined) return { value: named, outputs: [] };
     const label = element.name ?? element.qualifiedName;
     const outer = this.environment(ctx, element);
     const r = this.evaluator.callBodyDetailed(label, this.bodyMembers(element), args, outer, at, declarationKind(element));
@@ -624,8 +656,26 @@ export class ModelValues {
     return { label, range, verdict, ...(states ? {} : { unstated: true }) };
   }
 
+  /**
+   * The value of a constraint usage that names its constraint by reference subsetting (`assert heavy;`,
+   * `assert not heavy;`: SysML AssertConstraintUsage, whose asserted constraint is the referenced
+   * feature): that feature read on the instance holding the usage (the negation is the caller's, as for
+   * any asserted constraint). Undefined for any other element.
+   */
+  private namedConstraint(element: ModelElement, ctx: InstanceContext): Outcome | undefined {
+    if (element.node.kind !== 'Usage') return undefined;
+    const ref = referencedConstraint(element.node);
+    if (!ref) return undefined;
+    const mixed = referencedConstraintMix(element.node);
+    if (mixed) return mixed;
+    const owner = ctx.element === element && ctx.parent ? ctx.parent : ctx;
+    return this.evaluator.evaluate(referenceExpression(ref), this.environment(owner, element.parent ?? owner.element));
+  }
+
   /** Invokes a calc/constraint element with arguments; `ctx` is the instance it is read on. */
   invokeElement(element: ModelElement, args: readonly CallArgument[], ctx: InstanceContext, at: SourceRange | undefined): Outcome {
+    const named = this.namedConstraint(element, ctx);
+    if (named !== undefined) return named;
     const label = element.name ?? element.qualifiedName;
     const outer = this.environment(ctx, element);
     return this.checkResult(element, label, this.evaluator.callBody(label, this.bodyMembers(element), args, outer, at, declarationKind(element)));
@@ -667,6 +717,9 @@ class ResultEnvironment implements Environment {
   }
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
     return this.outer.calcOutput(usage, output);
+  }
+  conform(usage: Usage, value: Value): Outcome | undefined {
+    return this.outer.conform(usage, value);
   }
 }
 
@@ -711,6 +764,15 @@ export class ModelEnvironment implements Environment {
       return r.outputs.find((o) => o.name === output)?.value;
     }
     return undefined;
+  }
+
+  conform(usage: Usage, value: Value): Outcome | undefined {
+    const element = this.values.index.elementOf(usage);
+    const name = declaredName(usage);
+    if (!element) return undefined;
+    const owner = element.parent?.name ?? element.parent?.qualifiedName;
+    const what = usage.role === 'return' ? `the result ${name !== null ? `'${name}' ` : ''}of ${owner}` : name !== null ? `'${name}'` : `a feature of ${owner}`;
+    return this.values.conforming(element, what, value);
   }
 
   /** The value of an element found by name outside the instance: an enum literal, a package-level feature. */

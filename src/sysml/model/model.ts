@@ -7,6 +7,7 @@ import type { Alias, Definition, Document, Import, Member, Multiplicity, Package
 import { Workspace, type Declaration } from '../names';
 import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
 import { inheritedTwiceMessage } from '../support';
+import { isScalarTypeName, type ScalarTypeName } from '../semantics/types';
 
 export type NamespaceNode = Package | Definition | Usage;
 
@@ -114,6 +115,11 @@ export function lastSegment(ref: Reference): string | null {
   return qn?.segments.at(-1) ?? null;
 }
 
+/** A type of a feature's values whose instances the engine tells apart (see ModelIndex.valueTypesOf). */
+export type ValueType =
+  | { readonly kind: 'scalar'; readonly name: ScalarTypeName; readonly written: string }
+  | { readonly kind: 'enumeration'; readonly definition: ModelElement; readonly written: string };
+
 export class ModelIndex {
   readonly roots: ModelElement[] = [];
   private readonly byNode = new Map<object, ModelElement>();
@@ -133,6 +139,7 @@ export class ModelIndex {
   private readonly variationCache = new Map<ModelElement, boolean>();
   private readonly featureNamesCache = new Map<ModelElement, Map<string, ModelElement>>();
   private readonly quantityValuedCache = new Map<ModelElement, boolean>();
+  private readonly valueTypesCache = new Map<ModelElement, ValueType[]>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -469,6 +476,46 @@ export class ModelIndex {
     }
     this.quantityValuedCache.set(e, found);
     return found;
+  }
+
+  /**
+   * The types a feature's values must be instances of (KerML FeatureTyping) that the engine tells apart:
+   * ScalarValues' types (named through the library, or by a name the model does not declare: `Integer`
+   * without an import) and the model's enumerations; through the definitions that type it (`attribute
+   * def Speed :> Real`) and the features it subsets or redefines (their types are its types too).
+   */
+  valueTypesOf(e: ModelElement): ValueType[] {
+    let hit = this.valueTypesCache.get(e);
+    if (!hit) {
+      hit = [];
+      this.collectValueTypes(e, new Set(), hit);
+      this.valueTypesCache.set(e, hit);
+    }
+    return hit;
+  }
+
+  private collectValueTypes(e: ModelElement, seen: Set<ModelElement>, out: ValueType[]): void {
+    if (seen.has(e) || e.node.kind === 'Package') return;
+    seen.add(e);
+    const isDefinition = e.node.kind === 'Definition';
+    for (const r of e.node.relations) {
+      const asType = r.relation === 'typing' || (isDefinition && r.relation === 'specialization');
+      const asFeature = !isDefinition && (r.relation === 'subsetting' || r.relation === 'redefinition');
+      if (!asType && !asFeature) continue;
+      const t = this.resolveReference(e.parent ?? e, r.target, e);
+      if (t) {
+        if (t === e) continue;
+        // An enumeration's own supertypes are not more enumerations of its values.
+        const enumeration = t.node.kind === 'Definition' && t.node.keyword === 'enum';
+        if (asType && enumeration && !(isDefinition && e.node.keyword === 'enum')) out.push({ kind: 'enumeration', definition: t, written: lastSegment(r.target) ?? t.qualifiedName });
+        if (asType ? t.node.kind === 'Definition' : t.node.kind === 'Usage') this.collectValueTypes(t, seen, out);
+        continue;
+      }
+      if (!asType || r.target.kind !== 'QualifiedName') continue;
+      const library = this.libraryNameOf(e.parent ?? e, r.target);
+      const name = library === undefined ? r.target.segments.at(-1) : /^ScalarValues::([^:]+)$/.exec(library)?.[1];
+      if (name !== undefined && isScalarTypeName(name)) out.push({ kind: 'scalar', name, written: r.target.segments.join('::') });
+    }
   }
 
   /** typeName, once per element (the index never changes). */

@@ -284,7 +284,11 @@ export class Session<Q extends QuestionLike = QuestionLike> {
       const kindName = libraryKind ? type!.split('::').at(-1) : `${subsetted(feature!) ?? 'quantity'} (${formatDimension(kind.dimension)})`;
       throw new UnsupportedError(`binding ${label}: ${got} is not a ${kindName} (give it in a unit like [${kind.name}])`);
     }
-    return v;
+    if (!feature) return v;
+    // A value that is no instance of the feature's type (`--bind k=-3` for a Natural) is refused as a model's would be.
+    const typed = this.values.conforming(feature, `'${label}'`, v);
+    if (isError(typed)) throw new UnsupportedError(`binding ${label}: ${typed.message}`);
+    return typed;
   }
 
   /**

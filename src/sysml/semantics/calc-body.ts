@@ -297,7 +297,9 @@ export class CalcBodyRunner {
         if (why === 'constant') {
           return error(`${this.label}: '${name}' is constant (a constant feature keeps its value, KerML isConstant), so it cannot be assigned`, m.range);
         }
-        const v = this.host.evaluator.evaluate(m.assigned, scope);
+        const declared = scope.declaration(name);
+        const assigned = this.host.evaluator.evaluate(m.assigned, scope);
+        const v = declared ? this.host.evaluator.typed(declared, assigned, scope) : assigned;
         if (isError(v)) return v;
         if (!scope.assign(name, v)) {
           return error(`${this.label}: '${name}' is not a local of the calc; a calc assigns only its own features`, m.target.range, 'unsupported');

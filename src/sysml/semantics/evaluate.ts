@@ -52,6 +52,12 @@ export interface Environment {
    * feature chain).
    */
   calcOutput?(usage: QualifiedName, output: string): Outcome | undefined;
+  /**
+   * The value of a usage of a body (a parameter, a local, a result) as an instance of the types it is
+   * declared with (KerML FeatureTyping), or the model error saying it is none; undefined when the
+   * environment does not know the usage's types (the value is then taken as it is).
+   */
+  conform?(usage: Usage, value: Value): Outcome | undefined;
 }
 
 export interface EvaluationOptions {
@@ -127,14 +133,23 @@ type Thunk = () => Outcome;
  * on first use and remembered; a name that needs itself while being computed is an error.
  */
 export class LocalScope implements Environment {
-  private readonly entries = new Map<string, { state: 'pending' | 'running' | 'done'; thunk: Thunk; value?: Outcome }>();
+  private readonly entries = new Map<string, { state: 'pending' | 'running' | 'done'; thunk: Thunk; value?: Outcome; usage?: Usage }>();
 
   constructor(private readonly outer: Environment) {}
 
-  define(name: string, value: Outcome | Thunk): this {
-    if (typeof value === 'function') this.entries.set(name, { state: 'pending', thunk: value });
-    else this.entries.set(name, { state: 'done', thunk: () => value, value });
+  /** `usage`: the body's declaration of the name, whose types an assigned value must have. */
+  define(name: string, value: Outcome | Thunk, usage?: Usage): this {
+    const declared = usage ? { usage } : {};
+    if (typeof value === 'function') this.entries.set(name, { state: 'pending', thunk: value, ...declared });
+    else this.entries.set(name, { state: 'done', thunk: () => value, value, ...declared });
     return this;
+  }
+
+  /** The usage that declares a local of this scope or of an enclosing local scope. */
+  declaration(name: string): Usage | undefined {
+    const e = this.entries.get(name);
+    if (e) return e.usage;
+    return this.outer instanceof LocalScope ? this.outer.declaration(name) : undefined;
   }
 
   has(name: string): boolean {
@@ -144,8 +159,9 @@ export class LocalScope implements Environment {
   /** Sets a local of this scope or of an enclosing local scope (an `assign` in a calc body); false when
    * no local scope declares the name. */
   assign(name: string, value: Outcome): boolean {
-    if (this.entries.has(name)) {
-      this.entries.set(name, { state: 'done', thunk: () => value, value });
+    const e = this.entries.get(name);
+    if (e) {
+      this.entries.set(name, { state: 'done', thunk: () => value, value, ...(e.usage ? { usage: e.usage } : {}) });
       return true;
     }
     return this.outer instanceof LocalScope ? this.outer.assign(name, value) : false;
@@ -179,6 +195,10 @@ export class LocalScope implements Environment {
     return this.outer.classify?.(value, type);
   }
 
+  conform(usage: Usage, value: Value): Outcome | undefined {
+    return this.outer.conform?.(usage, value);
+  }
+
   sourceText(range: SourceRange): string | undefined {
     return this.outer.sourceText?.(range);
   }
@@ -201,6 +221,10 @@ class ParameterScope implements Environment {
     return this.outer.classify?.(value, type);
   }
 
+  conform(usage: Usage, value: Value): Outcome | undefined {
+    return this.outer.conform?.(usage, value);
+  }
+
   sourceText(range: SourceRange): string | undefined {
     return this.outer.sourceText?.(range);
   }
@@ -220,6 +244,11 @@ export class Evaluator {
   /** Evaluates the inside of `[ … ]`: names mean units first (`[m]` is metres even where `m` is a feature). */
   evaluateUnit(expr: Expression, env: Environment): Outcome {
     return this.eval(expr, env, true);
+  }
+
+  /** A body usage's value against its declared types (Environment.conform); as it is where the environment cannot tell. */
+  typed(usage: Usage, v: Outcome, env: Environment): Outcome {
+    return isError(v) ? v : (env.conform?.(usage, v) ?? v);
   }
 
   /** Counts one loop iteration of a calc body as a step: the step limit, cancel and deadline stop it. */
@@ -554,9 +583,9 @@ export class Evaluator {
       const n = declaredName(m);
       if (n === null || scope.has(n)) continue;
       const thunk = this.usageThunk(m, scope);
-      if (thunk) scope.define(n, thunk);
+      if (thunk) scope.define(n, thunk, m);
       // An output or result without a value is still the body's own: its actions may assign it.
-      else if (m.direction === 'out' || m.role === 'return') scope.define(n, () => error(`'${n}' has no value: no action of the body assigned it`, m));
+      else if (m.direction === 'out' || m.role === 'return') scope.define(n, () => error(`'${n}' has no value: no action of the body assigned it`, m), m);
     }
   }
 
@@ -565,7 +594,7 @@ export class Evaluator {
     const name = declaredName(usage) ?? '(anonymous)';
     if (usage.value) {
       const expr = usage.value.expression;
-      return () => this.nested(`'${name}'`, expr.range, () => this.eval(expr, scope, false));
+      return () => this.nested(`'${name}'`, expr.range, () => this.typed(usage, this.eval(expr, scope, false), scope));
     }
     if (isPredicateUsage(usage)) {
       // A constraint or requirement usage is read as true/false. One that specializes a definition
@@ -632,11 +661,13 @@ export class Evaluator {
       if (n === null) continue;
       const v = given.get(p);
       if (v !== undefined) {
-        scope.define(n, v);
+        const typed = this.typed(p, v, outer);
+        if (isError(typed)) return typed;
+        scope.define(n, typed, p);
         if (p.role !== 'subject' && p.value && !p.value.isDefault && !p.value.isInitial) bound.push([p, n, v]);
       } else {
         const thunk = this.usageThunk(p, scope);
-        scope.define(n, thunk ?? (() => error(`${label}: no value for parameter '${n}'`, at)));
+        scope.define(n, thunk ?? (() => error(`${label}: no value for parameter '${n}'`, at)), p);
       }
     }
     this.defineLocals(scope, members, params);
@@ -869,6 +900,8 @@ export class Evaluator {
   /** A `require`/`assume`/`assert` constraint member: an inline body, or a reference to a constraint. */
   private constraintMember(m: Usage, scope: LocalScope): Verdict | ValueError {
     const label = usageLabel(m, m.role ?? 'constraint');
+    const mixed = referencedConstraintMix(m);
+    if (mixed) return mixed;
     if (m.body !== null && resultExpressionOf(m.body)) {
       const inner = this.bindBody(label, m.body, [], scope, m);
       if (isError(inner as Outcome)) return inner as ValueError;
@@ -877,6 +910,13 @@ export class Evaluator {
     // `assume constraint c : C { … }` (members inherited from C) or `require massConstraint;` (a
     // reference): the environment gives the constraint's value, by the usage's own name or the target's.
     const own = declaredName(m);
+    const referenced = referencedConstraint(m);
+    if (referenced && m.name === null) {
+      // The named feature itself, a chain (`require engine.ok;`) read through its links.
+      const b = expectBoolean(this.eval(referenceExpression(referenced), scope, false), label, m);
+      if (typeof b !== 'boolean') return b;
+      return b ? { value: true } : { value: false, failing: { label: referenceText(referenced), range: m.range } };
+    }
     const target = m.relations.find((r) => r.relation === 'reference' || r.relation === 'subsetting' || r.relation === 'typing')?.target;
     const targetName = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
     const name = own !== null && m.name !== null ? qualifiedName(own, m.range) : targetName;
@@ -1001,6 +1041,30 @@ function verdictValue(v: Verdict): Outcome {
 
 function verdictOf(o: Outcome): Verdict {
   return (o as Instance).identity as Verdict;
+}
+
+/** A reference (`heavy`, `engine.heavy`) as the expression that reads the feature it names. */
+export function referenceExpression(ref: Reference): Expression {
+  if (ref.kind === 'QualifiedName') return { kind: 'Name', name: ref, range: ref.range };
+  let e: Expression = { kind: 'Name', name: ref.chain[0]!, range: ref.chain[0]!.range };
+  for (const link of ref.chain.slice(1)) e = { kind: 'MemberAccess', target: e, member: link, range: link.range };
+  return e;
+}
+
+/**
+ * The constraint a constraint usage names by reference subsetting (`assert heavy;`, `require
+ * engine.ok;`: SysML AssertConstraintUsage and RequirementConstraintUsage, whose constraint is then
+ * the referenced feature), or undefined when it names none.
+ */
+export function referencedConstraint(u: Usage): Reference | undefined {
+  return u.keyword === 'constraint' ? u.relations.find((r) => r.relation === 'reference')?.target : undefined;
+}
+
+/** A usage that names a constraint and states an expression of its own (`assert heavy { m < 3.0 }`): refused, the two are not conjoined here. */
+export function referencedConstraintMix(u: Usage): ValueError | undefined {
+  const ref = referencedConstraint(u);
+  if (!ref || !u.body || !resultExpressionOf(u.body)) return undefined;
+  return error(`'${u.role ?? 'constraint'} ${referenceText(ref)}' names a constraint and states an expression of its own: not modeled`, u.range, 'unsupported');
 }
 
 function resultExpressionOf(members: readonly Member[]): Expression | undefined {

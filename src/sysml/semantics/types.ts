@@ -1,0 +1,75 @@
+// A value against the ScalarValues type a feature is declared with (KerML FeatureTyping: a feature's
+// values are instances of its types). The model layer, the behaviours and the solver share it.
+import { isDimensionless } from './units';
+import { int, type Scalar } from './values';
+
+/** The ScalarValues types whose instances the engine tells apart (KerML 9.2.2, ScalarValues.kerml). */
+export type ScalarTypeName = 'Boolean' | 'String' | 'Integer' | 'Natural' | 'Positive' | 'Rational' | 'Real' | 'Complex' | 'Number' | 'NumericalValue';
+
+const SCALAR_TYPE_NAMES: ReadonlySet<string> = new Set<ScalarTypeName>(['Boolean', 'String', 'Integer', 'Natural', 'Positive', 'Rational', 'Real', 'Complex', 'Number', 'NumericalValue']);
+
+export function isScalarTypeName(name: string): name is ScalarTypeName {
+  return SCALAR_TYPE_NAMES.has(name);
+}
+
+/** Integer, Natural and Positive: their values are whole numbers. */
+export function isIntegerTypeName(name: ScalarTypeName): boolean {
+  return name === 'Integer' || name === 'Natural' || name === 'Positive';
+}
+
+/** The least value of an Integer type with a lower bound (Natural ≥ 0, Positive ≥ 1). */
+export function integerLowerBound(name: ScalarTypeName): bigint | undefined {
+  return name === 'Natural' ? 0n : name === 'Positive' ? 1n : undefined;
+}
+
+/**
+ * `v` as an instance of a ScalarValues type, or undefined when it is none. A Real that is a whole number
+ * is that Integer (the number 2 is an Integer, whichever expression made it: `10 / 5`), and becomes one.
+ * Reals are IEEE doubles here, so Rational admits every finite Real. A dimensionless quantity is a number.
+ * `*` (LiteralInfinity) is a Positive.
+ */
+export function asInstanceOf(v: Scalar, type: ScalarTypeName): Scalar | undefined {
+  switch (type) {
+    case 'Boolean':
+      return v.kind === 'boolean' ? v : undefined;
+    case 'String':
+      return v.kind === 'string' ? v : undefined;
+    case 'Integer':
+    case 'Natural':
+    case 'Positive': {
+      const whole = wholeNumber(v);
+      if (whole === undefined) return undefined;
+      if (whole === Infinity) return v;
+      const least = integerLowerBound(type);
+      if (least !== undefined && (whole as bigint) < least) return undefined;
+      return v.kind === 'real' ? int(whole as bigint) : v;
+    }
+    case 'Rational':
+    case 'Real':
+      return realPart(v) !== undefined ? v : undefined;
+    case 'Complex':
+    case 'Number':
+      return realPart(v) !== undefined || v.kind === 'complex' ? v : undefined;
+    case 'NumericalValue':
+      return realPart(v) !== undefined || v.kind === 'complex' || v.kind === 'quantity' ? v : undefined;
+  }
+}
+
+/** The number a Real-valued scalar is (an Integer, a Real, a dimensionless quantity, a Complex on the real axis). */
+function realPart(v: Scalar): number | undefined {
+  switch (v.kind) {
+    case 'integer': return Number(v.value);
+    case 'real': return Number.isNaN(v.value) ? undefined : v.value;
+    case 'quantity': return isDimensionless(v.unit.dimension) ? v.value : undefined;
+    case 'complex': return v.im === 0 ? v.re : undefined;
+    default: return undefined;
+  }
+}
+
+/** The whole number a scalar is, Infinity for `*`, or undefined. */
+function wholeNumber(v: Scalar): bigint | typeof Infinity | undefined {
+  if (v.kind === 'integer') return v.value;
+  if (v.kind === 'real' && v.value === Infinity) return Infinity;
+  const x = realPart(v);
+  return x !== undefined && Number.isInteger(x) ? BigInt(x) : undefined;
+}
