@@ -265,6 +265,23 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/);
   });
 
+  it('imports: a name two imports (or two files) provide is ambiguous, refused naming both; an owned alias hides imports', () => {
+    const m = join(OURS, 'names-imports.sysml');
+    // Once: 9.81 (the first import's) at proved.
+    for (const [use, line] of [['Use', 7], ['Use2', 12], ['Use4', 20]] as const) {
+      const r = ask('evaluate', `T43::${use}::w`, '--model', m);
+      refused(r.code, r.answer, new RegExp(`names-imports\\.sysml:${line}:23`), /'g' names two different elements, Lib[12]::g .* and Lib[12]::g .*qualify it/);
+    }
+    let r = ask('evaluate', 'T43::Use5::w', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'w'), '1.62');
+    r = ask('outcomes', 'T43::Behave::Step', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /names-imports\.sysml:32:77/, /'g' names two different elements, T43::Lib1::g .* and T43::Lib2::g/);
+    // Two files each declaring package Twin: Twin::x is either.
+    r = ask('evaluate', 'Twin::x', '--model', join(OURS, 'names-package-a.sysml'), '--model', join(OURS, 'names-package-b.sysml'));
+    refused(r.code, r.answer, /names-package-a\.sysml:1:9/, /'Twin' \(in the subject Twin::x\) names two different elements/);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
     refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);

@@ -7,6 +7,7 @@ import type { Alias, Definition, Document, Import, Member, Multiplicity, Package
 import { Workspace, type Declaration } from '../names';
 import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
 import { inheritedTwiceMessage } from '../support';
+import { UnsupportedError, place } from './errors';
 
 export type NamespaceNode = Package | Definition | Usage;
 
@@ -109,6 +110,12 @@ function hasValue(m: ModelElement): boolean {
   return valueKind(m) === 'bound';
 }
 
+/** `Vehicle::mass (file:3:9)`: a feature by its owner's name and its place, for messages. */
+function described(x: ModelElement): string {
+  const owner = x.parent?.name ?? x.parent?.qualifiedName;
+  return `${owner ? `${owner}::` : ''}${x.name ?? '<unnamed>'} (${place(x.path, rangeOf(x))})`;
+}
+
 export function lastSegment(ref: Reference): string | null {
   const qn = ref.kind === 'FeatureChain' ? ref.chain.at(-1) : ref;
   return qn?.segments.at(-1) ?? null;
@@ -179,11 +186,24 @@ export class ModelIndex {
     return this.names.declarationOfNode(e.path, e.node);
   }
 
-  /** The first of the resolver's answers that is an element of this model (library names have none). */
-  private elementAmong(found: readonly Declaration[], not?: ModelElement): ModelElement | undefined {
-    for (const d of found) {
+  /**
+   * The resolver's answer as an element of this model (library names have none): the nearest, the first,
+   * when the others are the same feature under redefinition. Two different elements of one name (two
+   * imports each bringing one in, two members of one name) are a name the model does not decide: refused
+   * naming both, never the first taken. `what` says which name was looked up, and where.
+   */
+  private elementAmong(found: readonly Declaration[], not?: ModelElement, what?: () => { name: string; at?: string }): ModelElement | undefined {
+    const candidates = not ? found.filter((d) => d.node !== not.node) : found;
+    const pair = this.names.ambiguousPair(candidates);
+    if (pair) {
+      const [a, b] = pair.map((d) => (d.node ? this.byNode.get(d.node) : undefined));
+      const w = what?.() ?? { name: `'${pair[0].name ?? ''}'` };
+      const where = (d: Declaration, e: ModelElement | undefined) => (e ? described(e) : `${d.qualifiedName}${d.document && d.range ? ` (${place(d.document, d.nameRange ?? d.range)})` : ''}`);
+      throw new UnsupportedError(`${w.at ? `${w.at}: ` : ''}${w.name} names two different elements, ${where(pair[0], a)} and ${where(pair[1], b)}, neither redefining the other: the name is ambiguous there (KerML: a name resolves to one membership; two imports, two members or two inherited features of that name leave it undecided); qualify it, or leave only one of them in sight`);
+    }
+    for (const d of candidates) {
       const e = d.node ? this.byNode.get(d.node) : undefined;
-      if (e && e !== not) return e;
+      if (e) return e;
     }
     return undefined;
   }
@@ -201,7 +221,7 @@ export class ModelIndex {
   findChain(qualifiedName: string): ModelElement[] | undefined {
     const segments = splitQualifiedName(qualifiedName);
     if (segments.length === 0) return undefined;
-    let found = this.named(this.roots, segments[0]!) ?? this.elementAmong(this.names.global(segments[0]!, 'user'));
+    let found = this.elementAmong(this.names.global(segments[0]!, 'user'), undefined, () => ({ name: `'${segments[0]}' (in the subject ${qualifiedName})` })) ?? this.named(this.roots, segments[0]!);
     if (!found) return undefined;
     const chain = [found];
     for (const s of segments.slice(1)) {
@@ -505,21 +525,24 @@ export class ModelIndex {
     const hit = byName.get(name);
     if (hit !== undefined) return hit ?? undefined;
     const d = this.declarationOf(e);
-    const found = d ? this.elementAmong(this.names.memberNamed(d, name, d)) : this.named(e.members, name);
+    const found = d ? this.elementAmong(this.names.memberNamed(d, name, d), undefined, () => ({ name: `'${name}' in ${e.qualifiedName}` })) : this.named(e.members, name);
     byName.set(name, found ?? null);
     return found;
   }
 
   /** Resolves `A::B::c` from a scope: the first segment from the scope outward (or globally), the rest as members. */
-  resolveSegments(scope: ModelElement | undefined, segments: readonly string[], global = false): ModelElement | undefined {
+  resolveSegments(scope: ModelElement | undefined, segments: readonly string[], global = false, range?: SourceRange): ModelElement | undefined {
     if (segments.length === 0) return undefined;
     const from = scope ? this.declarationOf(scope) : null;
+    const what = (k: number) => () => ({ name: `'${segments.slice(0, k + 1).join('::')}'`, ...(scope && range ? { at: place(scope.path, range) } : {}) });
     let current = from && !global ? this.names.lexical(segments[0]!, from, null) : this.names.global(segments[0]!, 'user');
-    for (const s of segments.slice(1)) {
+    for (const [k, s] of segments.slice(1).entries()) {
       if (current.length === 0) return undefined;
+      // Each namespace on the way must be one (`Lib::g` with two `Lib`s in sight is undecided).
+      this.elementAmong(current, undefined, what(k));
       current = current.flatMap((ns) => this.names.memberNamed(ns, s, from ?? ns));
     }
-    return this.elementAmong(current);
+    return this.elementAmong(current, undefined, what(segments.length - 1));
   }
 
   /**
@@ -539,7 +562,7 @@ export class ModelIndex {
   }
 
   resolveQualifiedName(scope: ModelElement | undefined, qn: QualifiedName): ModelElement | undefined {
-    return this.resolveSegments(scope, qn.segments, qn.isGlobal);
+    return this.resolveSegments(scope, qn.segments, qn.isGlobal, qn.range);
   }
 
   /**
@@ -548,7 +571,10 @@ export class ModelIndex {
    */
   resolveReference(scope: ModelElement | undefined, ref: Reference, owner?: ModelElement): ModelElement | undefined {
     const from = scope ? this.declarationOf(scope) : null;
-    if (from) return this.elementAmong(this.names.resolveReference(ref, from, owner ? this.declarationOf(owner) : null), owner);
+    if (from) {
+      const what = () => ({ name: `'${ref.kind === 'QualifiedName' ? ref.segments.join('::') : ref.chain.map((q) => q.segments.join('::')).join('.')}'`, at: place((owner ?? scope)!.path, ref.range) });
+      return this.elementAmong(this.names.resolveReference(ref, from, owner ? this.declarationOf(owner) : null), owner, what);
+    }
     if (ref.kind === 'QualifiedName') return this.resolveQualifiedName(undefined, ref);
     let found = this.resolveQualifiedName(undefined, ref.chain[0]!);
     for (const link of ref.chain.slice(1)) found = found ? this.resolveSegments(found, link.segments) : undefined;
