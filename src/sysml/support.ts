@@ -10,7 +10,7 @@
 //   values — the members of its body and of the types it specializes;
 // - `checks`: checking a structure's constraints (what `evaluate` and `satisfiable` of a part hold it to);
 // - `calc`: a calc, constraint, requirement, analysis or case body invoked for its result.
-import type { Definition, Expression, Member, SourceRange } from './ast';
+import type { Definition, Expression, Member, SourceRange, Usage } from './ast';
 
 export type Status = 'modeled' | 'inert' | 'refused';
 export type Layer = 'values' | 'checks' | 'calc';
@@ -348,6 +348,25 @@ export function refusalMessage(u: Unmodeled, where: string): string {
  */
 export function inheritedTwiceMessage(feature: string, defaults: boolean, from: string, also: string, owner: string | null): string {
   return `'${feature}' is inherited with two ${defaults ? 'default values' : 'values'}, from ${from} and ${also}, and neither redefines the other: redefine it in ${owner ?? 'the element'} to say which`;
+}
+
+/**
+ * A usage that takes the place of a supertype's feature by its position or role, not by a redefinition it
+ * declares (KerML implied redefinitions: parameters, ends, the subject, the result; SysML: objectives,
+ * actors, stakeholders): read by name as before; the value model checks parameters' positions apart.
+ */
+export function redefinesImplicitly(u: Usage): boolean {
+  return u.direction !== null || u.isEnd || (u.role !== null && IMPLIED_ROLES.has(u.role));
+}
+const IMPLIED_ROLES = new Set(['subject', 'return', 'objective', 'actor', 'stakeholder']);
+
+/**
+ * An owned feature declared under an inherited feature's name without redefining it (a forgotten `:>>`):
+ * another feature, which the supertype's own expressions never read (KerML 7.3.4.6: a redefinition is
+ * declared). One message for the value model and the behaviour compiler, which both refuse it.
+ */
+export function unredefinedNameMessage(name: string, owner: string, keyword: string, inherited: string, inheritedOwner: string): string {
+  return `'${name}' in ${owner} has the name of the inherited ${inherited} but does not redefine it: it is another feature, and ${inheritedOwner}'s expressions still read ${inheritedOwner}'s (KerML 7.3.4.6: a redefinition is declared, with \`:>>\` or \`redefines\`); write \`${keyword} :>> ${name}\` to redefine it, or give it another name`;
 }
 
 /** Expression kinds and what the evaluator does with them (the census reads this too). */

@@ -265,6 +265,35 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/);
   });
 
+  it("names: a feature declared under an inherited feature's name without :>> is another feature, refused where read, never taken for the inherited one", () => {
+    const m = join(OURS, 'names-redefinition.sysml');
+    const unredefined = (name: string, owner: string, inherited: string) => new RegExp(`'${name}' in ${owner} has the name of the inherited ${inherited} \\(.*names-redefinition\\.sysml:\\d+:\\d+\\) but does not redefine it.*write \`\\w+ :>> ${name}\``);
+    // Once: unsatisfiable, and gross = 3500, at proved; Vehicle's gross reads Vehicle's mass (1000).
+    let r = ask('satisfiable', 'RN::Van', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:11:19/, unredefined('mass', 'Van', 'Vehicle::mass'));
+    r = ask('evaluate', 'RN::van::gross', '--bind', 'payload=600.0', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:11:19/, unredefined('mass', 'Van', 'Vehicle::mass'));
+    r = ask('evaluate', 'RN::car::gross', '--bind', 'payload=1.0', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:15:36/, unredefined('mass', 'car', 'Vehicle::mass'));
+    // BigVan's `:>> mass` names Van's mass and Vehicle's, both inherited.
+    r = ask('evaluate', 'RN::bigVan::gross', '--bind', 'payload=1.0', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:17:44/, /'mass' names two different elements, Van::mass .* and Vehicle::mass/);
+    r = ask('evaluate', 'RN::d::bx', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:24:28/, /D inherits two different features named 'x', B::x .* and C::x/);
+    r = ask('evaluate', 'RN::twice::z', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:28:76/, /'y' is declared twice in Twice/);
+    r = ask('evaluate', 'RN::c1', '--bind', 'a=1.0', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:32:30/, unredefined('k', 'c1', 'C1::k'));
+    r = ask('outcomes', 'RN::AB', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:35:36/, unredefined('x', 'AB', 'A::x'));
+    r = ask('outcomes', 'RN::q', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /names-redefinition\.sysml:37:33/, unredefined('y', 'Q', 'P::y'));
+    // Redefined with :>>: one feature.
+    r = ask('evaluate', 'RN::truck::gross', '--bind', 'payload=1.0', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'gross'), '5001');
+  });
+
   it('imports: a name two imports (or two files) provide is ambiguous, refused naming both; an owned alias hides imports', () => {
     const m = join(OURS, 'names-imports.sysml');
     // Once: 9.81 (the first import's) at proved.

@@ -10,8 +10,8 @@ import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
 import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
-import { inheritedTwiceMessage } from '../support';
-import { BehaviorScope, lastSegment, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
+import { inheritedTwiceMessage, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { BehaviorScope, lastSegment, rangeText, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
   readonly container: number;
@@ -446,6 +446,7 @@ class Compiler {
       branches.push(this.memberGroups(t.node, t, seen));
     }
     for (const t of this.scope.typesOf(entry)) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
+    this.namingChecks(node, entry, own, branches);
     const replaced = new Set<string>();
     for (const m of own) {
       const n = memberName(m);
@@ -455,6 +456,24 @@ class Compiler {
     const dropped = this.diamond(node, branches, replaced);
     const kept = branches.flat(1).map((g) => g.filter((m) => !replaced.has(memberName(m) ?? '') && !dropped.has(m))).filter((g) => g.length > 0);
     return [own, ...kept];
+  }
+
+  /**
+   * An own member declared under the name of an inherited one without redefining it is another member,
+   * which the supertype's own members never read (KerML 7.3.4.6): taken for the inherited one it would
+   * change what they do, so it is refused, naming both. Parameters, ends and subjects keep their
+   * implied redefinition.
+   */
+  private namingChecks(node: Usage | Definition, entry: ScopeEntry, own: readonly Member[], branches: readonly Member[][][]): void {
+    for (const m of own) {
+      if (m.kind !== 'Usage' || m.name === null || redefinesImplicitly(m) || m.relations.some((r) => r.relation === 'redefinition')) continue;
+      for (const x of branches.flat(2)) {
+        if (x.kind !== 'Usage' || x === m || memberName(x) !== m.name || redefinesImplicitly(x)) continue;
+        const from = this.origin.get(x);
+        const owner = from && from.node.kind !== 'Package' ? (from.node.name ?? '?') : '?';
+        this.fail(unredefinedNameMessage(m.name, node.name ?? '?', m.keyword, `${owner}::${m.name} (${rangeText(from?.path ?? entry.path, x.nameRange ?? x.range)})`, owner), entry.path, m.nameRange ?? m.range);
+      }
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../s
 import type { BodyOutcome, CallArgument, Environment, Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
+import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
 
@@ -556,6 +557,9 @@ export class ModelValues {
    * the inherited ones it does not redefine, and the result expression of the nearest body that has one.
    */
   bodyMembers(element: ModelElement): Member[] {
+    // A body's members are read by name: one whose name names two features there is refused.
+    const [clash] = this.index.namingProblems(element);
+    if (clash) throw new UnsupportedError(`${place(clash[0].path, rangeOf(clash[0]))}: ${clash[1]}`);
     // The index never changes, so neither does an element's body: computed once (every table row asks).
     const cached = BODY_MEMBERS.get(element);
     if (cached) return cached;

@@ -6,7 +6,7 @@
 import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
 import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
-import { inheritedTwiceMessage } from '../support';
+import { inheritedTwiceMessage, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { UnsupportedError, place } from './errors';
 
 export type NamespaceNode = Package | Definition | Usage;
@@ -110,6 +110,10 @@ function hasValue(m: ModelElement): boolean {
   return valueKind(m) === 'bound';
 }
 
+function impliedRedefinition(m: ModelElement): boolean {
+  return m.node.kind === 'Usage' && redefinesImplicitly(m.node);
+}
+
 /** `Vehicle::mass (file:3:9)`: a feature by its owner's name and its place, for messages. */
 function described(x: ModelElement): string {
   const owner = x.parent?.name ?? x.parent?.qualifiedName;
@@ -140,6 +144,7 @@ export class ModelIndex {
   private readonly variationCache = new Map<ModelElement, boolean>();
   private readonly featureNamesCache = new Map<ModelElement, Map<string, ModelElement>>();
   private readonly quantityValuedCache = new Map<ModelElement, boolean>();
+  private readonly namingCache = new Map<ModelElement, Map<ModelElement, string>>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -378,12 +383,83 @@ export class ModelIndex {
     return result;
   }
 
-  /** Why a feature cannot be read (it values a feature that already has a value in the same body). */
+  /**
+   * Why a feature cannot be read on an instance of `owner`: it values a feature that already has a value
+   * in the same body, it is inherited with two values, or its name names two features there (namingProblems).
+   */
   conflictOf(e: ModelElement, owner?: ModelElement): string | undefined {
     const own = this.conflicts.get(e);
     if (own !== undefined || owner === undefined) return own;
     this.featuresOf(owner);
-    return this.inheritedConflicts.get(owner)?.get(e);
+    return this.namingProblems(owner).get(e) ?? this.inheritedConflicts.get(owner)?.get(e);
+  }
+
+  /**
+   * The features of an element (as featuresOf lists them) whose name names two different features there,
+   * with why. featuresOf reads features by name, one feature per name; KerML does not: redefinition is a
+   * relationship a feature declares (`:>>`, `redefines`; KerML 7.3.4.6), implied only for parameters,
+   * ends, subjects and results. A feature declared under an
+   * inherited feature's name without one is another feature, whose name clashes with the inherited one
+   * (KerML Namespace::validateNamespaceDistinguishibility), and the supertype's expressions still read
+   * the supertype's feature, which by name would be the new one: such a feature is refused where it is
+   * read, never taken for the other. So are two unrelated features of one name from two supertypes, two
+   * of one name in one body.
+   */
+  namingProblems(e: ModelElement): Map<ModelElement, string> {
+    const hit = this.namingCache.get(e);
+    if (hit) return hit;
+    const out = new Map<ModelElement, string>();
+    this.namingCache.set(e, out); // a cycle of specializations sees none
+    const features = this.featuresOf(e);
+    const types = this.typesOf(e).filter((t) => !(t === e.parent && this.isVariant(e)));
+    const namesOf = (t: ModelElement) => {
+      this.featuresOf(t);
+      return this.featureNamesCache.get(t) ?? new Map<string, ModelElement>();
+    };
+    const unrelated = (a: ModelElement, b: ModelElement) =>
+      a !== b && a.node.kind === 'Usage' && b.node.kind === 'Usage' && !impliedRedefinition(a) && !impliedRedefinition(b) && !this.oneFeature(a, b);
+    const add = (f: ModelElement | undefined, message: string | undefined) => {
+      if (f && message !== undefined && !out.has(f)) out.set(f, message);
+    };
+    const own = e.members.filter((m) => m.node.kind === 'Usage' && !this.isVariant(m));
+    for (const [i, m] of own.entries()) {
+      const names = [m.name, ...this.redefinedNamesOf(m)].filter((n): n is string => n !== null);
+      for (const n of names) {
+        const twin = own.slice(0, i).find((x) => x.name === n && unrelated(x, m));
+        if (twin) add(m, `'${n}' is declared twice in ${e.name ?? e.qualifiedName}, at ${described(twin)} and ${described(m)}, and neither redefines the other: a name names one member of a namespace (KerML Namespace::validateNamespaceDistinguishibility); rename one, or redefine with \`:>>\``);
+        for (const t of types) {
+          const inherited = namesOf(t).get(n);
+          if (inherited && unrelated(inherited, m)) {
+            const keyword = m.node.kind === 'Usage' ? m.node.keyword : 'feature';
+            add(m, unredefinedNameMessage(n, e.name ?? e.qualifiedName, keyword, described(inherited), inherited.parent?.name ?? 'the supertype'));
+          }
+        }
+      }
+    }
+    // Two supertypes each with its own feature of one name (not a diamond over one feature).
+    for (const [i, a] of types.entries()) {
+      for (const b of types.slice(i + 1)) {
+        const other = namesOf(b);
+        for (const [n, fa] of namesOf(a)) {
+          const fb = other.get(n);
+          if (!fb || !unrelated(fa, fb)) continue;
+          const mine = this.featureNamesCache.get(e)?.get(n);
+          if (mine && own.includes(mine) && this.oneFeature(mine, fa) && this.oneFeature(mine, fb)) continue;
+          add(mine, `${e.name ?? e.qualifiedName} inherits two different features named '${n}', ${described(fa)} and ${described(fb)}, and neither redefines the other: a name names one feature of ${e.name ?? e.qualifiedName} (KerML Namespace::validateNamespaceDistinguishibility); rename one, or redefine one by the other`);
+        }
+      }
+    }
+    // What a supertype's features have, its instances have, redefined or not.
+    for (const t of types) {
+      for (const [f, message] of this.namingProblems(t)) add(features.find((x) => x === f || this.redefinitionRoots(x).includes(f)) ?? (f.name !== null ? this.featureNamesCache.get(e)?.get(f.name) : undefined), message);
+    }
+    return out;
+  }
+
+  /** Whether two features are one feature: the same, or one redefines the other, or both redefine a third. */
+  private oneFeature(a: ModelElement, b: ModelElement): boolean {
+    const roots = this.redefinitionRoots(b);
+    return this.redefinitionRoots(a).some((r) => roots.includes(r));
   }
 
   /**
