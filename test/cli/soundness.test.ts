@@ -294,6 +294,28 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'gross'), '5001');
   });
 
+  it('parameters: one whose name is that of a supertype parameter at another position (KerML redefines by position) is refused; same order or :>> reads as before', () => {
+    const m = join(OURS, 'names-parameters.sysml');
+    // Once: 99 at proved; by position b is Sub's a (1 - 100), by name Sub's b.
+    let r = ask('evaluate', 'PO::s1', '--model', m);
+    refused(r.code, r.answer, /names-parameters\.sysml:5:24/, /the parameter 'b' of s1 is its 1st, and Sub's 1st is 'a' .* not Sub's 'b' \(its 2nd\); write `in :>> b`/);
+    r = ask('evaluate', 'PO::s4', '--model', m);
+    refused(r.code, r.answer, /names-parameters\.sysml:9:24/, /the parameter 'x' of s4 is its 1st, and Sub's 1st is 'a'.*write `in x :>> a`/);
+    for (const [subject, want] of [['PO::s2', '99'], ['PO::s3', '99'], ['PO::s5', '4']] as const) {
+      r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+    r = ask('outcomes', 'PO::d1', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /names-parameters\.sysml:12:27/, /the parameter 'b' of d1 is its 1st, and Diff's 1st is 'a'/);
+    r = ask('outcomes', 'PO::d2', '-schedule', 'all', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'r@1'), '99');
+    // A parameter renamed in place that nothing reads (the release's training models do this).
+    r = ask('outcomes', 'PO::Watch', '-schedule', 'all', '--model', m);
+    proved(r.code, r.answer);
+  });
+
   it('imports: a name two imports (or two files) provide is ambiguous, refused naming both; an owned alias hides imports', () => {
     const m = join(OURS, 'names-imports.sysml');
     // Once: 9.81 (the first import's) at proved.

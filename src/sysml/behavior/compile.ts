@@ -10,7 +10,7 @@ import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
 import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
-import { inheritedTwiceMessage, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { BehaviorScope, lastSegment, rangeText, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
@@ -462,7 +462,8 @@ class Compiler {
    * An own member declared under the name of an inherited one without redefining it is another member,
    * which the supertype's own members never read (KerML 7.3.4.6): taken for the inherited one it would
    * change what they do, so it is refused, naming both. Parameters, ends and subjects keep their
-   * implied redefinition.
+   * implied redefinition; a parameter whose name is not that of the supertype's parameter at its
+   * position is refused too (the position says which it redefines, the name another).
    */
   private namingChecks(node: Usage | Definition, entry: ScopeEntry, own: readonly Member[], branches: readonly Member[][][]): void {
     for (const m of own) {
@@ -474,6 +475,49 @@ class Compiler {
         this.fail(unredefinedNameMessage(m.name, node.name ?? '?', m.keyword, `${owner}::${m.name} (${rangeText(from?.path ?? entry.path, x.nameRange ?? x.range)})`, owner), entry.path, m.nameRange ?? m.range);
       }
     }
+    // Parameters redefine a supertype's by position (KerML): one whose name says another is refused.
+    if (!POSITIONAL_PARAMETER_KINDS.has(node.keyword)) return;
+    const params = own.filter(isOrderedParameter);
+    for (const t of this.scope.typesOf(entry)) {
+      // A parameter renamed in place (`action monitor : MonitorBattery { out batteryCharge; }`) is read as
+      // before, a feature of its own, where that cannot differ: the one it redefines has no value and no
+      // member of the supertypes (or of this element) names it.
+      const used = (u: Usage) => u.value !== null || usageName(u) === null || this.namedIn([entry, t], usageName(u)!);
+      const theirs = this.orderedParameters(t, new Set()).map((x) => ({ name: usageName(x.u), at: rangeText(x.path, x.u.nameRange ?? x.u.range), get used() { return used(x.u); } }));
+      for (const [i, p] of params.entries()) {
+        if (p.name === null || p.relations.some((r) => r.relation === 'redefinition')) continue;
+        const message = parameterOrderMessage(p.name, i, node.name ?? '?', p.direction ?? 'in', theirs, t.name ?? '?');
+        if (message) this.fail(message, entry.path, p.nameRange ?? p.range);
+      }
+    }
+  }
+
+  /** Whether a name is mentioned in the bodies of these elements or of the types they specialize. */
+  private namedIn(entries: readonly ScopeEntry[], name: string): boolean {
+    const names = new Set<string>();
+    const seen = new Set<ScopeEntry>();
+    const visit = (e: ScopeEntry): void => {
+      if (seen.has(e) || e.node.kind === 'Package') return;
+      seen.add(e);
+      mentioned(e.node.body, names);
+      for (const t of this.scope.typesOf(e)) visit(t);
+    };
+    for (const e of entries) visit(e);
+    return names.has(name);
+  }
+
+  /** An element's parameters in order: its supertypes' first, each own one in the place of the one it replaces (by name, as memberGroups reads them). */
+  private orderedParameters(entry: ScopeEntry, seen: Set<ScopeEntry>): { u: Usage; path: string }[] {
+    if (seen.has(entry) || entry.node.kind === 'Package') return [];
+    seen.add(entry);
+    const out: { u: Usage; path: string }[] = [];
+    for (const t of this.scope.typesOf(entry)) for (const p of this.orderedParameters(t, seen)) if (!out.some((x) => usageName(x.u) === usageName(p.u))) out.push(p);
+    for (const u of (entry.node.body ?? []).filter(isOrderedParameter)) {
+      const at = out.findIndex((x) => usageName(x.u) === usageName(u));
+      if (at >= 0) out[at] = { u, path: entry.path };
+      else out.push({ u, path: entry.path });
+    }
+    return out;
   }
 
   /**
@@ -1491,18 +1535,6 @@ function relativeName(a: string, b: string): string {
   let k = 0;
   while (k < x.length - 1 && k < y.length - 1 && x[k] === y[k]) k++;
   return y.slice(k).join('.');
-}
-
-/** Names mentioned in an expression (every segment of names and member accesses). */
-function mentioned(e: unknown, out: Set<string>): void {
-  if (typeof e !== 'object' || e === null) return;
-  if (Array.isArray(e)) {
-    for (const x of e) mentioned(x, out);
-    return;
-  }
-  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
-  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
-  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentioned(v, out);
 }
 
 function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionModel {

@@ -6,7 +6,7 @@
 import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
 import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
-import { inheritedTwiceMessage, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { UnsupportedError, place } from './errors';
 
 export type NamespaceNode = Package | Definition | Usage;
@@ -112,6 +112,10 @@ function hasValue(m: ModelElement): boolean {
 
 function impliedRedefinition(m: ModelElement): boolean {
   return m.node.kind === 'Usage' && redefinesImplicitly(m.node);
+}
+
+function declaresRedefinition(m: ModelElement): boolean {
+  return m.node.kind === 'Usage' && m.node.relations.some((r) => r.relation === 'redefinition');
 }
 
 /** `Vehicle::mass (file:3:9)`: a feature by its owner's name and its place, for messages. */
@@ -397,13 +401,13 @@ export class ModelIndex {
   /**
    * The features of an element (as featuresOf lists them) whose name names two different features there,
    * with why. featuresOf reads features by name, one feature per name; KerML does not: redefinition is a
-   * relationship a feature declares (`:>>`, `redefines`; KerML 7.3.4.6), implied only for parameters,
-   * ends, subjects and results. A feature declared under an
+   * relationship a feature declares (`:>>`, `redefines`; KerML 7.3.4.6), implied only for parameters by
+   * position (checkFeatureParameterRedefinition), ends, subjects and results. A feature declared under an
    * inherited feature's name without one is another feature, whose name clashes with the inherited one
    * (KerML Namespace::validateNamespaceDistinguishibility), and the supertype's expressions still read
    * the supertype's feature, which by name would be the new one: such a feature is refused where it is
    * read, never taken for the other. So are two unrelated features of one name from two supertypes, two
-   * of one name in one body.
+   * of one name in one body, and a parameter whose position and name say different parameters.
    */
   namingProblems(e: ModelElement): Map<ModelElement, string> {
     const hit = this.namingCache.get(e);
@@ -449,11 +453,40 @@ export class ModelIndex {
         }
       }
     }
+    if (POSITIONAL_PARAMETER_KINDS.has(declarationKind(e))) {
+      const ordered = (x: ModelElement) => isOrderedParameter(x.node as Member);
+      const params = own.filter(ordered);
+      for (const t of types) {
+        // A parameter renamed in place is read as a feature of its own where that cannot differ: the one
+        // it redefines has no value and no body of the supertypes (or of this element) names it.
+        let names: Set<string> | undefined;
+        const used = (x: ModelElement) => valueKind(x) !== null || x.name === null || (names ??= this.mentionedIn([e, t])).has(x.name);
+        const theirs = this.featuresOf(t).filter(ordered).map((x) => ({ name: x.name, at: place(x.path, rangeOf(x)), get used() { return used(x); } }));
+        for (const [i, p] of params.entries()) {
+          if (declaresRedefinition(p) || p.name === null) continue;
+          add(p, parameterOrderMessage(p.name, i, e.name ?? e.qualifiedName, (p.node as Usage).direction ?? 'in', theirs, t.name ?? t.qualifiedName));
+        }
+      }
+    }
     // What a supertype's features have, its instances have, redefined or not.
     for (const t of types) {
       for (const [f, message] of this.namingProblems(t)) add(features.find((x) => x === f || this.redefinitionRoots(x).includes(f)) ?? (f.name !== null ? this.featureNamesCache.get(e)?.get(f.name) : undefined), message);
     }
     return out;
+  }
+
+  /** The names mentioned in these elements' bodies and in those of the types they specialize. */
+  private mentionedIn(elements: readonly ModelElement[]): Set<string> {
+    const names = new Set<string>();
+    const seen = new Set<ModelElement>();
+    const visit = (x: ModelElement): void => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      mentioned(bodyOf(x.node), names);
+      for (const t of this.typesOf(x)) visit(t);
+    };
+    for (const x of elements) visit(x);
+    return names;
   }
 
   /** Whether two features are one feature: the same, or one redefines the other, or both redefine a third. */
