@@ -333,6 +333,21 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /names-package-a\.sysml:1:9/, /'Twin' \(in the subject Twin::x\) names two different elements/);
   });
 
+  it('names resolve where they are written: a definition never reads a feature of the instance that holds one of its instances', () => {
+    const m = join(OURS, 'names-lexical.sysml');
+    // Once: w = 50 and y = 6 (the holding car's k, the calling part's k).
+    for (const [subject, want] of [['LX::car::wheel::w', '20'], ['LX::bike::wheel::w', '30'], ['LX::p::y', '4']] as const) {
+      const r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+    // Once: st.z = 5 and inBlock = 1 at proved.
+    let r = ask('outcomes', 'LX::van', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /names-lexical\.sysml:11:73/, /'k' names LX::k .* where it is written, but the run would read LX::van::k/);
+    r = ask('outcomes', 'LX::shadow', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /names-lexical\.sysml:20:35/, /'h' names h .* where it is written, but the run would read LX::shadow::h/);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
     refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);

@@ -80,6 +80,10 @@ class Compiler {
   readonly globals = new Map<QualifiedName, string>();
   /** Calc usages read through their parameters and results (calcUsage), by path. */
   readonly calcs = new Set<string>();
+  /** Names the run would read by another feature than the one they name (checkLexical). */
+  readonly misreads = new Map<QualifiedName, BehaviorError>();
+  /** The usage each feature key was declared by (its first declaration: an own redefinition before what it redefines). */
+  private readonly declarations = new Map<string, Usage>();
   readonly parts = new Set<string>(['']);
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
@@ -152,6 +156,7 @@ class Compiler {
       }
     }
     this.featureIndex.set(key, this.features.length);
+    this.declarations.set(key, u);
     this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
@@ -356,7 +361,11 @@ class Compiler {
       const n = e as { kind?: string; name?: QualifiedName } & Record<string, unknown>;
       if (n.kind === 'Name' && n.name) {
         const name = n.name;
-        if (this.globals.has(name) || (name.segments.length === 1 && !name.isGlobal && known(scope, name.segments[0]!))) return;
+        if (this.globals.has(name)) return;
+        if (name.segments.length === 1 && !name.isGlobal && known(scope, name.segments[0]!)) {
+          this.checkLexical(name, scope, path);
+          return;
+        }
         if (name.segments.length > 1 && this.enums.has(name.segments.at(-2)!)) return;
         const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
         if (!target || target.node.kind !== 'Usage' || target.parent?.node.kind !== 'Package') return;
@@ -398,6 +407,25 @@ class Compiler {
       const p = pending.pop()!;
       visit(p.e, p.scope, p.path);
     }
+  }
+
+  /**
+   * A name the run reads by the instances that hold the expression (its scope's feature prefixes,
+   * innermost first) must be the feature it names where it is written (KerML 7.2.5 Namespaces: names
+   * resolve lexically): `k` in `action def Step` is Step's, or a package's, never the `k` of a part that
+   * performs a Step; a block's own `h` is not the action's. Where the two differ the run would read
+   * another feature: refused where a run reads it (ExecutionModel.misreads), naming both.
+   */
+  private checkLexical(name: QualifiedName, scope: readonly string[], path: string): void {
+    const seg = name.segments[0]!;
+    const p = scope.find((x) => this.featureIndex.has(join(x, seg)));
+    const u = p === undefined ? undefined : this.declarations.get(join(p, seg));
+    if (!u) return;
+    const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
+    const read = this.scope.entryOf(u);
+    if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return;
+    const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
+    this.misreads.set(name, new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would read ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics reads them by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range));
   }
 
   /** What a binding connector's end names, from the scopes of the body it is written in. */
@@ -1736,7 +1764,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   });
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, calcs: c.calcs,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
   };
 }
 

@@ -197,6 +197,14 @@ export class BehaviorScope {
     return found;
   }
 
+  /** Whether two entries are one feature under redefinition (the resolver's reading). */
+  sameFeature(a: ScopeEntry, b: ScopeEntry): boolean {
+    if (a === b) return true;
+    const da = this.declarationOf(a);
+    const db = this.declarationOf(b);
+    return da !== null && db !== null && this.names.sameFeature(da, db);
+  }
+
   /** Definitions (and usages) an element is typed by or specializes, resolved where possible. */
   typesOf(e: ScopeEntry): ScopeEntry[] {
     if (e.node.kind === 'Package') return [];

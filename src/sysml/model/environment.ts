@@ -687,7 +687,7 @@ export class ModelEnvironment implements Environment {
     if (name.segments.length === 1 && !name.isGlobal) {
       const n = name.segments[0]!;
       // Features of the instance and of the instances that hold it, innermost first.
-      for (let c: InstanceContext | undefined = this.ctx; c; c = c.parent) {
+      for (const c of this.enclosing()) {
         const f = this.values.feature(c.element, n);
         if (f) return this.values.featureValue(c, f);
       }
@@ -701,9 +701,33 @@ export class ModelEnvironment implements Environment {
     return this.elementValue(element);
   }
 
+  /**
+   * The instances whose features a simple name written in `lexical` may read, innermost first: the
+   * instance itself, and each instance holding it whose declaration (or a type it specializes) encloses
+   * where the name is written. A name resolves lexically (KerML 7.2.5 Namespaces): `k` in `part def
+   * Wheel { … }` is Wheel's, or its owners', never the `k` of a car that holds a wheel, nor of a part that
+   * calls a calc.
+   */
+  private *enclosing(): Generator<InstanceContext> {
+    yield this.ctx;
+    const written: ModelElement[] = [];
+    for (let e: ModelElement | undefined = this.lexical; e; e = e.parent) written.push(e);
+    for (let c = this.ctx.parent; c; c = c.parent) {
+      if (written.some((w) => this.specializes(c!.element, w))) yield c;
+    }
+  }
+
+  /** Whether `e` is `type` or specializes it, through the model's own types. */
+  private specializes(e: ModelElement, type: ModelElement, seen = new Set<ModelElement>()): boolean {
+    if (e === type) return true;
+    if (seen.has(e)) return false;
+    seen.add(e);
+    return this.values.index.typesOf(e).some((t) => this.specializes(t, type, seen));
+  }
+
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
     if (usage.segments.length !== 1 || usage.isGlobal) return undefined;
-    for (let c: InstanceContext | undefined = this.ctx; c; c = c.parent) {
+    for (const c of this.enclosing()) {
       const f = this.values.feature(c.element, usage.segments[0]!);
       if (!f) continue;
       // A calc usage whose result is a plain value, with an `out` parameter of that name.
@@ -756,7 +780,8 @@ export class ModelEnvironment implements Environment {
     let element: ModelElement | undefined;
     let ctx = this.ctx;
     if (callee.kind === 'QualifiedName' && callee.segments.length === 1) {
-      for (let c: InstanceContext | undefined = this.ctx; c && !element; c = c.parent) {
+      for (const c of this.enclosing()) {
+        if (element) break;
         const f = this.values.feature(c.element, callee.segments[0]!);
         if (f && isCallable(f)) {
           element = f;
