@@ -613,8 +613,9 @@ export class Workspace {
     return undefined;
   }
 
-  /** Whether two declarations are one feature under redefinition: one redefines the other (transitively),
-   * or both redefine one feature of the same name (a diamond: B::x and C::x both `:>> A::x`). */
+  /** Whether two declarations are one feature under redefinition: one redefines (or, as `perform x`,
+   * `satisfy x` do, references) the other, transitively, or both one feature of the same name (a
+   * diamond: B::x and C::x both `:>> A::x`; two `satisfy touchdown` of one part). */
   sameFeature(a: Declaration, b: Declaration): boolean {
     if (a === b) return true;
     const la = this.redefinitionLineage(a);
@@ -624,15 +625,15 @@ export class Workspace {
     return false;
   }
 
-  /** A declaration and the features it redefines, transitively: written (`:>>`, `redefines`), or, for a
-   * parameter declared again by name, implied (as supertypes reads it). */
+  /** A declaration and the features it redefines or references, transitively: written (`:>>`,
+   * `redefines`, `::>`), or, for a parameter declared again by name, implied (as supertypes reads it). */
   private redefinitionLineage(d: Declaration): Set<Declaration> {
     const out = new Set<Declaration>([d]);
     for (const x of out) {
       const scope = x.parent;
       if (!scope) continue;
       for (const { relation, ref } of x.supertypeRefs) {
-        if (relation === 'redefinition') for (const t of this.resolveReference(ref, scope, x)) out.add(t);
+        if (relation === 'redefinition' || relation === 'reference') for (const t of this.resolveReference(ref, relationScope(x, relation, scope), x)) out.add(t);
       }
       const node = x.node;
       if (x.name !== null && node && node.kind === 'Usage' && node.direction !== null && !node.relations.some((r) => r.relation === 'redefinition')) {
