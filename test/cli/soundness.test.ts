@@ -13,7 +13,7 @@ const SHARED = join(ROOT, '..', 'shared', 'soundness');
 const OURS = join(ROOT, 'test', 'fixtures', 'models', 'soundness');
 
 interface Answer {
-  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string };
+  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string; witness?: { inputs?: { name: string; value: unknown }[] } };
   standing?: { strength: string };
   error?: { message: string; status: string };
 }
@@ -333,7 +333,7 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /names-package-a\.sysml:1:9/, /'Twin' \(in the subject Twin::x\) names two different elements/);
   });
 
-  it('names resolve where they are written: a definition never reads a feature of the instance that holds one of its instances', () => {
+  it('names resolve where they are written: a definition never reads a feature of the instance that holds one of its instances (evaluate, the solver, behaviours)', () => {
     const m = join(OURS, 'names-lexical.sysml');
     // Once: w = 50 and y = 6 (the holding car's k, the calling part's k).
     for (const [subject, want] of [['LX::car::wheel::w', '20'], ['LX::bike::wheel::w', '30'], ['LX::p::y', '4']] as const) {
@@ -341,11 +341,16 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       proved(r.code, r.answer);
       assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
     }
+    // The solver reads names the same way (once: z = 8/3, the calling part's k).
+    let r = ask('satisfiable', 'LX::q', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'z', value: 4 }]);
     // Once: st.z = 5 and inBlock = 1 at proved.
-    let r = ask('outcomes', 'LX::van', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-lexical\.sysml:11:73/, /'k' names LX::k .* where it is written, but the run would read LX::van::k/);
+    r = ask('outcomes', 'LX::van', '-schedule', 'all', '--model', m);
+    refused(r.code, r.answer, /names-lexical\.sysml:12:73/, /'k' names LX::k .* where it is written, but the run would read LX::van::k/);
     r = ask('outcomes', 'LX::shadow', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-lexical\.sysml:20:35/, /'h' names h .* where it is written, but the run would read LX::shadow::h/);
+    refused(r.code, r.answer, /names-lexical\.sysml:21:35/, /'h' names h .* where it is written, but the run would read LX::shadow::h/);
   });
 
   it('a refusal names the file that holds the construct, with several model files', () => {

@@ -101,6 +101,30 @@ export class ModelValues {
     return { element: feature, path: joinPath(ctx.path, feature.name ?? '<unnamed>'), parent: ctx };
   }
 
+  /**
+   * The instances whose features a simple name written in `lexical` and read on `ctx` may be, innermost
+   * first: `ctx` itself, and each instance holding it whose declaration (or a type it specializes)
+   * encloses where the name is written. A name resolves lexically (KerML 7.2.5 Namespaces): `k` in `part
+   * def Wheel { … }` is Wheel's, or its owners', never the `k` of a car that holds a wheel, nor of a part
+   * that calls a calc.
+   */
+  *enclosing(ctx: InstanceContext, lexical: ModelElement): Generator<InstanceContext> {
+    yield ctx;
+    const written: ModelElement[] = [];
+    for (let e: ModelElement | undefined = lexical; e; e = e.parent) written.push(e);
+    for (let c = ctx.parent; c; c = c.parent) {
+      if (written.some((w) => this.specializes(c!.element, w))) yield c;
+    }
+  }
+
+  /** Whether `e` is `type` or specializes it, through the model's own types. */
+  private specializes(e: ModelElement, type: ModelElement, seen = new Set<ModelElement>()): boolean {
+    if (e === type) return true;
+    if (seen.has(e)) return false;
+    seen.add(e);
+    return this.index.typesOf(e).some((t) => this.specializes(t, type, seen));
+  }
+
   /** An environment for an expression written in `lexical` (an element), read on instance `ctx`. */
   environment(ctx: InstanceContext, lexical: ModelElement = ctx.element): ModelEnvironment {
     return new ModelEnvironment(this, ctx, lexical);
@@ -701,28 +725,8 @@ export class ModelEnvironment implements Environment {
     return this.elementValue(element);
   }
 
-  /**
-   * The instances whose features a simple name written in `lexical` may read, innermost first: the
-   * instance itself, and each instance holding it whose declaration (or a type it specializes) encloses
-   * where the name is written. A name resolves lexically (KerML 7.2.5 Namespaces): `k` in `part def
-   * Wheel { … }` is Wheel's, or its owners', never the `k` of a car that holds a wheel, nor of a part that
-   * calls a calc.
-   */
-  private *enclosing(): Generator<InstanceContext> {
-    yield this.ctx;
-    const written: ModelElement[] = [];
-    for (let e: ModelElement | undefined = this.lexical; e; e = e.parent) written.push(e);
-    for (let c = this.ctx.parent; c; c = c.parent) {
-      if (written.some((w) => this.specializes(c!.element, w))) yield c;
-    }
-  }
-
-  /** Whether `e` is `type` or specializes it, through the model's own types. */
-  private specializes(e: ModelElement, type: ModelElement, seen = new Set<ModelElement>()): boolean {
-    if (e === type) return true;
-    if (seen.has(e)) return false;
-    seen.add(e);
-    return this.values.index.typesOf(e).some((t) => this.specializes(t, type, seen));
+  private enclosing(): Generator<InstanceContext> {
+    return this.values.enclosing(this.ctx, this.lexical);
   }
 
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
