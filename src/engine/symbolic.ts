@@ -411,7 +411,8 @@ export class Symbolizer {
 
   private lookupName(ctx: InstanceContext, lexical: ModelElement, name: QualifiedName, at: SourceRange): Sym | undefined {
     if (name.segments.length === 1 && !name.isGlobal) {
-      for (let c: InstanceContext | undefined = ctx; c; c = c.parent) {
+      // The instance's features and those of the instances holding it that enclose the expression.
+      for (const c of this.values.enclosing(ctx, lexical)) {
         const f = this.values.feature(c.element, name.segments[0]!);
         if (f) return this.feature(c, f);
       }
@@ -436,11 +437,12 @@ export class Symbolizer {
     let element: ModelElement | undefined;
     let target = ctx;
     if (callee.kind === 'QualifiedName' && callee.segments.length === 1) {
-      for (let c: InstanceContext | undefined = ctx; c && !element; c = c.parent) {
+      for (const c of this.values.enclosing(ctx, lexical)) {
         const f = this.values.feature(c.element, callee.segments[0]!);
         if (f && isCallable(f)) {
           element = f;
           target = this.values.child(c, f);
+          break;
         }
       }
     }

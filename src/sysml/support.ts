@@ -10,7 +10,7 @@
 //   values — the members of its body and of the types it specializes;
 // - `checks`: checking a structure's constraints (what `evaluate` and `satisfiable` of a part hold it to);
 // - `calc`: a calc, constraint, requirement, analysis or case body invoked for its result.
-import type { Definition, Expression, Member, SourceRange } from './ast';
+import type { Definition, Expression, Member, SourceRange, Usage } from './ast';
 
 export type Status = 'modeled' | 'inert' | 'refused';
 export type Layer = 'values' | 'checks' | 'calc';
@@ -348,6 +348,67 @@ export function refusalMessage(u: Unmodeled, where: string): string {
  */
 export function inheritedTwiceMessage(feature: string, defaults: boolean, from: string, also: string, owner: string | null): string {
   return `'${feature}' is inherited with two ${defaults ? 'default values' : 'values'}, from ${from} and ${also}, and neither redefines the other: redefine it in ${owner ?? 'the element'} to say which`;
+}
+
+/**
+ * A usage that takes the place of a supertype's feature by its position or role, not by a redefinition it
+ * declares (KerML implied redefinitions: parameters, ends, the subject, the result; SysML: objectives,
+ * actors, stakeholders): read by name as before; the value model checks parameters' positions apart.
+ */
+export function redefinesImplicitly(u: Usage): boolean {
+  return u.direction !== null || u.isEnd || (u.role !== null && IMPLIED_ROLES.has(u.role));
+}
+const IMPLIED_ROLES = new Set(['subject', 'return', 'objective', 'actor', 'stakeholder']);
+
+/** Kinds whose owned parameters redefine a supertype's parameters in order (KerML Behaviors and Steps). */
+export const POSITIONAL_PARAMETER_KINDS: ReadonlySet<string> = new Set([
+  'action', 'state', 'calc', 'constraint', 'requirement', 'concern', 'case', 'analysis', 'verification', 'use case', 'viewpoint',
+  'behavior', 'function', 'predicate', 'step', 'expr', 'bool', 'inv',
+]);
+
+/** A parameter in the order of its owner's parameters (in, out and inout; not the result or the subject). */
+export function isOrderedParameter(m: Member): m is Usage {
+  return m.kind === 'Usage' && m.direction !== null && m.role !== 'return' && m.role !== 'subject';
+}
+
+/**
+ * A parameter declared without `:>>` whose name is not that of the supertype's parameter at its
+ * position (KerML, Behaviors and Steps: such a parameter redefines the one at its position): what it
+ * would redefine and what its name suggests differ, so it is refused, saying both. `theirs` are the
+ * supertype's parameters in order, each `used` when reading a renamed one as a feature of its own could
+ * differ from reading it as that parameter (it has a value, or the bodies name it); undefined when the
+ * position and the name agree, or the parameter renames an unused one in place.
+ */
+export function parameterOrderMessage(name: string, position: number, owner: string, direction: string, theirs: readonly { readonly name: string | null; readonly at: string; readonly used: boolean }[], supertype: string): string | undefined {
+  const at = theirs[position];
+  const named = theirs.findIndex((x) => x.name === name);
+  if (at ? at.name === name || (named < 0 && !at.used) : named < 0) return undefined;
+  const nth = (k: number) => `${k + 1}${['st', 'nd', 'rd'][k] ?? 'th'}`;
+  const rule = 'a parameter declared without `:>>` redefines the one at its position (KerML, Behaviors and Steps)';
+  return at
+    ? `the parameter '${name}' of ${owner} is its ${nth(position)}, and ${supertype}'s ${nth(position)} is '${at.name ?? '<unnamed>'}' (${at.at}): ${rule}, so it would be ${supertype}'s '${at.name ?? '<unnamed>'}'${named >= 0 ? `, not ${supertype}'s '${name}' (its ${nth(named)})` : ''}; write \`${named >= 0 ? `${direction} :>> ${name}` : `${direction} ${name} :>> ${at.name ?? '…'}`}\` to say which it redefines, or declare the parameters in ${supertype}'s order`
+    : `the parameter '${name}' of ${owner} is its ${nth(position)}, past ${supertype}'s parameters, and ${supertype}'s '${name}' is its ${nth(named)}: ${rule}, so it is not that one; write \`${direction} :>> ${name}\` to redefine it, or declare the parameters in ${supertype}'s order`;
+}
+
+/** Names mentioned in a syntax subtree (every segment of every qualified name: names, member accesses, references). */
+export function mentioned(e: unknown, out: Set<string>): void {
+  if (typeof e !== 'object' || e === null) return;
+  if (Array.isArray(e)) {
+    for (const x of e) mentioned(x, out);
+    return;
+  }
+  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
+  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
+  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentioned(v, out);
+}
+
+/**
+ * An owned feature declared under an inherited feature's name without redefining it (a forgotten `:>>`):
+ * another feature, which the supertype's own expressions never read (KerML 7.3.4.6: a redefinition is
+ * declared). One message for the value model and the behaviour compiler, which both refuse it.
+ */
+export function unredefinedNameMessage(name: string, owner: string, keyword: string, inherited: string, inheritedOwner: string): string {
+  return `'${name}' in ${owner} has the name of the inherited ${inherited} but does not redefine it: it is another feature, and ${inheritedOwner}'s expressions still read ${inheritedOwner}'s (KerML 7.3.4.6: a redefinition is declared, with \`:>>\` or \`redefines\`); write \`${keyword} :>> ${name}\` to redefine it, or give it another name`;
 }
 
 /** Expression kinds and what the evaluator does with them (the census reads this too). */

@@ -8,8 +8,11 @@ import { CORPUS, measure, share, topReasons } from '../../scripts/corpus-answers
 // an expression stopped reading as true (MassConstraint4, MassAnalysis3, C and one more had been "proved true");
 // 174 when untyped parameters (Anything) and DimensionOneValue ones are given a sample too; 176 with
 // quantity-typed subjects and the attributes a requirement inherits from one of the model's own definitions;
-// 177 with case objectives checked against the result.
-const FLOOR = 186 / 236;
+// 177 with case objectives checked against the result; 186 → 172 when a name that names two elements is
+// refused instead of taken first: three training folders hold a file that redeclares a sibling's top-level
+// package with other contents ('Action Definition Example', 'Messaging Example', 'State Decomposition-1'),
+// so in the folder's model those 14 subjects name two packages (the answers had taken the asked file's).
+const FLOOR = 172 / 236;
 
 describe('corpus answers (every definition of the release examples, training, validation asked one question)', () => {
   it('answers at least the recorded share, never with an internal error, and every refusal names its place', async function () {

@@ -10,8 +10,8 @@ import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
 import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
-import { inheritedTwiceMessage } from '../support';
-import { BehaviorScope, lastSegment, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
+import { inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { BehaviorScope, lastSegment, rangeText, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
   readonly container: number;
@@ -80,6 +80,10 @@ class Compiler {
   readonly globals = new Map<QualifiedName, string>();
   /** Calc usages read through their parameters and results (calcUsage), by path. */
   readonly calcs = new Set<string>();
+  /** Names the run would read by another feature than the one they name (checkLexical). */
+  readonly misreads = new Map<QualifiedName, BehaviorError>();
+  /** The usage each feature key was declared by (its first declaration: an own redefinition before what it redefines). */
+  private readonly declarations = new Map<string, Usage>();
   readonly parts = new Set<string>(['']);
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
@@ -154,6 +158,7 @@ class Compiler {
     const entry = this.scope.entryOf(u);
     const valueTypes = entry ? this.scope.valueTypesOf(entry) : [];
     this.featureIndex.set(key, this.features.length);
+    this.declarations.set(key, u);
     this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
@@ -358,7 +363,11 @@ class Compiler {
       const n = e as { kind?: string; name?: QualifiedName } & Record<string, unknown>;
       if (n.kind === 'Name' && n.name) {
         const name = n.name;
-        if (this.globals.has(name) || (name.segments.length === 1 && !name.isGlobal && known(scope, name.segments[0]!))) return;
+        if (this.globals.has(name)) return;
+        if (name.segments.length === 1 && !name.isGlobal && known(scope, name.segments[0]!)) {
+          this.checkLexical(name, scope, path);
+          return;
+        }
         if (name.segments.length > 1 && this.enums.has(name.segments.at(-2)!)) return;
         const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
         if (!target || target.node.kind !== 'Usage' || target.parent?.node.kind !== 'Package') return;
@@ -616,6 +625,25 @@ class Compiler {
     return `${this.effectPaths.get(e) ?? '?'}:${e.range.line}:${e.range.column}`;
   }
 
+  /**
+   * A name the run reads by the instances that hold the expression (its scope's feature prefixes,
+   * innermost first) must be the feature it names where it is written (KerML 7.2.5 Namespaces: names
+   * resolve lexically): `k` in `action def Step` is Step's, or a package's, never the `k` of a part that
+   * performs a Step; a block's own `h` is not the action's. Where the two differ the run would read
+   * another feature: refused where a run reads it (ExecutionModel.misreads), naming both.
+   */
+  private checkLexical(name: QualifiedName, scope: readonly string[], path: string): void {
+    const seg = name.segments[0]!;
+    const p = scope.find((x) => this.featureIndex.has(join(x, seg)));
+    const u = p === undefined ? undefined : this.declarations.get(join(p, seg));
+    if (!u) return;
+    const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
+    const read = this.scope.entryOf(u);
+    if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return;
+    const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
+    this.misreads.set(name, new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would read ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics reads them by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range));
+  }
+
   /** What a binding connector's end names, from the scopes of the body it is written in. */
   private bindingEnd(ref: Reference, ctx: Ctx, what: string): { key: string; expr: Expression; state: 'open' | 'a value' | 'an input' | 'instance'; output: boolean } {
     const links = ref.kind === 'QualifiedName' ? [ref] : ref.chain;
@@ -664,6 +692,7 @@ class Compiler {
       branches.push(this.memberGroups(t.node, t, seen));
     }
     for (const t of supertypes) for (const m of t.node.kind === 'Package' ? [] : (t.node.body ?? [])) if (!this.origin.has(m)) this.origin.set(m, t);
+    this.namingChecks(node, entry, own, branches);
     const replaced = new Set<string>();
     for (const m of own) {
       const n = memberName(m);
@@ -673,6 +702,68 @@ class Compiler {
     const dropped = this.diamond(node, branches, replaced);
     const kept = branches.flat(1).map((g) => g.filter((m) => !replaced.has(memberName(m) ?? '') && !dropped.has(m))).filter((g) => g.length > 0);
     return [own, ...kept];
+  }
+
+  /**
+   * An own member declared under the name of an inherited one without redefining it is another member,
+   * which the supertype's own members never read (KerML 7.3.4.6): taken for the inherited one it would
+   * change what they do, so it is refused, naming both. Parameters, ends and subjects keep their
+   * implied redefinition; a parameter whose name is not that of the supertype's parameter at its
+   * position is refused too (the position says which it redefines, the name another).
+   */
+  private namingChecks(node: Usage | Definition, entry: ScopeEntry, own: readonly Member[], branches: readonly Member[][][]): void {
+    for (const m of own) {
+      if (m.kind !== 'Usage' || m.name === null || redefinesImplicitly(m) || m.relations.some((r) => r.relation === 'redefinition')) continue;
+      for (const x of branches.flat(2)) {
+        if (x.kind !== 'Usage' || x === m || memberName(x) !== m.name || redefinesImplicitly(x)) continue;
+        const from = this.origin.get(x);
+        const owner = from && from.node.kind !== 'Package' ? (from.node.name ?? '?') : '?';
+        this.fail(unredefinedNameMessage(m.name, node.name ?? '?', m.keyword, `${owner}::${m.name} (${rangeText(from?.path ?? entry.path, x.nameRange ?? x.range)})`, owner), entry.path, m.nameRange ?? m.range);
+      }
+    }
+    // Parameters redefine a supertype's by position (KerML): one whose name says another is refused.
+    if (!POSITIONAL_PARAMETER_KINDS.has(node.keyword)) return;
+    const params = own.filter(isOrderedParameter);
+    for (const t of this.scope.typesOf(entry)) {
+      // A parameter renamed in place (`action monitor : MonitorBattery { out batteryCharge; }`) is read as
+      // before, a feature of its own, where that cannot differ: the one it redefines has no value and no
+      // member of the supertypes (or of this element) names it.
+      const used = (u: Usage) => u.value !== null || usageName(u) === null || this.namedIn([entry, t], usageName(u)!);
+      const theirs = this.orderedParameters(t, new Set()).map((x) => ({ name: usageName(x.u), at: rangeText(x.path, x.u.nameRange ?? x.u.range), get used() { return used(x.u); } }));
+      for (const [i, p] of params.entries()) {
+        if (p.name === null || p.relations.some((r) => r.relation === 'redefinition')) continue;
+        const message = parameterOrderMessage(p.name, i, node.name ?? '?', p.direction ?? 'in', theirs, t.name ?? '?');
+        if (message) this.fail(message, entry.path, p.nameRange ?? p.range);
+      }
+    }
+  }
+
+  /** Whether a name is mentioned in the bodies of these elements or of the types they specialize. */
+  private namedIn(entries: readonly ScopeEntry[], name: string): boolean {
+    const names = new Set<string>();
+    const seen = new Set<ScopeEntry>();
+    const visit = (e: ScopeEntry): void => {
+      if (seen.has(e) || e.node.kind === 'Package') return;
+      seen.add(e);
+      mentioned(e.node.body, names);
+      for (const t of this.scope.typesOf(e)) visit(t);
+    };
+    for (const e of entries) visit(e);
+    return names.has(name);
+  }
+
+  /** An element's parameters in order: its supertypes' first, each own one in the place of the one it replaces (by name, as memberGroups reads them). */
+  private orderedParameters(entry: ScopeEntry, seen: Set<ScopeEntry>): { u: Usage; path: string }[] {
+    if (seen.has(entry) || entry.node.kind === 'Package') return [];
+    seen.add(entry);
+    const out: { u: Usage; path: string }[] = [];
+    for (const t of this.scope.typesOf(entry)) for (const p of this.orderedParameters(t, seen)) if (!out.some((x) => usageName(x.u) === usageName(p.u))) out.push(p);
+    for (const u of (entry.node.body ?? []).filter(isOrderedParameter)) {
+      const at = out.findIndex((x) => usageName(x.u) === usageName(u));
+      if (at >= 0) out[at] = { u, path: entry.path };
+      else out.push({ u, path: entry.path });
+    }
+    return out;
   }
 
   /**
@@ -1814,18 +1905,6 @@ function relativeName(a: string, b: string): string {
   return y.slice(k).join('.');
 }
 
-/** Names mentioned in an expression (every segment of names and member accesses). */
-function mentioned(e: unknown, out: Set<string>): void {
-  if (typeof e !== 'object' || e === null) return;
-  if (Array.isArray(e)) {
-    for (const x of e) mentioned(x, out);
-    return;
-  }
-  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
-  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
-  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentioned(v, out);
-}
-
 /**
  * The features an expression (or a set of names) may read, as feature indices, over-approximated by
  * name: every feature whose last segment is a name it mentions and, through each bound feature it
@@ -2052,7 +2131,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   });
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, calcs: c.calcs,
+    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
   };
 }
 

@@ -91,6 +91,8 @@ class StateEnvironment implements Environment {
 
   lookup(name: QualifiedName): Outcome | undefined {
     const segs = name.segments;
+    const misread = this.rt.model.misreads.get(name);
+    if (misread) throw misread;
     if (segs.length === 1) {
       // Which prefix a name resolves by depends on the model only (see Runtime.nameKeys).
       const hit = this.rt.nameKeys.get(name);

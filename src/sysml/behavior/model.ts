@@ -150,6 +150,11 @@ export interface ExecutionModel {
    * key of the hidden, bound feature that holds its value (`::P::limit`), by the name's syntax node.
    */
   readonly globals: ReadonlyMap<QualifiedName, string>;
+  /**
+   * Names the run would read by another feature than the one they name where they are written (by
+   * the name's syntax node): reading one is refused with this error, when and where a run reads it.
+   */
+  readonly misreads: ReadonlyMap<QualifiedName, BehaviorError>;
   /** Calc usages by path: `t.d` reads the feature `t.d`, `t` its result (the hidden feature `t#result`). */
   readonly calcs: ReadonlySet<string>;
 }

@@ -6,6 +6,7 @@
 import type { Definition, Document, Member, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
 import { isScalarTypeName, type ScalarTypeName } from '../semantics/types';
+import { BehaviorError } from './model';
 
 export type ScopeNode = Package | Definition | Usage;
 
@@ -128,8 +129,18 @@ export class BehaviorScope {
     return this.names.declarationOfNode(e.path, e.node);
   }
 
-  /** The first declaration that is a package, definition or usage of these documents, as its entry. */
-  private entryAmong(found: readonly Declaration[]): ScopeEntry | undefined {
+  /**
+   * The declaration that is a package, definition or usage of these documents, as its entry: the first,
+   * when the others are the same feature under redefinition. Two different elements of one name (two
+   * imports each bringing one in) leave the name undecided: refused naming both, never the first taken.
+   */
+  private entryAmong(found: readonly Declaration[], what?: () => { text: string; path: string | undefined; range: SourceRange | undefined }): ScopeEntry | undefined {
+    const pair = this.names.ambiguousPair(found);
+    if (pair) {
+      const w = what?.();
+      const where = (d: Declaration) => `${d.qualifiedName}${d.document && d.range ? ` (${rangeText(d.document, d.nameRange ?? d.range)})` : ''}`;
+      throw new BehaviorError(`${w?.text ?? `'${pair[0].name ?? ''}'`} names two different elements, ${where(pair[0])} and ${where(pair[1])}, neither redefining the other: the name is ambiguous there (KerML: a name resolves to one membership; two imports, two members or two inherited features of that name leave it undecided); qualify it, or leave only one of them in sight`, w?.path, w?.range);
+    }
     for (const d of found) {
       const e = d.node ? this.byNode.get(d.node) : undefined;
       if (e) return e;
@@ -151,7 +162,7 @@ export class BehaviorScope {
 
   /** The element a subject's qualified name (`P::Q::s`, `P::c.b`) names. */
   find(qualifiedName: string): ScopeEntry | undefined {
-    return this.entryAmong(this.lookup(null, splitName(qualifiedName)));
+    return this.entryAmong(this.lookup(null, splitName(qualifiedName)), () => ({ text: `the subject ${qualifiedName}`, path: undefined, range: undefined }));
   }
 
   /** The innermost package, definition or usage of a document whose text holds `range` (where a name written there is resolved from). */
@@ -178,18 +189,26 @@ export class BehaviorScope {
   /** Resolves a qualified name written at `from`. */
   resolve(from: ScopeEntry | undefined, qn: QualifiedName | readonly string[]): ScopeEntry | undefined {
     const scope = this.declarationNear(from);
-    if (Array.isArray(qn)) return this.entryAmong(this.lookup(scope, qn as readonly string[]));
+    if (Array.isArray(qn)) return this.entryAmong(this.lookup(scope, qn as readonly string[]), () => ({ text: `'${(qn as readonly string[]).join('::')}'`, path: from?.path, range: undefined }));
     const name = qn as QualifiedName;
-    return this.entryAmong(this.lookup(scope, name.segments, name.isGlobal));
+    return this.entryAmong(this.lookup(scope, name.segments, name.isGlobal), () => ({ text: `'${name.segments.join('::')}'`, path: from?.path, range: name.range }));
   }
 
   resolveReference(from: ScopeEntry | undefined, ref: Reference): ScopeEntry | undefined {
     const scope = this.declarationNear(from);
-    if (scope) return this.entryAmong(this.names.resolveReference(ref, scope, null));
+    if (scope) return this.entryAmong(this.names.resolveReference(ref, scope, null), () => ({ text: `'${referenceText(ref)}'`, path: from?.path, range: ref.range }));
     if (ref.kind === 'QualifiedName') return this.resolve(undefined, ref);
     let found = this.resolve(undefined, ref.chain[0]!);
     for (const link of ref.chain.slice(1)) found = found ? this.resolve(found, link) : undefined;
     return found;
+  }
+
+  /** Whether two entries are one feature under redefinition (the resolver's reading). */
+  sameFeature(a: ScopeEntry, b: ScopeEntry): boolean {
+    if (a === b) return true;
+    const da = this.declarationOf(a);
+    const db = this.declarationOf(b);
+    return da !== null && db !== null && this.names.sameFeature(da, db);
   }
 
   /** Definitions (and usages) an element is typed by or specializes, resolved where possible. */
@@ -201,7 +220,7 @@ export class BehaviorScope {
     for (const r of e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'reference') continue;
       // Resolved from the owner, never to the element itself (a feature does not specialize itself).
-      const t = scope ? this.entryAmong(this.names.resolveReference(r.target, scope, own)) : this.resolveReference(e.parent, r.target);
+      const t = scope ? this.entryAmong(this.names.resolveReference(r.target, scope, own), () => ({ text: `'${referenceText(r.target)}'`, path: e.path, range: r.target.range })) : this.resolveReference(e.parent, r.target);
       if (t && t !== e && !out.includes(t)) out.push(t);
     }
     return out;

@@ -9,6 +9,7 @@ import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../s
 import { declaredName, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
+import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { asInstanceOf } from '../semantics/types';
 import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
@@ -91,6 +92,30 @@ export class ModelValues {
 
   child(ctx: InstanceContext, feature: ModelElement): InstanceContext {
     return { element: feature, path: joinPath(ctx.path, feature.name ?? '<unnamed>'), parent: ctx };
+  }
+
+  /**
+   * The instances whose features a simple name written in `lexical` and read on `ctx` may be, innermost
+   * first: `ctx` itself, and each instance holding it whose declaration (or a type it specializes)
+   * encloses where the name is written. A name resolves lexically (KerML 7.2.5 Namespaces): `k` in `part
+   * def Wheel { … }` is Wheel's, or its owners', never the `k` of a car that holds a wheel, nor of a part
+   * that calls a calc.
+   */
+  *enclosing(ctx: InstanceContext, lexical: ModelElement): Generator<InstanceContext> {
+    yield ctx;
+    const written: ModelElement[] = [];
+    for (let e: ModelElement | undefined = lexical; e; e = e.parent) written.push(e);
+    for (let c = ctx.parent; c; c = c.parent) {
+      if (written.some((w) => this.specializes(c!.element, w))) yield c;
+    }
+  }
+
+  /** Whether `e` is `type` or specializes it, through the model's own types. */
+  private specializes(e: ModelElement, type: ModelElement, seen = new Set<ModelElement>()): boolean {
+    if (e === type) return true;
+    if (seen.has(e)) return false;
+    seen.add(e);
+    return this.index.typesOf(e).some((t) => this.specializes(t, type, seen));
   }
 
   /** An environment for an expression written in `lexical` (an element), read on instance `ctx`. */
@@ -586,6 +611,9 @@ export class ModelValues {
    * the inherited ones it does not redefine, and the result expression of the nearest body that has one.
    */
   bodyMembers(element: ModelElement): Member[] {
+    // A body's members are read by name: one whose name names two features there is refused.
+    const [clash] = this.index.namingProblems(element);
+    if (clash) throw new UnsupportedError(`${place(clash[0].path, rangeOf(clash[0]))}: ${clash[1]}`);
     // The index never changes, so neither does an element's body: computed once (every table row asks).
     const cached = BODY_MEMBERS.get(element);
     if (cached) return cached;
@@ -736,7 +764,7 @@ export class ModelEnvironment implements Environment {
     if (name.segments.length === 1 && !name.isGlobal) {
       const n = name.segments[0]!;
       // Features of the instance and of the instances that hold it, innermost first.
-      for (let c: InstanceContext | undefined = this.ctx; c; c = c.parent) {
+      for (const c of this.enclosing()) {
         const f = this.values.feature(c.element, n);
         if (f) return this.values.featureValue(c, f);
       }
@@ -750,9 +778,13 @@ export class ModelEnvironment implements Environment {
     return this.elementValue(element);
   }
 
+  private enclosing(): Generator<InstanceContext> {
+    return this.values.enclosing(this.ctx, this.lexical);
+  }
+
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
     if (usage.segments.length !== 1 || usage.isGlobal) return undefined;
-    for (let c: InstanceContext | undefined = this.ctx; c; c = c.parent) {
+    for (const c of this.enclosing()) {
       const f = this.values.feature(c.element, usage.segments[0]!);
       if (!f) continue;
       // A calc usage whose result is a plain value, with an `out` parameter of that name.
@@ -814,7 +846,8 @@ export class ModelEnvironment implements Environment {
     let element: ModelElement | undefined;
     let ctx = this.ctx;
     if (callee.kind === 'QualifiedName' && callee.segments.length === 1) {
-      for (let c: InstanceContext | undefined = this.ctx; c && !element; c = c.parent) {
+      for (const c of this.enclosing()) {
+        if (element) break;
         const f = this.values.feature(c.element, callee.segments[0]!);
         if (f && isCallable(f)) {
           element = f;

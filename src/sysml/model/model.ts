@@ -6,8 +6,9 @@
 import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
 import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
-import { inheritedTwiceMessage } from '../support';
+import { inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { isScalarTypeName, type ScalarTypeName } from '../semantics/types';
+import { UnsupportedError, place } from './errors';
 
 export type NamespaceNode = Package | Definition | Usage;
 
@@ -110,6 +111,20 @@ function hasValue(m: ModelElement): boolean {
   return valueKind(m) === 'bound';
 }
 
+function impliedRedefinition(m: ModelElement): boolean {
+  return m.node.kind === 'Usage' && redefinesImplicitly(m.node);
+}
+
+function declaresRedefinition(m: ModelElement): boolean {
+  return m.node.kind === 'Usage' && m.node.relations.some((r) => r.relation === 'redefinition');
+}
+
+/** `Vehicle::mass (file:3:9)`: a feature by its owner's name and its place, for messages. */
+function described(x: ModelElement): string {
+  const owner = x.parent?.name ?? x.parent?.qualifiedName;
+  return `${owner ? `${owner}::` : ''}${x.name ?? '<unnamed>'} (${place(x.path, rangeOf(x))})`;
+}
+
 export function lastSegment(ref: Reference): string | null {
   const qn = ref.kind === 'FeatureChain' ? ref.chain.at(-1) : ref;
   return qn?.segments.at(-1) ?? null;
@@ -140,6 +155,7 @@ export class ModelIndex {
   private readonly featureNamesCache = new Map<ModelElement, Map<string, ModelElement>>();
   private readonly quantityValuedCache = new Map<ModelElement, boolean>();
   private readonly valueTypesCache = new Map<ModelElement, ValueType[]>();
+  private readonly namingCache = new Map<ModelElement, Map<ModelElement, string>>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -186,11 +202,24 @@ export class ModelIndex {
     return this.names.declarationOfNode(e.path, e.node);
   }
 
-  /** The first of the resolver's answers that is an element of this model (library names have none). */
-  private elementAmong(found: readonly Declaration[], not?: ModelElement): ModelElement | undefined {
-    for (const d of found) {
+  /**
+   * The resolver's answer as an element of this model (library names have none): the nearest, the first,
+   * when the others are the same feature under redefinition. Two different elements of one name (two
+   * imports each bringing one in, two members of one name) are a name the model does not decide: refused
+   * naming both, never the first taken. `what` says which name was looked up, and where.
+   */
+  private elementAmong(found: readonly Declaration[], not?: ModelElement, what?: () => { name: string; at?: string }): ModelElement | undefined {
+    const candidates = not ? found.filter((d) => d.node !== not.node) : found;
+    const pair = this.names.ambiguousPair(candidates);
+    if (pair) {
+      const [a, b] = pair.map((d) => (d.node ? this.byNode.get(d.node) : undefined));
+      const w = what?.() ?? { name: `'${pair[0].name ?? ''}'` };
+      const where = (d: Declaration, e: ModelElement | undefined) => (e ? described(e) : `${d.qualifiedName}${d.document && d.range ? ` (${place(d.document, d.nameRange ?? d.range)})` : ''}`);
+      throw new UnsupportedError(`${w.at ? `${w.at}: ` : ''}${w.name} names two different elements, ${where(pair[0], a)} and ${where(pair[1], b)}, neither redefining the other: the name is ambiguous there (KerML: a name resolves to one membership; two imports, two members or two inherited features of that name leave it undecided); qualify it, or leave only one of them in sight`);
+    }
+    for (const d of candidates) {
       const e = d.node ? this.byNode.get(d.node) : undefined;
-      if (e && e !== not) return e;
+      if (e) return e;
     }
     return undefined;
   }
@@ -208,7 +237,7 @@ export class ModelIndex {
   findChain(qualifiedName: string): ModelElement[] | undefined {
     const segments = splitQualifiedName(qualifiedName);
     if (segments.length === 0) return undefined;
-    let found = this.named(this.roots, segments[0]!) ?? this.elementAmong(this.names.global(segments[0]!, 'user'));
+    let found = this.elementAmong(this.names.global(segments[0]!, 'user'), undefined, () => ({ name: `'${segments[0]}' (in the subject ${qualifiedName})` })) ?? this.named(this.roots, segments[0]!);
     if (!found) return undefined;
     const chain = [found];
     for (const s of segments.slice(1)) {
@@ -365,12 +394,112 @@ export class ModelIndex {
     return result;
   }
 
-  /** Why a feature cannot be read (it values a feature that already has a value in the same body). */
+  /**
+   * Why a feature cannot be read on an instance of `owner`: it values a feature that already has a value
+   * in the same body, it is inherited with two values, or its name names two features there (namingProblems).
+   */
   conflictOf(e: ModelElement, owner?: ModelElement): string | undefined {
     const own = this.conflicts.get(e);
     if (own !== undefined || owner === undefined) return own;
     this.featuresOf(owner);
-    return this.inheritedConflicts.get(owner)?.get(e);
+    return this.namingProblems(owner).get(e) ?? this.inheritedConflicts.get(owner)?.get(e);
+  }
+
+  /**
+   * The features of an element (as featuresOf lists them) whose name names two different features there,
+   * with why. featuresOf reads features by name, one feature per name; KerML does not: redefinition is a
+   * relationship a feature declares (`:>>`, `redefines`; KerML 7.3.4.6), implied only for parameters by
+   * position (checkFeatureParameterRedefinition), ends, subjects and results. A feature declared under an
+   * inherited feature's name without one is another feature, whose name clashes with the inherited one
+   * (KerML Namespace::validateNamespaceDistinguishibility), and the supertype's expressions still read
+   * the supertype's feature, which by name would be the new one: such a feature is refused where it is
+   * read, never taken for the other. So are two unrelated features of one name from two supertypes, two
+   * of one name in one body, and a parameter whose position and name say different parameters.
+   */
+  namingProblems(e: ModelElement): Map<ModelElement, string> {
+    const hit = this.namingCache.get(e);
+    if (hit) return hit;
+    const out = new Map<ModelElement, string>();
+    this.namingCache.set(e, out); // a cycle of specializations sees none
+    const features = this.featuresOf(e);
+    const types = this.typesOf(e).filter((t) => !(t === e.parent && this.isVariant(e)));
+    const namesOf = (t: ModelElement) => {
+      this.featuresOf(t);
+      return this.featureNamesCache.get(t) ?? new Map<string, ModelElement>();
+    };
+    const unrelated = (a: ModelElement, b: ModelElement) =>
+      a !== b && a.node.kind === 'Usage' && b.node.kind === 'Usage' && !impliedRedefinition(a) && !impliedRedefinition(b) && !this.oneFeature(a, b);
+    const add = (f: ModelElement | undefined, message: string | undefined) => {
+      if (f && message !== undefined && !out.has(f)) out.set(f, message);
+    };
+    const own = e.members.filter((m) => m.node.kind === 'Usage' && !this.isVariant(m));
+    for (const [i, m] of own.entries()) {
+      const names = [m.name, ...this.redefinedNamesOf(m)].filter((n): n is string => n !== null);
+      for (const n of names) {
+        const twin = own.slice(0, i).find((x) => x.name === n && unrelated(x, m));
+        if (twin) add(m, `'${n}' is declared twice in ${e.name ?? e.qualifiedName}, at ${described(twin)} and ${described(m)}, and neither redefines the other: a name names one member of a namespace (KerML Namespace::validateNamespaceDistinguishibility); rename one, or redefine with \`:>>\``);
+        for (const t of types) {
+          const inherited = namesOf(t).get(n);
+          if (inherited && unrelated(inherited, m)) {
+            const keyword = m.node.kind === 'Usage' ? m.node.keyword : 'feature';
+            add(m, unredefinedNameMessage(n, e.name ?? e.qualifiedName, keyword, described(inherited), inherited.parent?.name ?? 'the supertype'));
+          }
+        }
+      }
+    }
+    // Two supertypes each with its own feature of one name (not a diamond over one feature).
+    for (const [i, a] of types.entries()) {
+      for (const b of types.slice(i + 1)) {
+        const other = namesOf(b);
+        for (const [n, fa] of namesOf(a)) {
+          const fb = other.get(n);
+          if (!fb || !unrelated(fa, fb)) continue;
+          const mine = this.featureNamesCache.get(e)?.get(n);
+          if (mine && own.includes(mine) && this.oneFeature(mine, fa) && this.oneFeature(mine, fb)) continue;
+          add(mine, `${e.name ?? e.qualifiedName} inherits two different features named '${n}', ${described(fa)} and ${described(fb)}, and neither redefines the other: a name names one feature of ${e.name ?? e.qualifiedName} (KerML Namespace::validateNamespaceDistinguishibility); rename one, or redefine one by the other`);
+        }
+      }
+    }
+    if (POSITIONAL_PARAMETER_KINDS.has(declarationKind(e))) {
+      const ordered = (x: ModelElement) => isOrderedParameter(x.node as Member);
+      const params = own.filter(ordered);
+      for (const t of types) {
+        // A parameter renamed in place is read as a feature of its own where that cannot differ: the one
+        // it redefines has no value and no body of the supertypes (or of this element) names it.
+        let names: Set<string> | undefined;
+        const used = (x: ModelElement) => valueKind(x) !== null || x.name === null || (names ??= this.mentionedIn([e, t])).has(x.name);
+        const theirs = this.featuresOf(t).filter(ordered).map((x) => ({ name: x.name, at: place(x.path, rangeOf(x)), get used() { return used(x); } }));
+        for (const [i, p] of params.entries()) {
+          if (declaresRedefinition(p) || p.name === null) continue;
+          add(p, parameterOrderMessage(p.name, i, e.name ?? e.qualifiedName, (p.node as Usage).direction ?? 'in', theirs, t.name ?? t.qualifiedName));
+        }
+      }
+    }
+    // What a supertype's features have, its instances have, redefined or not.
+    for (const t of types) {
+      for (const [f, message] of this.namingProblems(t)) add(features.find((x) => x === f || this.redefinitionRoots(x).includes(f)) ?? (f.name !== null ? this.featureNamesCache.get(e)?.get(f.name) : undefined), message);
+    }
+    return out;
+  }
+
+  /** The names mentioned in these elements' bodies and in those of the types they specialize. */
+  private mentionedIn(elements: readonly ModelElement[]): Set<string> {
+    const names = new Set<string>();
+    const seen = new Set<ModelElement>();
+    const visit = (x: ModelElement): void => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      mentioned(bodyOf(x.node), names);
+      for (const t of this.typesOf(x)) visit(t);
+    };
+    for (const x of elements) visit(x);
+    return names;
+  }
+
+  /** Whether two features are one feature: the same, or one redefines the other, or both redefine a third. */
+  private oneFeature(a: ModelElement, b: ModelElement): boolean {
+    const roots = this.redefinitionRoots(b);
+    return this.redefinitionRoots(a).some((r) => roots.includes(r));
   }
 
   /**
@@ -552,21 +681,24 @@ export class ModelIndex {
     const hit = byName.get(name);
     if (hit !== undefined) return hit ?? undefined;
     const d = this.declarationOf(e);
-    const found = d ? this.elementAmong(this.names.memberNamed(d, name, d)) : this.named(e.members, name);
+    const found = d ? this.elementAmong(this.names.memberNamed(d, name, d), undefined, () => ({ name: `'${name}' in ${e.qualifiedName}` })) : this.named(e.members, name);
     byName.set(name, found ?? null);
     return found;
   }
 
   /** Resolves `A::B::c` from a scope: the first segment from the scope outward (or globally), the rest as members. */
-  resolveSegments(scope: ModelElement | undefined, segments: readonly string[], global = false): ModelElement | undefined {
+  resolveSegments(scope: ModelElement | undefined, segments: readonly string[], global = false, range?: SourceRange): ModelElement | undefined {
     if (segments.length === 0) return undefined;
     const from = scope ? this.declarationOf(scope) : null;
+    const what = (k: number) => () => ({ name: `'${segments.slice(0, k + 1).join('::')}'`, ...(scope && range ? { at: place(scope.path, range) } : {}) });
     let current = from && !global ? this.names.lexical(segments[0]!, from, null) : this.names.global(segments[0]!, 'user');
-    for (const s of segments.slice(1)) {
+    for (const [k, s] of segments.slice(1).entries()) {
       if (current.length === 0) return undefined;
+      // Each namespace on the way must be one (`Lib::g` with two `Lib`s in sight is undecided).
+      this.elementAmong(current, undefined, what(k));
       current = current.flatMap((ns) => this.names.memberNamed(ns, s, from ?? ns));
     }
-    return this.elementAmong(current);
+    return this.elementAmong(current, undefined, what(segments.length - 1));
   }
 
   /**
@@ -586,7 +718,7 @@ export class ModelIndex {
   }
 
   resolveQualifiedName(scope: ModelElement | undefined, qn: QualifiedName): ModelElement | undefined {
-    return this.resolveSegments(scope, qn.segments, qn.isGlobal);
+    return this.resolveSegments(scope, qn.segments, qn.isGlobal, qn.range);
   }
 
   /**
@@ -595,7 +727,10 @@ export class ModelIndex {
    */
   resolveReference(scope: ModelElement | undefined, ref: Reference, owner?: ModelElement): ModelElement | undefined {
     const from = scope ? this.declarationOf(scope) : null;
-    if (from) return this.elementAmong(this.names.resolveReference(ref, from, owner ? this.declarationOf(owner) : null), owner);
+    if (from) {
+      const what = () => ({ name: `'${ref.kind === 'QualifiedName' ? ref.segments.join('::') : ref.chain.map((q) => q.segments.join('::')).join('.')}'`, at: place((owner ?? scope)!.path, ref.range) });
+      return this.elementAmong(this.names.resolveReference(ref, from, owner ? this.declarationOf(owner) : null), owner, what);
+    }
     if (ref.kind === 'QualifiedName') return this.resolveQualifiedName(undefined, ref);
     let found = this.resolveQualifiedName(undefined, ref.chain[0]!);
     for (const link of ref.chain.slice(1)) found = found ? this.resolveSegments(found, link.segments) : undefined;

@@ -595,6 +595,54 @@ export class Workspace {
     return false;
   }
 
+  /**
+   * Two answers of one lookup that are different declarations of the user's documents and not one
+   * feature (neither redefines the other, nor do both redefine one feature of their name): the name is
+   * ambiguous where it was looked up (KerML: a name resolves to one visible membership; two imports that
+   * each bring one in, or two members of one name, leave it undecided). Undefined when there is one
+   * meaning. A library declaration beside a user one is left to the caller (the engine reads the model's).
+   */
+  ambiguousPair(found: readonly Declaration[]): [Declaration, Declaration] | undefined {
+    if (found.length < 2) return undefined;
+    const user = found.filter((d) => d.layer === 'user');
+    for (let i = 0; i < user.length; i++) {
+      for (let j = i + 1; j < user.length; j++) {
+        if (!this.sameFeature(user[i]!, user[j]!)) return [user[i]!, user[j]!];
+      }
+    }
+    return undefined;
+  }
+
+  /** Whether two declarations are one feature under redefinition: one redefines (or, as `perform x`,
+   * `satisfy x` do, references) the other, transitively, or both one feature of the same name (a
+   * diamond: B::x and C::x both `:>> A::x`; two `satisfy touchdown` of one part). */
+  sameFeature(a: Declaration, b: Declaration): boolean {
+    if (a === b) return true;
+    const la = this.redefinitionLineage(a);
+    const lb = this.redefinitionLineage(b);
+    if (la.has(b) || lb.has(a)) return true;
+    for (const x of la) if (x !== a && lb.has(x) && (x.name === a.name || x.name === b.name)) return true;
+    return false;
+  }
+
+  /** A declaration and the features it redefines or references, transitively: written (`:>>`,
+   * `redefines`, `::>`), or, for a parameter declared again by name, implied (as supertypes reads it). */
+  private redefinitionLineage(d: Declaration): Set<Declaration> {
+    const out = new Set<Declaration>([d]);
+    for (const x of out) {
+      const scope = x.parent;
+      if (!scope) continue;
+      for (const { relation, ref } of x.supertypeRefs) {
+        if (relation === 'redefinition' || relation === 'reference') for (const t of this.resolveReference(ref, relationScope(x, relation, scope), x)) out.add(t);
+      }
+      const node = x.node;
+      if (x.name !== null && node && node.kind === 'Usage' && node.direction !== null && !node.relations.some((r) => r.relation === 'redefinition')) {
+        for (const t of this.ownTiers(scope, x.name, true)[1]!) out.add(t);
+      }
+    }
+    return out;
+  }
+
   /** Whether `d` is `type` or specializes it. */
   specializes(d: Declaration, type: Declaration, seen = new Set<Declaration>()): boolean {
     if (d === type) return true;

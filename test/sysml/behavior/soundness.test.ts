@@ -364,9 +364,9 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.deepEqual([ends(o, 'a'), ends(o, 'b')], [[1], [2]]);
   });
 
-  it('an entry action typed by an action definition runs that definition’s effects', async () => {
-    const o = await ask([bound], question('outcomes', 'B::S'));
-    assert.deepEqual(ends(o, 'n'), [1]);
+  it('an entry action typed by an action definition: its `n` is the definition’s own, never the state’s the run would read (once: S::n = 1)', async () => {
+    const r = await refusal([bound], question('outcomes', 'B::S'));
+    assert.match(r, /^bound\.sysml:12:\d+: 'n' names B::Bump::n \(bound\.sysml:12:33\) where it is written, but the run would read B::S::n \(bound\.sysml:14:19\)/);
   });
 });
 
