@@ -6,7 +6,7 @@ import { Evaluator, type CallArgument, type Environment } from '../semantics/eva
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
 import { enumLiteral, error, format, isError, itemsOf, sequence, type Outcome, type Scalar, type Value } from '../semantics/values';
 import { asInstanceOf } from '../semantics/types';
-import { BehaviorError, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type Trigger } from './model';
+import { BehaviorError, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type Trigger } from './model';
 import type { StateKey } from './state-store';
 
 export interface Token {
@@ -251,17 +251,29 @@ export class Runtime {
    */
   private typed(i: number, v: Value): Value | string {
     const f = this.model.features[i]!;
+    const types = f.valueTypes;
+    // Most features have no type the engine tells apart; a single value needs no list (this runs at
+    // every assignment the explorer makes).
+    if (types === undefined || types.length === 0) return v;
+    if (v.kind !== 'sequence') return this.instanceOf(f, v as Scalar, types);
     const items = itemsOf(v);
     const out: Scalar[] = [];
     for (const item of items) {
-      let x: Scalar | undefined = item;
-      for (const t of f.valueTypes ?? []) {
-        x = t.kind === 'scalar' ? asInstanceOf(x, t.name) : x.kind === 'enum' && x.definition === t.definition && t.literals.includes(x.literal) ? x : undefined;
-        if (!x) return `'${f.key}' is declared ${t.written} but its value is ${format(item)}`;
-      }
+      const x = this.instanceOf(f, item, types);
+      if (typeof x === 'string') return x;
       out.push(x);
     }
     return out.every((x, k) => x === items[k]) ? v : sequence(out);
+  }
+
+  /** The value as an instance of every one of the feature's types, or why it is none. */
+  private instanceOf(f: FeatureDecl, item: Scalar, types: NonNullable<FeatureDecl['valueTypes']>): Scalar | string {
+    let x: Scalar | undefined = item;
+    for (const t of types) {
+      x = t.kind === 'scalar' ? asInstanceOf(x, t.name) : x.kind === 'enum' && x.definition === t.definition && t.literals.includes(x.literal) ? x : undefined;
+      if (!x) return `'${f.key}' is declared ${t.written} but its value is ${format(item)}`;
+    }
+    return x;
   }
 
   /** The feature index an assignment target names, resolved from the scope's prefixes. */
