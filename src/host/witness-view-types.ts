@@ -133,7 +133,17 @@ export interface TableView {
 
 export type WitnessContent =
   | { kind: 'schedule'; replay: ReplayView }
-  | { kind: 'sensitive'; feature?: string; left: ReplayView; right: ReplayView; divergence?: number; ends: EndDifference[] }
+  | {
+    kind: 'sensitive';
+    feature?: string;
+    /** What the two ends differ in, worded for the feature the witness names: `different values of x`,
+     * `in different states (the configuration of m)`, `differently (how each run ends …)`. */
+    differIn?: string;
+    left: ReplayView;
+    right: ReplayView;
+    divergence?: number;
+    ends: EndDifference[];
+  }
   | { kind: 'outcomes'; outcomes: OutcomeCard[]; executions: ReplayView[] }
   | {
     kind: 'assignment';

@@ -97,7 +97,9 @@ function behaviourContent(input: WitnessViewInput): { content: WitnessContent; c
     const w = result.witness;
     const left = replayOf('Schedule 1', w.schedules![0]!, w.inputs);
     const right = replayOf('Schedule 2', w.schedules![1]!, w.inputs);
-    return { content: sensitiveContent(left, right, w.feature), check };
+    const content = sensitiveContent(left, right, w.feature);
+    if (check.verdict === 'confirmed' && content.kind === 'sensitive' && content.differIn) check.text = `The host replayed both schedules: they end ${content.differIn}, as claimed.`;
+    return { content, check };
   }
   if (result.claim === 'outcomes' || (result.executions?.length ?? 0) > 0) {
     const executions: ReplayView[] = [];
@@ -122,7 +124,6 @@ function behaviourContent(input: WitnessViewInput): { content: WitnessContent; c
 
 function confirmedText(kind: string, result: RunResult): string {
   if (result.claim === 'violated') return `The host replayed the schedule: the condition fails at step ${result.witness?.at ?? 'the end'}, as claimed.`;
-  if (result.claim === 'sensitive') return `The host replayed both schedules: they end with different values of ${result.witness?.feature ?? 'the feature'}, as claimed.`;
   if (result.claim === 'outcomes') return `The host replayed every execution: each ends as its outcome says.`;
   return `The host replayed the witness of this ${kind} answer.`;
 }
@@ -269,7 +270,19 @@ function sensitiveContent(left: ReplayView, right: ReplayView, feature: string |
     const end = (v: StepView) => (v.status === 'deadlock' ? `deadlock (${v.positions.map(plainText).sort().join(', ')})` : v.status);
     if (end(l) !== end(r)) ends.push({ feature: 'end', left: end(l), right: end(r), named: key === 'end' });
   }
-  return { kind: 'sensitive', ...(feature ? { feature } : {}), left, right, ...(divergence !== undefined ? { divergence } : {}), ends };
+  const differIn = feature && key ? differenceOf(feature, key, left) : undefined;
+  return { kind: 'sensitive', ...(feature ? { feature } : {}), ...(differIn ? { differIn } : {}), left, right, ...(divergence !== undefined ? { divergence } : {}), ends };
+}
+
+/** What a sensitive witness's `feature` stands for (sysml/behavior/witness.ts): a feature of the
+ * model first (a feature may be named `end` or `state`), else the end (how a run ends, where a
+ * deadlock rests) or a machine's configuration (`state`, `<machine>.state`). */
+function differenceOf(feature: string, key: string, view: ReplayView): string {
+  if (view.features.includes(key)) return `with different values of ${feature}`;
+  if (key === 'end') return 'differently (how each run ends: done, terminated, or deadlocked and where)';
+  if (key === 'state') return 'in different states';
+  if (key.endsWith('.state')) return `in different states of ${key.slice(0, -'.state'.length)}`;
+  return `with different values of ${feature}`;
 }
 
 function outcomeCards(result: RunResult): OutcomeCard[] {

@@ -261,7 +261,7 @@ export class WitnessPanelView {
     const other = (mine: StepView | undefined, theirs: StepView | undefined, view: ReplayView, theirView: ReplayView) =>
       mine ? stateDetail(view, mine, view.steps[selected - 1], theirs ? new Set(view.features.filter((f, i) => theirs.values[theirView.features.indexOf(f)] !== mine.values[i])) : undefined) : h('p', { class: 'ended' }, `${view.label} has ended.`);
     return h('section', { class: 'sensitive' },
-      c.feature ? h('p', {}, 'The schedules end with different values of ', h('strong', {}, c.feature), '.') : null,
+      c.differIn ? h('p', { class: 'differ-in' }, `The schedules end ${c.differIn}.`) : null,
       c.ends.length > 0 ? ends : h('p', { class: 'banner warning' }, icon('warning'), ' The replayed schedules end with the same values.'),
       aligned,
       h('div', { class: 'split' },

@@ -233,6 +233,7 @@ describe('witness webview (dist/webview.js in Chromium)', function () {
     assert.equal(await p.locator('table.aligned tr.diverges').getAttribute('data-step'), '1');
     assert.match((await p.locator('table.aligned tr.diverges').textContent()) ?? '', /first divergence/);
     assert.deepEqual(await p.locator('table.ends tr.named td').allTextContents(), ['xdiverges', '4', '3']);
+    assert.equal(await p.locator('section.sensitive p.differ-in').textContent(), 'The schedules end with different values of x.');
     await p.click('table.aligned tr[data-step="2"]');
     const values = await p.locator('.split .pane').evaluateAll((panes) => panes.map((pane) => pane.querySelector('tr[data-feature=x]')?.className + ' ' + pane.querySelector('tr[data-feature=x] .value')?.textContent));
     assert.deepEqual(values, ['changed differs 4', 'changed differs 3']);

@@ -149,6 +149,8 @@ describe('witness view (host)', () => {
     assert.deepEqual(c.right.steps.map((s) => s.move ?? ''), ['', 't2@dbl', 't1@inc', 't1@j']);
     assert.equal(c.divergence, 1);
     assert.deepEqual(c.ends, [{ feature: 'x', left: '4', right: '3', named: true }]);
+    assert.equal(c.differIn, 'with different values of x');
+    assert.equal(view.check?.text, 'The host replayed both schedules: they end with different values of x, as claimed.');
     assert.deepEqual(c.left.steps.map((s) => s.values[0]), ['1', '2', '4', '4']);
     assert.deepEqual(c.right.steps.map((s) => s.values[0]), ['1', '2', '3', '3']);
   });
@@ -172,10 +174,14 @@ describe('witness view (host)', () => {
       { feature: 'state', left: 'left', right: 'right', named: true },
       { feature: 'end', left: 'deadlock (left)', right: 'deadlock (right)', named: false },
     ]]);
+    // Worded as what it is, not as a feature's values.
+    assert.equal(pick.content.differIn, 'in different states');
+    assert.equal(pick.check?.text, 'The host replayed both schedules: they end in different states, as claimed.');
     const places = await ask([model], { kind: 'sensitive', subject: 'E::Places', schedule: 'all', free: [] });
     assert.equal(places.check?.verdict, 'confirmed');
     if (places.content.kind !== 'sensitive') assert.fail('expected sensitive');
     assert.deepEqual([places.content.feature, places.content.ends], ['end', [{ feature: 'end', left: 'deadlock (check.waitA.accept1)', right: 'deadlock (check.waitB.accept2)', named: true }]]);
+    assert.equal(places.content.differIn, 'differently (how each run ends: done, terminated, or deadlocked and where)');
   });
 
   it('outcomes: one card per outcome with its end values, each linked to its replayed execution', async () => {
