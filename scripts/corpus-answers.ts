@@ -13,10 +13,15 @@
 //   attributes without a value (does it hold at that point?);
 // - action, state: `outcomes <def> --free schedule,inputs` (every schedule and environment input).
 // A parameter whose type has no sample (a part, an item) stays unbound: the engine says why it cannot answer.
+// The model of a question: the definition's file, and the files of its folder that declare a top-level
+// package the file imports or names and does not declare itself (see `modelFor`), with the library.
+//
+//   npm run corpus-answers -- --json out.json   # also writes every question, its model and answer as JSON
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse, languageOfPath } from '../src/sysml';
-import type { Definition, Expression, Member, Usage } from '../src/sysml';
+import { parseQualifiedName, resolveDocuments } from '../src/sysml/names';
+import type { Definition, Document, Expression, Member, Usage } from '../src/sysml';
 import { kindExpressionUnit, quantityKindUnit, type Unit } from '../src/sysml/semantics/units';
 import { ENGINE_QUESTIONS } from '../src/engine/questions';
 import { coversQuestion, runQuestion } from '../src/engine/server';
@@ -35,6 +40,8 @@ export interface Asked {
   subject: string;
   kind: Kind;
   question: string;
+  /** The other files of its folder the question was asked with (those declaring what the file imports or names). */
+  models: string[];
   verdict: 'answered' | 'refused' | 'internal';
   /** The engine's claim when answered, its message when not. */
   text: string;
@@ -219,26 +226,102 @@ async function askOne(documents: { path: string; text: string }[], question: Run
   }
 }
 
-/** Asks every definition; `only` keeps the files whose path contains it. */
-export async function measure(only?: string): Promise<Asked[]> {
+/** A model file of a folder as the script reads it: its text, its tree, the names it declares at top level. */
+export interface FolderFile {
+  path: string;
+  text: string;
+  document: Document;
+  /** The names it declares at top level (its packages, and any other named top-level element). */
+  declares: Set<string>;
+}
+
+/** `text`: the file's contents (read from `path` when not given). */
+export function readFolderFile(path: string, text = readFileSync(path, 'utf8')): FolderFile {
+  const document = parse(text, { language: languageOfPath(path) }).document;
+  const declares = new Set<string>();
+  for (const m of document.members) {
+    if (!('name' in m)) continue;
+    if (m.name) declares.add(m.name);
+    if ('shortName' in m && m.shortName) declares.add(m.shortName);
+  }
+  return { path, text, document, declares };
+}
+
+/** A package the model needed that several files of the folder declare: the script loads none of them. */
+export interface Ambiguity {
+  /** The asked file (in the report: relative to the corpus). */
+  file: string;
+  /** The package's name. */
+  name: string;
+  /** The files of the folder that declare it. */
+  declaredIn: string[];
+}
+
+/**
+ * The files a question about `file`'s definitions is asked of: the file itself, and the files of its
+ * folder that declare a top-level package the model so far imports or names without resolving it (the
+ * project's name resolution, against the built-in library, tells which), transitively. A package the
+ * file declares itself is never taken from a sibling (three training folders hold two files that
+ * declare the same package with different contents). A needed package that several files declare is
+ * not chosen between: none of them is loaded, and the ambiguity is returned to be reported.
+ */
+export function modelFor(file: string, folder: readonly FolderFile[]): { files: FolderFile[]; ambiguities: Ambiguity[] } {
+  const files = [folder.find((f) => f.path === file)!];
+  const declared = new Set(files[0]!.declares);
+  const ambiguities: Ambiguity[] = [];
+  const reported = new Set<string>();
+  for (let added = true; added; ) {
+    added = false;
+    const { index } = resolveDocuments(files.map((f) => ({ uri: f.path, document: f.document })));
+    const unresolved = new Set<string>();
+    for (const f of files) {
+      for (const r of index.references(f.path)) {
+        const first = r.targets.length === 0 ? parseQualifiedName(r.text)?.[0] : undefined;
+        if (first !== undefined) unresolved.add(first);
+      }
+    }
+    for (const name of [...unresolved].sort()) {
+      if (declared.has(name) || reported.has(name)) continue;
+      const providers = folder.filter((f) => !files.includes(f) && f.declares.has(name));
+      if (providers.length === 1) {
+        files.push(providers[0]!);
+        for (const d of providers[0]!.declares) declared.add(d);
+        added = true;
+      } else if (providers.length > 1) {
+        reported.add(name);
+        ambiguities.push({ file, name, declaredIn: providers.map((f) => f.path) });
+      }
+    }
+  }
+  return { files, ambiguities };
+}
+
+/**
+ * Asks every definition; `only` keeps the files whose path contains it. `ambiguities` receives each
+ * needed package that several files of a folder declare (none of them loaded).
+ */
+export async function measure(only?: string, ambiguities: Ambiguity[] = []): Promise<Asked[]> {
   const results: Asked[] = [];
   for (const folder of FOLDERS) {
+    const byDir = new Map<string, FolderFile[]>();
     for (const file of modelFiles(join(CORPUS, folder))) {
       const rel = relative(CORPUS, file);
       if (only && !rel.includes(only)) continue;
-      const text = readFileSync(file, 'utf8');
-      const parsed = parse(text, { language: languageOfPath(file) });
-      // The model a modeller opens: the file and the other models of its folder (examples import each other).
+      // The model: the file and the files of its folder that declare what it imports or names (examples
+      // import each other), the library as always.
       const dir = join(file, '..');
-      const siblings = readdirSync(dir).filter((n) => n.endsWith('.sysml') && join(dir, n) !== file).sort();
-      const documents = [{ path: rel, text }, ...siblings.map((n) => ({ path: relative(CORPUS, join(dir, n)), text: readFileSync(join(dir, n), 'utf8') }))];
-      const defs = collectDefs(parsed.document.members, new Map());
-      for (const d of documents.slice(1)) collectDefs(parse(d.text, { language: 'sysml' }).document.members, defs);
-      for (const { subject, def } of subjects(parsed.document.members, '')) {
+      if (!byDir.has(dir)) byDir.set(dir, readdirSync(dir).filter((n) => n.endsWith('.sysml')).sort().map((n) => readFolderFile(join(dir, n))));
+      const model = modelFor(file, byDir.get(dir)!);
+      for (const a of model.ambiguities) ambiguities.push({ file: rel, name: a.name, declaredIn: a.declaredIn.map((p) => relative(CORPUS, p)) });
+      const files = model.files;
+      const documents = files.map((f) => ({ path: relative(CORPUS, f.path), text: f.text }));
+      const defs = collectDefs(files[0]!.document.members, new Map());
+      for (const f of files.slice(1)) collectDefs(f.document.members, defs);
+      for (const { subject, def } of subjects(files[0]!.document.members, '')) {
         const kind = def.keyword as Kind;
         const question = questionFor(subject, def, kind, defs);
         const answer = await askOne(documents, question);
-        results.push({ file: rel, subject, kind, question: describe(question), ...answer });
+        results.push({ file: rel, subject, kind, question: describe(question), models: documents.slice(1).map((d) => d.path), ...answer });
       }
     }
   }
@@ -268,7 +351,7 @@ export function topReasons(results: readonly Asked[], n = 15): [string, number][
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n);
 }
 
-export function report(results: readonly Asked[]): string {
+export function report(results: readonly Asked[], ambiguities: readonly Ambiguity[] = []): string {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   const lines: string[] = [];
   lines.push('# Corpus answers', '');
@@ -276,7 +359,9 @@ export function report(results: readonly Asked[]): string {
   lines.push('asks the same and fails on an internal error or when the share answered falls below its recorded floor.');
   lines.push('Every calc, constraint, requirement, analysis, action and state definition of the SysML v2 release');
   lines.push("(`../shared/corpus/sysml-release-2026-04/`: examples, training, validation) is asked one question through the");
-  lines.push("reference engine's covers and run (the model: its file and the other models of its folder):", '');
+  lines.push("reference engine's covers and run. The model: its file, and the files of its folder that declare a top-level");
+  lines.push('package the file imports or names without declaring it itself (found by the name resolution of src/sysml,');
+  lines.push("transitively), with the library; a file that redeclares a sibling's package is asked alone, not with the sibling:", '');
   lines.push('| kind | question |', '|---|---|');
   lines.push('| calc, analysis | `evaluate <def>`, each `in` parameter of a scalar or ISQ quantity type bound to a sample (2, true, "a", 2 in the coherent SI unit) |');
   lines.push('| constraint, requirement | `evaluate <def>`, the same samples for its `in` parameters and its attributes without a value |');
@@ -290,6 +375,16 @@ export function report(results: readonly Asked[]): string {
   }
   lines.push('', '## Top refusal reasons', '', '| count | reason (names, places and numbers elided) |', '|--:|---|');
   for (const [reason, n] of topReasons(results, 25)) lines.push(`| ${n} | ${reason.replace(/\|/g, '\\|')} |`);
+  lines.push('', '## Models of more than one file', '', '| file | asked with |', '|---|---|');
+  const withOthers = new Map<string, string[]>();
+  for (const r of results) if (r.models.length > 0) withOthers.set(r.file, r.models);
+  for (const [file, models] of withOthers) lines.push(`| ${file} | ${models.join(', ')} |`);
+  lines.push('', '## Needed packages declared by several files', '');
+  if (ambiguities.length === 0) lines.push('None: every package a file needs from its folder is declared by one file there.');
+  else {
+    lines.push('None of the declaring files is loaded; the questions of the file are asked without them.', '', '| file | package | declared in |', '|---|---|---|');
+    for (const a of ambiguities) lines.push(`| ${a.file} | ${quote(a.name)} | ${a.declaredIn.join(', ')} |`);
+  }
   lines.push('', '## Every question', '', '| file | subject | question | verdict | answer or reason |', '|---|---|---|---|---|');
   const cell = (s: string) => s.replace(/\n[\s\S]*/, '').replace(/\|/g, '\\|').slice(0, 220);
   for (const r of results) lines.push(`| ${cell(r.file)} | ${cell(r.subject)} | \`${cell(r.question)}\` | ${r.verdict} | ${cell(r.text)} |`);
@@ -299,7 +394,8 @@ export function report(results: readonly Asked[]): string {
 async function main(argv: string[]): Promise<number> {
   const at = argv.indexOf('--only');
   const only = at >= 0 ? argv[at + 1] : undefined;
-  const results = await measure(only);
+  const ambiguities: Ambiguity[] = [];
+  const results = await measure(only, ambiguities);
   const answered = results.filter((r) => r.verdict === 'answered').length;
   process.stdout.write(`Corpus answers: ${answered} of ${results.length} answered (${(100 * share(results)).toFixed(1)}%)\n`);
   for (const k of KINDS) {
@@ -308,10 +404,13 @@ async function main(argv: string[]): Promise<number> {
   }
   process.stdout.write('Top refusal reasons:\n');
   for (const [reason, n] of topReasons(results)) process.stdout.write(`  ${String(n).padStart(4)}  ${reason}\n`);
+  for (const a of ambiguities) process.stdout.write(`AMBIGUOUS ${a.file} needs ${quote(a.name)}, declared in ${a.declaredIn.join(' and ')}: none of them loaded\n`);
   const internal = results.filter((r) => r.verdict === 'internal');
   for (const r of internal) process.stdout.write(`INTERNAL ERROR ${r.file} ${r.subject}: ${r.text}\n`);
   if (argv.includes('--verbose')) for (const r of results) process.stdout.write(`${r.verdict.padEnd(9)} ${r.question}  →  ${r.text.split('\n')[0]}\n`);
-  if (!only) writeFileSync(join(ROOT, 'docs', 'corpus-answers.md'), report(results));
+  const json = argv.indexOf('--json');
+  if (json >= 0) writeFileSync(argv[json + 1]!, JSON.stringify({ results, ambiguities }, null, 1) + '\n');
+  if (!only) writeFileSync(join(ROOT, 'docs', 'corpus-answers.md'), report(results, ambiguities));
   return internal.length > 0 ? 1 : 0;
 }
 
