@@ -62,6 +62,8 @@ export interface LookupCache {
   imported: Map<string, Declaration[]> | null;
   importedPrivate: Map<string, Declaration[]> | null;
   imports: Map<number, Declaration[][]> | null;
+  /** What a name looked up lexically from this scope outward denotes (no declaration excluded). */
+  lexical: Map<string, Declaration[]> | null;
 }
 
 export class Declaration {

@@ -57,7 +57,7 @@ const EMPTY: Declaration[] = [];
 
 /** A declaration's memoized lookups, made on first use. */
 function cacheOf(d: Declaration): LookupCache {
-  return d.tierCache ??= { own: null, ownPrivate: null, imported: null, importedPrivate: null, imports: null };
+  return d.tierCache ??= { own: null, ownPrivate: null, imported: null, importedPrivate: null, imports: null, lexical: null };
 }
 // The answer an import target lookup sees while that same lookup is under way (an import cycle).
 // One shared entry: only import lookups ask whether an entry is provisional, so member lookups'
@@ -417,18 +417,55 @@ export class Workspace {
   /** Name looked up lexically from `scope` outward, then globally. `exclude` is the element whose
    * own declaration holds the reference (a feature never redefines itself). */
   lexical(name: string, scope: Declaration, exclude: Declaration | null): Declaration[] {
-    for (let s: Declaration | null = scope; s; s = s.parent) {
+    if (scope.kind === 'root') return this.outermost(name, scope, exclude);
+    if (exclude === null) return this.lexicalFrom(name, scope);
+    // `exclude` is a member of `scope` (or inherited into it): filtered where the walk starts. Further
+    // out it only matters where a scope imports it back, rare: the memoized walk unless its answer
+    // holds it.
+    const found = this.firstTierWithout(scope, name, exclude);
+    if (found.length > 0) return found;
+    const outer = scope.parent && scope.parent.kind !== 'root' ? this.lexicalFrom(name, scope.parent) : null;
+    if (outer !== null && !outer.includes(exclude)) return outer;
+    return this.lexicalWalk(name, scope, exclude);
+  }
+
+  /** `lexical` with nothing excluded, memoized per scope: references in one body look up the same
+   * names, and scopes nested in one another share the walk outward from their common ancestor. */
+  private lexicalFrom(name: string, scope: Declaration): Declaration[] {
+    this.fresh(scope);
+    const cache = (cacheOf(scope).lexical ??= new Map());
+    const cached = cache.get(name);
+    if (cached) return cached;
+    const hits = this.cycleHits;
+    let found = this.firstTier(scope, name, true);
+    if (found.length === 0) {
+      const parent = scope.parent;
+      found = parent && parent.kind !== 'root' ? this.lexicalFrom(name, parent) : this.outermost(name, scope, null);
+    }
+    // An answer that met an import cycle is used, not kept (as import targets are: settleImport).
+    if (this.cycleHits === hits) cache.set(name, found);
+    return found;
+  }
+
+  /** The walk outward from the scope around `scope` with `exclude` filtered at every scope. */
+  private lexicalWalk(name: string, scope: Declaration, exclude: Declaration | null): Declaration[] {
+    for (let s = scope.parent; s; s = s.parent) {
       if (s.kind === 'root') break;
       const found = this.firstTierWithout(s, name, exclude);
       if (found.length > 0) return found;
     }
-    const root = rootOf(scope);
-    // Members of the document root (top-level imports, aliases, declarations of this document).
+    return this.outermost(name, scope, exclude);
+  }
+
+  /** Past the outermost declaration: members of the document root (top-level imports, aliases,
+   * declarations of this document), then the global names of the layer. */
+  private outermost(name: string, from: Declaration, exclude: Declaration | null): Declaration[] {
+    const root = rootOf(from);
     if (root) {
       const found = this.firstTierWithout(root, name, exclude);
       if (found.length > 0) return found;
     }
-    return this.global(name, scope.layer);
+    return this.global(name, from.layer);
   }
 
   /** The first tier (private members included) with a member named `name` other than `exclude`. */
