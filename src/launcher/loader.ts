@@ -10,25 +10,16 @@
 // starts with the same 40 characters. Hashing the text here instead cost more than the cache saves
 // (loading node:crypto alone is ~15 ms). A missing, stale or rejected cache (another Node version,
 // other V8 flags) only means the bundle is compiled as Node would have.
-// Only Node's own modules here: this file is its own small bundle.
+// Only Node's own modules (and ./tier-up.ts) here: this file is its own small bundle.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { delayTierUpForStartup } from './tier-up';
 
-// V8 optimizes a function with TurboFan once it has run a little (an interrupt budget of 66 KB of
-// bytecode by default), on a background thread. In these programs most of a run is spent once in
-// code that runs for a fraction of a second: reading a model. Optimizing it early is wasted work that
-// takes the second core from the main thread: `assay parse` of an Apollo-sized model spent ~40% of
-// its instructions in TurboFan (callgrind) and 540 ms of CPU; with a budget 30 times larger, only
-// code that keeps running is optimized, and the parse takes 330 ms of CPU (the whole corpus with its
-// library: 1200 → 760 ms). Set before the bundle is compiled, so that its code cache is made and
-// taken under the same flags; a flag of the user's own (NODE_OPTIONS, the command line) wins.
-if (!/--(interrupt-budget|no-opt|opt|turbofan|no-turbofan)\b/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) {
-  setFlagsFromString('--interrupt-budget=2000000');
-}
+// Set before the bundle is compiled (why: ./tier-up.ts).
+delayTierUpForStartup();
 
 const KEY_LINE = /\/\/# assay-build ([0-9a-f]{40})\s*$/;
 const KEY_BYTES = 40;

@@ -16,6 +16,7 @@ import { canonicalUri } from './workspaceModels';
 import { languageOf, ModelSet, rangeIn } from './modelSet';
 import { ENGINE_ANSWERS_NOTIFICATION, type EngineAnswersParams } from './requests';
 import { BUILTIN_LIBRARY_VERSION, type Declaration } from '../sysml/names';
+import { endStartupTierUp } from '../launcher/tier-up';
 
 // The Assay language server: started by the extension over Node IPC (or `--stdio` by other clients).
 const connection = connectRefusingAfterShutdown();
@@ -117,6 +118,9 @@ function publishComplete(document: TextDocument): void {
   const resolveMs = Math.max(performance.now() - started, (checked.get(document.uri)?.resolveMs ?? 0) / 2);
   checked.set(document.uri, { text: document.getText(), names, resolveMs });
   publish(document, names);
+  // The start is over once a document has its diagnostics: from now on the same code runs on every
+  // edit, and V8 may optimize it as soon as it likes (src/launcher/tier-up.ts).
+  endStartupTierUp();
 }
 
 const pending = new Map<string, NodeJS.Timeout>();
@@ -192,6 +196,7 @@ function checkQueuedFiles(): void {
     void connection.sendDiagnostics({ uri, diagnostics });
   }
   if (fileQueue.size > 0 && fileTimer === undefined) fileTimer = setTimeout(checkQueuedFiles, 0);
+  else if (fileQueue.size === 0) endStartupTierUp();
 }
 
 /** After files entered, changed or left the index outside an editor: check them, clear the
