@@ -225,29 +225,22 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
   });
 
   it("'accept at t' waits for the instant t of the run's clock (an instant already past is due at once); a non-constant instant is refused", async () => {
+    // Busy from 10 s: `accept at` an instant (n = 1) races a wait of 3 s more (n = 2).
+    const busyAt = (name: string, at: number) => `state def ${name} {
+        attribute n : Integer := 0;
+        entry; then idle;
+        state idle;
+        accept after 10 [s] then busy;
+        state busy;
+        accept at ${at} [s] do assign n := 1 then fin;
+        accept after 3 [s] do assign n := 2 then fin;
+        state fin;
+    }`;
     const clocked = text('clocked.sysml', `package T {
     private import ScalarValues::*;
     private import SI::*;
-    state def Past {
-        attribute n : Integer := 0;
-        entry; then idle;
-        state idle;
-        accept after 10 [s] then busy;
-        state busy;
-        accept at 5 [s] do assign n := 1 then fin;
-        accept after 3 [s] do assign n := 2 then fin;
-        state fin;
-    }
-    state def Future {
-        attribute n : Integer := 0;
-        entry; then idle;
-        state idle;
-        accept after 10 [s] then busy;
-        state busy;
-        accept at 20 [s] do assign n := 1 then fin;
-        accept after 3 [s] do assign n := 2 then fin;
-        state fin;
-    }
+    ${busyAt('Past', 5)}
+    ${busyAt('Future', 20)}
     state def Loop {
         attribute laps : Integer := 0;
         entry; then a;
@@ -534,6 +527,20 @@ describe('behaviour soundness: names in a flow', () => {
 });
 
 describe('behaviour soundness: a redefining usage inherits what the redefined one does', () => {
+  // An action def whose step1 runs `s1` (declared as given), then s2, which assigns y := x.
+  const twoSteps = (name: string, s1: string) => `action def ${name} {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then step1;
+        action step1 {
+            first start;
+            then s1;
+            ${s1}
+            then s2;
+            action s2 { assign y := x; }
+        }
+    }`;
   const d = text('redefinition.sysml', `package R {
     private import ScalarValues::*;
     state def Base {
@@ -549,35 +556,11 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
     state def D3 :> Base {
         state :>> b { entry action { assign x := 2; } }
     }
-    action def ABase {
-        attribute x : Integer := 0;
-        attribute y : Integer := 0;
-        first start;
-        then step1;
-        action step1 {
-            first start;
-            then s1;
-            action s1 { assign x := 5; }
-            then s2;
-            action s2 { assign y := x; }
-        }
-    }
+    ${twoSteps('ABase', 'action s1 { assign x := 5; }')}
     action def ADerived :> ABase {
         action :>> step1;
     }
-    action def ATemplate {
-        attribute x : Integer := 0;
-        attribute y : Integer := 0;
-        first start;
-        then step1;
-        action step1 {
-            first start;
-            then s1;
-            action s1;
-            then s2;
-            action s2 { assign y := x; }
-        }
-    }
+    ${twoSteps('ATemplate', 'action s1;')}
     action def AReplaced :> ATemplate {
         action :>> step1 {
             action :>> s1 { assign x := 7; }
