@@ -131,6 +131,15 @@ describe('behaviour reduction: a guard read on arrival is a read of the move', (
 });
 
 describe('behaviour outcomes: an outcome is everything reported of a run’s end', () => {
+  // An action that decides on `guard`: the action `yes` if it holds, else `no` (each declared as given).
+  const decision = (name: string, guard: string, yes: string, no: string) => `action ${name} {
+            first start;
+            then decide d;
+            if ${guard} then ${/^\w+/.exec(yes)![0]};
+            else ${/^\w+/.exec(no)![0]};
+            action ${yes}
+            action ${no}
+        }`;
   const model = text('ends.sysml', `package ENDS {
     private import ScalarValues::*;
     item def Open;
@@ -180,26 +189,12 @@ describe('behaviour outcomes: an outcome is everything reported of a run’s end
         then a;
         then b;
         action a { assign f := true; }
-        action b {
-            first start;
-            then decide d;
-            if f then stop;
-            else fine;
-            action stop { accept A; }
-            action fine;
-        }
+        ${decision('b', 'f', 'stop { accept A; }', 'fine;')}
     }
     action def Places {
         attribute ready : Boolean := false;
         action setReady { assign ready := true; }
-        action check {
-            first start;
-            then decide d;
-            if ready then waitA;
-            else waitB;
-            action waitA { accept A; }
-            action waitB { accept B; }
-        }
+        ${decision('check', 'ready', 'waitA { accept A; }', 'waitB { accept B; }')}
     }
 }`);
 
