@@ -1028,69 +1028,90 @@ function describeExpression(e: Expression): string {
   }
 }
 
-/** The exact value of an Integer term made of numerals only; undefined when it holds anything else. */
-function exactInteger(t: Term): bigint | undefined {
-  switch (t.op) {
-    case 'num':
-      return /^-?\d+$/.test(t.value) ? BigInt(t.value) : undefined;
-    case 'neg': {
-      const v = exactInteger(t.arg);
-      return v === undefined ? undefined : -v;
-    }
-    case 'add':
-    case 'mul': {
-      let acc = t.op === 'add' ? 0n : 1n;
-      for (const a of t.args) {
-        const v = exactInteger(a);
-        if (v === undefined) return undefined;
-        acc = t.op === 'add' ? acc + v : acc * v;
-      }
-      return acc;
-    }
-    case 'sub':
-    case 'pow': {
-      const a = exactInteger(t.left);
-      const b = exactInteger(t.right);
-      if (a === undefined || b === undefined || (t.op === 'pow' && (b < 0n || b > 64n))) return undefined;
-      return t.op === 'sub' ? a - b : a ** b;
-    }
-    default:
-      return undefined;
-  }
+/** The arithmetic a term made of numerals is folded in; `div` absent: a quotient has no value in it. */
+interface Arithmetic<T> {
+  numeral(text: string): T | undefined;
+  zero: T;
+  one: T;
+  neg(a: T): T;
+  add(a: T, b: T): T;
+  mul(a: T, b: T): T;
+  sub(a: T, b: T): T;
+  div?(a: T, b: T): T;
+  /** undefined where the power has no value in this arithmetic. */
+  pow(a: T, b: T): T | undefined;
 }
 
-/** The value of a term made of numerals only; undefined when it holds a variable. */
-export function evaluateConstant(t: Term): number | undefined {
+/** The value of a term made of numerals only, in arithmetic `k`; undefined when it holds anything else. */
+function foldConstant<T>(t: Term, k: Arithmetic<T>): T | undefined {
   switch (t.op) {
-    case 'num': {
-      const m = /^(-?\d+)\/(\d+)$/.exec(t.value);
-      return m ? Number(m[1]) / Number(m[2]) : Number(t.value);
-    }
+    case 'num':
+      return k.numeral(t.value);
     case 'neg': {
-      const v = evaluateConstant(t.arg);
-      return v === undefined ? undefined : -v;
+      const v = foldConstant(t.arg, k);
+      return v === undefined ? undefined : k.neg(v);
     }
     case 'add':
     case 'mul': {
-      let acc = t.op === 'add' ? 0 : 1;
+      let acc = t.op === 'add' ? k.zero : k.one;
       for (const a of t.args) {
-        const v = evaluateConstant(a);
+        const v = foldConstant(a, k);
         if (v === undefined) return undefined;
-        acc = t.op === 'add' ? acc + v : acc * v;
+        acc = t.op === 'add' ? k.add(acc, v) : k.mul(acc, v);
       }
       return acc;
     }
     case 'sub':
     case 'div':
     case 'pow': {
-      const a = evaluateConstant(t.left);
-      const b = evaluateConstant(t.right);
+      const div = k.div;
+      if (t.op === 'div' && !div) return undefined;
+      const a = foldConstant(t.left, k);
+      const b = foldConstant(t.right, k);
       if (a === undefined || b === undefined) return undefined;
-      return t.op === 'sub' ? a - b : t.op === 'div' ? a / b : a ** b;
+      return t.op === 'sub' ? k.sub(a, b) : t.op === 'div' ? div!(a, b) : k.pow(a, b);
     }
     default:
       return undefined;
   }
+}
+
+/** Integers, exactly: a power only to a whole exponent from 0 to 64, no quotient. */
+const EXACT_INTEGERS: Arithmetic<bigint> = {
+  numeral: (text) => (/^-?\d+$/.test(text) ? BigInt(text) : undefined),
+  zero: 0n,
+  one: 1n,
+  neg: (a) => -a,
+  add: (a, b) => a + b,
+  mul: (a, b) => a * b,
+  sub: (a, b) => a - b,
+  pow: (a, b) => (b < 0n || b > 64n ? undefined : a ** b),
+};
+
+/** Doubles: a numeral p/q is p divided by q. */
+const DOUBLES: Arithmetic<number> = {
+  numeral: (text) => {
+    const m = /^(-?\d+)\/(\d+)$/.exec(text);
+    return m ? Number(m[1]) / Number(m[2]) : Number(text);
+  },
+  zero: 0,
+  one: 1,
+  neg: (a) => -a,
+  add: (a, b) => a + b,
+  mul: (a, b) => a * b,
+  sub: (a, b) => a - b,
+  div: (a, b) => a / b,
+  pow: (a, b) => a ** b,
+};
+
+/** The exact value of an Integer term made of numerals only; undefined when it holds anything else. */
+function exactInteger(t: Term): bigint | undefined {
+  return foldConstant(t, EXACT_INTEGERS);
+}
+
+/** The value of a term made of numerals only; undefined when it holds a variable. */
+export function evaluateConstant(t: Term): number | undefined {
+  return foldConstant(t, DOUBLES);
 }
 
 /** Sort, unit and bounds of a type as written (`Real`, `Integer`, `ISQ::MassValue`, `Boolean`) and an optional unit. */

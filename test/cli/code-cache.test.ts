@@ -3,10 +3,10 @@
 // with a cache made for another bundle (a stale one after a partial build), which must not be used.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildIfMissing } from './built';
+import { buildIfMissing, distCopy } from './built';
 
 const DIST = join(__dirname, '..', '..', 'dist');
 
@@ -38,13 +38,6 @@ describe('cli: the code cache of dist/cli.js', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  function distCopy(cache: Buffer | null): void {
-    rmSync(copy, { recursive: true, force: true });
-    mkdirSync(copy, { recursive: true });
-    for (const f of ['cli.js', 'cli-main.js']) copyFileSync(join(DIST, f), join(copy, f));
-    if (cache) writeFileSync(join(copy, 'cli-main.cache'), cache);
-  }
-
   it('gives the same diagnostics and exit code with the cache, without it and with a stale one', () => {
     const built = parseWith(DIST, model);
     assert.equal(built.code, 1, built.stdout + built.stderr);
@@ -52,25 +45,25 @@ describe('cli: the code cache of dist/cli.js', function () {
     assert.match(built.stdout, /1 files, 6 lines, 0 syntax errors, 1 unresolved references\n$/);
     assert.equal(built.stderr, '');
 
-    distCopy(null);
+    distCopy(copy, 'cli', null);
     assert.deepEqual(parseWith(copy, model), built);
 
     // A cache whose key names another bundle, with another bundle's compiled code in it.
     const cache = readFileSync(join(DIST, 'cli-main.cache'));
     const stale = Buffer.concat([Buffer.from('0'.repeat(40), 'latin1'), cache.subarray(40)]);
-    distCopy(stale);
+    distCopy(copy, 'cli', stale);
     assert.deepEqual(parseWith(copy, model), built);
 
     // Garbage where the cache should be.
     const key = cache.subarray(0, 40);
-    distCopy(Buffer.concat([key, Buffer.from('not a code cache')]));
+    distCopy(copy, 'cli', Buffer.concat([key, Buffer.from('not a code cache')]));
     assert.deepEqual(parseWith(copy, model), built);
   });
 
   it("makes its own cache when V8 rejects the build's (another Node, other flags), and gives the same answers with it", () => {
     const built = parseWith(DIST, model);
     const key = readFileSync(join(DIST, 'cli-main.cache')).subarray(0, 40);
-    distCopy(Buffer.concat([key, Buffer.from('not a code cache')]));
+    distCopy(copy, 'cli', Buffer.concat([key, Buffer.from('not a code cache')]));
     const own = join(dir, 'own-caches');
     assert.deepEqual(parseWith(copy, model, own), built);
     const made = readdirSync(own);

@@ -42,6 +42,32 @@ function refused(code: number | null, answer: Answer, place: RegExp, what: RegEx
   assert.match(answer.error?.message ?? '', what);
 }
 
+/** A question the CLI must refuse: its words (the model files follow them), then the place and what its message names. */
+type Refusal = readonly [question: readonly string[], place: RegExp, what: RegExp];
+
+/** `--model` and each of `models` (a file or several). */
+const modelArgs = (models: string | readonly string[]) => (typeof models === 'string' ? [models] : models).flatMap((m) => ['--model', m]);
+
+/** Asks each question of `models` in turn: each is refused (exit 3), its message naming the place and what. */
+function refuses(models: string | readonly string[], questions: readonly Refusal[]): void {
+  for (const [question, place, what] of questions) {
+    const r = ask(...question, ...modelArgs(models));
+    refused(r.code, r.answer, place, what);
+  }
+}
+
+/** A question the CLI must answer at proved: its words (the subject second; the model files follow them), a value it names and what that value is. */
+type Proof = readonly [question: readonly string[], name: string, want: string];
+
+/** Asks each question of `models` in turn: each is answered at proved, with the value wanted (a failure names the subject). */
+function proves(models: string | readonly string[], questions: readonly Proof[]): void {
+  for (const [question, name, want] of questions) {
+    const r = ask(...question, ...modelArgs(models));
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, name), want, question[1]);
+  }
+}
+
 describe('cli: soundness — the wrong answers of real models are right or refused', function () {
   this.timeout(120_000);
   before(() => buildIfMissing('cli.js', 'engine.js'));
@@ -64,8 +90,7 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'total'), '7');
     r = ask('evaluate', 'MP::pack::count', '--model', m);
     assert.equal(value(r.answer, 'count'), '3');
-    r = ask('evaluate', 'MP::over::total', '--model', m);
-    refused(r.code, r.answer, /multiplicity-partial\.sysml:10:26/, /'over\.cells' holds 4 values, outside its multiplicity \[3\]/);
+    refuses(m, [[['evaluate', 'MP::over::total'], /multiplicity-partial\.sysml:10:26/, /'over\.cells' holds 4 values, outside its multiplicity \[3\]/]]);
   });
 
   it('calc and analysis bodies run their for/assign actions', () => {
@@ -80,11 +105,10 @@ describe('cli: soundness — the wrong answers of real models are right or refus
 
   it('subsetting: parts :> subcomponents are its values, and car : MassedThing :> compositeThing takes the redefined totalMass', () => {
     const m = join(SHARED, 'rollup-subsetting.sysml');
-    for (const subject of ['R::car::totalMass', 'R::car2::totalMass']) {
-      const r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, 'totalMass'), '1150 [kg]', subject);
-    }
+    proves(m, [
+      [['evaluate', 'R::car::totalMass'], 'totalMass', '1150 [kg]'],
+      [['evaluate', 'R::car2::totalMass'], 'totalMass', '1150 [kg]'],
+    ]);
   });
 
   it('analyses: an asserted constraint that fails makes the analysis false, with the reason; an unvalued subject is refused', () => {
@@ -93,26 +117,23 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'budget'), 'false');
     assert.match(r.answer.result?.reason ?? '', /margin > 0 \[m\/s\] is false \(.*analysis-subject\.sysml:9:29\)/);
-    r = ask('evaluate', 'AS::budgetNoValue', '--model', m);
-    refused(r.code, r.answer, /analysis-subject\.sysml:12:17/, /the subject 'm' of budgetNoValue has no value/);
+    refuses(m, [[['evaluate', 'AS::budgetNoValue'], /analysis-subject\.sysml:12:17/, /the subject 'm' of budgetNoValue has no value/]]);
   });
 
   it("analyses: the out parameter is the analysis's value", () => {
     const m = join(SHARED, 'analysis-out.sysml');
-    for (const subject of ['AO::apolloCost', 'AO::apolloCost2']) {
-      const r = ask('compute', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::')[1]!), '7 [kg]', subject);
-    }
+    proves(m, [
+      [['compute', 'AO::apolloCost'], 'apolloCost', '7 [kg]'],
+      [['compute', 'AO::apolloCost2'], 'apolloCost2', '7 [kg]'],
+    ]);
   });
 
   it('requirements: assert constraint counts as require does', () => {
     const m = join(SHARED, 'req-assert.sysml');
-    for (const subject of ['RA::massReqAssert', 'RA::massReqRequire']) {
-      const r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::')[1]!), 'false', subject);
-    }
+    proves(m, [
+      [['evaluate', 'RA::massReqAssert'], 'massReqAssert', 'false'],
+      [['evaluate', 'RA::massReqRequire'], 'massReqRequire', 'false'],
+    ]);
   });
 
   it('features :> ISQ::mass are masses to the solver', () => {
@@ -128,13 +149,11 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'doubled'), '8');
     r = ask('evaluate', 'V::isB', '--model', m);
     assert.equal(value(r.answer, 'isB'), 'true');
-    r = ask('evaluate', 'V::a', '--model', m);
-    refused(r.code, r.answer, /values\.sysml:9:61/, /the result of Accel is declared AccelerationValue .* but its value 6 \[kJ\*kW\] is another quantity/);
+    refuses(m, [[['evaluate', 'V::a'], /values\.sysml:9:61/, /the result of Accel is declared AccelerationValue .* but its value 6 \[kJ\*kW\] is another quantity/]]);
     r = ask('evaluate', 'V::h::x', '--model', m);
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'y'), '5 [kg]');
-    r = ask('evaluate', 'V::twice::x', '--model', m);
-    refused(r.code, r.answer, /values\.sysml:13:/, /one feature \(a redefinition\) valued twice/);
+    refuses(m, [[['evaluate', 'V::twice::x'], /values\.sysml:13:/, /one feature \(a redefinition\) valued twice/]]);
     r = ask('evaluate', 'V::sys::eng::rpm', '--model', m);
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'rpm'), '30');
@@ -154,73 +173,67 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'Ordered'), '10');
     r = ask('compute', 'CB::LastSeen', '--model', m);
     assert.equal(value(r.answer, 'LastSeen'), '30');
-    r = ask('compute', 'CB::Racy', '--model', m);
-    refused(r.code, r.answer, /calc-bodies\.sysml:29:9/, /two actions of its body use 'x' and no succession orders them/);
-    r = ask('compute', 'CB::Bound', '--model', m);
-    refused(r.code, r.answer, /calc-bodies\.sysml:42:9/, /'x' is bound with '=' to its value, so it cannot be assigned/);
-    r = ask('compute', 'CB::Sends', '--bind', 'x=1', '--model', m);
-    refused(r.code, r.answer, /calc-bodies\.sysml:54:9/, /send/);
+    refuses(m, [
+      [['compute', 'CB::Racy'], /calc-bodies\.sysml:29:9/, /two actions of its body use 'x' and no succession orders them/],
+      [['compute', 'CB::Bound'], /calc-bodies\.sysml:42:9/, /'x' is bound with '=' to its value, so it cannot be assigned/],
+      [['compute', 'CB::Sends', '--bind', 'x=1'], /calc-bodies\.sysml:54:9/, /send/],
+    ]);
   });
 
   it('assignments: a bound local assigned from a nested action or if body, and a constant feature assigned, are refused with their place', () => {
     const m = join(OURS, 'assignments.sysml');
-    let r = ask('compute', 'AS::NestedBound', '--bind', 'n=4', '--model', m);
-    refused(r.code, r.answer, /assignments\.sysml:7:20/, /'x' is bound with '=' to its value, so it cannot be assigned/);
-    r = ask('compute', 'AS::IfBound', '--bind', 'n=4', '--model', m);
-    refused(r.code, r.answer, /assignments\.sysml:13:20/, /'x' is bound with '=' to its value, so it cannot be assigned/);
-    r = ask('compute', 'AS::ConstLocal', '--bind', 'n=4', '--model', m);
-    refused(r.code, r.answer, /assignments\.sysml:20:9/, /'x' is constant .* so it cannot be assigned/);
-    r = ask('outcomes', 'AS::ConstFeature', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /assignments\.sysml:33:20/, /'x' is constant \(declared at 32:28.*cannot be assigned/);
+    refuses(m, [
+      [['compute', 'AS::NestedBound', '--bind', 'n=4'], /assignments\.sysml:7:20/, /'x' is bound with '=' to its value, so it cannot be assigned/],
+      [['compute', 'AS::IfBound', '--bind', 'n=4'], /assignments\.sysml:13:20/, /'x' is bound with '=' to its value, so it cannot be assigned/],
+      [['compute', 'AS::ConstLocal', '--bind', 'n=4'], /assignments\.sysml:20:9/, /'x' is constant .* so it cannot be assigned/],
+      [['outcomes', 'AS::ConstFeature', '-schedule', 'all'], /assignments\.sysml:33:20/, /'x' is constant \(declared at 32:28.*cannot be assigned/],
+    ]);
     // A nested action's own local of that name is another feature.
-    r = ask('compute', 'AS::Shadowed', '--bind', 'n=4', '--model', m);
+    const r = ask('compute', 'AS::Shadowed', '--bind', 'n=4', '--model', m);
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'Shadowed'), '4');
   });
 
   it('inheritance: a feature two supertypes value differently (a diamond) is refused unless a redefinition says which; a bound value beats a default', () => {
     const m = join(OURS, 'inheritance.sysml');
-    let r = ask('evaluate', 'IH::d::x', '--model', m);
-    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /'x' is inherited with two values, from B \(4:23\) and C \(5:23\).*redefine it in D/);
-    r = ask('evaluate', 'IH::bc::x', '--model', m);
-    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /redefine it in bc/);
-    r = ask('satisfiable', 'IH::D', '--condition', 'c=x > 2', '--model', m);
-    refused(r.code, r.answer, /inheritance\.sysml:5:23/, /'x' is inherited with two values/);
-    r = ask('evaluate', 'IH::j::y', '--model', m);
-    refused(r.code, r.answer, /inheritance\.sysml:20:23/, /'y' is inherited with two default values/);
-    for (const [subject, want] of [['IH::d2::x', '4'], ['IH::f::x', '2'], ['IH::l::y', '5']] as const) {
-      r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
-    }
+    refuses(m, [
+      [['evaluate', 'IH::d::x'], /inheritance\.sysml:5:23/, /'x' is inherited with two values, from B \(4:23\) and C \(5:23\).*redefine it in D/],
+      [['evaluate', 'IH::bc::x'], /inheritance\.sysml:5:23/, /redefine it in bc/],
+      [['satisfiable', 'IH::D', '--condition', 'c=x > 2'], /inheritance\.sysml:5:23/, /'x' is inherited with two values/],
+      [['evaluate', 'IH::j::y'], /inheritance\.sysml:20:23/, /'y' is inherited with two default values/],
+    ]);
+    proves(m, [
+      [['evaluate', 'IH::d2::x'], 'x', '4'],
+      [['evaluate', 'IH::f::x'], 'x', '2'],
+      [['evaluate', 'IH::l::y'], 'y', '5'],
+    ]);
   });
 
   it('calc results: a result given twice (return value and result expression) must agree; an argument must agree with a parameter bound with =', () => {
     const m = join(OURS, 'calc-results.sysml');
-    let r = ask('evaluate', 'CR::twice', '--model', m);
-    refused(r.code, r.answer, /calc-results\.sysml:4:66/, /its result is given twice, 2 by the return value \(4:57\) and 3 by the result expression/);
-    r = ask('evaluate', 'CR::bound', '--model', m);
-    refused(r.code, r.answer, /calc-results\.sysml:11:23/, /parameter 'y' is bound with '=' to 7 \(9:53\) but the call gives 2/);
-    r = ask('compute', 'CR::Bound', '--bind', 'x=1', '--bind', 'y=2', '--model', m);
-    refused(r.code, r.answer, /calc-results\.sysml/, /parameter 'y' is bound with '=' to 7/);
-    for (const [subject, want] of [['CR::agree', '8'], ['CR::boundSame', '8'], ['CR::boundOmitted', '8'], ['CR::defaulted', '3']] as const) {
-      r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
-    }
+    refuses(m, [
+      [['evaluate', 'CR::twice'], /calc-results\.sysml:4:66/, /its result is given twice, 2 by the return value \(4:57\) and 3 by the result expression/],
+      [['evaluate', 'CR::bound'], /calc-results\.sysml:11:23/, /parameter 'y' is bound with '=' to 7 \(9:53\) but the call gives 2/],
+      [['compute', 'CR::Bound', '--bind', 'x=1', '--bind', 'y=2'], /calc-results\.sysml/, /parameter 'y' is bound with '=' to 7/],
+    ]);
+    proves(m, [
+      [['evaluate', 'CR::agree'], 'agree', '8'],
+      [['evaluate', 'CR::boundSame'], 'boundSame', '8'],
+      [['evaluate', 'CR::boundOmitted'], 'boundOmitted', '8'],
+      [['evaluate', 'CR::defaulted'], 'defaulted', '3'],
+    ]);
   });
 
   it('behaviours: a feature two supertypes value differently is refused; a more specific redefinition replaces a passed-on value', () => {
     const m = join(OURS, 'behaviour-inheritance.sysml');
-    let r = ask('outcomes', 'BI::D', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /behaviour-inheritance\.sysml:5:25/, /'x' is inherited with two values, from B \(4:25\) and C \(5:25\).*redefine it in D/);
-    r = ask('outcomes', 'BI::s', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /behaviour-inheritance\.sysml:15:23/, /'y' is inherited with two values, from Q \(14:23\) and R \(15:23\)/);
-    for (const [subject, want] of [['BI::F', '11'], ['BI::D2', '101']] as const) {
-      r = ask('outcomes', subject, '-schedule', 'all', '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, 'x@1'), want, subject);
-    }
+    refuses(m, [
+      [['outcomes', 'BI::D', '-schedule', 'all'], /behaviour-inheritance\.sysml:5:25/, /'x' is inherited with two values, from B \(4:25\) and C \(5:25\).*redefine it in D/],
+      [['outcomes', 'BI::s', '-schedule', 'all'], /behaviour-inheritance\.sysml:15:23/, /'y' is inherited with two values, from Q \(14:23\) and R \(15:23\)/],
+    ]);
+    proves(m, [
+      [['outcomes', 'BI::F', '-schedule', 'all'], 'x@1', '11'],
+      [['outcomes', 'BI::D2', '-schedule', 'all'], 'x@1', '101'],
+    ]);
   });
 
   it("a unit's name inside [ ] is the unit even where a feature takes the name, and parse warns there (exit 0)", () => {
@@ -232,64 +245,54 @@ describe('cli: soundness — the wrong answers of real models are right or refus
   it('constraints: an asserted constraint inside one is read, never skipped: where it fails no verdict is given', () => {
     const m = join(OURS, 'asserted-constraints.sysml');
     // tooBig: the assertion holds and the result expression is false, an ordinary false.
-    for (const [subject, want] of [['AC::inside', 'true'], ['AC::tooBig', 'false']] as const) {
-      const r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
-    }
+    proves(m, [
+      [['evaluate', 'AC::inside'], 'inside', 'true'],
+      [['evaluate', 'AC::tooBig'], 'tooBig', 'false'],
+    ]);
     // x = -1 makes the asserted `positive` (x > 0) false: no instance at that value, so no verdict (once: true).
-    let r = ask('evaluate', 'AC::outside', '--model', m);
-    refused(r.code, r.answer, /asserted-constraints\.sysml:9:\d+/, /its asserted constraint x > 0 is false, so the model has no instance at these values/);
-    r = ask('evaluate', 'AC::never', '--model', m);
-    refused(r.code, r.answer, /asserted-constraints\.sysml:15:\d+/, /its asserted constraint .* is false/);
-    // Its assertion holds, but nothing gives `always` itself a value: no verdict (once: true).
-    r = ask('evaluate', 'AC::always', '--model', m);
-    refused(r.code, r.answer, /asserted-constraints\.sysml:16:\d+/, /always has no expression: the model does not say when it holds/);
-    r = ask('evaluate', 'AC::bare', '--model', m);
-    refused(r.code, r.answer, /asserted-constraints\.sysml:19:5/, /bare has no expression: the model does not say when it holds/);
+    refuses(m, [
+      [['evaluate', 'AC::outside'], /asserted-constraints\.sysml:9:\d+/, /its asserted constraint x > 0 is false, so the model has no instance at these values/],
+      [['evaluate', 'AC::never'], /asserted-constraints\.sysml:15:\d+/, /its asserted constraint .* is false/],
+      // Its assertion holds, but nothing gives `always` itself a value: no verdict (once: true).
+      [['evaluate', 'AC::always'], /asserted-constraints\.sysml:16:\d+/, /always has no expression: the model does not say when it holds/],
+      [['evaluate', 'AC::bare'], /asserted-constraints\.sysml:19:5/, /bare has no expression: the model does not say when it holds/],
+    ]);
   });
 
   it('sends: a part that sends to itself by name hears it; a send to an attribute or to a definition\'s feature is refused', () => {
     const m = join(OURS, 'send-receivers.sysml');
     // Once lost: self1's Ping to itself went nowhere and the run waited forever, at proved.
-    for (const [subject, state] of [['SR::self1', 'heard'], ['SR::porter', 'heard'], ['SR::other1', 'waiting']] as const) {
-      const r = ask('outcomes', subject, '-schedule', 'all', '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, 'state@1'), state, subject);
-    }
-    let r = ask('outcomes', 'SR::counter', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /send-receivers\.sysml:40:50/, /send … to counter\.count: an attribute receives no signal/);
-    r = ask('outcomes', 'SR::tally', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /send-receivers\.sysml:61:50/, /send … to count: an attribute receives no signal/);
-    r = ask('outcomes', 'SR::qualified', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/);
+    proves(m, [
+      [['outcomes', 'SR::self1', '-schedule', 'all'], 'state@1', 'heard'],
+      [['outcomes', 'SR::porter', '-schedule', 'all'], 'state@1', 'heard'],
+      [['outcomes', 'SR::other1', '-schedule', 'all'], 'state@1', 'waiting'],
+    ]);
+    refuses(m, [
+      [['outcomes', 'SR::counter', '-schedule', 'all'], /send-receivers\.sysml:40:50/, /send … to counter\.count: an attribute receives no signal/],
+      [['outcomes', 'SR::tally', '-schedule', 'all'], /send-receivers\.sysml:61:50/, /send … to count: an attribute receives no signal/],
+      [['outcomes', 'SR::qualified', '-schedule', 'all'], /send-receivers\.sysml:49:50/, /send … to SR::Qualified::Machine: a feature of the definition Qualified, named by its qualified name, is no one instance/],
+    ]);
   });
 
   it("types: a value that is no instance of its feature's declared type is a model error, in evaluate, calc bodies and behaviours", () => {
     const m = join(OURS, 'declared-types.sysml');
     // trips : Integer = 10 / 4 is 2.5: no Integer, and cost, computed from it, has no value either
-    for (const subject of ['DT::truck::trips', 'DT::truck::cost']) {
-      const r = ask('evaluate', subject, '--model', m);
-      refused(r.code, r.answer, /declared-types\.sysml:14:19/, /'truck\.trips' is declared Integer but its value is 2\.5/);
-    }
+    refuses(m, ['DT::truck::trips', 'DT::truck::cost'].map((subject) => [['evaluate', subject], /declared-types\.sysml:14:19/, /'truck\.trips' is declared Integer but its value is 2\.5/] as const));
     // 12 / 4 is the Integer 3
     let r = ask('evaluate', 'DT::even::cost', '--model', m);
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'cost'), '300');
-    for (const [subject, at, what] of [
-      ['DT::k', /declared-types\.sysml:23:15/, /'k' is declared Natural but its value is -3/],
-      ['DT::p', /declared-types\.sysml:24:15/, /'p' is declared Positive but its value is 0/],
-      ['DT::col', /declared-types\.sysml:25:15/, /'col' is declared Color but its value is 3/],
-      ['DT::c', /declared-types\.sysml:26:15/, /'c' is declared Color but its value is Size::small/],
-      ['DT::r', /declared-types\.sysml:27:15/, /'r' is declared Real but its value is "abc"/],
-      ['DT::m', /declared-types\.sysml:28:15/, /'m' is declared MassValue \(a quantity\) but its value is true/],
+    refuses(m, [
+      [['evaluate', 'DT::k'], /declared-types\.sysml:23:15/, /'k' is declared Natural but its value is -3/],
+      [['evaluate', 'DT::p'], /declared-types\.sysml:24:15/, /'p' is declared Positive but its value is 0/],
+      [['evaluate', 'DT::col'], /declared-types\.sysml:25:15/, /'col' is declared Color but its value is 3/],
+      [['evaluate', 'DT::c'], /declared-types\.sysml:26:15/, /'c' is declared Color but its value is Size::small/],
+      [['evaluate', 'DT::r'], /declared-types\.sysml:27:15/, /'r' is declared Real but its value is "abc"/],
+      [['evaluate', 'DT::m'], /declared-types\.sysml:28:15/, /'m' is declared MassValue \(a quantity\) but its value is true/],
       // a calc's parameter and local
-      ['DT::h', /declared-types\.sysml:54:24/, /'x' is declared Integer but its value is 2\.5/],
-      ['DT::hs', /declared-types\.sysml:56:49/, /'half' is declared Integer but its value is 2\.5/],
-    ] as const) {
-      r = ask('evaluate', subject, '--model', m);
-      refused(r.code, r.answer, at, what);
-    }
+      [['evaluate', 'DT::h'], /declared-types\.sysml:54:24/, /'x' is declared Integer but its value is 2\.5/],
+      [['evaluate', 'DT::hs'], /declared-types\.sysml:56:49/, /'half' is declared Integer but its value is 2\.5/],
+    ]);
     r = ask('evaluate', 'DT::k', '--model', m, '--bind', 'k=2');
     proved(r.code, r.answer);
     r = ask('evaluate', 'DT::even::trips', '--model', m, '--bind', 'load=8');
@@ -300,10 +303,10 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(r.code, 3, JSON.stringify(r.answer));
     assert.match(r.answer.error?.message ?? '', /range load: 'load' is declared Integer but its value is 0\.5/);
     // behaviours: an initial value and an assignment
-    r = ask('outcomes', 'DT::Split', '--model', m);
-    refused(r.code, r.answer, /declared-types\.sysml:59:34/, /'y' is declared Integer but its value is 3\.5/);
-    r = ask('outcomes', 'DT::Countdown', '--model', m);
-    refused(r.code, r.answer, /declared-types\.sysml:63:14/, /'n' is declared Natural but its value is -1/);
+    refuses(m, [
+      [['outcomes', 'DT::Split'], /declared-types\.sysml:59:34/, /'y' is declared Integer but its value is 3\.5/],
+      [['outcomes', 'DT::Countdown'], /declared-types\.sysml:63:14/, /'n' is declared Natural but its value is -1/],
+    ]);
   });
 
   it('types: satisfiable constrains a computed Integer to be whole, and states the types of features no constraint reads', () => {
@@ -334,8 +337,7 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'wheelMass'), '44 [kg]');
     assert.equal(value(ask('evaluate', 'SV::frontOnly::count', '--model', m).answer, 'count'), '4');
     assert.equal(value(ask('evaluate', 'SV::truck::count', '--model', m).answer, 'count'), '8');
-    r = ask('evaluate', 'SV::over::count', '--model', m);
-    refused(r.code, r.answer, /subset-values\.sysml:29:28/, /'over\.wheels' holds 5 values, outside its multiplicity \[4\]/);
+    refuses(m, [[['evaluate', 'SV::over::count'], /subset-values\.sysml:29:28/, /'over\.wheels' holds 5 values, outside its multiplicity \[4\]/]]);
   });
 
   it('assertions: assert heavy; asserts the constraint it names, on the instance that holds it; require e.ok; reads e\'s ok', () => {
@@ -371,27 +373,20 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     const m = join(OURS, 'names-redefinition.sysml');
     const unredefined = (name: string, owner: string, inherited: string) => new RegExp(`'${name}' in ${owner} has the name of the inherited ${inherited} \\(.*names-redefinition\\.sysml:\\d+:\\d+\\) but does not redefine it.*write \`\\w+ :>> ${name}\``);
     // Once: unsatisfiable, and gross = 3500, at proved; Vehicle's gross reads Vehicle's mass (1000).
-    let r = ask('satisfiable', 'RN::Van', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:11:19/, unredefined('mass', 'Van', 'Vehicle::mass'));
-    r = ask('evaluate', 'RN::van::gross', '--bind', 'payload=600.0', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:11:19/, unredefined('mass', 'Van', 'Vehicle::mass'));
-    r = ask('evaluate', 'RN::car::gross', '--bind', 'payload=1.0', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:15:36/, unredefined('mass', 'car', 'Vehicle::mass'));
-    // BigVan's `:>> mass` names Van's mass and Vehicle's, both inherited.
-    r = ask('evaluate', 'RN::bigVan::gross', '--bind', 'payload=1.0', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:17:44/, /'mass' names two different elements, Van::mass .* and Vehicle::mass/);
-    r = ask('evaluate', 'RN::d::bx', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:24:28/, /D inherits two different features named 'x', B::x .* and C::x/);
-    r = ask('evaluate', 'RN::twice::z', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:28:76/, /'y' is declared twice in Twice/);
-    r = ask('evaluate', 'RN::c1', '--bind', 'a=1.0', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:32:30/, unredefined('k', 'c1', 'C1::k'));
-    r = ask('outcomes', 'RN::AB', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:35:36/, unredefined('x', 'AB', 'A::x'));
-    r = ask('outcomes', 'RN::q', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-redefinition\.sysml:37:33/, unredefined('y', 'Q', 'P::y'));
+    refuses(m, [
+      [['satisfiable', 'RN::Van'], /names-redefinition\.sysml:11:19/, unredefined('mass', 'Van', 'Vehicle::mass')],
+      [['evaluate', 'RN::van::gross', '--bind', 'payload=600.0'], /names-redefinition\.sysml:11:19/, unredefined('mass', 'Van', 'Vehicle::mass')],
+      [['evaluate', 'RN::car::gross', '--bind', 'payload=1.0'], /names-redefinition\.sysml:15:36/, unredefined('mass', 'car', 'Vehicle::mass')],
+      // BigVan's `:>> mass` names Van's mass and Vehicle's, both inherited.
+      [['evaluate', 'RN::bigVan::gross', '--bind', 'payload=1.0'], /names-redefinition\.sysml:17:44/, /'mass' names two different elements, Van::mass .* and Vehicle::mass/],
+      [['evaluate', 'RN::d::bx'], /names-redefinition\.sysml:24:28/, /D inherits two different features named 'x', B::x .* and C::x/],
+      [['evaluate', 'RN::twice::z'], /names-redefinition\.sysml:28:76/, /'y' is declared twice in Twice/],
+      [['evaluate', 'RN::c1', '--bind', 'a=1.0'], /names-redefinition\.sysml:32:30/, unredefined('k', 'c1', 'C1::k')],
+      [['outcomes', 'RN::AB', '-schedule', 'all'], /names-redefinition\.sysml:35:36/, unredefined('x', 'AB', 'A::x')],
+      [['outcomes', 'RN::q', '-schedule', 'all'], /names-redefinition\.sysml:37:33/, unredefined('y', 'Q', 'P::y')],
+    ]);
     // Redefined with :>>: one feature.
-    r = ask('evaluate', 'RN::truck::gross', '--bind', 'payload=1.0', '--model', m);
+    const r = ask('evaluate', 'RN::truck::gross', '--bind', 'payload=1.0', '--model', m);
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'gross'), '5001');
   });
@@ -399,18 +394,17 @@ describe('cli: soundness — the wrong answers of real models are right or refus
   it('parameters: one whose name is that of a supertype parameter at another position (KerML redefines by position) is refused; same order or :>> reads as before', () => {
     const m = join(OURS, 'names-parameters.sysml');
     // Once: 99 at proved; by position b is Sub's a (1 - 100), by name Sub's b.
-    let r = ask('evaluate', 'PO::s1', '--model', m);
-    refused(r.code, r.answer, /names-parameters\.sysml:5:24/, /the parameter 'b' of s1 is its 1st, and Sub's 1st is 'a' .* not Sub's 'b' \(its 2nd\); write `in :>> b`/);
-    r = ask('evaluate', 'PO::s4', '--model', m);
-    refused(r.code, r.answer, /names-parameters\.sysml:9:24/, /the parameter 'x' of s4 is its 1st, and Sub's 1st is 'a'.*write `in x :>> a`/);
-    for (const [subject, want] of [['PO::s2', '99'], ['PO::s3', '99'], ['PO::s5', '4']] as const) {
-      r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
-    }
-    r = ask('outcomes', 'PO::d1', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-parameters\.sysml:12:27/, /the parameter 'b' of d1 is its 1st, and Diff's 1st is 'a'/);
-    r = ask('outcomes', 'PO::d2', '-schedule', 'all', '--model', m);
+    refuses(m, [
+      [['evaluate', 'PO::s1'], /names-parameters\.sysml:5:24/, /the parameter 'b' of s1 is its 1st, and Sub's 1st is 'a' .* not Sub's 'b' \(its 2nd\); write `in :>> b`/],
+      [['evaluate', 'PO::s4'], /names-parameters\.sysml:9:24/, /the parameter 'x' of s4 is its 1st, and Sub's 1st is 'a'.*write `in x :>> a`/],
+    ]);
+    proves(m, [
+      [['evaluate', 'PO::s2'], 's2', '99'],
+      [['evaluate', 'PO::s3'], 's3', '99'],
+      [['evaluate', 'PO::s5'], 's5', '4'],
+    ]);
+    refuses(m, [[['outcomes', 'PO::d1', '-schedule', 'all'], /names-parameters\.sysml:12:27/, /the parameter 'b' of d1 is its 1st, and Diff's 1st is 'a'/]]);
+    let r = ask('outcomes', 'PO::d2', '-schedule', 'all', '--model', m);
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'r@1'), '99');
     // A parameter renamed in place that nothing reads (the release's training models do this).
@@ -421,42 +415,36 @@ describe('cli: soundness — the wrong answers of real models are right or refus
   it('imports: a name two imports (or two files) provide is ambiguous, refused naming both; an owned alias hides imports', () => {
     const m = join(OURS, 'names-imports.sysml');
     // Once: 9.81 (the first import's) at proved.
-    for (const [use, line] of [['Use', 7], ['Use2', 12], ['Use4', 20]] as const) {
-      const r = ask('evaluate', `T43::${use}::w`, '--model', m);
-      refused(r.code, r.answer, new RegExp(`names-imports\\.sysml:${line}:23`), /'g' names two different elements, Lib[12]::g .* and Lib[12]::g .*qualify it/);
-    }
-    let r = ask('evaluate', 'T43::Use5::w', '--model', m);
+    refuses(m, ([['Use', 7], ['Use2', 12], ['Use4', 20]] as const).map(([use, line]) => [['evaluate', `T43::${use}::w`], new RegExp(`names-imports\\.sysml:${line}:23`), /'g' names two different elements, Lib[12]::g .* and Lib[12]::g .*qualify it/] as const));
+    const r = ask('evaluate', 'T43::Use5::w', '--model', m);
     proved(r.code, r.answer);
     assert.equal(value(r.answer, 'w'), '1.62');
-    r = ask('outcomes', 'T43::Behave::Step', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-imports\.sysml:32:77/, /'g' names two different elements, T43::Lib1::g .* and T43::Lib2::g/);
+    refuses(m, [[['outcomes', 'T43::Behave::Step', '-schedule', 'all'], /names-imports\.sysml:32:77/, /'g' names two different elements, T43::Lib1::g .* and T43::Lib2::g/]]);
     // Two files each declaring package Twin: Twin::x is either.
-    r = ask('evaluate', 'Twin::x', '--model', join(OURS, 'names-package-a.sysml'), '--model', join(OURS, 'names-package-b.sysml'));
-    refused(r.code, r.answer, /names-package-a\.sysml:1:9/, /'Twin' \(in the subject Twin::x\) names two different elements/);
+    refuses([join(OURS, 'names-package-a.sysml'), join(OURS, 'names-package-b.sysml')], [[['evaluate', 'Twin::x'], /names-package-a\.sysml:1:9/, /'Twin' \(in the subject Twin::x\) names two different elements/]]);
   });
 
   it('names resolve where they are written: a definition never reads a feature of the instance that holds one of its instances (evaluate, the solver, behaviours)', () => {
     const m = join(OURS, 'names-lexical.sysml');
     // Once: w = 50 and y = 6 (the holding car's k, the calling part's k).
-    for (const [subject, want] of [['LX::car::wheel::w', '20'], ['LX::bike::wheel::w', '30'], ['LX::p::y', '4']] as const) {
-      const r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
-    }
+    proves(m, [
+      [['evaluate', 'LX::car::wheel::w'], 'w', '20'],
+      [['evaluate', 'LX::bike::wheel::w'], 'w', '30'],
+      [['evaluate', 'LX::p::y'], 'y', '4'],
+    ]);
     // The solver reads names the same way (once: z = 8/3, the calling part's k).
     let r = ask('satisfiable', 'LX::q', '--model', m);
     proved(r.code, r.answer);
     assert.equal(r.answer.result?.claim, 'satisfiable');
     assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'z', value: 4 }]);
     // Once: st.z = 5 and inBlock = 1 at proved.
-    r = ask('outcomes', 'LX::van', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-lexical\.sysml:12:73/, /'k' names LX::k .* where it is written, but the run would read LX::van::k/);
-    r = ask('outcomes', 'LX::shadow', '-schedule', 'all', '--model', m);
-    refused(r.code, r.answer, /names-lexical\.sysml:21:35/, /'h' names h .* where it is written, but the run would read LX::shadow::h/);
+    refuses(m, [
+      [['outcomes', 'LX::van', '-schedule', 'all'], /names-lexical\.sysml:12:73/, /'k' names LX::k .* where it is written, but the run would read LX::van::k/],
+      [['outcomes', 'LX::shadow', '-schedule', 'all'], /names-lexical\.sysml:21:35/, /'h' names h .* where it is written, but the run would read LX::shadow::h/],
+    ]);
   });
 
   it('a refusal names the file that holds the construct, with several model files', () => {
-    const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
-    refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);
+    refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });
 });

@@ -2,11 +2,11 @@
 // (dist/server-main.cache, made under the editor's V8 flags). What the editor shows must not depend on
 // that cache: the same diagnostics with it, without it, and with a cache made for another bundle.
 import { strict as assert } from 'node:assert';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildIfMissing } from '../cli/built';
+import { buildIfMissing, distCopy } from '../cli/built';
 import { LanguageClient, repoRoot, type Diagnostic } from './lspClient';
 
 const DIST = join(repoRoot, 'dist');
@@ -37,14 +37,6 @@ describe('language server: the code cache of dist/server.js', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  function distCopy(cache: Buffer | null): string {
-    rmSync(copy, { recursive: true, force: true });
-    mkdirSync(copy, { recursive: true });
-    for (const f of ['server.js', 'server-main.js']) copyFileSync(join(DIST, f), join(copy, f));
-    if (cache) writeFileSync(join(copy, 'server-main.cache'), cache);
-    return join(copy, 'server.js');
-  }
-
   async function diagnosticsWith(server: string): Promise<Diagnostic[]> {
     // Only the build's cache (or none): the server's own caches are the CLI test's subject.
     const before = process.env.ASSAY_CODE_CACHE_DIR;
@@ -67,9 +59,9 @@ describe('language server: the code cache of dist/server.js', function () {
     const built = await diagnosticsWith(join(DIST, 'server.js'));
     assert.deepEqual(built.map((d) => [d.range.start.line, d.range.start.character, d.message]), [[3, 74, "unresolved reference 'missing'"]]);
 
-    assert.deepEqual(await diagnosticsWith(distCopy(null)), built);
+    assert.deepEqual(await diagnosticsWith(distCopy(copy, 'server', null)), built);
     const cache = readFileSync(join(DIST, 'server-main.cache'));
-    assert.deepEqual(await diagnosticsWith(distCopy(Buffer.concat([Buffer.from('0'.repeat(40), 'latin1'), cache.subarray(40)]))), built);
-    assert.deepEqual(await diagnosticsWith(distCopy(Buffer.concat([cache.subarray(0, 40), Buffer.from('not a code cache')]))), built);
+    assert.deepEqual(await diagnosticsWith(distCopy(copy, 'server', Buffer.concat([Buffer.from('0'.repeat(40), 'latin1'), cache.subarray(40)]))), built);
+    assert.deepEqual(await diagnosticsWith(distCopy(copy, 'server', Buffer.concat([cache.subarray(0, 40), Buffer.from('not a code cache')]))), built);
   });
 });

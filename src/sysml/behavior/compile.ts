@@ -427,14 +427,14 @@ class Compiler {
    * expression reads what the expression names), or both send different signals to one receiver.
    */
   checkUnordered(behaviors: readonly number[]): void {
-    const access = this.accessNames();
+    const access = featureReader(this.features);
     this.checkAtomicBodies(access);
     for (const p of this.nodes) if (p.kind === 'state' && p.parallel && p.children.length > 1) this.checkRegions(p, access);
     if (behaviors.length > 1) this.checkInitialEntries(behaviors, access);
   }
 
   /** Two conflicting statements of one atomic body. */
-  private checkAtomicBodies(access: Access): void {
+  private checkAtomicBodies(access: FeatureReader): void {
     for (const all of this.unordered) {
       const group = all.filter((e) => this.runs(e));
       for (let i = 0; i < group.length; i++) {
@@ -457,7 +457,7 @@ class Compiler {
    * before any move of theirs) against anything another region does; two regions' exit actions (in the
    * move that leaves them).
    */
-  private checkRegions(p: ExecNode, access: Access): void {
+  private checkRegions(p: ExecNode, access: FeatureReader): void {
     const nodes = this.nodes;
     const below = (id: number): number[] => [id, ...nodes[id]!.children.flatMap(below)];
     // Entering a region: its default entry, or (a transition from outside the parallel state to a state
@@ -495,7 +495,7 @@ class Compiler {
   }
 
   /** A state machine's initial entries, run before any move of the run's other behaviours. */
-  private checkInitialEntries(behaviors: readonly number[], access: Access): void {
+  private checkInitialEntries(behaviors: readonly number[], access: FeatureReader): void {
     const nodes = this.nodes;
     const inBehavior = (b: number) => {
       const ids = new Set<number>();
@@ -572,41 +572,23 @@ class Compiler {
     return [id, ...path.flatMap((x) => (this.nodes[x]!.parallel ? this.defaultEntered(x) : [x])), ...this.defaultEntered(n.initial)];
   }
 
-  /** Reads and writes by name (last segments, as the reduction counts them), bound features read through what they are bound to. */
-  private accessNames(): Access {
-    const bound = new Map<string, Set<string>>();
-    for (const f of this.features) {
-      if (!f.bound || !f.init) continue;
-      const last = f.key.split('.').at(-1)!.split('#')[0]!;
-      const names = bound.get(last) ?? new Set<string>();
-      mentioned(f.init, names);
-      bound.set(last, names);
-    }
-    return (e: unknown) => {
-      const names = new Set<string>();
-      mentioned(e, names);
-      const stack = [...names];
-      while (stack.length > 0) for (const x of bound.get(stack.pop()!) ?? []) if (!names.has(x)) { names.add(x); stack.push(x); }
-      return names;
-    };
-  }
-
   /** Why effects `a` and effects (and reads) `b` conflict, or undefined. */
-  private conflict(access: Access, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): string | undefined {
+  private conflict(access: FeatureReader, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): string | undefined {
     const pair = this.conflicting(access, a, b, bReads);
     return pair ? pair[2] : undefined;
   }
 
   /** The first conflicting pair (the second undefined when the conflict is with `bReads`), and why. */
-  private conflicting(access: Access, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): [Effect, Effect | undefined, string] | undefined {
-    const written = (e: Effect) => (e.kind === 'assign' ? e.target.at(-1)! : e.kind === 'transfer' ? e.to.split('.').at(-1)! : undefined);
-    const read = (e: Effect) => (e.kind === 'assign' ? access(e.expr) : e.kind === 'transfer' ? new Set([e.from.split('.').at(-1)!]) : new Set<string>());
-    const otherReads = access(bReads);
+  private conflicting(access: FeatureReader, a: readonly Effect[], b: readonly Effect[], bReads: readonly unknown[] = []): [Effect, Effect | undefined, string] | undefined {
+    // An assignment's expression is read through the bound features it names; a transfer's source
+    // parameter by its own name only.
+    const read = (e: Effect) => (e.kind === 'transfer' ? effectReads(e, new Set()) : access.close(effectReads(e, new Set())));
+    const otherReads = access.names(bReads);
     for (const x of a) {
-      const wx = written(x);
+      const wx = effectWrite(x);
       if (wx !== undefined && otherReads.has(wx)) return [x, undefined, `'${wx}' is written by one and read by the other`];
       for (const y of b) {
-        const wy = written(y);
+        const wy = effectWrite(y);
         if (wx !== undefined && wx === wy) return [x, y, `both write '${wx}'`];
         if (wx !== undefined && read(y).has(wx)) return [x, y, `'${wx}' is written by one and read by the other`];
         if (wy !== undefined && read(x).has(wy)) return [x, y, `'${wy}' is written by one and read by the other`];
@@ -614,7 +596,7 @@ class Compiler {
       }
     }
     for (const y of b) {
-      const wy = written(y);
+      const wy = effectWrite(y);
       if (wy === undefined) continue;
       for (const x of a) if (read(x).has(wy)) return [x, y, `'${wy}' is written by one and read by the other`];
     }
@@ -1879,9 +1861,6 @@ class Compiler {
   }
 }
 
-/** The names an expression reads (bound features read through what they are bound to). */
-type Access = (e: unknown) => Set<string>;
-
 /** An effect as written, for messages: `assign x := …`, `send S to r`. */
 function effectText(e: Effect): string {
   if (e.kind === 'assign') return `assign ${e.target.join('.')} := …`;
@@ -1912,7 +1891,7 @@ function relativeName(a: string, b: string): string {
  * expression mentions, transitively. A bound feature is read as its expression (machine.ts
  * `boundValue`), so a move that writes `x` changes what reading `y` gives: the reduction must see it.
  */
-export function featureReader(features: readonly FeatureDecl[]): { named(names: Set<string>, bindings?: boolean): number[]; of(e: unknown): number[] } {
+export function featureReader(features: readonly FeatureDecl[]): FeatureReader {
   const lastOf = (key: string) => key.split('.').at(-1)!.split('#')[0]!;
   const byLast = new Map<string, number[]>();
   features.forEach((f, i) => {
@@ -1927,27 +1906,54 @@ export function featureReader(features: readonly FeatureDecl[]): { named(names: 
     mentioned(f.init, names);
     boundReads.set(last, names);
   }
-  const named = (names: Set<string>, bindings = true): number[] => {
-    if (bindings) {
-      const stack = [...names];
-      while (stack.length > 0) {
-        for (const n of boundReads.get(stack.pop()!) ?? []) {
-          if (names.has(n)) continue;
-          names.add(n);
-          stack.push(n);
-        }
+  const close = (names: Set<string>): Set<string> => {
+    const stack = [...names];
+    while (stack.length > 0) {
+      for (const n of boundReads.get(stack.pop()!) ?? []) {
+        if (names.has(n)) continue;
+        names.add(n);
+        stack.push(n);
       }
     }
-    return [...new Set([...names].flatMap((n) => byLast.get(n) ?? []))].sort((a, b) => a - b);
+    return names;
   };
-  return {
-    named,
-    of(e: unknown): number[] {
-      const names = new Set<string>();
-      mentioned(e, names);
-      return named(names);
-    },
+  const names = (e: unknown): Set<string> => {
+    const found = new Set<string>();
+    mentioned(e, found);
+    return close(found);
   };
+  const named = (found: Set<string>, bindings = true): number[] => {
+    if (bindings) close(found);
+    return [...new Set([...found].flatMap((n) => byLast.get(n) ?? []))].sort((a, b) => a - b);
+  };
+  return { close, names, named, of: (e) => named(names(e), false) };
+}
+
+/** Reads by name (last segments), bound features read through what they are bound to (featureReader). */
+export interface FeatureReader {
+  /** `names` with, for each bound feature among them, what its expression mentions, transitively (in place). */
+  close(names: Set<string>): Set<string>;
+  /** The names expression `e` reads, closed. */
+  names(e: unknown): Set<string>;
+  /** The features `names` (closed unless `bindings` is false) may be, as sorted feature indices. */
+  named(names: Set<string>, bindings?: boolean): number[];
+  /** The features expression `e` may read, as sorted feature indices. */
+  of(e: unknown): number[];
+}
+
+/**
+ * The names an effect reads, added to `into` (before bound features are read through): an assignment's
+ * expression, a transfer's source parameter; a send reads none.
+ */
+function effectReads(e: Effect, into: Set<string>): Set<string> {
+  if (e.kind === 'assign') mentioned(e.expr, into);
+  else if (e.kind === 'transfer') into.add(e.from.split('.').at(-1)!);
+  return into;
+}
+
+/** The name an effect writes: an assignment's target, a transfer's target parameter; a send none. */
+function effectWrite(e: Effect): string | undefined {
+  return e.kind === 'assign' ? e.target.at(-1)! : e.kind === 'transfer' ? e.to.split('.').at(-1)! : undefined;
 }
 
 function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionModel {
@@ -1997,13 +2003,9 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   const writes: number[][] = [];
   const effectSets = (effects: readonly Effect[], r: Set<string>, w: Set<string>) => {
     for (const e of effects) {
-      if (e.kind === 'assign') {
-        mentioned(e.expr, r);
-        w.add(e.target.at(-1)!);
-      } else if (e.kind === 'transfer') {
-        r.add(e.from.split('.').at(-1)!);
-        w.add(e.to.split('.').at(-1)!);
-      }
+      effectReads(e, r);
+      const written = effectWrite(e);
+      if (written !== undefined) w.add(written);
     }
   };
   for (const n of nodes) {

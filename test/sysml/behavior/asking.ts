@@ -13,6 +13,13 @@ export const text = (path: string, source: string): BehaviorDocument => {
   return { path, document: r.document };
 };
 
+/**
+ * A document whose source is `package <name> {`, its import of ScalarValues::* on the next line, then
+ * `rest`: the package's members and closing brace, from a new line (it starts with a line break).
+ */
+export const scalarPackage = (path: string, name: string, rest: string): BehaviorDocument =>
+  text(path, `package ${name} {\n    private import ScalarValues::*;${rest}`);
+
 /** Asks; the answer must be one (not a refusal), and every witness must replay to what it says. */
 export async function ask(d: BehaviorDocument[], question: BehaviorQuestion, bounds: Bound[] = []): Promise<BehaviorAnswer> {
   const a = await answerBehavior(d, question, { bounds });

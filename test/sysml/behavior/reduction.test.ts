@@ -4,7 +4,7 @@
 // the comment beside it; `ask` replays every witness as the host does.
 import assert from 'node:assert/strict';
 import { answerBehavior, BehaviorError, recheckAnswer, type BehaviorQuestion } from '../../../src/sysml/behavior';
-import { ask, ends, text, unsupported } from './asking';
+import { ask, ends, scalarPackage, unsupported } from './asking';
 
 function question(kind: BehaviorQuestion['kind'], subject: string, extra: Partial<BehaviorQuestion> = {}): BehaviorQuestion {
   return { kind, subject, schedule: 'all', free: ['schedule'], ...extra };
@@ -20,8 +20,7 @@ describe('behaviour reduction: what a condition reads is visible', () => {
         action b1 { assign z := 1; } then b2;
         action b2 { assign z := 0; }
         first a2 then j; first b2 then j; join j;`;
-  const model = text('por.sysml', `package POR {
-    private import ScalarValues::*;
+  const model = scalarPackage('por.sysml', 'POR', `
     calc def Both { in a : Integer; in b : Integer; return : Boolean = a >= 1 and b >= 1; }
     action def Bound {
         attribute x : Integer := 0;
@@ -61,8 +60,7 @@ describe('behaviour reduction: what a condition reads is visible', () => {
 });
 
 describe('behaviour reduction: a terminate is not independent of what it may end', () => {
-  const model = text('term.sysml', `package TERM {
-    private import ScalarValues::*;
+  const model = scalarPackage('term.sysml', 'TERM', `
     action def Race {
         attribute x : Integer := 0;
         action a { assign x := 1; }
@@ -106,8 +104,7 @@ describe('behaviour reduction: a terminate is not independent of what it may end
 describe('behaviour reduction: a guard read on arrival is a read of the move', () => {
   // c1 ends C, whose guarded succession reads g; w sets g in parallel. c1 before w: g is false, p does
   // not run (r = 0); w before c1: p runs (r = 1).
-  const model = text('guard.sysml', `package G {
-    private import ScalarValues::*;
+  const model = scalarPackage('guard.sysml', 'G', `
     action def G {
         attribute g : Boolean := false;
         attribute r : Integer := 0;
@@ -131,8 +128,16 @@ describe('behaviour reduction: a guard read on arrival is a read of the move', (
 });
 
 describe('behaviour outcomes: an outcome is everything reported of a run’s end', () => {
-  const model = text('ends.sysml', `package ENDS {
-    private import ScalarValues::*;
+  // An action that decides on `guard`: the action `yes` if it holds, else `no` (each declared as given).
+  const decision = (name: string, guard: string, yes: string, no: string) => `action ${name} {
+            first start;
+            then decide d;
+            if ${guard} then ${/^\w+/.exec(yes)![0]};
+            else ${/^\w+/.exec(no)![0]};
+            action ${yes}
+            action ${no}
+        }`;
+  const model = scalarPackage('ends.sysml', 'ENDS', `
     item def Open;
     item def Close;
     item def A;
@@ -180,26 +185,12 @@ describe('behaviour outcomes: an outcome is everything reported of a run’s end
         then a;
         then b;
         action a { assign f := true; }
-        action b {
-            first start;
-            then decide d;
-            if f then stop;
-            else fine;
-            action stop { accept A; }
-            action fine;
-        }
+        ${decision('b', 'f', 'stop { accept A; }', 'fine;')}
     }
     action def Places {
         attribute ready : Boolean := false;
         action setReady { assign ready := true; }
-        action check {
-            first start;
-            then decide d;
-            if ready then waitA;
-            else waitB;
-            action waitA { accept A; }
-            action waitB { accept B; }
-        }
+        ${decision('check', 'ready', 'waitA { accept A; }', 'waitB { accept B; }')}
     }
 }`);
 
@@ -240,8 +231,7 @@ describe('behaviour outcomes: an outcome is everything reported of a run’s end
 });
 
 describe('behaviour bounds: a depth bound covers every schedule within it', () => {
-  const model = text('depth.sysml', `package D {
-    private import ScalarValues::*;
+  const model = scalarPackage('depth.sysml', 'D', `
     action def Two {
         attribute x : Integer := 0;
         attribute y : Integer := 0;
@@ -291,8 +281,7 @@ describe('behaviour bounds: a depth bound covers every schedule within it', () =
 describe('behaviour environment: a timed wait racing an event of the environment', () => {
   // In a, T may come from the environment, or not within 1 s: then the timed transition sets y = 1.
   // Time passes only when no move is enabled, and T always is: that race is refused where it is met.
-  const model = text('envtime.sysml', `package ET {
-    private import ScalarValues::*;
+  const model = scalarPackage('envtime.sysml', 'ET', `
     item def T;
     state def Mix {
         attribute y : Integer := 0;

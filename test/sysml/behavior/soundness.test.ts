@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from '../../../src/sysml';
 import { INERT_CONSTRUCTS, MODELED_CONSTRUCTS, type BehaviorDocument, type BehaviorQuestion } from '../../../src/sysml/behavior';
-import { ask, ends, text, unsupported as refusal } from './asking';
+import { ask, ends, scalarPackage, text, unsupported as refusal } from './asking';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SOUNDNESS = join(ROOT, '..', 'shared', 'soundness');
@@ -25,8 +25,7 @@ describe('behaviour soundness: the reduced models of ../shared/soundness', () =>
     const plain = await ask(d, question('outcomes', 'RP::plain'));
     assert.deepEqual(ends(plain, 'count'), [1]);
     // Redefined without a body of its own: one bump, the inherited assignment's.
-    const bare = text('redefined-bare.sysml', `package RB {
-    private import ScalarValues::*;
+    const bare = scalarPackage('redefined-bare.sysml', 'RB', `
     part def Machine {
         attribute count : Integer := 0;
         perform action bump { assign count := count + 1; }
@@ -62,8 +61,7 @@ describe('behaviour soundness: the reduced models of ../shared/soundness', () =>
 });
 
 describe('behaviour soundness: flows, bound values, typed subactions', () => {
-  const flows = text('flows.sysml', `package FV {
-    private import ScalarValues::*;
+  const flows = scalarPackage('flows.sysml', 'FV', `
     action def Carry {
         attribute x : Integer := 0;
         action produce { out y : Integer; assign y := 7; }
@@ -87,8 +85,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.equal(await refusal([flows], question('outcomes', 'FV::Unordered')), "flows.sysml:11:43: 'y' is not a feature this behaviour can assign (declare it as an attribute)");
   });
 
-  const bound = text('bound.sysml', `package B {
-    private import ScalarValues::*;
+  const bound = scalarPackage('bound.sysml', 'B', `
     action def Track {
         attribute x : Integer := 1;
         attribute y : Integer = x * 2;
@@ -113,8 +110,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
   });
 
   it("a parameter bound to a feature ('in x = y') reads that feature: a parallel write of y is not independent of the read, both orders are outcomes", async () => {
-    const race = text('race.sysml', `package R {
-    private import ScalarValues::*;
+    const race = scalarPackage('race.sysml', 'R', `
     action def Race {
         attribute y : Integer := 0;
         attribute r : Integer := 0;
@@ -135,8 +131,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.deepEqual(ends(o, 'r').sort(), [0, 1]);
   });
 
-  const bindingModel = text('binding.sysml', `package BC {
-    private import ScalarValues::*;
+  const bindingModel = scalarPackage('binding.sysml', 'BC', `
     action def Pipe {
         in x : Integer;
         out y : Integer;
@@ -179,8 +174,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
   });
 
   it('a variation action performs one of its variants: each variant is an outcome; a member other than a variant action is refused', async () => {
-    const variation = text('variation.sysml', `package V {
-    private import ScalarValues::*;
+    const variation = scalarPackage('variation.sysml', 'V', `
     action def Go {
         attribute speed : Integer := 0;
         first start;
@@ -200,8 +194,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
   });
 
   it("'then done' enters a state the model names done where the transition is written (an owned member hides the inherited done); elsewhere it ends the machine", async () => {
-    const doneModel = text('done.sysml', `package D {
-    private import ScalarValues::*;
+    const doneModel = scalarPackage('done.sysml', 'D', `
     state def Own {
         attribute n : Integer := 0;
         entry; then waiting;
@@ -225,29 +218,21 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
   });
 
   it("'accept at t' waits for the instant t of the run's clock (an instant already past is due at once); a non-constant instant is refused", async () => {
-    const clocked = text('clocked.sysml', `package T {
-    private import ScalarValues::*;
+    // Busy from 10 s: `accept at` an instant (n = 1) races a wait of 3 s more (n = 2).
+    const busyAt = (name: string, at: number) => `state def ${name} {
+        attribute n : Integer := 0;
+        entry; then idle;
+        state idle;
+        accept after 10 [s] then busy;
+        state busy;
+        accept at ${at} [s] do assign n := 1 then fin;
+        accept after 3 [s] do assign n := 2 then fin;
+        state fin;
+    }`;
+    const clocked = scalarPackage('clocked.sysml', 'T', `
     private import SI::*;
-    state def Past {
-        attribute n : Integer := 0;
-        entry; then idle;
-        state idle;
-        accept after 10 [s] then busy;
-        state busy;
-        accept at 5 [s] do assign n := 1 then fin;
-        accept after 3 [s] do assign n := 2 then fin;
-        state fin;
-    }
-    state def Future {
-        attribute n : Integer := 0;
-        entry; then idle;
-        state idle;
-        accept after 10 [s] then busy;
-        state busy;
-        accept at 20 [s] do assign n := 1 then fin;
-        accept after 3 [s] do assign n := 2 then fin;
-        state fin;
-    }
+    ${busyAt('Past', 5)}
+    ${busyAt('Future', 20)}
     state def Loop {
         attribute laps : Integer := 0;
         entry; then a;
@@ -275,8 +260,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
   });
 
   it('terminate of an action whose body holds it ends every token inside it, and its successors follow; another occurrence is refused', async () => {
-    const term = text('terminate.sysml', `package K {
-    private import ScalarValues::*;
+    const term = scalarPackage('terminate.sysml', 'K', `
     action def Early {
         attribute n : Integer := 0;
         attribute tailRan : Integer := 0;
@@ -317,8 +301,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
   });
 
   it('terminate without a target ends the action whose body holds it (its featuring occurrence), not the run', async () => {
-    const term = text('bare-terminate.sysml', `package K {
-    private import ScalarValues::*;
+    const term = scalarPackage('bare-terminate.sysml', 'K', `
     action def Monitored {
         attribute x : Integer := 0;
         first start;
@@ -371,8 +354,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
 });
 
 describe('behaviour soundness: what is not modeled is refused with the construct and its place', () => {
-  const model = text('refused.sysml', `package R {
-    private import ScalarValues::*;
+  const model = scalarPackage('refused.sysml', 'R', `
     action def Bind {
         attribute a : Integer := 1;
         attribute b : Integer;
@@ -456,8 +438,7 @@ describe('behaviour soundness: what is not modeled is refused with the construct
 });
 
 describe('behaviour soundness: what a behaviour does outside the model is refused, not skipped', () => {
-  const d = [text('opaque.sysml', `package O {
-    private import ScalarValues::*;
+  const d = [scalarPackage('opaque.sysml', 'O', `
     part def Sensor { attribute ready : Boolean; }
     item def C { attribute x : Real; }
     // An opaque action: its body, in Alf, sets c.x; running it as an empty action would keep the old x.
@@ -534,8 +515,21 @@ describe('behaviour soundness: names in a flow', () => {
 });
 
 describe('behaviour soundness: a redefining usage inherits what the redefined one does', () => {
-  const d = text('redefinition.sysml', `package R {
-    private import ScalarValues::*;
+  // An action def whose step1 runs `s1` (declared as given), then s2, which assigns y := x.
+  const twoSteps = (name: string, s1: string) => `action def ${name} {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then step1;
+        action step1 {
+            first start;
+            then s1;
+            ${s1}
+            then s2;
+            action s2 { assign y := x; }
+        }
+    }`;
+  const d = scalarPackage('redefinition.sysml', 'R', `
     state def Base {
         attribute x : Integer := 0;
         entry; then a;
@@ -549,35 +543,11 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
     state def D3 :> Base {
         state :>> b { entry action { assign x := 2; } }
     }
-    action def ABase {
-        attribute x : Integer := 0;
-        attribute y : Integer := 0;
-        first start;
-        then step1;
-        action step1 {
-            first start;
-            then s1;
-            action s1 { assign x := 5; }
-            then s2;
-            action s2 { assign y := x; }
-        }
-    }
+    ${twoSteps('ABase', 'action s1 { assign x := 5; }')}
     action def ADerived :> ABase {
         action :>> step1;
     }
-    action def ATemplate {
-        attribute x : Integer := 0;
-        attribute y : Integer := 0;
-        first start;
-        then step1;
-        action step1 {
-            first start;
-            then s1;
-            action s1;
-            then s2;
-            action s2 { assign y := x; }
-        }
-    }
+    ${twoSteps('ATemplate', 'action s1;')}
     action def AReplaced :> ATemplate {
         action :>> step1 {
             action :>> s1 { assign x := 7; }
@@ -677,8 +647,7 @@ describe('behaviour soundness: a redefining usage inherits what the redefined on
 });
 
 describe('behaviour soundness: what SysML v2 leaves unordered is never run in one order only', () => {
-  const d = text('unordered.sysml', `package U {
-    private import ScalarValues::*;
+  const d = scalarPackage('unordered.sysml', 'U', `
     item def A;
     item def B;
     action def Both {
