@@ -54,11 +54,6 @@ function sameShape(a: Shape | undefined, b: Shape | undefined): boolean | undefi
   return a === undefined || b === undefined ? undefined : false;
 }
 
-function shapeText(s: Shape): string {
-  if (typeof s === 'object') return `a quantity in [${s.name}]`;
-  return s === 'integer' ? 'an Integer' : s === 'real' ? 'a Real' : `a ${s}`;
-}
-
 /** The shape of one of two numbers (the branches of `if`, the arguments of `min`). */
 function eitherShape(a: Shape | undefined, b: Shape | undefined): Shape | undefined {
   if (sameShape(a, b)) return a;
@@ -795,7 +790,7 @@ export class Symbolizer {
       case '!=':
       case '===':
       case '!==': {
-        const eq = this.equality(left, right, op === '===' || op === '!==' ? op : undefined, at, path);
+        const eq = this.equality(left, right, at, path);
         return { kind: 'bool', term: op === '==' || op === '===' ? eq : { op: 'not', arg: eq } };
       }
       case '<':
@@ -910,15 +905,15 @@ export class Symbolizer {
     }
   }
 
-  /** `==`, or `===` / `!==` (`same`) where it means `==`: on numbers of one kind and unit, and on other values. */
-  private equality(left: Sym, right: Sym, same: '===' | '!==' | undefined, at: SourceRange, path: string): Term {
+  /** `==`; also `===` / `!==`, which on data values is `==` (DataFunctions::'===' returns `x == y`). */
+  private equality(left: Sym, right: Sym, at: SourceRange, path: string): Term {
     if (left.kind === 'enum' || right.kind === 'enum') return this.enumEquality(left, right, at, path);
     if (left.kind === 'bool' || right.kind === 'bool') return { op: 'eq', left: this.asBool(left, at, path), right: this.asBool(right, at, path) };
     if (left.kind === 'const' || right.kind === 'const') {
       const a = this.constantValue(left);
       const b = this.constantValue(right);
       if (a === undefined || b === undefined) this.fail(at, path, `cannot compare ${symKind(left)} with ${symKind(right)} in the solver`);
-      const r = concreteBinary(same ? '===' : '==', a, b, at);
+      const r = concreteBinary('==', a, b, at);
       return { op: 'bool', value: !isError(r) && r.kind === 'boolean' && r.value };
     }
     if (left.kind === 'seq' || right.kind === 'seq') {
@@ -926,23 +921,7 @@ export class Symbolizer {
       const ys = flatten(right);
       if (xs.length !== ys.length) return { op: 'bool', value: false };
       // Both sequences are evaluated whole before they are compared.
-      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, same, at, path)), strict: true };
-    }
-    if (same) {
-      // evaluate's '===' tells Integer from Real and a unit from another (1 === 1.0 is false,
-      // docs/semantics.md); the library's DataFunctions::'===' is `x == y` on data values. The two agree on
-      // numbers of one kind and unit, the only ones the solver states.
-      const l = this.asNum(left, at, path, `'${same}'`);
-      const r = this.asNum(right, at, path, `'${same}'`);
-      const shapes = sameShape(l.shape, r.shape);
-      if (shapes === false) {
-        this.fail(at, path, `'${same}' of ${shapeText(l.shape!)} and ${shapeText(r.shape!)} is not modeled by the solver (evaluate tells them apart; the library's DataFunctions::'===' compares data values with ==); ask evaluate`);
-      }
-      if (shapes === undefined) {
-        const unknown = sameShape(l.shape, l.shape) === undefined ? l : r;
-        const why = isQuantity(unknown.shape) ? ': a free quantity may be given in any unit of its dimension' : isPlain(unknown.shape) ? ': it may be an Integer or a Real' : '';
-        this.fail(at, path, `'${same}' also compares the kind of number and the unit, which the solver does not know of its ${unknown === l ? 'left' : 'right'} operand (${symKind(unknown)})${why}; ask evaluate`);
-      }
+      return { op: 'and', args: xs.map((x, i) => this.equality(x, ys[i]!, at, path)), strict: true };
     }
     const [l, r] = this.commensurate(left, right, '==', at, path);
     return { op: 'eq', left: l.term, right: r.term };

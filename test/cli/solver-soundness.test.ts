@@ -71,15 +71,14 @@ describe('cli: satisfiable means what evaluate means', function () {
     assert.deepEqual(linear.answer.result?.witness?.inputs, [{ name: 'x', value: 4 }]);
   });
 
-  it("'===' and '!==' are stated where they mean '==' (one kind, one unit) and refused where evaluate and the library part", () => {
+  it("'===' and '!==' are '==' and '!=' on data values (DataFunctions::'===' returns x == y), as evaluate says", () => {
     const same = proved('Same::SameKind', 'satisfiable');
     assert.equal(same.n, 5);
     assert.equal(same.x, 2);
-    // evaluate: x = 5 holds (5 is not 5.0); DataFunctions::'===' is x == y, under which it cannot hold.
-    refused('Same::NotSame', /solver\.sysml:56:30/, /'!==' of an Integer and a Real is not modeled by the solver/);
-    refused('Same::KmIsNotM', /solver\.sysml:64:43/, /'===' of a quantity in \[km\] and a quantity in \[m\] is not modeled/);
-    // d may be bound in km or in m: the solver cannot know which.
-    refused('Same::NotSameQ', /solver\.sysml:60:30/, /'!==' also compares the kind of number and the unit.*any unit of its dimension/);
+    // 5 === 5.0 and 1 [km] === 1000 [m]: these cannot hold (before, evaluate told the kinds and units apart).
+    proved('Same::NotSame', 'unsatisfiable');
+    proved('Same::NotSameQ', 'unsatisfiable');
+    assert.deepEqual(proved('Same::KmIsNotM', 'satisfiable'), { x: 1 });
   });
 
   it("'**': whole exponents are powers, Integer inverses divide; a Real's inverse (Infinity at 0.0) and fractional exponents are refused", () => {

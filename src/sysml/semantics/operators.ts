@@ -6,7 +6,7 @@ import {
   convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
 } from './units';
 import {
-  bool, compare, complex, complexParts, describeKind, equals, error, identical, int, isNull, itemsOf, NULL, quantity, real,
+  bool, compare, complex, complexParts, describeKind, equals, error, int, isNull, itemsOf, NULL, quantity, real,
   sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
@@ -303,8 +303,10 @@ export function equality(op: EqualityOperator, a: Value, b: Value, range?: Place
   switch (op) {
     case '==': return bool(equalsWithZero(a, b));
     case '!=': return bool(!equalsWithZero(a, b));
-    case '===': return bool(identical(a, b));
-    case '!==': return bool(!identical(a, b));
+    // DataFunctions::'===' returns `x == y` on data values (Kernel Function Library), and
+    // OccurrenceFunctions::'===' is the same life, which `==` already decides for instances (identity).
+    case '===': return bool(equalsWithZero(a, b));
+    case '!==': return bool(!equalsWithZero(a, b));
   }
 }
 

@@ -149,10 +149,12 @@ describe('semantics/operators', () => {
     assert.equal(format(comparison('>', q(3, 'kg'), int(1))), 'error: cannot compare [kg] with Integer');
   });
 
-  it('distinguishes === from ==', () => {
+  it('=== is == on data values (DataFunctions::\'===\' returns x == y)', () => {
     assert.deepEqual(equality('==', int(1), real(1)), bool(true));
-    assert.deepEqual(equality('===', int(1), real(1)), bool(false));
-    assert.deepEqual(equality('===', q(1, 'km'), q(1000, 'm')), bool(false));
+    assert.deepEqual(equality('===', int(1), real(1)), bool(true));
+    assert.deepEqual(equality('===', q(1, 'km'), q(1000, 'm')), bool(true));
     assert.deepEqual(equality('!==', q(1, 'km'), q(1, 'km')), bool(false));
+    assert.deepEqual(equality('!==', int(2), real(2.5)), bool(true));
+    assert.equal(format(equality('===', q(1, 'km'), q(1, 'kg'))), 'error: cannot compare [km] with [kg]');
   });
 });
