@@ -64,6 +64,8 @@ function isCalcUsage(m: Member): boolean {
 
 const CONTROL = new Set(['fork', 'join', 'merge', 'decide']);
 const join = (p: string, n: string) => (p === '' ? n : `${p}.${n}`);
+/** Library types every signal of the model may be an instance of (Base, Occurrences, Items, Objects, Links). */
+const LIBRARY_SIGNAL_SUPERTYPES = new Set(['Anything', 'DataValue', 'AttributeValue', 'Occurrence', 'Object', 'Item', 'Part', 'Link', 'Transfer', 'MessageTransfer']);
 
 function typeText(u: Usage | Definition): string | null {
   const t = u.relations.find((r) => r.relation === 'typing');
@@ -1118,14 +1120,119 @@ class Compiler {
   }
 
   private signalOf(payload: Expression | null, ctx: Ctx, at: SourceRange): string {
-    if (payload?.kind === 'Constructor') return lastSegment(payload.type) ?? '';
-    if (payload?.kind === 'Invocation') return lastSegment(payload.callee) ?? '';
-    if (payload?.kind === 'Name') return payload.name.segments.at(-1) ?? '';
+    if (payload?.kind === 'Constructor') return this.signalType(lastSegment(payload.type) ?? '', this.scope.resolveReference(ctx.lexical, payload.type), ctx, payload.range);
+    if (payload?.kind === 'Invocation') return this.signalType(lastSegment(payload.callee) ?? '', this.scope.resolveReference(ctx.lexical, payload.callee), ctx, payload.range);
+    if (payload?.kind === 'Name') {
+      // The payload of an accept written before in the same body (`accept s : Sig … do send s to p`):
+      // the signal accepted is sent on, as the accepted type (checked in signalMatches).
+      const accepted = payload.name.segments.length === 1 ? this.payloads.get(ctx.lexical)?.get(payload.name.segments[0]!) : undefined;
+      if (accepted !== undefined) {
+        this.forwarded.push({ signal: accepted, path: ctx.path, range: payload.range });
+        return accepted;
+      }
+      const named = this.scope.resolve(ctx.lexical, payload.name);
+      // `send s to p` with `s : Go` a feature: the signal is an instance of its type, Go.
+      if (named?.node.kind === 'Usage') {
+        const types = this.scope.typesOf(named).filter((t) => t.node.kind === 'Definition');
+        if (types.length === 1) return this.signalType(types[0]!.name ?? '', types[0], ctx, payload.range);
+        this.fail(`send ${payload.name.segments.join('::')}: the signal is the value of a feature ${types.length === 0 ? 'with no type' : 'with several types'}; which accepts it is not modeled (send new Sig() to p)`, ctx.path, payload.range);
+      }
+      return this.signalType(payload.name.segments.at(-1) ?? '', named, ctx, payload.range);
+    }
     return this.fail('send needs a signal (send Sig() to p, send new Sig() to p)', ctx.path, payload?.range ?? at);
+  }
+
+  /**
+   * Signals are matched by the type they are an instance of: a signal sent as `new Sub()` is accepted
+   * by `accept s : Base` when Sub specializes Base (Transfers.kerml: an AcceptPerformance's payload is
+   * typed by the accepted type, and a Sub is a Base). Types are named by their declared name; two
+   * declarations of one name are refused (one would be taken for the other).
+   */
+  private readonly signalTypes = new Map<string, { entry: ScopeEntry | undefined; path: string; range: SourceRange }>();
+  /** Per body, the accepts' payload names with their signal types, as compiled so far. */
+  private readonly payloads = new Map<ScopeEntry | undefined, Map<string, string>>();
+  /** Sends of an accepted payload (`send s to p`), as its accepted type. */
+  private readonly forwarded: { signal: string; path: string; range: SourceRange }[] = [];
+  /** Signal types an accept waits for (display name → its place). */
+  readonly acceptedSignals = new Map<string, { path: string; range: SourceRange }>();
+
+  private signalType(name: string, found: ScopeEntry | undefined, ctx: Ctx, range: SourceRange): string {
+    const entry = found?.node.kind === 'Definition' ? found : undefined;
+    const seen = this.signalTypes.get(name);
+    if (!seen) this.signalTypes.set(name, { entry, path: ctx.path, range });
+    else if (seen.entry !== entry && seen.entry !== undefined && entry !== undefined) {
+      const a = this.scope.qualifiedName(seen.entry) ?? name;
+      const b = this.scope.qualifiedName(entry) ?? name;
+      this.fail(`the signal types ${b} and ${a} (${rangeText(seen.path, seen.range)}) share the name '${name}': signals are matched by type, and two types of one name are not told apart`, ctx.path, range);
+    } else if (seen.entry === undefined && entry !== undefined) seen.entry = entry;
+    return name;
+  }
+
+  /**
+   * For each signal sent, the accepted signal types it is an instance of besides its own (its type's
+   * supertypes among the types accepts wait for). A library type accepted (`accept s : Anything`) whose
+   * instances the model's signals may be is refused.
+   */
+  signalMatches(): Map<string, Set<string>> {
+    const out = new Map<string, Set<string>>();
+    const supertypes = (e: ScopeEntry): Set<ScopeEntry> => {
+      const all = new Set<ScopeEntry>();
+      const stack = [e];
+      while (stack.length > 0) {
+        const x = stack.pop()!;
+        for (const t of this.scope.typesOf(x)) if (!all.has(t)) { all.add(t); stack.push(t); }
+      }
+      return all;
+    };
+    for (const [accepted, place] of this.acceptedSignals) {
+      const a = this.signalTypes.get(accepted)?.entry;
+      if (a === undefined) {
+        if (this.sent.size > 0 && !this.sent.has(accepted) && LIBRARY_SIGNAL_SUPERTYPES.has(accepted)) {
+          this.fail(`accept of the library type '${accepted}': which of the model's signals are instances of it is not modeled (accept the signal's own type)`, place.path, place.range);
+        }
+        continue;
+      }
+      for (const sent of this.sent) {
+        if (sent === accepted) continue;
+        const e = this.signalTypes.get(sent)?.entry;
+        if (e !== undefined && supertypes(e).has(a)) {
+          let set = out.get(sent);
+          if (!set) out.set(sent, (set = new Set()));
+          set.add(accepted);
+        }
+      }
+    }
+    // A payload sent on is sent as the type it was accepted as: exact only when no signal of a subtype
+    // is sent (the one accepted may be one, and would be sent on as another type).
+    for (const f of this.forwarded) {
+      for (const [sent, set] of out) {
+        if (set.has(f.signal)) this.fail(`send of an accepted ${f.signal}: the model also sends ${sent}, a subtype of ${f.signal}, so the signal sent on may be a ${sent}; sending on the accepted signal by its type is not modeled`, f.path, f.range);
+      }
+    }
+    return out;
   }
 
   private receiverOf(to: Expression | null, ctx: Ctx): string {
     if (!to) return ctx.receiver;
+    // `this` (KerML Base::things' `this`: the context occurrence, the part that performs or exhibits the
+    // behaviour, or the subject itself) is the default receiver of an accept (Transfers.kerml
+    // AcceptPerformance: `receiver default this`); `this.p` a part or port of it. `self` is the
+    // performance the send is written in (an action or state), which no accept of the model waits on.
+    let root: Expression = to;
+    while (root.kind === 'MemberAccess') root = root.target;
+    if (root.kind === 'Name' && root.name.segments.length === 1 && !root.name.isGlobal) {
+      const word = root.name.segments[0]!;
+      if (word === 'self') {
+        this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': 'self' is the action or state performance the statement is written in; which behaviour receives a signal sent to it is not modeled (write 'this' for the performing part, or name a part or port)`, ctx.path, to.range);
+      }
+      if (word === 'this') {
+        if (to === root) return ctx.receiver;
+        const rest = this.targetPath(to, ctx).slice(1).join('.');
+        const key = join(ctx.receiver, rest);
+        if (this.parts.has(key) || this.ports.has(key)) return key;
+        this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': '${rest}' is no part or port of the performing occurrence '${ctx.receiver || 'the subject'}'`, ctx.path, to.range);
+      }
+    }
     if (to.kind === 'Name' && to.name.segments.length === 1) {
       const n = to.name.segments[0]!;
       for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
@@ -1144,7 +1251,7 @@ class Compiler {
       if (named !== undefined && to.name.segments.length > 1 && named.parent?.node.kind === 'Definition') {
         this.fail(`send … to ${to.name.segments.join('::')}: a feature of the definition ${named.parent.node.name ?? ''}, named by its qualified name, is no one instance; which one receives the signal is not modeled (send … to a part of the subject, or to the subject itself)`, ctx.path, to.range);
       }
-      if (to.name.segments.length === 1) return to.name.segments[0]!;
+      if (to.name.segments.length === 1 && named !== undefined) return to.name.segments[0]!;
     }
     // `subject.port`: a chain from the subject itself reaches its own features.
     if (to.kind === 'MemberAccess' && this.subjectEntry !== undefined) {
@@ -1155,7 +1262,14 @@ class Compiler {
         if (this.parts.has(rest) || this.ports.has(rest)) return rest;
       }
     }
-    if (to.kind === 'MemberAccess' || to.kind === 'Name') return this.targetPath(to, ctx).join('.');
+    if (to.kind === 'MemberAccess' || to.kind === 'Name') {
+      const path = this.targetPath(to, ctx).join('.');
+      // A name (or chain) that names nothing the model declares receives nothing: the signal would be lost.
+      if (named === undefined && !this.parts.has(path) && !this.ports.has(path)) {
+        this.fail(`send … to / accept … via '${path}': the name resolves to nothing the model declares`, ctx.path, to.range);
+      }
+      return path;
+    }
     return this.fail('send … to needs a part of the subject as the receiver', ctx.path, to.range);
   }
 
@@ -1218,8 +1332,16 @@ class Compiler {
     if (a.triggerKind === 'after') return { kind: 'after', expr: a.triggerExpression! };
     if (a.triggerKind === 'when') return { kind: 'when', expr: a.triggerExpression! };
     const typed = a.payload?.relations.find((r) => r.relation === 'typing')?.target;
-    const signal = typed ? lastSegment(typed) : a.payload ? usageName(a.payload) : null;
-    if (!signal) this.fail('accept needs a signal type (accept s : Sig)', ctx.path, a.range);
+    const named = typed ? lastSegment(typed) : a.payload ? usageName(a.payload) : null;
+    if (!named) this.fail('accept needs a signal type (accept s : Sig)', ctx.path, a.range);
+    const entry = typed ? this.scope.resolveReference(ctx.lexical, typed) : this.scope.resolve(ctx.lexical, [named]);
+    const signal = this.signalType(named, entry?.node.kind === 'Definition' ? entry : undefined, ctx, a.payload?.range ?? a.range);
+    if (!this.acceptedSignals.has(signal)) this.acceptedSignals.set(signal, { path: ctx.path, range: a.payload?.range ?? a.range });
+    if (typed && a.payload?.name) {
+      let names = this.payloads.get(ctx.lexical);
+      if (!names) this.payloads.set(ctx.lexical, (names = new Map()));
+      names.set(a.payload.name, signal);
+    }
     // `accept S via p`: signals sent to p (a port or part), not to the performing part (SysML 7.16.9: the receiver).
     return { kind: 'signal', signal, receiver: a.receiver ? this.viaReceiver(a.receiver, ctx) : ctx.receiver };
   }
@@ -2129,9 +2251,13 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     }
     return true;
   });
+  // A signal sent is also an instance of its type's supertypes that accepts wait for.
+  const signalMatches = c.signalMatches();
+  const sentSignals = new Set(c.sent);
+  for (const set of signalMatches.values()) for (const a of set) sentSignals.add(a);
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
+    sentSignals, signalMatches, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
   };
 }
 

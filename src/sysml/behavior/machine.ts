@@ -499,12 +499,21 @@ export class Runtime {
     const nodes = this.model.nodes;
     const trs: ExecTransition[] = [];
     for (const m of moves) if (nodes[m.node]!.kind === 'state') trs.push(this.model.transitions[m.branch]!);
-    const event = (t: ExecTransition) => (t.trigger === null ? 'none' : t.trigger.kind === 'signal' ? `${t.trigger.receiver}\u0000${t.trigger.signal}` : undefined);
+    // One event enables both: neither has a trigger, or one signal (of a type both accept: a Sub is a Base).
+    const matches = (sent: string, accepted: string) => sent === accepted || this.model.signalMatches.get(sent)?.has(accepted) === true;
+    const oneEvent = (a: ExecTransition, b: ExecTransition): boolean => {
+      if (a.trigger === null || b.trigger === null) return a.trigger === null && b.trigger === null;
+      if (a.trigger.kind !== 'signal' || b.trigger.kind !== 'signal' || a.trigger.receiver !== b.trigger.receiver) return false;
+      const x = a.trigger.signal;
+      const y = b.trigger.signal;
+      if (x === y || matches(x, y) || matches(y, x)) return true;
+      for (const sent of this.model.signalMatches.keys()) if (matches(sent, x) && matches(sent, y)) return true;
+      return false;
+    };
     for (const inner of trs) {
-      const e = event(inner);
-      if (e === undefined) continue;
+      if (inner.trigger !== null && inner.trigger.kind !== 'signal') continue;
       for (const outer of trs) {
-        if (outer === inner || event(outer) !== e || !nodes[inner.source]!.ancestors.includes(outer.source)) continue;
+        if (outer === inner || !oneEvent(inner, outer) || !nodes[inner.source]!.ancestors.includes(outer.source)) continue;
         const by = inner.trigger?.kind === 'signal' ? `by the signal ${inner.trigger.signal}` : 'without a trigger';
         throw new BehaviorError(
           `the transition '${inner.name}' of '${nodes[inner.source]!.name}' and the transition '${outer.name}' at ${outer.path}:${outer.range.line}:${outer.range.column} of '${nodes[outer.source]!.name}', a state it is nested in, are both enabled ${by}: SysML v2 does not say which one is taken (UML gives the nested state's transition priority), so this is not modeled`,
@@ -548,7 +557,7 @@ export class Runtime {
   private triggerReady(state: BehaviorState, trigger: Trigger, since: number, scope: readonly string[], where: { path: string }): boolean {
     switch (trigger.kind) {
       case 'signal':
-        return (state.queues.get(trigger.receiver) ?? []).includes(trigger.signal) || this.environmentSignal(trigger.signal);
+        return this.pendingIndex(state.queues.get(trigger.receiver), trigger.signal) >= 0 || this.environmentSignal(trigger.signal);
       case 'when':
         return this.truth(trigger.expr, state.values, scope, where);
       case 'after':
@@ -557,6 +566,20 @@ export class Runtime {
         // An instant already past when the wait begins is due at once (the wait is for the instant, not a delay).
         return state.clock >= this.due(this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
     }
+  }
+
+  /**
+   * The oldest pending signal an accept of `signal` takes: one of that type or of a subtype (a Sub is a
+   * Base). Transfers are accepted earliest first (Occurrences.kerml: `incomingTransferSort default
+   * earlierFirstIncomingTransferSort`).
+   */
+  pendingIndex(queue: readonly string[] | undefined, signal: string): number {
+    if (!queue) return -1;
+    for (let i = 0; i < queue.length; i++) {
+      const s = queue[i]!;
+      if (s === signal || this.model.signalMatches.get(s)?.has(signal) === true) return i;
+    }
+    return -1;
   }
 
   private environmentSignal(signal: string): boolean {
@@ -602,7 +625,7 @@ export class Runtime {
       }
       case 'accept': {
         s.remove(tok.id);
-        if (n.trigger!.kind === 'signal') s.consume(n.trigger!.receiver, n.trigger!.signal);
+        if (n.trigger!.kind === 'signal') s.consume(n.trigger!.receiver, this.pendingIndex(s.queues.get(n.trigger!.receiver), n.trigger!.signal));
         this.go(s, tok.id, n.succ, n);
         break;
       }
@@ -812,7 +835,7 @@ export class Runtime {
     else while (keep < srcDepth && keep < targetChain.length - 1 && chain[keep] === targetChain[keep]) keep++;
     const exitTop = chain[keep]!;
     s.remove(tok.id);
-    if (tr.trigger?.kind === 'signal') s.consume(tr.trigger.receiver, tr.trigger.signal);
+    if (tr.trigger?.kind === 'signal') s.consume(tr.trigger.receiver, this.pendingIndex(s.queues.get(tr.trigger.receiver), tr.trigger.signal));
     // Leaving a state ends the tokens of its other regions, running their exit actions (innermost
     // first, each state once), then the firing token's, then the state's own.
     const exited = new Set<number>([exitTop]);
@@ -1081,11 +1104,10 @@ class Mutable {
     this.writableQueues().set(receiver, [...(this.queues.get(receiver) ?? []), signal]);
   }
 
-  consume(receiver: string, signal: string): void {
+  /** Removes the pending signal at index i (Runtime.pendingIndex) of the receiver's. */
+  consume(receiver: string, i: number): void {
     const q = this.queues.get(receiver);
-    if (!q) return;
-    const i = q.indexOf(signal);
-    if (i < 0) return;
+    if (!q || i < 0) return;
     const rest = [...q.slice(0, i), ...q.slice(i + 1)];
     if (rest.length === 0) this.writableQueues().delete(receiver);
     else this.writableQueues().set(receiver, rest);

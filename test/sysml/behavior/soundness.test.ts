@@ -779,6 +779,97 @@ describe('behaviour soundness: what SysML v2 leaves unordered is never run in on
   });
 });
 
+describe('behaviour soundness: signals and their receivers', () => {
+  const d = text('signals.sysml', `package SG {
+    private import ScalarValues::*;
+    attribute def Base;
+    attribute def Sub :> Base;
+    part def ToThis {
+        attribute got : Integer := 0;
+        perform action sender { first start; then send new Base() to this; then send new Base() to this; then done; }
+        perform action receiver { first start; then accept b : Base; then accept c : Base; then assign got := 2; then done; }
+    }
+    part toThis : ToThis;
+    part def ToInner {
+        part inner { perform action receiver { first start; then accept g : Base; then done; } }
+        perform action sender { first start; then send new Base() to this.inner; then done; }
+    }
+    part toInner : ToInner;
+    part def ToSelf {
+        perform action sender { first start; then send new Base() to self; then done; }
+        perform action receiver { first start; then accept g : Base; then done; }
+    }
+    part toSelf : ToSelf;
+    part def ToNobody {
+        perform action sender { first start; then send new Base() to nobody; then done; }
+        perform action receiver { first start; then accept g : Base; then done; }
+    }
+    part toNobody : ToNobody;
+    part def SubToBase {
+        attribute got : Integer := 0;
+        perform action sender { first start; then send new Sub() to subToBase; then done; }
+        perform action receiver { first start; then accept b : Base; then assign got := 1; then done; }
+    }
+    part subToBase : SubToBase;
+    part def BaseToSub {
+        attribute got : Integer := 0;
+        perform action sender { first start; then send new Base() to baseToSub; then done; }
+        perform action receiver { first start; then accept b : Sub; then assign got := 1; then done; }
+    }
+    part baseToSub : BaseToSub;
+    part def ByFeature {
+        attribute s : Base;
+        perform action sender { first start; then send s to byFeature; then done; }
+        perform action receiver { first start; then accept b : Base; then done; }
+    }
+    part byFeature : ByFeature;
+    state def Nested {
+        entry; then outer;
+        state outer { entry; then inner; state inner; transition first inner accept Sub then inner; }
+        transition first outer accept Base then outer;
+        entry action { send new Sub() to this; }
+    }
+    package One { attribute def Go; }
+    package Two { attribute def Go; }
+    part def SameName {
+        perform action sender { first start; then send new One::Go() to sameName; then done; }
+        perform action receiver { first start; then accept g : Two::Go; then done; }
+    }
+    part sameName : SameName;
+}`);
+
+  it("'this' is the performing part: a signal sent to this (or to this.inner) is accepted there", async () => {
+    // Transfers.kerml: an AcceptPerformance's receiver defaults to `this`; the send's `to this` names it.
+    const a = await ask([d], question('outcomes', 'SG::toThis'));
+    assert.deepEqual([a.strength, ends(a, 'end'), ends(a, 'got')], ['proved', ['done'], [2]]);
+    const inner = await ask([d], question('outcomes', 'SG::toInner'));
+    assert.deepEqual(ends(inner, 'end'), ['done']);
+  });
+
+  it("a receiver named 'self' or a name that resolves to nothing is refused at its place (the signal was lost: deadlock, proved)", async () => {
+    assert.match(await refusal([d], question('outcomes', 'SG::toSelf')), /^signals\.sysml:17:70: .*'self' is the action or state performance/);
+    assert.match(await refusal([d], question('outcomes', 'SG::toNobody')), /^signals\.sysml:22:70: .*'nobody': the name resolves to nothing the model declares/);
+  });
+
+  it('a signal is accepted by an accept of its type or a supertype, never of a subtype', async () => {
+    const up = await ask([d], question('outcomes', 'SG::subToBase'));
+    assert.deepEqual([up.strength, ends(up, 'end'), ends(up, 'got')], ['proved', ['done'], [1]]);
+    const down = await ask([d], question('outcomes', 'SG::baseToSub'));
+    assert.deepEqual([ends(down, 'end'), ends(down, 'got')], [['deadlock'], [0]]);
+    // `send s` with `s : Base` sends a Base (it was the signal 's', accepted by nothing).
+    const feature = await ask([d], question('outcomes', 'SG::byFeature'));
+    assert.deepEqual(ends(feature, 'end'), ['done']);
+  });
+
+  it("a Sub that enables a nested state's transition on Sub and its owner's on Base is refused as the same event would be", async () => {
+    assert.match(await refusal([d], question('outcomes', 'SG::Nested')), /are both enabled by the signal Sub/);
+  });
+
+  it('two signal types of one name are refused, never taken for each other', async () => {
+    assert.match(await refusal([d], question('outcomes', 'SG::sameName')), /^signals\.sysml:54:60: the signal types SG::Two::Go and SG::One::Go \(signals\.sysml:53:56\) share the name 'Go'/);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
