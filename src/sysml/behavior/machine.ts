@@ -14,6 +14,8 @@ export interface Token {
   readonly node: number;
   /** When the token entered each state of its chain (outermost first), or arrived at its node. */
   readonly since: readonly number[];
+  /** At a join: the node whose succession it arrived along (a join waits for one along each). */
+  readonly via?: number;
 }
 
 export interface BehaviorState {
@@ -380,9 +382,7 @@ export class Runtime {
           joinsSeen ??= new Set<number>();
           if (joinsSeen.has(n.id)) break;
           joinsSeen.add(n.id);
-          let waiting = 0;
-          for (const x of state.tokens) if (x.node === n.id) waiting++;
-          if (waiting >= this.inDegree(n.id)) {
+          if (this.joinReady(state.tokens, n.id) !== undefined) {
             moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
             orders.push(n.id);
           }
@@ -536,15 +536,43 @@ export class Runtime {
     return false;
   }
 
-  private inDegreeCache = new Map<number, number>();
-  private inDegree(id: number): number {
-    let d = this.inDegreeCache.get(id);
+  private predecessorsCache = new Map<number, number[]>();
+  /** The nodes with a succession into a join; an if's bodies continue along the if's own edge, so they do not count. */
+  private predecessors(id: number): number[] {
+    let d = this.predecessorsCache.get(id);
     if (d === undefined) {
-      // Edges into the join; an if's bodies continue along the if's own edge, so they do not count.
-      d = this.model.nodes.filter((n) => !n.inheritsSucc && n.succ.includes(id)).length;
-      this.inDegreeCache.set(id, d);
+      d = this.model.nodes.filter((n) => !n.inheritsSucc && n.succ.includes(id)).map((n) => n.id);
+      this.predecessorsCache.set(id, d);
     }
     return d;
+  }
+
+  /**
+   * The tokens a join takes when it fires, lowest-numbered first: the lowest-numbered token that came
+   * along each incoming succession (SysML 7.16.5: a join waits for every incoming succession). Two tokens
+   * along one succession (from a merge, or a loop) do not stand for another one. Undefined: not ready.
+   */
+  private joinReady(tokens: readonly Token[], id: number): Token[] | undefined {
+    const out: Token[] = [];
+    for (const p of this.predecessors(id)) {
+      let found: Token | undefined;
+      for (const t of tokens) if (t.node === id && t.via === p) { found = t; break; }
+      if (!found) return undefined;
+      out.push(found);
+    }
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  private readonly edgeOwnerCache: number[] = [];
+  /** The node whose successions `n`'s are: an if body's last node continues along the if's own. */
+  private edgeOwner(n: ExecNode): number {
+    if (!n.inheritsSucc) return n.id;
+    let o = this.edgeOwnerCache[n.id];
+    if (o === undefined) {
+      o = this.model.nodes.find((m) => !m.inheritsSucc && m.succ === n.succ)?.id ?? n.id;
+      this.edgeOwnerCache[n.id] = o;
+    }
+    return o;
   }
 
   /** The states from the machine's top down to `leaf`. */
@@ -630,7 +658,7 @@ export class Runtime {
         break;
       }
       case 'join': {
-        const at = s.tokens.filter((t) => t.node === n.id).slice(0, this.inDegree(n.id));
+        const at = this.joinReady(s.tokens, n.id)!;
         for (const t of at) s.remove(t.id);
         this.go(s, at[0]!.id, n.succ, n);
         break;
@@ -737,7 +765,7 @@ export class Runtime {
       this.endIn(s, id, from.container, depth);
       return;
     }
-    for (let k = 0; k < targets.length; k++) this.arrive(s, k === 0 ? id : s.nextToken++, targets[k]!, depth + 1);
+    for (let k = 0; k < targets.length; k++) this.arrive(s, k === 0 ? id : s.nextToken++, targets[k]!, depth + 1, from);
   }
 
   private readonly guardedCache: boolean[] = [];
@@ -755,7 +783,7 @@ export class Runtime {
     this.go(s, id, cn.succ, cn, depth + 1);
   }
 
-  private arrive(s: Mutable, id: number, target: number, depth = 0): void {
+  private arrive(s: Mutable, id: number, target: number, depth = 0, from?: ExecNode): void {
     const n = this.model.nodes[target]!;
     switch (n.kind) {
       case 'merge':
@@ -774,6 +802,9 @@ export class Runtime {
         return;
       case 'state':
         this.enterState(s, id, n.id, []);
+        return;
+      case 'join':
+        s.add({ id, node: n.id, since: s.clock === 0 ? SINCE_ZERO : [s.clock], via: from ? this.edgeOwner(from) : -1 });
         return;
       default:
         s.add({ id, node: n.id, since: s.clock === 0 ? SINCE_ZERO : [s.clock] });
@@ -921,7 +952,7 @@ export class Runtime {
     // futures up to that renumbering (moves are ordered by node, then token; new tokens get the
     // highest number; a join keeps its lowest-numbered token).
     let out = `${state.terminated ? 'T' : ''}${this.atHorizon >= 0 ? `@${Math.min(state.clock, this.atHorizon + 1)}` : ''}|`;
-    for (const t of state.tokens) out += `${t.node}:${this.ages(state, t)};`;
+    for (const t of state.tokens) out += `${t.node}${t.via !== undefined ? `<${t.via}` : ''}:${this.ages(state, t)};`;
     out += '|';
     for (const v of state.values) out += v === undefined ? '_;' : `${format(v)};`;
     if (state.queues.size > 0) {
@@ -944,6 +975,8 @@ export class Runtime {
     key.uint(state.tokens.length);
     for (const t of state.tokens) {
       key.uint(t.node);
+      // A token at a join says which succession it came along (every token at a join has one).
+      if (t.via !== undefined) key.uint(t.via + 1);
       key.uint(t.since.length);
       // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
       if (this.waitsOf(t.node).length > 0) for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));

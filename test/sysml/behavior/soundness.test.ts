@@ -865,8 +865,77 @@ describe('behaviour soundness: signals and their receivers', () => {
     assert.match(await refusal([d], question('outcomes', 'SG::Nested')), /are both enabled by the signal Sub/);
   });
 
+  it('an accepted payload sent on (`accept s : Base; then send s to p`) is a Base; with a subtype sent too it is refused', async () => {
+    const f = [text('forward.sysml', `package FW {
+    attribute def Base;
+    attribute def Sub :> Base;
+    part def Fwd {
+        part relay { perform action r { first start; then accept s : Base; then send s to fwd; then done; } }
+        perform action src { first start; then send new Base() to relay; then done; }
+        perform action sink { first start; then accept t : Base; then done; }
+    }
+    part fwd : Fwd;
+    part def FwdSub {
+        part relay { perform action r { first start; then accept s : Base; then send s to fwdSub; then done; } }
+        perform action src { first start; then send new Sub() to relay; then done; }
+        perform action sink { first start; then accept t : Sub; then done; }
+    }
+    part fwdSub : FwdSub;
+}`)];
+    // It was a signal named 's', accepted by nothing: a deadlock, proved.
+    const fwd = await ask(f, question('outcomes', 'FW::fwd'));
+    assert.deepEqual([fwd.strength, ends(fwd, 'end')], ['proved', ['done']]);
+    assert.match(await refusal(f, question('outcomes', 'FW::fwdSub')), /^forward\.sysml:11:86: send of an accepted Base: the model also sends Sub, a subtype of Base/);
+  });
+
   it('two signal types of one name are refused, never taken for each other', async () => {
     assert.match(await refusal([d], question('outcomes', 'SG::sameName')), /^signals\.sysml:54:60: the signal types SG::Two::Go and SG::One::Go \(signals\.sysml:53:56\) share the name 'Go'/);
+  });
+});
+
+describe('behaviour soundness: a join waits for every incoming succession', () => {
+  it('two tokens along one succession (after a merge) do not stand for the missing one: the join never fires', async () => {
+    const d = [text('join.sysml', `package JN {
+    private import ScalarValues::*;
+    attribute def Never;
+    action def J {
+        attribute x : Integer := 0;
+        first start;
+        then fork f;
+            then a;
+            then b;
+            then c;
+        action a { assign x := x + 1; }
+        action b { assign x := x + 10; }
+        first a then m;
+        first b then m;
+        merge m;
+        then j;
+        action c accept s : Never;
+        first c then j;
+        join j;
+        then action last { assign x := 100; }
+    }
+    action def Both {
+        attribute x : Integer := 0;
+        first start;
+        then fork f;
+            then a;
+            then b;
+        action a { assign x := x + 1; }
+        action b { assign x := x + 10; }
+        first a then j;
+        first b then j;
+        join j;
+        then action last { assign x := x * 2; }
+    }
+}`)];
+    // The join fired on the two tokens from m (x = 100, done) while c never happened.
+    const j = await ask(d, question('outcomes', 'JN::J'));
+    assert.deepEqual([j.strength, ends(j, 'end'), ends(j, 'x')], ['proved', ['deadlock'], [11]]);
+    assert.match(j.reason!, /deadlock \(t1@j, t2@j, t3@c\)/);
+    const both = await ask(d, question('outcomes', 'JN::Both'));
+    assert.deepEqual([ends(both, 'end'), ends(both, 'x')], [['done'], [22]]);
   });
 });
 
