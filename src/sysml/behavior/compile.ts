@@ -2,7 +2,7 @@
 // exhibits behaviours) from the syntax tree into an ExecutionModel. Constructs outside the semantics
 // of docs/execution-semantics.md are refused with a BehaviorError naming the construct and its place.
 import type {
-  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, Reference, SendAction, SourceRange, Succession,
+  AcceptAction, Definition, Expression, FeatureHeader, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, Reference, SendAction, SourceRange, Succession,
   Transition, Usage,
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
@@ -699,7 +699,8 @@ class Compiler {
     for (const m of own) {
       const n = memberName(m);
       if (n) replaced.add(n);
-      if (m.kind === 'Usage') for (const r of m.relations) if (r.relation === 'redefinition') replaced.add(lastSegment(r.target) ?? '');
+      // Any feature may redefine (a transition `transition :>> t1 …`, an accept or send action), not only usages.
+      if ('relations' in m) for (const r of m.relations) if (r.relation === 'redefinition') replaced.add(lastSegment(r.target) ?? '');
     }
     const dropped = this.diamond(node, branches, replaced);
     const kept = branches.flat(1).map((g) => g.filter((m) => !replaced.has(memberName(m) ?? '') && !dropped.has(m))).filter((g) => g.length > 0);
@@ -714,13 +715,15 @@ class Compiler {
    * position is refused too (the position says which it redefines, the name another).
    */
   private namingChecks(node: Usage | Definition, entry: ScopeEntry, own: readonly Member[], branches: readonly Member[][][]): void {
+    // Features: usages, and the features written with their own keyword (a transition, an accept, a send …).
+    const feature = (m: Member): m is Member & FeatureHeader => m.kind === 'Usage' || (m.kind !== 'Definition' && m.kind !== 'Package' && 'relations' in m);
     for (const m of own) {
-      if (m.kind !== 'Usage' || m.name === null || redefinesImplicitly(m) || m.relations.some((r) => r.relation === 'redefinition')) continue;
+      if (!feature(m) || !m.name || (m.kind === 'Usage' && redefinesImplicitly(m)) || m.relations.some((r) => r.relation === 'redefinition')) continue;
       for (const x of branches.flat(2)) {
-        if (x.kind !== 'Usage' || x === m || memberName(x) !== m.name || redefinesImplicitly(x)) continue;
+        if (!feature(x) || x === m || memberName(x) !== m.name || (x.kind === 'Usage' && redefinesImplicitly(x))) continue;
         const from = this.origin.get(x);
         const owner = from && from.node.kind !== 'Package' ? (from.node.name ?? '?') : '?';
-        this.fail(unredefinedNameMessage(m.name, node.name ?? '?', m.keyword, `${owner}::${m.name} (${rangeText(from?.path ?? entry.path, x.nameRange ?? x.range)})`, owner), entry.path, m.nameRange ?? m.range);
+        this.fail(unredefinedNameMessage(m.name, node.name ?? '?', m.kind === 'Usage' ? m.keyword : constructOf(m), `${owner}::${m.name} (${rangeText(from?.path ?? entry.path, x.nameRange ?? x.range)})`, owner), entry.path, m.nameRange ?? m.range);
       }
     }
     // Parameters redefine a supertype's by position (KerML): one whose name says another is refused.
@@ -2015,7 +2018,10 @@ function effectText(e: Effect): string {
 function memberName(m: Member): string | null {
   if (m.kind === 'Usage') return usageName(m);
   if (m.kind === 'StateSubaction' || m.kind === 'ResultExpression' || m.kind === 'ElementFilter' || m.kind === 'InvalidMember' || m.kind === 'Import') return null;
-  return m.name ?? null;
+  if (m.name) return m.name;
+  // A feature declared `:>> t1` (a transition, an accept …) is known by the redefined one's name (KerML effectiveName).
+  const r = 'relations' in m ? m.relations.find((x) => x.relation === 'redefinition') : undefined;
+  return r ? lastSegment(r.target) : (m.name ?? null);
 }
 
 /** `b`'s name without the prefix it shares with `a` (`m.s1` → `m.s2` is `s2`). */

@@ -939,6 +939,36 @@ describe('behaviour soundness: a join waits for every incoming succession', () =
   });
 });
 
+describe('behaviour soundness: transitions redefined in a specialization', () => {
+  const d = [text('redefined-transition.sysml', `package RT {
+    private import ScalarValues::*;
+    state def SM {
+        attribute k : Integer := 0;
+        entry; then S1;
+        state S1 { entry action { assign k := k + 1; } }
+        transition t1 first S1 then S2;
+        state S2;
+    }
+    state def Redefined :> SM {
+        transition :>> t1 first S1 then S3;
+        state S3;
+    }
+    state def SameName :> SM {
+        transition t1 first S1 then S3;
+        state S3;
+    }
+}`)];
+
+  it('`transition :>> t1` replaces the inherited t1: one outcome, in S3 (both were taken: two outcomes)', async () => {
+    const o = await ask(d, question('outcomes', 'RT::Redefined'));
+    assert.deepEqual([o.strength, ends(o, 'state')], ['proved', ['S3']]);
+  });
+
+  it('a transition declared under an inherited one\'s name without :>> is another feature: refused naming both', async () => {
+    assert.match(await refusal(d, question('outcomes', 'RT::SameName')), /^redefined-transition\.sysml:15:20: 't1' in SameName has the name of the inherited SM::t1 \(redefined-transition\.sysml:7:20\) but does not redefine it.*write `transition :>> t1`/);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
