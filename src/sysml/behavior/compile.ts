@@ -646,6 +646,29 @@ class Compiler {
     this.misreads.set(name, new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would read ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics reads them by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range));
   }
 
+  /**
+   * A transition's guard and effect name the payload its trigger accepts (`accept n : Sig if n.v > 0`;
+   * SysML 7.17.4: the transition's payload parameter), which hides a feature of that name around it.
+   * Signal arguments are not evaluated, so reading the payload is refused where a run reads it; the
+   * run would otherwise read the feature it hides, or a unit (`s`), in its place.
+   */
+  private payloadReads(payload: string, roots: readonly unknown[], path: string): void {
+    const walk = (e: unknown): void => {
+      if (typeof e !== 'object' || e === null) return;
+      if (Array.isArray(e)) {
+        for (const x of e) walk(x);
+        return;
+      }
+      const n = e as { kind?: string; name?: QualifiedName } & Record<string, unknown>;
+      if (n.kind === 'Name' && n.name && !n.name.isGlobal && n.name.segments[0] === payload) {
+        this.misreads.set(n.name, new BehaviorError(`'${payload}' here is the payload the transition's trigger accepts (SysML 7.17.4: the transition's payload parameter, which hides any other '${payload}'): the values a signal carries are not modeled (its arguments are not evaluated)`, path, n.name.range));
+        return;
+      }
+      for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') walk(v);
+    };
+    walk(roots);
+  }
+
   /** What a binding connector's end names, from the scopes of the body it is written in. */
   private bindingEnd(ref: Reference, ctx: Ctx, what: string): { key: string; expr: Expression; state: 'open' | 'a value' | 'an input' | 'instance'; output: boolean } {
     const links = ref.kind === 'QualifiedName' ? [ref] : ref.chain;
@@ -1836,6 +1859,7 @@ class Compiler {
         this.fail(`a transition from '${this.nodes[source]!.name}' to done, written in the body of '${name}': there \`done\` is '${name}''s own done (KerML name resolution), which only a state inside '${name}' reaches; not modeled`, p.ctx.path, t.range);
       }
       const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
+      if (t.kind === 'Transition' && trigger?.kind === 'signal' && t.trigger?.payload?.name) this.payloadReads(t.trigger.payload.name, [t.guard, t.effect], p.ctx.path);
       const guard = t.guard;
       const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, p.ctx) : [];
       const tr: ExecTransition = {

@@ -888,6 +888,41 @@ describe('behaviour soundness: signals and their receivers', () => {
     assert.match(await refusal(f, question('outcomes', 'FW::fwdSub')), /^forward\.sysml:11:86: send of an accepted Base: the model also sends Sub, a subtype of Base/);
   });
 
+  it("a transition's guard or effect that names its accepted payload is refused where a run reads it (it read a feature of that name)", async () => {
+    const g = [text('payload.sysml', `package PL {
+    private import ScalarValues::*;
+    attribute def Sig;
+    part def P {
+        attribute n : Integer := 1;
+        attribute got : Integer := 0;
+        exhibit state m {
+            entry; then A;
+            state A;
+            transition first A accept n : Sig if n == 1 do assign got := 1 then B;
+            state B;
+        }
+        perform action drive { first start; then send new Sig() to p; then done; }
+    }
+    part p : P;
+    part def Q {
+        attribute n : Integer := 1;
+        exhibit state m {
+            entry; then A;
+            state A;
+            transition first A accept n : Sig if n == 1 then B;
+            state B;
+        }
+    }
+    part q : Q;
+}`)];
+    // In the guard, n is the accepted Sig (the transition's payload parameter), not the part's Integer n:
+    // it answered B with got = 1, proved.
+    assert.match(await refusal(g, question('outcomes', 'PL::p')), /^payload\.sysml:10:50: 'n' here is the payload the transition's trigger accepts/);
+    // Never taken (no Sig is sent): answered.
+    const q = await ask(g, question('outcomes', 'PL::q'));
+    assert.deepEqual(ends(q, 'state'), ['A']);
+  });
+
   it('two signal types of one name are refused, never taken for each other', async () => {
     assert.match(await refusal([d], question('outcomes', 'SG::sameName')), /^signals\.sysml:54:60: the signal types SG::Two::Go and SG::One::Go \(signals\.sysml:53:56\) share the name 'Go'/);
   });
