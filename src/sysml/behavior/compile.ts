@@ -2180,6 +2180,21 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     reads.push(featuresRead.named(r));
     writes.push(featuresRead.named(w, false));
   }
+  // The delay of `accept after d` is evaluated when the wait begins (Triggers.kerml TriggerAfter: the
+  // clock's current time when invoked, plus the delay). The run reads it while the wait is pending,
+  // which is the same only when nothing the run does changes it: a delay reading a feature some move
+  // writes is refused (the wait would stretch or shrink with it).
+  const written = new Set<number>();
+  for (const w of writes) for (const f of w) written.add(f);
+  for (const x of [...nodes, ...transitions]) {
+    if (x.trigger?.kind !== 'after') continue;
+    const r = new Set<string>();
+    mentioned(x.trigger.expr, r);
+    const hit = featuresRead.named(r).find((f) => written.has(f));
+    if (hit !== undefined) {
+      throw new BehaviorError(`accept after …: the delay reads '${features[hit]!.key}', which the run writes; a delay is evaluated when its wait begins (Triggers.kerml TriggerAfter: the current time when invoked plus the delay), and a delay that changes while its wait is pending is not modeled`, x.path, x.range);
+    }
+  }
   // A node is local when its move touches no feature that a node able to run in parallel with it
   // writes (or reads, for what it writes), sends nothing, creates no token and never ends a composite
   // whose other tokens matter on arrival. A sequential call (entered from one place, never forking)

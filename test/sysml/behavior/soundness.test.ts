@@ -1004,6 +1004,37 @@ describe('behaviour soundness: transitions redefined in a specialization', () =>
   });
 });
 
+describe('behaviour soundness: time', () => {
+  it('an `accept after d` whose delay the run changes while it waits is refused (the wait followed the new value)', async () => {
+    const d = [text('after-delay.sysml', `package AD {
+    private import ScalarValues::*;
+    action def Changed {
+        attribute d : Integer := 5;
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        first start;
+        then fork f; then w; then c;
+        action w { first start; then accept after d [SI::s]; then assign x := 1; }
+        action c { first start; then accept after 1 [SI::s]; then assign d := 100; then accept after 9 [SI::s]; then assign y := x; }
+    }
+    action def Constant {
+        attribute d : Integer := 5;
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        first start;
+        then fork f; then w; then c;
+        action w { first start; then accept after d [SI::s]; then assign x := 1; }
+        action c { first start; then accept after 10 [SI::s]; then assign y := x; }
+    }
+}`)];
+    // The wait begun at 0 for 5 s ends at 5 (Triggers.kerml TriggerAfter), so y = 1; the run re-read d
+    // and waited until 100: y = 0, proved.
+    assert.match(await refusal(d, question('outcomes', 'AD::Changed')), /^after-delay\.sysml:9:38: accept after …: the delay reads 'd', which the run writes/);
+    const c = await ask(d, question('outcomes', 'AD::Constant'));
+    assert.deepEqual([c.strength, ends(c, 'y')], ['proved', [1]]);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
