@@ -57,6 +57,14 @@ export interface RuntimeOptions {
   readonly evaluator?: Evaluator;
 }
 
+/** A `when` trigger a token waits on: its accept (depth -1) or a transition of the state at that depth of its chain. */
+interface WhenWait {
+  readonly where: ExecNode | ExecTransition;
+  readonly depth: number;
+  readonly expr: Expression;
+  readonly scope: readonly string[];
+}
+
 const SECOND = tryParseUnit('s')!;
 /** The times of a token that arrived at clock 0 (shared: a token's times are never changed in place). */
 const SINCE_ZERO: readonly number[] = Object.freeze([0]);
@@ -734,7 +742,66 @@ export class Runtime {
         throw new BehaviorError(`node ${n.name} cannot fire`, n.path, n.range);
     }
     if (this.boundFeatures.length > 0) this.refreshBound(s.values);
-    return this.settle(s.freeze());
+    const after = s.freeze();
+    if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) this.checkLostChange(state, after, move.label);
+    return this.settle(after);
+  }
+
+  /** Whether the model has a change trigger (checkLostChange runs after each move only then). */
+  private hasWhen?: boolean;
+  private readonly whenCache: (readonly WhenWait[])[] = [];
+  /** The `when` triggers a token at `node` waits on: an accept's, or the transitions of the states of its chain. */
+  private whensOf(node: number): readonly WhenWait[] {
+    let w = this.whenCache[node];
+    if (w) return w;
+    const out: WhenWait[] = [];
+    const n = this.model.nodes[node]!;
+    if (n.kind === 'accept' && n.trigger?.kind === 'when') out.push(this.whenWait(n, -1, n.trigger.expr, n.scope));
+    if (n.kind === 'state') {
+      this.stateChain(n.id).forEach((sid, depth) => {
+        for (const trId of this.model.nodes[sid]!.transitions) {
+          const tr = this.model.transitions[trId]!;
+          if (tr.trigger?.kind === 'when') out.push(this.whenWait(tr, depth, tr.trigger.expr, tr.scope));
+        }
+      });
+    }
+    this.whenCache[node] = out;
+    return out;
+  }
+
+  private readonly whenWaits = new Map<object, WhenWait>();
+  private whenWait(where: ExecNode | ExecTransition, depth: number, expr: Expression, scope: readonly string[]): WhenWait {
+    let w = this.whenWaits.get(where);
+    if (!w) this.whenWaits.set(where, (w = { where, depth, expr, scope }));
+    return w;
+  }
+
+  /**
+   * A change trigger (`accept when c`) is a ChangeSignal sent when c changes from false to true
+   * (Observation.kerml ObserveChange), pending until accepted. The run enables the wait only while c
+   * holds, so a move that makes c false again while a token still waits on it would lose the signal
+   * the change sent: refused there.
+   */
+  private checkLostChange(before: BehaviorState, after: BehaviorState, moved: string): void {
+    for (const t of after.tokens) {
+      let b: Token | undefined;
+      for (const x of before.tokens) if (x.id === t.id) { b = x; break; }
+      if (!b) continue;
+      const was = this.whensOf(b.node);
+      if (was.length === 0) continue;
+      const is = this.whensOf(t.node);
+      for (const w of was) {
+        if (!is.includes(w)) continue;
+        // A state left and entered again starts a new wait.
+        if (w.depth >= 0 && b.since[w.depth] !== t.since[w.depth]) continue;
+        if (!this.truth(w.expr, before.values, w.scope, w.where) || this.truth(w.expr, after.values, w.scope, w.where)) continue;
+        const what = w.depth < 0 ? `accept when … '${w.where.name}'` : `the transition '${w.where.name}' (accept when …)`;
+        throw new BehaviorError(
+          `${what} waits while its condition holds, and the move ${moved} makes it false again: the change sent a ChangeSignal when the condition became true (Observation.kerml ObserveChange), which stays pending until accepted; a change trigger whose condition turns false again before it is accepted is not modeled`,
+          w.where.path, w.where.range,
+        );
+      }
+    }
   }
 
   private runEffects(s: Mutable, effects: readonly Effect[], where: { path: string }): void {

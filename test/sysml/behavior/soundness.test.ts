@@ -1035,6 +1035,48 @@ describe('behaviour soundness: time', () => {
   });
 });
 
+describe('behaviour soundness: change triggers', () => {
+  const d = [text('when.sysml', `package WH {
+    private import ScalarValues::*;
+    action def Blip {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then fork f; then a; then b;
+        action a { first start; then accept when x > 0; then assign y := 1; }
+        action b { first start; then assign x := 1; then assign x := 0; }
+    }
+    part def P {
+        attribute x : Integer := 0;
+        exhibit state m {
+            entry; then A;
+            state A;
+            transition first A accept when x > 0 then B;
+            state B;
+        }
+        perform action b { first start; then assign x := 1; then assign x := 0; then done; }
+    }
+    part p : P;
+    action def Rises {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then fork f; then a; then b;
+        action a { first start; then accept when x > 0; then assign y := 1; }
+        action b { first start; then assign x := 1; then assign x := 2; }
+    }
+}`)];
+
+  it('a condition that turns false again while its accept waits is refused: the change signal was sent and stays pending (a deadlock was answered, proved)', async () => {
+    // Observation.kerml ObserveChange: the ChangeSignal is sent when x > 0 becomes true; the accept takes
+    // it later, so no run deadlocks at the accept (outcomes said done or deadlock).
+    assert.match(await refusal(d, question('outcomes', 'WH::Blip')), /^when\.sysml:8:38: accept when … 'a\.accept1' waits while its condition holds, and the move t\d+@b\.assign3 makes it false again/);
+    assert.match(await refusal(d, question('outcomes', 'WH::p')), /^when\.sysml:16:13: the transition 'm\.A->B' \(accept when …\) waits while its condition holds/);
+    const rises = await ask(d, question('outcomes', 'WH::Rises'));
+    assert.deepEqual([rises.strength, ends(rises, 'end'), ends(rises, 'y')], ['proved', ['done'], [1]]);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
