@@ -884,6 +884,13 @@ class Compiler {
     if (m.kind === 'Succession' || m.kind === 'Transition') {
       this.admitBody(m, `a ${construct}`, ctx);
       if (m.multiplicity) this.fail(`a multiplicity on a ${construct} is not modeled`, ctx.path, m.multiplicity.range);
+      // `succession first [1] a then [0..1] b`: how many of one end's occurrences follow each of the
+      // other's (KerML 7.4.6 Connectors, end multiplicities); the run performs each edge once per token.
+      if (m.kind === 'Succession') {
+        for (const e of [m.source, m.target]) {
+          if (e?.multiplicity && !isOne(e.multiplicity)) this.fail(`a multiplicity ${multiplicityText(e.multiplicity)} on an end of a succession is not modeled (each succession is taken once per token)`, ctx.path, e.multiplicity.range);
+        }
+      }
     }
     if (a === 'modeled' && m.kind === 'Usage') this.admitUsage(m, ctx);
   }

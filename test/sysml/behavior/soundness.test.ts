@@ -1077,6 +1077,29 @@ describe('behaviour soundness: change triggers', () => {
   });
 });
 
+describe('behaviour soundness: succession end multiplicities', () => {
+  it('`succession first [1] a then [0..1] b` is refused at the multiplicity (it was ignored: b always after a)', async () => {
+    const d = [text('succession-ends.sysml', `package SE {
+    private import ScalarValues::*;
+    action def Loose {
+        attribute x : Integer := 0;
+        action a { assign x := x + 1; }
+        action b { assign x := x * 10; }
+        succession first [1] a then [0..1] b;
+    }
+    action def One {
+        attribute x : Integer := 0;
+        action a { assign x := x + 1; }
+        action b { assign x := x * 10; }
+        succession first [1] a then [1] b;
+    }
+}`)];
+    assert.match(await refusal(d, question('outcomes', 'SE::Loose')), /^succession-ends\.sysml:7:37: a multiplicity \[0\.\.1\] on an end of a succession is not modeled/);
+    const one = await ask(d, question('outcomes', 'SE::One'));
+    assert.deepEqual(ends(one, 'x'), [10]);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
