@@ -914,6 +914,9 @@ class Compiler {
       }
     }
     if (u.portionKind) this.fail(`a ${u.portionKind} (${what}) is not modeled`, ctx.path, u.range);
+    // `ref action a : A;` refers to an action performed elsewhere: it is not a subaction of the body
+    // that declares it (not composite), so running it there would perform it once more.
+    if (u.isRef && (cls === 'action' || cls === 'state')) this.fail(`a referential ${u.keyword} (ref ${what}) is not a step of the body that declares it: which performance it refers to is not modeled (perform it with 'perform', or drop 'ref')`, ctx.path, u.range);
     if (u.isEnd) this.fail(`an end feature (${what}) is not modeled`, ctx.path, u.range);
     if (u.isSufficient) this.fail(`a sufficient ('all') feature (${what}) is not modeled`, ctx.path, u.range);
     if (u.multiplicity && cls !== 'feature' && !isOne(u.multiplicity)) {

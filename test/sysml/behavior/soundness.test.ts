@@ -1100,6 +1100,20 @@ describe('behaviour soundness: succession end multiplicities', () => {
   });
 });
 
+describe('behaviour soundness: referential actions', () => {
+  it('`ref action a { … }` in a body is no step of it: refused (it was performed, x = 1)', async () => {
+    const d = [text('ref-action.sysml', `package RF {
+    private import ScalarValues::*;
+    action def R {
+        attribute x : Integer := 0;
+        ref action a { assign x := x + 1; }
+        first start; then done;
+    }
+}`)];
+    assert.match(await refusal(d, question('outcomes', 'RF::R')), /^ref-action\.sysml:5:9: a referential action \(ref action 'a'\) is not a step of the body that declares it/);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
