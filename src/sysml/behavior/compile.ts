@@ -433,6 +433,31 @@ class Compiler {
     this.checkAtomicBodies(access);
     for (const p of this.nodes) if (p.kind === 'state' && p.parallel && p.children.length > 1) this.checkRegions(p, access);
     if (behaviors.length > 1) this.checkInitialEntries(behaviors, access);
+    this.checkDoActions(access);
+  }
+
+  /**
+   * A state's do action runs concurrently with its substates and with the guards and triggers of its own
+   * transitions (StatePerformances: `do.startShot then nonDoMiddle.startShot` orders only their starts;
+   * a StateTransitionPerformance follows the source's nonDoMiddle, not its do). The run performs the do
+   * action atomically in the move that enters the state, before any of them: where it conflicts with one
+   * (writes what it reads or writes), the model is refused naming both.
+   */
+  private checkDoActions(access: Access): void {
+    const nodes = this.nodes;
+    const below = (id: number): number[] => nodes[id]!.children.flatMap((c) => [c, ...below(c)]);
+    for (const [sid, d] of this.doEffects) {
+      const effects = d.effects.filter((e) => this.runs(e));
+      if (effects.length === 0) continue;
+      const inner = this.whatRuns(new Set(below(sid)));
+      // Its transitions' guards (a `when` trigger's change signal is sent whichever runs first; an `after`
+      // delay reading a written feature is refused on its own).
+      const own = this.transitions.filter((t) => t.source === sid).map((t) => t.guard);
+      const found = this.conflicting(access, effects, inner.effects, [...inner.reads, ...own]);
+      if (!found) continue;
+      const [ea, eb, why] = found;
+      this.fail(`the do action '${effectText(ea)}' of the state '${nodes[sid]!.name}' runs concurrently with its substates and with the guards of its transitions (StatePerformance: \`do.startShot then nonDoMiddle.startShot\`; a transition follows the substates, not the do action), yet the run performs it at once on entering, and it conflicts with ${eb ? `'${effectText(eb)}' at ${this.effectPlace(eb)}` : 'a guard there'} (${why}): which order they run in is not modeled`, this.effectPaths.get(ea) ?? d.path, ea.range);
+    }
   }
 
   /** Two conflicting statements of one atomic body. */
@@ -1142,6 +1167,8 @@ class Compiler {
   private readonly effectOrigins = new WeakMap<Effect, string>();
   /** The effects of each atomic body, which SysML v2 leaves unordered (checkUnordered). */
   private readonly unordered: Effect[][] = [];
+  /** Each state's do action's effects (they run, atomically, in the move that enters it). */
+  private readonly doEffects = new Map<number, { effects: Effect[]; path: string }>();
 
   private targetPath(e: Expression, ctx: Ctx): string[] {
     if (e.kind === 'Name') return [...e.name.segments];
@@ -1763,6 +1790,7 @@ class Compiler {
         const effects = m.action ? this.subactionEffects(m.action, mc) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
+        if (m.which === 'do' && effects.length > 0) this.doEffects.set(s.id, { effects, path: mc.path });
         // `entry; then S;` and `entry action a; then S;` name the initial state (so does `transition a then S;`).
         // A transition written without a source after `do` or `exit` has none (see 'no source' below).
         prev = m.which === 'entry' ? 'entry' : null;

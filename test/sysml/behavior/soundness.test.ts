@@ -1114,6 +1114,48 @@ describe('behaviour soundness: referential actions', () => {
   });
 });
 
+describe('behaviour soundness: do actions', () => {
+  const d = [text('do-actions.sysml', `package DA {
+    private import ScalarValues::*;
+    state def Guarded {
+        attribute x : Integer := 0;
+        entry; then A;
+        state A { do action { assign x := 1; } }
+        transition first A if x == 0 then B;
+        transition first A if x == 1 then C;
+        state B; state C;
+    }
+    state def Inner {
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        entry; then P;
+        state P {
+            do action { assign x := 1; }
+            entry; then S;
+            state S { entry action { assign y := x; } }
+        }
+    }
+    state def Change {
+        attribute ready : Boolean := false;
+        entry; then waiting;
+        state waiting { do action { assign ready := true; } }
+        transition first waiting accept when ready then fin;
+        state fin;
+    }
+}`)];
+
+  it("a do action that writes what its state's transition guards or its substates read is refused (it ran first: one outcome, proved)", async () => {
+    // StatePerformance: a transition follows the state's substates, not its do action, so the guard may
+    // read x before or after the do action writes it (B or C); the run answered C only.
+    assert.match(await refusal(d, question('outcomes', 'DA::Guarded')), /^do-actions\.sysml:6:31: the do action 'assign x := …' of the state 'A' runs concurrently with its substates and with the guards of its transitions/);
+    // do.startShot then nonDoMiddle.startShot: S's entry may read x before the do action writes it (y = 0 or 1).
+    assert.match(await refusal(d, question('outcomes', 'DA::Inner')), /^do-actions\.sysml:16:25: the do action 'assign x := …' of the state 'P' .* conflicts with 'assign y := …' at do-actions\.sysml:18:38/);
+    // A change trigger's signal is sent whichever runs first: answered.
+    const c = await ask(d, question('outcomes', 'DA::Change'));
+    assert.deepEqual([c.strength, ends(c, 'state')], ['proved', ['fin']]);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
