@@ -349,6 +349,8 @@ export class Runtime {
       const id = s.nextToken++;
       this.arrive(s, id, b);
     }
+    // The machines' initial entry actions may have changed what bound features read.
+    if (this.boundFeatures.length > 0) this.refreshBound(s.values);
     const settled = this.settle(s.freeze());
     this.enabled(settled);
     return settled;

@@ -1156,6 +1156,23 @@ describe('behaviour soundness: do actions', () => {
   });
 });
 
+describe('behaviour soundness: bound features in the initial state', () => {
+  it("a feature bound to one the machine's initial entry action writes reads the written value (it kept the value before it)", async () => {
+    const d = [text('bound-initial.sysml', `package BI {
+    private import ScalarValues::*;
+    state def M {
+        attribute x : Integer := 0;
+        attribute y : Integer = x + 1;
+        entry action { assign x := 5; }
+        entry; then A;
+        state A;
+    }
+}`)];
+    const o = await ask(d, question('outcomes', 'BI::M'));
+    assert.deepEqual([o.strength, ends(o, 'x'), ends(o, 'y')], ['proved', [5], [6]]);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
