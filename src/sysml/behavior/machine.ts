@@ -194,6 +194,17 @@ export class Runtime {
   /** Some accept or transition waits (`after`): only then can settling move the clock. */
   private readonly timed: boolean;
 
+  /**
+   * Set by `holds`: whether the checked conditions fail on these values. A move runs several effects
+   * one after another (a transition's exit actions, its effect, the entry actions; a state's entry and
+   * do actions), and SysML v2 performs them one after another, so a condition may fail between two of
+   * them and hold again at the end of the move, where the run checks it: refused there (the schedule
+   * cannot witness a violation inside a move).
+   */
+  watch?: (values: readonly (Value | undefined)[]) => boolean;
+  /** The first effect of the move being fired after which `watch` failed. */
+  private failedInside?: { effect: Effect; path: string };
+
   // ---- evaluation -------------------------------------------------------------------------------
 
   /**
@@ -337,6 +348,7 @@ export class Runtime {
    * top-level behaviour, the clock at 0, settled (time advanced while nothing can move).
    */
   initial(given: ReadonlyMap<string, Value> = new Map()): BehaviorState {
+    this.failedInside = undefined;
     const values: (Value | undefined)[] = new Array(this.model.features.length).fill(undefined);
     this.model.features.forEach((f, i) => {
       const g = given.get(f.key);
@@ -351,6 +363,7 @@ export class Runtime {
     }
     // The machines' initial entry actions may have changed what bound features read.
     if (this.boundFeatures.length > 0) this.refreshBound(s.values);
+    if (this.watch) this.checkInside(s.values, 'the initial entry actions');
     const settled = this.settle(s.freeze());
     this.enabled(settled);
     return settled;
@@ -637,6 +650,7 @@ export class Runtime {
    * has not seen (an already-seen state is equal to one whose moves were computed).
    */
   step(state: BehaviorState, move: Move): BehaviorState {
+    this.failedInside = undefined;
     const s = new Mutable(state);
     let tok: Token | undefined;
     for (const t of s.tokens) {
@@ -744,6 +758,7 @@ export class Runtime {
         throw new BehaviorError(`node ${n.name} cannot fire`, n.path, n.range);
     }
     if (this.boundFeatures.length > 0) this.refreshBound(s.values);
+    if (this.watch) this.checkInside(s.values, `the move ${move.label}`);
     const after = s.freeze();
     if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) this.checkLostChange(state, after, move.label);
     return this.settle(after);
@@ -817,7 +832,23 @@ export class Runtime {
         s.values[to] = v === undefined ? v : this.store(to, v, where, e.range);
       }
       else s.send(e.receiver, e.signal);
+      if (this.watch && e.kind !== 'send' && this.failedInside === undefined) {
+        const now = s.values.slice();
+        if (this.boundFeatures.length > 0) this.refreshBound(now);
+        if (this.watch(now)) this.failedInside = { effect: e, path: where.path };
+      }
     }
+  }
+
+  /** After a move (or the initial entries): a condition that failed inside it and holds at its end is refused. */
+  private checkInside(values: readonly (Value | undefined)[], move: string): void {
+    const f = this.failedInside;
+    this.failedInside = undefined;
+    if (!f || !this.watch || this.watch(values)) return;
+    throw new BehaviorError(
+      `a checked condition fails inside ${move}, right after this assignment, and holds again at its end: SysML v2 performs the effects of a move (a transition's exit actions, effect and entry actions; a state's entry and do actions) one after another, so the condition is violated in between, which no schedule of whole moves can witness; not modeled`,
+      f.path, f.effect.range,
+    );
   }
 
   /** Sends token `id` (already removed) along `targets`: the first keeps the id, the others are new tokens. */

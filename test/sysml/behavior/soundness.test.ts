@@ -1173,6 +1173,27 @@ describe('behaviour soundness: bound features in the initial state', () => {
   });
 });
 
+describe('behaviour soundness: holds inside a move', () => {
+  it('a condition that fails between the exit and the entry action of one transition is refused (it answered holds, proved)', async () => {
+    const d = [text('inside-move.sysml', `package IM {
+    private import ScalarValues::*;
+    state def M {
+        attribute x : Integer := 0;
+        entry; then A;
+        state A { exit action { assign x := -1; } }
+        transition first A then B;
+        state B { entry action { assign x := 5; } }
+    }
+}`)];
+    assert.match(await refusal(d, question('holds', 'IM::M', { condition: { name: 'c', text: 'x >= 0' } })), /^inside-move\.sysml:6:33: a checked condition fails inside the move t1@A->B, right after this assignment, and holds again at its end/);
+    // A condition that fails at the end of the move is a violation, witnessed as before.
+    const v = await ask(d, question('holds', 'IM::M', { condition: { name: 'c', text: 'x < 5' } }));
+    assert.deepEqual([v.claim, v.strength, v.witness?.at], ['violated', 'proved', 1]);
+    // outcomes is not concerned: it reports the ends of runs.
+    assert.deepEqual(ends(await ask(d, question('outcomes', 'IM::M')), 'x'), [5]);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
