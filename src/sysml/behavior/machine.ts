@@ -349,6 +349,8 @@ export class Runtime {
    */
   initial(given: ReadonlyMap<string, Value> = new Map()): BehaviorState {
     this.failedInside = undefined;
+    this.whenPending = undefined;
+    this.whenSeen = undefined;
     const values: (Value | undefined)[] = new Array(this.model.features.length).fill(undefined);
     this.model.features.forEach((f, i) => {
       const g = given.get(f.key);
@@ -651,6 +653,17 @@ export class Runtime {
    */
   step(state: BehaviorState, move: Move): BehaviorState {
     this.failedInside = undefined;
+    this.whenPending = undefined;
+    this.whenSeen = undefined;
+    if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) {
+      // A change trigger a token waits on whose condition becomes true and false again inside this move.
+      const pending: WhenWait[] = [];
+      for (const t of state.tokens) for (const w of this.whensOf(t.node)) if (!pending.includes(w) && !this.truth(w.expr, state.values, w.scope, w.where)) pending.push(w);
+      if (pending.length > 0) {
+        this.whenPending = pending;
+        this.whenSeen = new Set();
+      }
+    }
     const s = new Mutable(state);
     let tok: Token | undefined;
     for (const t of s.tokens) {
@@ -811,10 +824,12 @@ export class Runtime {
         if (!is.includes(w)) continue;
         // A state left and entered again starts a new wait.
         if (w.depth >= 0 && b.since[w.depth] !== t.since[w.depth]) continue;
-        if (!this.truth(w.expr, before.values, w.scope, w.where) || this.truth(w.expr, after.values, w.scope, w.where)) continue;
+        // True before the move, or between two of its effects (whenSeen), and false at its end.
+        const seen = this.truth(w.expr, before.values, w.scope, w.where) || this.whenSeen?.has(w) === true;
+        if (!seen || this.truth(w.expr, after.values, w.scope, w.where)) continue;
         const what = w.depth < 0 ? `accept when … '${w.where.name}'` : `the transition '${w.where.name}' (accept when …)`;
         throw new BehaviorError(
-          `${what} waits while its condition holds, and the move ${moved} makes it false again: the change sent a ChangeSignal when the condition became true (Observation.kerml ObserveChange), which stays pending until accepted; a change trigger whose condition turns false again before it is accepted is not modeled`,
+          `${what} waits on a condition that held (when the move began, or between two of its effects) and that the move ${moved} leaves false: the change sent a ChangeSignal when the condition became true (Observation.kerml ObserveChange), which stays pending until accepted; a change trigger whose condition turns false again before it is accepted is not modeled`,
           w.where.path, w.where.range,
         );
       }
@@ -832,11 +847,25 @@ export class Runtime {
         s.values[to] = v === undefined ? v : this.store(to, v, where, e.range);
       }
       else s.send(e.receiver, e.signal);
+      if (this.whenPending && e.kind !== 'send') this.noteWhens(s.values);
       if (this.watch && e.kind !== 'send' && this.failedInside === undefined) {
         const now = s.values.slice();
         if (this.boundFeatures.length > 0) this.refreshBound(now);
         if (this.watch(now)) this.failedInside = { effect: e, path: where.path };
       }
+    }
+  }
+
+  /** The change triggers waited on when the move began (whose condition did not hold then), and those seen true since. */
+  private whenPending?: WhenWait[];
+  private whenSeen?: Set<WhenWait>;
+
+  private noteWhens(values: readonly (Value | undefined)[]): void {
+    const now = values.slice();
+    if (this.boundFeatures.length > 0) this.refreshBound(now);
+    for (const w of this.whenPending!) {
+      if (this.whenSeen!.has(w)) continue;
+      if (this.truth(w.expr, now, w.scope, w.where)) this.whenSeen!.add(w);
     }
   }
 

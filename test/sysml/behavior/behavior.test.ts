@@ -223,7 +223,7 @@ describe('behaviour semantics: fixtures', () => {
     // the pending signal, and the run is refused where it does.
     const h = await answerBehavior(d, question('holds', 'TrafficLight::InterlockedCrossing'), { bounds: [] });
     assert.ok(h instanceof BehaviorError);
-    assert.match(h.text, /traffic-light\.sysml:50:5: the transition 'ew\.ewLight\.red->green' \(accept when …\) waits while its condition holds, and the move t1@ns\.nsLight\.red->green makes it false again/);
+    assert.match(h.text, /traffic-light\.sysml:50:5: the transition 'ew\.ewLight\.red->green' \(accept when …\) waits on a condition that held \(when the move began, or between two of its effects\) and that the move t1@ns\.nsLight\.red->green leaves false/);
   });
 
   it('a deadlock is an outcome of its own; an environment signal resolves it', async () => {

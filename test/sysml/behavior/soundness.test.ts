@@ -1070,8 +1070,24 @@ describe('behaviour soundness: change triggers', () => {
   it('a condition that turns false again while its accept waits is refused: the change signal was sent and stays pending (a deadlock was answered, proved)', async () => {
     // Observation.kerml ObserveChange: the ChangeSignal is sent when x > 0 becomes true; the accept takes
     // it later, so no run deadlocks at the accept (outcomes said done or deadlock).
-    assert.match(await refusal(d, question('outcomes', 'WH::Blip')), /^when\.sysml:8:38: accept when … 'a\.accept1' waits while its condition holds, and the move t\d+@b\.assign3 makes it false again/);
-    assert.match(await refusal(d, question('outcomes', 'WH::p')), /^when\.sysml:16:13: the transition 'm\.A->B' \(accept when …\) waits while its condition holds/);
+    assert.match(await refusal(d, question('outcomes', 'WH::Blip')), /^when\.sysml:8:38: accept when … 'a\.accept1' waits on a condition that held \(when the move began, or between two of its effects\) and that the move t\d+@b\.assign3 leaves false/);
+    assert.match(await refusal(d, question('outcomes', 'WH::p')), /^when\.sysml:16:13: the transition 'm\.A->B' \(accept when …\) waits on a condition that held/);
+    // True only between the exit action and the entry action of one transition: the signal was sent too.
+    const inside = [text('when-inside.sysml', `package WI {
+    private import ScalarValues::*;
+    part def P {
+        attribute ready : Boolean := false;
+        exhibit state m {
+            entry; then A;
+            state A { exit action { assign ready := true; } }
+            transition first A accept after 1 [SI::s] then B;
+            state B { entry action { assign ready := false; } }
+        }
+        perform action w { first start; then accept when ready; then done; }
+    }
+    part p : P;
+}`)];
+    assert.match(await refusal(inside, question('outcomes', 'WI::p')), /^when-inside\.sysml:11:46: accept when … 'w\.accept1' waits on a condition that held \(when the move began, or between two of its effects\) and that the move t1@m\.A->B leaves false/);
     const rises = await ask(d, question('outcomes', 'WH::Rises'));
     assert.deepEqual([rises.strength, ends(rises, 'end'), ends(rises, 'y')], ['proved', ['done'], [1]]);
   });
