@@ -653,6 +653,7 @@ export class Runtime {
    */
   step(state: BehaviorState, move: Move): BehaviorState {
     this.failedInside = undefined;
+    this.moveWrites = [];
     this.whenPending = undefined;
     this.whenSeen = undefined;
     if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) {
@@ -772,6 +773,7 @@ export class Runtime {
     }
     if (this.boundFeatures.length > 0) this.refreshBound(s.values);
     if (this.watch) this.checkInside(s.values, `the move ${move.label}`);
+    this.checkHiddenValues(state, move);
     const after = s.freeze();
     if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) this.checkLostChange(state, after, move.label);
     return this.settle(after);
@@ -841,8 +843,10 @@ export class Runtime {
       if (e.kind === 'assign') {
         const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
         s.values[i] = this.store(i, this.evaluate(e.expr, s.values, e.scope, where), where, e.range);
+        this.moveWrites.push({ feature: i, effect: e, path: where.path });
       } else if (e.kind === 'transfer') {
         const to = this.model.featureIndex.get(e.to)!;
+        this.moveWrites.push({ feature: to, effect: e, path: where.path });
         const v = s.values[this.model.featureIndex.get(e.from)!];
         s.values[to] = v === undefined ? v : this.store(to, v, where, e.range);
       }
@@ -853,6 +857,50 @@ export class Runtime {
         if (this.boundFeatures.length > 0) this.refreshBound(now);
         if (this.watch(now)) this.failedInside = { effect: e, path: where.path };
       }
+    }
+  }
+
+  /** The features the move being fired writes, in order (an effect each). */
+  private moveWrites: { feature: number; effect: Effect; path: string }[] = [];
+
+  /**
+   * A move that writes one feature twice, or two features, passes through values no state of the run
+   * shows (SysML v2 performs its effects one after another; the run, as one move). Another token whose
+   * next move reads that feature (or both features) could read them in between: that order is missing,
+   * so the run is refused there, naming both.
+   */
+  private checkHiddenValues(state: BehaviorState, move: Move): void {
+    const writes = this.moveWrites;
+    if (writes.length < 2) return;
+    const count = new Map<number, number>();
+    for (const w of writes) count.set(w.feature, (count.get(w.feature) ?? 0) + 1);
+    if (count.size < 2 && [...count.values()].every((c) => c < 2)) return;
+    const nodes = this.model.nodes;
+    // A state token's transitions may fire meanwhile (not those of the states the moving token is in:
+    // they are the move's own, offered once); its entry and exit actions run only in moves of its own.
+    const mine = nodes[move.node]!.kind === 'state' ? new Set(this.stateChain(move.node)) : new Set<number>();
+    for (const t of state.tokens) {
+      if (t.id === move.token) continue;
+      const n = nodes[t.node]!;
+      const reads = new Set<number>(n.kind === 'state' ? [] : (this.model.reads[n.id] ?? []));
+      const where: { name: string } = n;
+      if (n.kind === 'state') {
+        for (const sid of this.stateChain(n.id)) {
+          if (mine.has(sid)) continue;
+          for (const tr of nodes[sid]!.transitions) for (const f of this.model.reads[nodes.length + tr] ?? []) reads.add(f);
+        }
+      }
+      const seen = writes.filter((w) => reads.has(w.feature));
+      const twice = seen.find((w) => count.get(w.feature)! > 1);
+      const two = new Set(seen.map((w) => w.feature)).size > 1;
+      if (!twice && !two) continue;
+      const w = twice ?? seen[0]!;
+      const name = this.model.features[w.feature]!.key;
+      const why = twice ? `writes '${name}' twice` : `writes '${name}' and '${this.model.features[seen.find((x) => x.feature !== w.feature)!.feature]!.key}'`;
+      throw new BehaviorError(
+        `the move ${move.label} ${why}, one effect after another (SysML v2 performs a move's effects in turn: a transition's exit, effect and entry actions; an atomic body's steps), and '${where.name}', which may run meanwhile, reads ${twice ? 'it' : 'both'}: the values between two effects, which it could read, are in no state of the run; not modeled`,
+        w.path, w.effect.range,
+      );
     }
   }
 

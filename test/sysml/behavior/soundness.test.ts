@@ -1087,7 +1087,7 @@ describe('behaviour soundness: change triggers', () => {
     }
     part p : P;
 }`)];
-    assert.match(await refusal(inside, question('outcomes', 'WI::p')), /^when-inside\.sysml:11:46: accept when … 'w\.accept1' waits on a condition that held \(when the move began, or between two of its effects\) and that the move t1@m\.A->B leaves false/);
+    assert.match(await refusal(inside, question('outcomes', 'WI::p')), /^when-inside\.sysml:7:37: the move t1@m\.A->B writes 'ready' twice, .* and 'w\.accept1', which may run meanwhile, reads it/);
     const rises = await ask(d, question('outcomes', 'WH::Rises'));
     assert.deepEqual([rises.strength, ends(rises, 'end'), ends(rises, 'y')], ['proved', ['done'], [1]]);
   });
@@ -1207,6 +1207,52 @@ describe('behaviour soundness: holds inside a move', () => {
     assert.deepEqual([v.claim, v.strength, v.witness?.at], ['violated', 'proved', 1]);
     // outcomes is not concerned: it reports the ends of runs.
     assert.deepEqual(ends(await ask(d, question('outcomes', 'IM::M')), 'x'), [5]);
+  });
+});
+
+describe('behaviour soundness: values between the effects of one move', () => {
+  it('a move that writes a feature twice (exit then entry action), or two features, beside a token that reads them is refused (outcomes missed what it reads in between)', async () => {
+    const d = [text('hidden-values.sysml', `package HV {
+    private import ScalarValues::*;
+    part def Twice {
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        exhibit state m {
+            entry; then A;
+            state A { exit action { assign x := 1; } }
+            transition first A then B;
+            state B { entry action { assign x := 2; } }
+        }
+        perform action r { first start; then assign y := x; then done; }
+    }
+    part twice : Twice;
+    action def Pair {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        attribute c : Integer := -1;
+        first start;
+        then fork f; then w; then r;
+        action w { assign a := 1; assign b := 1; }
+        action r { assign c := a + b; }
+    }
+    action def Apart {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        attribute c : Integer := -1;
+        first start;
+        then fork f; then w; then r;
+        action w { assign a := 1; assign b := 1; }
+        action r { assign c := a; }
+    }
+}`)];
+    // SysML v2 performs the exit action, then the entry action: r may read x = 1 in between (y = 1);
+    // outcomes answered y = 0 or 2, proved.
+    assert.match(await refusal(d, question('outcomes', 'HV::twice')), /^hidden-values\.sysml:8:37: the move t1@m\.A->B writes 'x' twice, .* and 'r\.assign1', which may run meanwhile, reads it/);
+    // The body's two assignments are two steps: c = 1 between them (c was 0 or 2).
+    assert.match(await refusal(d, question('outcomes', 'HV::Pair')), /^hidden-values\.sysml:21:20: the move t1@w writes 'a' and 'b', .* and 'r', which may run meanwhile, reads both/);
+    // A reader of one of them sees it before or after: answered.
+    const apart = await ask(d, question('outcomes', 'HV::Apart'));
+    assert.deepEqual(ends(apart, 'c').sort(), [0, 1]);
   });
 });
 
