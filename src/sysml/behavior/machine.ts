@@ -349,6 +349,7 @@ export class Runtime {
    */
   initial(given: ReadonlyMap<string, Value> = new Map()): BehaviorState {
     this.failedInside = undefined;
+    this.moveWrites.length = 0;
     this.whenPending = undefined;
     this.whenSeen = undefined;
     const values: (Value | undefined)[] = new Array(this.model.features.length).fill(undefined);
@@ -653,7 +654,7 @@ export class Runtime {
    */
   step(state: BehaviorState, move: Move): BehaviorState {
     this.failedInside = undefined;
-    this.moveWrites = [];
+    this.moveWrites.length = 0;
     this.whenPending = undefined;
     this.whenSeen = undefined;
     if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) {
@@ -861,7 +862,7 @@ export class Runtime {
   }
 
   /** The features the move being fired writes, in order (an effect each). */
-  private moveWrites: { feature: number; effect: Effect; path: string }[] = [];
+  private readonly moveWrites: { feature: number; effect: Effect; path: string }[] = [];
 
   /**
    * A move that writes one feature twice, or two features, passes through values no state of the run
