@@ -168,6 +168,7 @@ export class Runtime {
   constructor(readonly model: ExecutionModel, readonly options: RuntimeOptions = {}) {
     this.evaluator = options.evaluator ?? new Evaluator({});
     this.boundFeatures = model.features.flatMap((f, i) => (f.bound ? [i] : []));
+    this.hasWhen = model.nodes.some((x) => x.trigger?.kind === 'when') || model.transitions.some((x) => x.trigger?.kind === 'when');
     const waits = (t: Trigger | null) => t?.kind === 'after' || t?.kind === 'at';
     this.timed = model.nodes.some((n) => waits(n.trigger)) || model.transitions.some((t) => waits(t.trigger));
     // `accept at t` waits for an instant of the run's clock. The instants must be constants: past the
@@ -201,9 +202,9 @@ export class Runtime {
    * them and hold again at the end of the move, where the run checks it: refused there (the schedule
    * cannot witness a violation inside a move).
    */
-  watch?: (values: readonly (Value | undefined)[]) => boolean;
+  watch: ((values: readonly (Value | undefined)[]) => boolean) | undefined = undefined;
   /** The first effect of the move being fired after which `watch` failed. */
-  private failedInside?: { effect: Effect; path: string };
+  private failedInside: { effect: Effect; path: string } | undefined = undefined;
 
   // ---- evaluation -------------------------------------------------------------------------------
 
@@ -349,7 +350,9 @@ export class Runtime {
    */
   initial(given: ReadonlyMap<string, Value> = new Map()): BehaviorState {
     this.failedInside = undefined;
-    this.moveWrites.length = 0;
+    this.moveCount = 0;
+    this.firstWrite = undefined;
+    this.moveWrites = undefined;
     this.whenPending = undefined;
     this.whenSeen = undefined;
     const values: (Value | undefined)[] = new Array(this.model.features.length).fill(undefined);
@@ -653,19 +656,7 @@ export class Runtime {
    * has not seen (an already-seen state is equal to one whose moves were computed).
    */
   step(state: BehaviorState, move: Move): BehaviorState {
-    this.failedInside = undefined;
-    this.moveWrites.length = 0;
-    this.whenPending = undefined;
-    this.whenSeen = undefined;
-    if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) {
-      // A change trigger a token waits on whose condition becomes true and false again inside this move.
-      const pending: WhenWait[] = [];
-      for (const t of state.tokens) for (const w of this.whensOf(t.node)) if (!pending.includes(w) && !this.truth(w.expr, state.values, w.scope, w.where)) pending.push(w);
-      if (pending.length > 0) {
-        this.whenPending = pending;
-        this.whenSeen = new Set();
-      }
-    }
+    this.beginMove(state);
     const s = new Mutable(state);
     let tok: Token | undefined;
     for (const t of s.tokens) {
@@ -773,15 +764,40 @@ export class Runtime {
         throw new BehaviorError(`node ${n.name} cannot fire`, n.path, n.range);
     }
     if (this.boundFeatures.length > 0) this.refreshBound(s.values);
-    if (this.watch) this.checkInside(s.values, `the move ${move.label}`);
-    this.checkHiddenValues(state, move);
     const after = s.freeze();
-    if ((this.hasWhen ??= this.model.nodes.some((x) => x.trigger?.kind === 'when') || this.model.transitions.some((x) => x.trigger?.kind === 'when'))) this.checkLostChange(state, after, move.label);
+    this.endMove(state, after, move);
     return this.settle(after);
   }
 
+  /** Resets what a move records of its effects (see endMove). */
+  private beginMove(state: BehaviorState): void {
+    this.failedInside = undefined;
+    if (this.moveCount > 0) {
+      this.moveCount = 0;
+      this.firstWrite = undefined;
+      this.moveWrites = undefined;
+    }
+    this.whenPending = undefined;
+    this.whenSeen = undefined;
+    if (!this.hasWhen) return;
+    // A change trigger a token waits on whose condition becomes true and false again inside this move.
+    const pending: WhenWait[] = [];
+    for (const t of state.tokens) for (const w of this.whensOf(t.node)) if (!pending.includes(w) && !this.truth(w.expr, state.values, w.scope, w.where)) pending.push(w);
+    if (pending.length > 0) {
+      this.whenPending = pending;
+      this.whenSeen = new Set();
+    }
+  }
+
+  /** What a move passed through between its effects: refused where a condition, a change trigger or another token could see it. */
+  private endMove(before: BehaviorState, after: BehaviorState, move: Move): void {
+    if (this.watch) this.checkInside(after.values, `the move ${move.label}`);
+    if (this.moveCount > 1) this.checkHiddenValues(before, move);
+    if (this.hasWhen) this.checkLostChange(before, after, move.label);
+  }
+
   /** Whether the model has a change trigger (checkLostChange runs after each move only then). */
-  private hasWhen?: boolean;
+  private readonly hasWhen: boolean;
   private readonly whenCache: (readonly WhenWait[])[] = [];
   /** The `when` triggers a token at `node` waits on: an accept's, or the transitions of the states of its chain. */
   private whensOf(node: number): readonly WhenWait[] {
@@ -844,10 +860,10 @@ export class Runtime {
       if (e.kind === 'assign') {
         const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
         s.values[i] = this.store(i, this.evaluate(e.expr, s.values, e.scope, where), where, e.range);
-        this.moveWrites.push({ feature: i, effect: e, path: where.path });
+        this.wrote(i, e, where.path);
       } else if (e.kind === 'transfer') {
         const to = this.model.featureIndex.get(e.to)!;
-        this.moveWrites.push({ feature: to, effect: e, path: where.path });
+        this.wrote(to, e, where.path);
         const v = s.values[this.model.featureIndex.get(e.from)!];
         s.values[to] = v === undefined ? v : this.store(to, v, where, e.range);
       }
@@ -862,7 +878,19 @@ export class Runtime {
   }
 
   /** The features the move being fired writes, in order (an effect each). */
-  private readonly moveWrites: { feature: number; effect: Effect; path: string }[] = [];
+  private moveCount = 0;
+  private firstWrite: { feature: number; effect: Effect; path: string } | undefined = undefined;
+  private moveWrites: { feature: number; effect: Effect; path: string }[] | undefined = undefined;
+
+  /** Notes a write of the move being fired (a list only from its second write on). */
+  private wrote(feature: number, effect: Effect, path: string): void {
+    if (this.moveCount++ === 0) {
+      this.firstWrite = { feature, effect, path };
+      return;
+    }
+    if (this.moveCount === 2) this.moveWrites = [this.firstWrite!];
+    this.moveWrites!.push({ feature, effect, path });
+  }
 
   /**
    * A move that writes one feature twice, or two features, passes through values no state of the run
@@ -872,7 +900,7 @@ export class Runtime {
    */
   private checkHiddenValues(state: BehaviorState, move: Move): void {
     const writes = this.moveWrites;
-    if (writes.length < 2) return;
+    if (this.moveCount < 2 || !writes) return;
     const count = new Map<number, number>();
     for (const w of writes) count.set(w.feature, (count.get(w.feature) ?? 0) + 1);
     if (count.size < 2 && [...count.values()].every((c) => c < 2)) return;
@@ -906,8 +934,8 @@ export class Runtime {
   }
 
   /** The change triggers waited on when the move began (whose condition did not hold then), and those seen true since. */
-  private whenPending?: WhenWait[];
-  private whenSeen?: Set<WhenWait>;
+  private whenPending: WhenWait[] | undefined = undefined;
+  private whenSeen: Set<WhenWait> | undefined = undefined;
 
   private noteWhens(values: readonly (Value | undefined)[]): void {
     const now = values.slice();
