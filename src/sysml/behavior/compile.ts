@@ -2,7 +2,7 @@
 // exhibits behaviours) from the syntax tree into an ExecutionModel. Constructs outside the semantics
 // of docs/execution-semantics.md are refused with a BehaviorError naming the construct and its place.
 import type {
-  AcceptAction, Definition, Expression, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, Reference, SendAction, SourceRange, Succession,
+  AcceptAction, Definition, Expression, FeatureHeader, ForAction, IfAction, LoopAction, Member, Multiplicity, QualifiedName, Reference, SendAction, SourceRange, Succession,
   Transition, Usage,
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
@@ -64,6 +64,8 @@ function isCalcUsage(m: Member): boolean {
 
 const CONTROL = new Set(['fork', 'join', 'merge', 'decide']);
 const join = (p: string, n: string) => (p === '' ? n : `${p}.${n}`);
+/** Library types every signal of the model may be an instance of (Base, Occurrences, Items, Objects, Links). */
+const LIBRARY_SIGNAL_SUPERTYPES = new Set(['Anything', 'DataValue', 'AttributeValue', 'Occurrence', 'Object', 'Item', 'Part', 'Link', 'Transfer', 'MessageTransfer']);
 
 function typeText(u: Usage | Definition): string | null {
   const t = u.relations.find((r) => r.relation === 'typing');
@@ -431,6 +433,31 @@ class Compiler {
     this.checkAtomicBodies(access);
     for (const p of this.nodes) if (p.kind === 'state' && p.parallel && p.children.length > 1) this.checkRegions(p, access);
     if (behaviors.length > 1) this.checkInitialEntries(behaviors, access);
+    this.checkDoActions(access);
+  }
+
+  /**
+   * A state's do action runs concurrently with its substates and with the guards and triggers of its own
+   * transitions (StatePerformances: `do.startShot then nonDoMiddle.startShot` orders only their starts;
+   * a StateTransitionPerformance follows the source's nonDoMiddle, not its do). The run performs the do
+   * action atomically in the move that enters the state, before any of them: where it conflicts with one
+   * (writes what it reads or writes), the model is refused naming both.
+   */
+  private checkDoActions(access: Access): void {
+    const nodes = this.nodes;
+    const below = (id: number): number[] => nodes[id]!.children.flatMap((c) => [c, ...below(c)]);
+    for (const [sid, d] of this.doEffects) {
+      const effects = d.effects.filter((e) => this.runs(e));
+      if (effects.length === 0) continue;
+      const inner = this.whatRuns(new Set(below(sid)));
+      // Its transitions' guards (a `when` trigger's change signal is sent whichever runs first; an `after`
+      // delay reading a written feature is refused on its own).
+      const own = this.transitions.filter((t) => t.source === sid).map((t) => t.guard);
+      const found = this.conflicting(access, effects, inner.effects, [...inner.reads, ...own]);
+      if (!found) continue;
+      const [ea, eb, why] = found;
+      this.fail(`the do action '${effectText(ea)}' of the state '${nodes[sid]!.name}' runs concurrently with its substates and with the guards of its transitions (StatePerformance: \`do.startShot then nonDoMiddle.startShot\`; a transition follows the substates, not the do action), yet the run performs it at once on entering, and it conflicts with ${eb ? `'${effectText(eb)}' at ${this.effectPlace(eb)}` : 'a guard there'} (${why}): which order they run in is not modeled`, this.effectPaths.get(ea) ?? d.path, ea.range);
+    }
   }
 
   /** Two conflicting statements of one atomic body. */
@@ -626,6 +653,29 @@ class Compiler {
     this.misreads.set(name, new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would read ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics reads them by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range));
   }
 
+  /**
+   * A transition's guard and effect name the payload its trigger accepts (`accept n : Sig if n.v > 0`;
+   * SysML 7.17.4: the transition's payload parameter), which hides a feature of that name around it.
+   * Signal arguments are not evaluated, so reading the payload is refused where a run reads it; the
+   * run would otherwise read the feature it hides, or a unit (`s`), in its place.
+   */
+  private payloadReads(payload: string, roots: readonly unknown[], path: string): void {
+    const walk = (e: unknown): void => {
+      if (typeof e !== 'object' || e === null) return;
+      if (Array.isArray(e)) {
+        for (const x of e) walk(x);
+        return;
+      }
+      const n = e as { kind?: string; name?: QualifiedName } & Record<string, unknown>;
+      if (n.kind === 'Name' && n.name && !n.name.isGlobal && n.name.segments[0] === payload) {
+        this.misreads.set(n.name, new BehaviorError(`'${payload}' here is the payload the transition's trigger accepts (SysML 7.17.4: the transition's payload parameter, which hides any other '${payload}'): the values a signal carries are not modeled (its arguments are not evaluated)`, path, n.name.range));
+        return;
+      }
+      for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') walk(v);
+    };
+    walk(roots);
+  }
+
   /** What a binding connector's end names, from the scopes of the body it is written in. */
   private bindingEnd(ref: Reference, ctx: Ctx, what: string): { key: string; expr: Expression; state: 'open' | 'a value' | 'an input' | 'instance'; output: boolean } {
     const links = ref.kind === 'QualifiedName' ? [ref] : ref.chain;
@@ -679,7 +729,8 @@ class Compiler {
     for (const m of own) {
       const n = memberName(m);
       if (n) replaced.add(n);
-      if (m.kind === 'Usage') for (const r of m.relations) if (r.relation === 'redefinition') replaced.add(lastSegment(r.target) ?? '');
+      // Any feature may redefine (a transition `transition :>> t1 …`, an accept or send action), not only usages.
+      if ('relations' in m) for (const r of m.relations) if (r.relation === 'redefinition') replaced.add(lastSegment(r.target) ?? '');
     }
     const dropped = this.diamond(node, branches, replaced);
     const kept = branches.flat(1).map((g) => g.filter((m) => !replaced.has(memberName(m) ?? '') && !dropped.has(m))).filter((g) => g.length > 0);
@@ -694,13 +745,15 @@ class Compiler {
    * position is refused too (the position says which it redefines, the name another).
    */
   private namingChecks(node: Usage | Definition, entry: ScopeEntry, own: readonly Member[], branches: readonly Member[][][]): void {
+    // Features: usages, and the features written with their own keyword (a transition, an accept, a send …).
+    const feature = (m: Member): m is Member & FeatureHeader => m.kind === 'Usage' || (m.kind !== 'Definition' && m.kind !== 'Package' && 'relations' in m);
     for (const m of own) {
-      if (m.kind !== 'Usage' || m.name === null || redefinesImplicitly(m) || m.relations.some((r) => r.relation === 'redefinition')) continue;
+      if (!feature(m) || !m.name || (m.kind === 'Usage' && redefinesImplicitly(m)) || m.relations.some((r) => r.relation === 'redefinition')) continue;
       for (const x of branches.flat(2)) {
-        if (x.kind !== 'Usage' || x === m || memberName(x) !== m.name || redefinesImplicitly(x)) continue;
+        if (!feature(x) || x === m || memberName(x) !== m.name || (x.kind === 'Usage' && redefinesImplicitly(x))) continue;
         const from = this.origin.get(x);
         const owner = from && from.node.kind !== 'Package' ? (from.node.name ?? '?') : '?';
-        this.fail(unredefinedNameMessage(m.name, node.name ?? '?', m.keyword, `${owner}::${m.name} (${rangeText(from?.path ?? entry.path, x.nameRange ?? x.range)})`, owner), entry.path, m.nameRange ?? m.range);
+        this.fail(unredefinedNameMessage(m.name, node.name ?? '?', m.kind === 'Usage' ? m.keyword : constructOf(m), `${owner}::${m.name} (${rangeText(from?.path ?? entry.path, x.nameRange ?? x.range)})`, owner), entry.path, m.nameRange ?? m.range);
       }
     }
     // Parameters redefine a supertype's by position (KerML): one whose name says another is refused.
@@ -838,6 +891,13 @@ class Compiler {
     if (m.kind === 'Succession' || m.kind === 'Transition') {
       this.admitBody(m, `a ${construct}`, ctx);
       if (m.multiplicity) this.fail(`a multiplicity on a ${construct} is not modeled`, ctx.path, m.multiplicity.range);
+      // `succession first [1] a then [0..1] b`: how many of one end's occurrences follow each of the
+      // other's (KerML 7.4.6 Connectors, end multiplicities); the run performs each edge once per token.
+      if (m.kind === 'Succession') {
+        for (const e of [m.source, m.target]) {
+          if (e?.multiplicity && !isOne(e.multiplicity)) this.fail(`a multiplicity ${multiplicityText(e.multiplicity)} on an end of a succession is not modeled (each succession is taken once per token)`, ctx.path, e.multiplicity.range);
+        }
+      }
     }
     if (a === 'modeled' && m.kind === 'Usage') this.admitUsage(m, ctx);
   }
@@ -861,6 +921,9 @@ class Compiler {
       }
     }
     if (u.portionKind) this.fail(`a ${u.portionKind} (${what}) is not modeled`, ctx.path, u.range);
+    // `ref action a : A;` refers to an action performed elsewhere: it is not a subaction of the body
+    // that declares it (not composite), so running it there would perform it once more.
+    if (u.isRef && (cls === 'action' || cls === 'state')) this.fail(`a referential ${u.keyword} (ref ${what}) is not a step of the body that declares it: which performance it refers to is not modeled (perform it with 'perform', or drop 'ref')`, ctx.path, u.range);
     if (u.isEnd) this.fail(`an end feature (${what}) is not modeled`, ctx.path, u.range);
     if (u.isSufficient) this.fail(`a sufficient ('all') feature (${what}) is not modeled`, ctx.path, u.range);
     if (u.multiplicity && cls !== 'feature' && !isOne(u.multiplicity)) {
@@ -1086,6 +1149,8 @@ class Compiler {
   private readonly effectOrigins = new WeakMap<Effect, string>();
   /** The effects of each atomic body, which SysML v2 leaves unordered (checkUnordered). */
   private readonly unordered: Effect[][] = [];
+  /** Each state's do action's effects (they run, atomically, in the move that enters it). */
+  private readonly doEffects = new Map<number, { effects: Effect[]; path: string }>();
 
   private targetPath(e: Expression, ctx: Ctx): string[] {
     if (e.kind === 'Name') return [...e.name.segments];
@@ -1100,14 +1165,119 @@ class Compiler {
   }
 
   private signalOf(payload: Expression | null, ctx: Ctx, at: SourceRange): string {
-    if (payload?.kind === 'Constructor') return lastSegment(payload.type) ?? '';
-    if (payload?.kind === 'Invocation') return lastSegment(payload.callee) ?? '';
-    if (payload?.kind === 'Name') return payload.name.segments.at(-1) ?? '';
+    if (payload?.kind === 'Constructor') return this.signalType(lastSegment(payload.type) ?? '', this.scope.resolveReference(ctx.lexical, payload.type), ctx, payload.range);
+    if (payload?.kind === 'Invocation') return this.signalType(lastSegment(payload.callee) ?? '', this.scope.resolveReference(ctx.lexical, payload.callee), ctx, payload.range);
+    if (payload?.kind === 'Name') {
+      // The payload of an accept written before in the same body (`accept s : Sig … do send s to p`):
+      // the signal accepted is sent on, as the accepted type (checked in signalMatches).
+      const accepted = payload.name.segments.length === 1 ? this.payloads.get(ctx.lexical)?.get(payload.name.segments[0]!) : undefined;
+      if (accepted !== undefined) {
+        this.forwarded.push({ signal: accepted, path: ctx.path, range: payload.range });
+        return accepted;
+      }
+      const named = this.scope.resolve(ctx.lexical, payload.name);
+      // `send s to p` with `s : Go` a feature: the signal is an instance of its type, Go.
+      if (named?.node.kind === 'Usage') {
+        const types = this.scope.typesOf(named).filter((t) => t.node.kind === 'Definition');
+        if (types.length === 1) return this.signalType(types[0]!.name ?? '', types[0], ctx, payload.range);
+        this.fail(`send ${payload.name.segments.join('::')}: the signal is the value of a feature ${types.length === 0 ? 'with no type' : 'with several types'}; which accepts it is not modeled (send new Sig() to p)`, ctx.path, payload.range);
+      }
+      return this.signalType(payload.name.segments.at(-1) ?? '', named, ctx, payload.range);
+    }
     return this.fail('send needs a signal (send Sig() to p, send new Sig() to p)', ctx.path, payload?.range ?? at);
+  }
+
+  /**
+   * Signals are matched by the type they are an instance of: a signal sent as `new Sub()` is accepted
+   * by `accept s : Base` when Sub specializes Base (Transfers.kerml: an AcceptPerformance's payload is
+   * typed by the accepted type, and a Sub is a Base). Types are named by their declared name; two
+   * declarations of one name are refused (one would be taken for the other).
+   */
+  private readonly signalTypes = new Map<string, { entry: ScopeEntry | undefined; path: string; range: SourceRange }>();
+  /** Per body, the accepts' payload names with their signal types, as compiled so far. */
+  private readonly payloads = new Map<ScopeEntry | undefined, Map<string, string>>();
+  /** Sends of an accepted payload (`send s to p`), as its accepted type. */
+  private readonly forwarded: { signal: string; path: string; range: SourceRange }[] = [];
+  /** Signal types an accept waits for (display name → its place). */
+  readonly acceptedSignals = new Map<string, { path: string; range: SourceRange }>();
+
+  private signalType(name: string, found: ScopeEntry | undefined, ctx: Ctx, range: SourceRange): string {
+    const entry = found?.node.kind === 'Definition' ? found : undefined;
+    const seen = this.signalTypes.get(name);
+    if (!seen) this.signalTypes.set(name, { entry, path: ctx.path, range });
+    else if (seen.entry !== entry && seen.entry !== undefined && entry !== undefined) {
+      const a = this.scope.qualifiedName(seen.entry) ?? name;
+      const b = this.scope.qualifiedName(entry) ?? name;
+      this.fail(`the signal types ${b} and ${a} (${rangeText(seen.path, seen.range)}) share the name '${name}': signals are matched by type, and two types of one name are not told apart`, ctx.path, range);
+    } else if (seen.entry === undefined && entry !== undefined) seen.entry = entry;
+    return name;
+  }
+
+  /**
+   * For each signal sent, the accepted signal types it is an instance of besides its own (its type's
+   * supertypes among the types accepts wait for). A library type accepted (`accept s : Anything`) whose
+   * instances the model's signals may be is refused.
+   */
+  signalMatches(): Map<string, Set<string>> {
+    const out = new Map<string, Set<string>>();
+    const supertypes = (e: ScopeEntry): Set<ScopeEntry> => {
+      const all = new Set<ScopeEntry>();
+      const stack = [e];
+      while (stack.length > 0) {
+        const x = stack.pop()!;
+        for (const t of this.scope.typesOf(x)) if (!all.has(t)) { all.add(t); stack.push(t); }
+      }
+      return all;
+    };
+    for (const [accepted, place] of this.acceptedSignals) {
+      const a = this.signalTypes.get(accepted)?.entry;
+      if (a === undefined) {
+        if (this.sent.size > 0 && !this.sent.has(accepted) && LIBRARY_SIGNAL_SUPERTYPES.has(accepted)) {
+          this.fail(`accept of the library type '${accepted}': which of the model's signals are instances of it is not modeled (accept the signal's own type)`, place.path, place.range);
+        }
+        continue;
+      }
+      for (const sent of this.sent) {
+        if (sent === accepted) continue;
+        const e = this.signalTypes.get(sent)?.entry;
+        if (e !== undefined && supertypes(e).has(a)) {
+          let set = out.get(sent);
+          if (!set) out.set(sent, (set = new Set()));
+          set.add(accepted);
+        }
+      }
+    }
+    // A payload sent on is sent as the type it was accepted as: exact only when no signal of a subtype
+    // is sent (the one accepted may be one, and would be sent on as another type).
+    for (const f of this.forwarded) {
+      for (const [sent, set] of out) {
+        if (set.has(f.signal)) this.fail(`send of an accepted ${f.signal}: the model also sends ${sent}, a subtype of ${f.signal}, so the signal sent on may be a ${sent}; sending on the accepted signal by its type is not modeled`, f.path, f.range);
+      }
+    }
+    return out;
   }
 
   private receiverOf(to: Expression | null, ctx: Ctx): string {
     if (!to) return ctx.receiver;
+    // `this` (KerML Base::things' `this`: the context occurrence, the part that performs or exhibits the
+    // behaviour, or the subject itself) is the default receiver of an accept (Transfers.kerml
+    // AcceptPerformance: `receiver default this`); `this.p` a part or port of it. `self` is the
+    // performance the send is written in (an action or state), which no accept of the model waits on.
+    let root: Expression = to;
+    while (root.kind === 'MemberAccess') root = root.target;
+    if (root.kind === 'Name' && root.name.segments.length === 1 && !root.name.isGlobal) {
+      const word = root.name.segments[0]!;
+      if (word === 'self') {
+        this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': 'self' is the action or state performance the statement is written in; which behaviour receives a signal sent to it is not modeled (write 'this' for the performing part, or name a part or port)`, ctx.path, to.range);
+      }
+      if (word === 'this') {
+        if (to === root) return ctx.receiver;
+        const rest = this.targetPath(to, ctx).slice(1).join('.');
+        const key = join(ctx.receiver, rest);
+        if (this.parts.has(key) || this.ports.has(key)) return key;
+        this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': '${rest}' is no part or port of the performing occurrence '${ctx.receiver || 'the subject'}'`, ctx.path, to.range);
+      }
+    }
     if (to.kind === 'Name' && to.name.segments.length === 1) {
       const n = to.name.segments[0]!;
       for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
@@ -1126,7 +1296,7 @@ class Compiler {
       if (named !== undefined && to.name.segments.length > 1 && named.parent?.node.kind === 'Definition') {
         this.fail(`send … to ${to.name.segments.join('::')}: a feature of the definition ${named.parent.node.name ?? ''}, named by its qualified name, is no one instance; which one receives the signal is not modeled (send … to a part of the subject, or to the subject itself)`, ctx.path, to.range);
       }
-      if (to.name.segments.length === 1) return to.name.segments[0]!;
+      if (to.name.segments.length === 1 && named !== undefined) return to.name.segments[0]!;
     }
     // `subject.port`: a chain from the subject itself reaches its own features.
     if (to.kind === 'MemberAccess' && this.subjectEntry !== undefined) {
@@ -1137,7 +1307,14 @@ class Compiler {
         if (this.parts.has(rest) || this.ports.has(rest)) return rest;
       }
     }
-    if (to.kind === 'MemberAccess' || to.kind === 'Name') return this.targetPath(to, ctx).join('.');
+    if (to.kind === 'MemberAccess' || to.kind === 'Name') {
+      const path = this.targetPath(to, ctx).join('.');
+      // A name (or chain) that names nothing the model declares receives nothing: the signal would be lost.
+      if (named === undefined && !this.parts.has(path) && !this.ports.has(path)) {
+        this.fail(`send … to / accept … via '${path}': the name resolves to nothing the model declares`, ctx.path, to.range);
+      }
+      return path;
+    }
     return this.fail('send … to needs a part of the subject as the receiver', ctx.path, to.range);
   }
 
@@ -1200,8 +1377,16 @@ class Compiler {
     if (a.triggerKind === 'after') return { kind: 'after', expr: a.triggerExpression! };
     if (a.triggerKind === 'when') return { kind: 'when', expr: a.triggerExpression! };
     const typed = a.payload?.relations.find((r) => r.relation === 'typing')?.target;
-    const signal = typed ? lastSegment(typed) : a.payload ? usageName(a.payload) : null;
-    if (!signal) this.fail('accept needs a signal type (accept s : Sig)', ctx.path, a.range);
+    const named = typed ? lastSegment(typed) : a.payload ? usageName(a.payload) : null;
+    if (!named) this.fail('accept needs a signal type (accept s : Sig)', ctx.path, a.range);
+    const entry = typed ? this.scope.resolveReference(ctx.lexical, typed) : this.scope.resolve(ctx.lexical, [named]);
+    const signal = this.signalType(named, entry?.node.kind === 'Definition' ? entry : undefined, ctx, a.payload?.range ?? a.range);
+    if (!this.acceptedSignals.has(signal)) this.acceptedSignals.set(signal, { path: ctx.path, range: a.payload?.range ?? a.range });
+    if (typed && a.payload?.name) {
+      let names = this.payloads.get(ctx.lexical);
+      if (!names) this.payloads.set(ctx.lexical, (names = new Map()));
+      names.set(a.payload.name, signal);
+    }
     // `accept S via p`: signals sent to p (a port or part), not to the performing part (SysML 7.16.9: the receiver).
     return { kind: 'signal', signal, receiver: a.receiver ? this.viaReceiver(a.receiver, ctx) : ctx.receiver };
   }
@@ -1587,6 +1772,7 @@ class Compiler {
         const effects = m.action ? this.subactionEffects(m.action, mc) : [];
         if (m.which === 'entry' || m.which === 'do') s.effects.push(...effects);
         else s.exitEffects.push(...effects);
+        if (m.which === 'do' && effects.length > 0) this.doEffects.set(s.id, { effects, path: mc.path });
         // `entry; then S;` and `entry action a; then S;` name the initial state (so does `transition a then S;`).
         // A transition written without a source after `do` or `exit` has none (see 'no source' below).
         prev = m.which === 'entry' ? 'entry' : null;
@@ -1693,6 +1879,7 @@ class Compiler {
         this.fail(`a transition from '${this.nodes[source]!.name}' to done, written in the body of '${name}': there \`done\` is '${name}''s own done (KerML name resolution), which only a state inside '${name}' reaches; not modeled`, p.ctx.path, t.range);
       }
       const trigger = t.kind === 'Transition' && t.trigger ? this.triggerOf(t.trigger, p.ctx) : null;
+      if (t.kind === 'Transition' && trigger?.kind === 'signal' && t.trigger?.payload?.name) this.payloadReads(t.trigger.payload.name, [t.guard, t.effect], p.ctx.path);
       const guard = t.guard;
       const effects = t.kind === 'Transition' && t.effect ? this.subactionEffects(t.effect, p.ctx) : [];
       const tr: ExecTransition = {
@@ -1872,7 +2059,10 @@ function effectText(e: Effect): string {
 function memberName(m: Member): string | null {
   if (m.kind === 'Usage') return usageName(m);
   if (m.kind === 'StateSubaction' || m.kind === 'ResultExpression' || m.kind === 'ElementFilter' || m.kind === 'InvalidMember' || m.kind === 'Import') return null;
-  return m.name ?? null;
+  if (m.name) return m.name;
+  // A feature declared `:>> t1` (a transition, an accept …) is known by the redefined one's name (KerML effectiveName).
+  const r = 'relations' in m ? m.relations.find((x) => x.relation === 'redefinition') : undefined;
+  return r ? lastSegment(r.target) : (m.name ?? null);
 }
 
 /** `b`'s name without the prefix it shares with `a` (`m.s1` → `m.s2` is `s2`). */
@@ -2030,6 +2220,21 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     reads.push(featuresRead.named(r));
     writes.push(featuresRead.named(w, false));
   }
+  // The delay of `accept after d` is evaluated when the wait begins (Triggers.kerml TriggerAfter: the
+  // clock's current time when invoked, plus the delay). The run reads it while the wait is pending,
+  // which is the same only when nothing the run does changes it: a delay reading a feature some move
+  // writes is refused (the wait would stretch or shrink with it).
+  const written = new Set<number>();
+  for (const w of writes) for (const f of w) written.add(f);
+  for (const x of [...nodes, ...transitions]) {
+    if (x.trigger?.kind !== 'after') continue;
+    const r = new Set<string>();
+    mentioned(x.trigger.expr, r);
+    const hit = featuresRead.named(r).find((f) => written.has(f));
+    if (hit !== undefined) {
+      throw new BehaviorError(`accept after …: the delay reads '${features[hit]!.key}', which the run writes; a delay is evaluated when its wait begins (Triggers.kerml TriggerAfter: the current time when invoked plus the delay), and a delay that changes while its wait is pending is not modeled`, x.path, x.range);
+    }
+  }
   // A node is local when its move touches no feature that a node able to run in parallel with it
   // writes (or reads, for what it writes), sends nothing, creates no token and never ends a composite
   // whose other tokens matter on arrival. A sequential call (entered from one place, never forking)
@@ -2131,9 +2336,13 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     }
     return true;
   });
+  // A signal sent is also an instance of its type's supertypes that accepts wait for.
+  const signalMatches = c.signalMatches();
+  const sentSignals = new Set(c.sent);
+  for (const set of signalMatches.values()) for (const a of set) sentSignals.add(a);
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals: c.sent, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
+    sentSignals, signalMatches, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
   };
 }
 

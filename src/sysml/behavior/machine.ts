@@ -14,6 +14,8 @@ export interface Token {
   readonly node: number;
   /** When the token entered each state of its chain (outermost first), or arrived at its node. */
   readonly since: readonly number[];
+  /** At a join: the node whose succession it arrived along (a join waits for one along each). */
+  readonly via?: number;
 }
 
 export interface BehaviorState {
@@ -53,6 +55,14 @@ export interface RuntimeOptions {
   /** Signals the model never sends are accepted as environment events. */
   readonly environmentSignals?: boolean;
   readonly evaluator?: Evaluator;
+}
+
+/** A `when` trigger a token waits on: its accept (depth -1) or a transition of the state at that depth of its chain. */
+interface WhenWait {
+  readonly where: ExecNode | ExecTransition;
+  readonly depth: number;
+  readonly expr: Expression;
+  readonly scope: readonly string[];
 }
 
 const SECOND = tryParseUnit('s')!;
@@ -158,6 +168,7 @@ export class Runtime {
   constructor(readonly model: ExecutionModel, readonly options: RuntimeOptions = {}) {
     this.evaluator = options.evaluator ?? new Evaluator({});
     this.boundFeatures = model.features.flatMap((f, i) => (f.bound ? [i] : []));
+    this.hasWhen = model.nodes.some((x) => x.trigger?.kind === 'when') || model.transitions.some((x) => x.trigger?.kind === 'when');
     const waits = (t: Trigger | null) => t?.kind === 'after' || t?.kind === 'at';
     this.timed = model.nodes.some((n) => waits(n.trigger)) || model.transitions.some((t) => waits(t.trigger));
     // `accept at t` waits for an instant of the run's clock. The instants must be constants: past the
@@ -183,6 +194,17 @@ export class Runtime {
 
   /** Some accept or transition waits (`after`): only then can settling move the clock. */
   private readonly timed: boolean;
+
+  /**
+   * Set by `holds`: whether the checked conditions fail on these values. A move runs several effects
+   * one after another (a transition's exit actions, its effect, the entry actions; a state's entry and
+   * do actions), and SysML v2 performs them one after another, so a condition may fail between two of
+   * them and hold again at the end of the move, where the run checks it: refused there (the schedule
+   * cannot witness a violation inside a move).
+   */
+  watch: ((values: readonly (Value | undefined)[]) => boolean) | undefined = undefined;
+  /** The first effect of the move being fired after which `watch` failed. */
+  private failedInside: { effect: Effect; path: string } | undefined = undefined;
 
   // ---- evaluation -------------------------------------------------------------------------------
 
@@ -327,6 +349,12 @@ export class Runtime {
    * top-level behaviour, the clock at 0, settled (time advanced while nothing can move).
    */
   initial(given: ReadonlyMap<string, Value> = new Map()): BehaviorState {
+    this.failedInside = undefined;
+    this.moveCount = 0;
+    this.firstWrite = undefined;
+    this.moveWrites = undefined;
+    this.whenPending = undefined;
+    this.whenSeen = undefined;
     const values: (Value | undefined)[] = new Array(this.model.features.length).fill(undefined);
     this.model.features.forEach((f, i) => {
       const g = given.get(f.key);
@@ -339,6 +367,9 @@ export class Runtime {
       const id = s.nextToken++;
       this.arrive(s, id, b);
     }
+    // The machines' initial entry actions may have changed what bound features read.
+    if (this.boundFeatures.length > 0) this.refreshBound(s.values);
+    if (this.watch) this.checkInside(s.values, 'the initial entry actions');
     const settled = this.settle(s.freeze());
     this.enabled(settled);
     return settled;
@@ -380,9 +411,7 @@ export class Runtime {
           joinsSeen ??= new Set<number>();
           if (joinsSeen.has(n.id)) break;
           joinsSeen.add(n.id);
-          let waiting = 0;
-          for (const x of state.tokens) if (x.node === n.id) waiting++;
-          if (waiting >= this.inDegree(n.id)) {
+          if (this.joinReady(state.tokens, n.id) !== undefined) {
             moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
             orders.push(n.id);
           }
@@ -499,12 +528,21 @@ export class Runtime {
     const nodes = this.model.nodes;
     const trs: ExecTransition[] = [];
     for (const m of moves) if (nodes[m.node]!.kind === 'state') trs.push(this.model.transitions[m.branch]!);
-    const event = (t: ExecTransition) => (t.trigger === null ? 'none' : t.trigger.kind === 'signal' ? `${t.trigger.receiver}\u0000${t.trigger.signal}` : undefined);
+    // One event enables both: neither has a trigger, or one signal (of a type both accept: a Sub is a Base).
+    const matches = (sent: string, accepted: string) => sent === accepted || this.model.signalMatches.get(sent)?.has(accepted) === true;
+    const oneEvent = (a: ExecTransition, b: ExecTransition): boolean => {
+      if (a.trigger === null || b.trigger === null) return a.trigger === null && b.trigger === null;
+      if (a.trigger.kind !== 'signal' || b.trigger.kind !== 'signal' || a.trigger.receiver !== b.trigger.receiver) return false;
+      const x = a.trigger.signal;
+      const y = b.trigger.signal;
+      if (x === y || matches(x, y) || matches(y, x)) return true;
+      for (const sent of this.model.signalMatches.keys()) if (matches(sent, x) && matches(sent, y)) return true;
+      return false;
+    };
     for (const inner of trs) {
-      const e = event(inner);
-      if (e === undefined) continue;
+      if (inner.trigger !== null && inner.trigger.kind !== 'signal') continue;
       for (const outer of trs) {
-        if (outer === inner || event(outer) !== e || !nodes[inner.source]!.ancestors.includes(outer.source)) continue;
+        if (outer === inner || !oneEvent(inner, outer) || !nodes[inner.source]!.ancestors.includes(outer.source)) continue;
         const by = inner.trigger?.kind === 'signal' ? `by the signal ${inner.trigger.signal}` : 'without a trigger';
         throw new BehaviorError(
           `the transition '${inner.name}' of '${nodes[inner.source]!.name}' and the transition '${outer.name}' at ${outer.path}:${outer.range.line}:${outer.range.column} of '${nodes[outer.source]!.name}', a state it is nested in, are both enabled ${by}: SysML v2 does not say which one is taken (UML gives the nested state's transition priority), so this is not modeled`,
@@ -527,15 +565,43 @@ export class Runtime {
     return false;
   }
 
-  private inDegreeCache = new Map<number, number>();
-  private inDegree(id: number): number {
-    let d = this.inDegreeCache.get(id);
+  private predecessorsCache = new Map<number, number[]>();
+  /** The nodes with a succession into a join; an if's bodies continue along the if's own edge, so they do not count. */
+  private predecessors(id: number): number[] {
+    let d = this.predecessorsCache.get(id);
     if (d === undefined) {
-      // Edges into the join; an if's bodies continue along the if's own edge, so they do not count.
-      d = this.model.nodes.filter((n) => !n.inheritsSucc && n.succ.includes(id)).length;
-      this.inDegreeCache.set(id, d);
+      d = this.model.nodes.filter((n) => !n.inheritsSucc && n.succ.includes(id)).map((n) => n.id);
+      this.predecessorsCache.set(id, d);
     }
     return d;
+  }
+
+  /**
+   * The tokens a join takes when it fires, lowest-numbered first: the lowest-numbered token that came
+   * along each incoming succession (SysML 7.16.5: a join waits for every incoming succession). Two tokens
+   * along one succession (from a merge, or a loop) do not stand for another one. Undefined: not ready.
+   */
+  private joinReady(tokens: readonly Token[], id: number): Token[] | undefined {
+    const out: Token[] = [];
+    for (const p of this.predecessors(id)) {
+      let found: Token | undefined;
+      for (const t of tokens) if (t.node === id && t.via === p) { found = t; break; }
+      if (!found) return undefined;
+      out.push(found);
+    }
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  private readonly edgeOwnerCache: number[] = [];
+  /** The node whose successions `n`'s are: an if body's last node continues along the if's own. */
+  private edgeOwner(n: ExecNode): number {
+    if (!n.inheritsSucc) return n.id;
+    let o = this.edgeOwnerCache[n.id];
+    if (o === undefined) {
+      o = this.model.nodes.find((m) => !m.inheritsSucc && m.succ === n.succ)?.id ?? n.id;
+      this.edgeOwnerCache[n.id] = o;
+    }
+    return o;
   }
 
   /** The states from the machine's top down to `leaf`. */
@@ -548,7 +614,7 @@ export class Runtime {
   private triggerReady(state: BehaviorState, trigger: Trigger, since: number, scope: readonly string[], where: { path: string }): boolean {
     switch (trigger.kind) {
       case 'signal':
-        return (state.queues.get(trigger.receiver) ?? []).includes(trigger.signal) || this.environmentSignal(trigger.signal);
+        return this.pendingIndex(state.queues.get(trigger.receiver), trigger.signal) >= 0 || this.environmentSignal(trigger.signal);
       case 'when':
         return this.truth(trigger.expr, state.values, scope, where);
       case 'after':
@@ -557,6 +623,20 @@ export class Runtime {
         // An instant already past when the wait begins is due at once (the wait is for the instant, not a delay).
         return state.clock >= this.due(this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
     }
+  }
+
+  /**
+   * The oldest pending signal an accept of `signal` takes: one of that type or of a subtype (a Sub is a
+   * Base). Transfers are accepted earliest first (Occurrences.kerml: `incomingTransferSort default
+   * earlierFirstIncomingTransferSort`).
+   */
+  pendingIndex(queue: readonly string[] | undefined, signal: string): number {
+    if (!queue) return -1;
+    for (let i = 0; i < queue.length; i++) {
+      const s = queue[i]!;
+      if (s === signal || this.model.signalMatches.get(s)?.has(signal) === true) return i;
+    }
+    return -1;
   }
 
   private environmentSignal(signal: string): boolean {
@@ -576,6 +656,7 @@ export class Runtime {
    * has not seen (an already-seen state is equal to one whose moves were computed).
    */
   step(state: BehaviorState, move: Move): BehaviorState {
+    this.beginMove(state);
     const s = new Mutable(state);
     let tok: Token | undefined;
     for (const t of s.tokens) {
@@ -602,12 +683,12 @@ export class Runtime {
       }
       case 'accept': {
         s.remove(tok.id);
-        if (n.trigger!.kind === 'signal') s.consume(n.trigger!.receiver, n.trigger!.signal);
+        if (n.trigger!.kind === 'signal') s.consume(n.trigger!.receiver, this.pendingIndex(s.queues.get(n.trigger!.receiver), n.trigger!.signal));
         this.go(s, tok.id, n.succ, n);
         break;
       }
       case 'join': {
-        const at = s.tokens.filter((t) => t.node === n.id).slice(0, this.inDegree(n.id));
+        const at = this.joinReady(s.tokens, n.id)!;
         for (const t of at) s.remove(t.id);
         this.go(s, at[0]!.id, n.succ, n);
         break;
@@ -683,7 +764,95 @@ export class Runtime {
         throw new BehaviorError(`node ${n.name} cannot fire`, n.path, n.range);
     }
     if (this.boundFeatures.length > 0) this.refreshBound(s.values);
-    return this.settle(s.freeze());
+    const after = s.freeze();
+    this.endMove(state, after, move);
+    return this.settle(after);
+  }
+
+  /** Resets what a move records of its effects (see endMove). */
+  private beginMove(state: BehaviorState): void {
+    this.failedInside = undefined;
+    if (this.moveCount > 0) {
+      this.moveCount = 0;
+      this.firstWrite = undefined;
+      this.moveWrites = undefined;
+    }
+    this.whenPending = undefined;
+    this.whenSeen = undefined;
+    if (!this.hasWhen) return;
+    // A change trigger a token waits on whose condition becomes true and false again inside this move.
+    const pending: WhenWait[] = [];
+    for (const t of state.tokens) for (const w of this.whensOf(t.node)) if (!pending.includes(w) && !this.truth(w.expr, state.values, w.scope, w.where)) pending.push(w);
+    if (pending.length > 0) {
+      this.whenPending = pending;
+      this.whenSeen = new Set();
+    }
+  }
+
+  /** What a move passed through between its effects: refused where a condition, a change trigger or another token could see it. */
+  private endMove(before: BehaviorState, after: BehaviorState, move: Move): void {
+    if (this.watch) this.checkInside(after.values, `the move ${move.label}`);
+    if (this.moveCount > 1) this.checkHiddenValues(before, move);
+    if (this.hasWhen) this.checkLostChange(before, after, move.label);
+  }
+
+  /** Whether the model has a change trigger (checkLostChange runs after each move only then). */
+  private readonly hasWhen: boolean;
+  private readonly whenCache: (readonly WhenWait[])[] = [];
+  /** The `when` triggers a token at `node` waits on: an accept's, or the transitions of the states of its chain. */
+  private whensOf(node: number): readonly WhenWait[] {
+    let w = this.whenCache[node];
+    if (w) return w;
+    const out: WhenWait[] = [];
+    const n = this.model.nodes[node]!;
+    if (n.kind === 'accept' && n.trigger?.kind === 'when') out.push(this.whenWait(n, -1, n.trigger.expr, n.scope));
+    if (n.kind === 'state') {
+      this.stateChain(n.id).forEach((sid, depth) => {
+        for (const trId of this.model.nodes[sid]!.transitions) {
+          const tr = this.model.transitions[trId]!;
+          if (tr.trigger?.kind === 'when') out.push(this.whenWait(tr, depth, tr.trigger.expr, tr.scope));
+        }
+      });
+    }
+    this.whenCache[node] = out;
+    return out;
+  }
+
+  private readonly whenWaits = new Map<object, WhenWait>();
+  private whenWait(where: ExecNode | ExecTransition, depth: number, expr: Expression, scope: readonly string[]): WhenWait {
+    let w = this.whenWaits.get(where);
+    if (!w) this.whenWaits.set(where, (w = { where, depth, expr, scope }));
+    return w;
+  }
+
+  /**
+   * A change trigger (`accept when c`) is a ChangeSignal sent when c changes from false to true
+   * (Observation.kerml ObserveChange), pending until accepted. The run enables the wait only while c
+   * holds, so a move that makes c false again while a token still waits on it would lose the signal
+   * the change sent: refused there.
+   */
+  private checkLostChange(before: BehaviorState, after: BehaviorState, moved: string): void {
+    for (const t of after.tokens) {
+      let b: Token | undefined;
+      for (const x of before.tokens) if (x.id === t.id) { b = x; break; }
+      if (!b) continue;
+      const was = this.whensOf(b.node);
+      if (was.length === 0) continue;
+      const is = this.whensOf(t.node);
+      for (const w of was) {
+        if (!is.includes(w)) continue;
+        // A state left and entered again starts a new wait.
+        if (w.depth >= 0 && b.since[w.depth] !== t.since[w.depth]) continue;
+        // True before the move, or between two of its effects (whenSeen), and false at its end.
+        const seen = this.truth(w.expr, before.values, w.scope, w.where) || this.whenSeen?.has(w) === true;
+        if (!seen || this.truth(w.expr, after.values, w.scope, w.where)) continue;
+        const what = w.depth < 0 ? `accept when … '${w.where.name}'` : `the transition '${w.where.name}' (accept when …)`;
+        throw new BehaviorError(
+          `${what} waits on a condition that held (when the move began, or between two of its effects) and that the move ${moved} leaves false: the change sent a ChangeSignal when the condition became true (Observation.kerml ObserveChange), which stays pending until accepted; a change trigger whose condition turns false again before it is accepted is not modeled`,
+          w.where.path, w.where.range,
+        );
+      }
+    }
   }
 
   private runEffects(s: Mutable, effects: readonly Effect[], where: { path: string }): void {
@@ -691,13 +860,101 @@ export class Runtime {
       if (e.kind === 'assign') {
         const i = this.featureOf(e.target, e.scope, { path: where.path, range: e.range });
         s.values[i] = this.store(i, this.evaluate(e.expr, s.values, e.scope, where), where, e.range);
+        this.wrote(i, e, where.path);
       } else if (e.kind === 'transfer') {
         const to = this.model.featureIndex.get(e.to)!;
+        this.wrote(to, e, where.path);
         const v = s.values[this.model.featureIndex.get(e.from)!];
         s.values[to] = v === undefined ? v : this.store(to, v, where, e.range);
       }
       else s.send(e.receiver, e.signal);
+      if (this.whenPending && e.kind !== 'send') this.noteWhens(s.values);
+      if (this.watch && e.kind !== 'send' && this.failedInside === undefined) {
+        const now = s.values.slice();
+        if (this.boundFeatures.length > 0) this.refreshBound(now);
+        if (this.watch(now)) this.failedInside = { effect: e, path: where.path };
+      }
     }
+  }
+
+  /** The features the move being fired writes, in order (an effect each). */
+  private moveCount = 0;
+  private firstWrite: { feature: number; effect: Effect; path: string } | undefined = undefined;
+  private moveWrites: { feature: number; effect: Effect; path: string }[] | undefined = undefined;
+
+  /** Notes a write of the move being fired (a list only from its second write on). */
+  private wrote(feature: number, effect: Effect, path: string): void {
+    if (this.moveCount++ === 0) {
+      this.firstWrite = { feature, effect, path };
+      return;
+    }
+    if (this.moveCount === 2) this.moveWrites = [this.firstWrite!];
+    this.moveWrites!.push({ feature, effect, path });
+  }
+
+  /**
+   * A move that writes one feature twice, or two features, passes through values no state of the run
+   * shows (SysML v2 performs its effects one after another; the run, as one move). Another token whose
+   * next move reads that feature (or both features) could read them in between: that order is missing,
+   * so the run is refused there, naming both.
+   */
+  private checkHiddenValues(state: BehaviorState, move: Move): void {
+    const writes = this.moveWrites;
+    if (this.moveCount < 2 || !writes) return;
+    const count = new Map<number, number>();
+    for (const w of writes) count.set(w.feature, (count.get(w.feature) ?? 0) + 1);
+    if (count.size < 2 && [...count.values()].every((c) => c < 2)) return;
+    const nodes = this.model.nodes;
+    // A state token's transitions may fire meanwhile (not those of the states the moving token is in:
+    // they are the move's own, offered once); its entry and exit actions run only in moves of its own.
+    const mine = nodes[move.node]!.kind === 'state' ? new Set(this.stateChain(move.node)) : new Set<number>();
+    for (const t of state.tokens) {
+      if (t.id === move.token) continue;
+      const n = nodes[t.node]!;
+      const reads = new Set<number>(n.kind === 'state' ? [] : (this.model.reads[n.id] ?? []));
+      const where: { name: string } = n;
+      if (n.kind === 'state') {
+        for (const sid of this.stateChain(n.id)) {
+          if (mine.has(sid)) continue;
+          for (const tr of nodes[sid]!.transitions) for (const f of this.model.reads[nodes.length + tr] ?? []) reads.add(f);
+        }
+      }
+      const seen = writes.filter((w) => reads.has(w.feature));
+      const twice = seen.find((w) => count.get(w.feature)! > 1);
+      const two = new Set(seen.map((w) => w.feature)).size > 1;
+      if (!twice && !two) continue;
+      const w = twice ?? seen[0]!;
+      const name = this.model.features[w.feature]!.key;
+      const why = twice ? `writes '${name}' twice` : `writes '${name}' and '${this.model.features[seen.find((x) => x.feature !== w.feature)!.feature]!.key}'`;
+      throw new BehaviorError(
+        `the move ${move.label} ${why}, one effect after another (SysML v2 performs a move's effects in turn: a transition's exit, effect and entry actions; an atomic body's steps), and '${where.name}', which may run meanwhile, reads ${twice ? 'it' : 'both'}: the values between two effects, which it could read, are in no state of the run; not modeled`,
+        w.path, w.effect.range,
+      );
+    }
+  }
+
+  /** The change triggers waited on when the move began (whose condition did not hold then), and those seen true since. */
+  private whenPending: WhenWait[] | undefined = undefined;
+  private whenSeen: Set<WhenWait> | undefined = undefined;
+
+  private noteWhens(values: readonly (Value | undefined)[]): void {
+    const now = values.slice();
+    if (this.boundFeatures.length > 0) this.refreshBound(now);
+    for (const w of this.whenPending!) {
+      if (this.whenSeen!.has(w)) continue;
+      if (this.truth(w.expr, now, w.scope, w.where)) this.whenSeen!.add(w);
+    }
+  }
+
+  /** After a move (or the initial entries): a condition that failed inside it and holds at its end is refused. */
+  private checkInside(values: readonly (Value | undefined)[], move: string): void {
+    const f = this.failedInside;
+    this.failedInside = undefined;
+    if (!f || !this.watch || this.watch(values)) return;
+    throw new BehaviorError(
+      `a checked condition fails inside ${move}, right after this assignment, and holds again at its end: SysML v2 performs the effects of a move (a transition's exit actions, effect and entry actions; a state's entry and do actions) one after another, so the condition is violated in between, which no schedule of whole moves can witness; not modeled`,
+      f.path, f.effect.range,
+    );
   }
 
   /** Sends token `id` (already removed) along `targets`: the first keeps the id, the others are new tokens. */
@@ -714,7 +971,7 @@ export class Runtime {
       this.endIn(s, id, from.container, depth);
       return;
     }
-    for (let k = 0; k < targets.length; k++) this.arrive(s, k === 0 ? id : s.nextToken++, targets[k]!, depth + 1);
+    for (let k = 0; k < targets.length; k++) this.arrive(s, k === 0 ? id : s.nextToken++, targets[k]!, depth + 1, from);
   }
 
   private readonly guardedCache: boolean[] = [];
@@ -732,7 +989,7 @@ export class Runtime {
     this.go(s, id, cn.succ, cn, depth + 1);
   }
 
-  private arrive(s: Mutable, id: number, target: number, depth = 0): void {
+  private arrive(s: Mutable, id: number, target: number, depth = 0, from?: ExecNode): void {
     const n = this.model.nodes[target]!;
     switch (n.kind) {
       case 'merge':
@@ -751,6 +1008,9 @@ export class Runtime {
         return;
       case 'state':
         this.enterState(s, id, n.id, []);
+        return;
+      case 'join':
+        s.add({ id, node: n.id, since: s.clock === 0 ? SINCE_ZERO : [s.clock], via: from ? this.edgeOwner(from) : -1 });
         return;
       default:
         s.add({ id, node: n.id, since: s.clock === 0 ? SINCE_ZERO : [s.clock] });
@@ -812,7 +1072,7 @@ export class Runtime {
     else while (keep < srcDepth && keep < targetChain.length - 1 && chain[keep] === targetChain[keep]) keep++;
     const exitTop = chain[keep]!;
     s.remove(tok.id);
-    if (tr.trigger?.kind === 'signal') s.consume(tr.trigger.receiver, tr.trigger.signal);
+    if (tr.trigger?.kind === 'signal') s.consume(tr.trigger.receiver, this.pendingIndex(s.queues.get(tr.trigger.receiver), tr.trigger.signal));
     // Leaving a state ends the tokens of its other regions, running their exit actions (innermost
     // first, each state once), then the firing token's, then the state's own.
     const exited = new Set<number>([exitTop]);
@@ -898,7 +1158,7 @@ export class Runtime {
     // futures up to that renumbering (moves are ordered by node, then token; new tokens get the
     // highest number; a join keeps its lowest-numbered token).
     let out = `${state.terminated ? 'T' : ''}${this.atHorizon >= 0 ? `@${Math.min(state.clock, this.atHorizon + 1)}` : ''}|`;
-    for (const t of state.tokens) out += `${t.node}:${this.ages(state, t)};`;
+    for (const t of state.tokens) out += `${t.node}${t.via !== undefined ? `<${t.via}` : ''}:${this.ages(state, t)};`;
     out += '|';
     for (const v of state.values) out += v === undefined ? '_;' : `${format(v)};`;
     if (state.queues.size > 0) {
@@ -921,6 +1181,8 @@ export class Runtime {
     key.uint(state.tokens.length);
     for (const t of state.tokens) {
       key.uint(t.node);
+      // A token at a join says which succession it came along (every token at a join has one).
+      if (t.via !== undefined) key.uint(t.via + 1);
       key.uint(t.since.length);
       // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
       if (this.waitsOf(t.node).length > 0) for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
@@ -1081,11 +1343,10 @@ class Mutable {
     this.writableQueues().set(receiver, [...(this.queues.get(receiver) ?? []), signal]);
   }
 
-  consume(receiver: string, signal: string): void {
+  /** Removes the pending signal at index i (Runtime.pendingIndex) of the receiver's. */
+  consume(receiver: string, i: number): void {
     const q = this.queues.get(receiver);
-    if (!q) return;
-    const i = q.indexOf(signal);
-    if (i < 0) return;
+    if (!q || i < 0) return;
     const rest = [...q.slice(0, i), ...q.slice(i + 1)];
     if (rest.length === 0) this.writableQueues().delete(receiver);
     else this.writableQueues().set(receiver, rest);

@@ -137,6 +137,8 @@ export interface ExecutionModel {
   readonly behaviors: number[];
   /** Signals some `send` in the model produces; the others are environment events. */
   readonly sentSignals: ReadonlySet<string>;
+  /** Per signal sent, the other signal types accepts wait for that it is an instance of (its supertypes). */
+  readonly signalMatches: ReadonlyMap<string, ReadonlySet<string>>;
   readonly enums: ReadonlyMap<string, readonly string[]>;
   /** Per node (and per transition, at nodes.length + id): feature indices read / written (over-approximated). */
   readonly reads: readonly (readonly number[])[];

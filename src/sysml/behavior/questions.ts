@@ -405,6 +405,24 @@ async function holds(p: PreparedBehavior, conditions: CheckedCondition[], option
   const visible = new Set(conditions.flatMap((c) => reader.of(c.expr)));
   const reports: ExploreReport[] = [];
   const failing = (s: BehaviorState): CheckedCondition | undefined => conditions.find((c) => !rt.truth(c.expr, s.values, [''], { path: p.model.subject }));
+  // Between two effects of one move too (Runtime.watch): a violation there is refused, not missed.
+  rt.watch = (values) => conditions.some((c) => !rt.truth(c.expr, values, [''], { path: p.model.subject }));
+  try {
+    return await holdsWatched(p, conditions, options, failing, visible, reports);
+  } finally {
+    rt.watch = undefined;
+  }
+}
+
+async function holdsWatched(
+  p: PreparedBehavior,
+  conditions: CheckedCondition[],
+  options: BehaviorRunOptions,
+  failing: (s: BehaviorState) => CheckedCondition | undefined,
+  visible: Set<number>,
+  reports: ExploreReport[],
+): Promise<BehaviorAnswer | BehaviorError> {
+  const rt = p.runtime;
   for (const a of p.assignments) {
     let violation: { path: PathStep[]; condition: CheckedCondition } | undefined;
     const initial = rt.initial(a);

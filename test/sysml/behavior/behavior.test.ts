@@ -216,13 +216,14 @@ describe('behaviour semantics: fixtures', () => {
     assert.equal(v.claim, 'violated');
     assert.equal(v.witness!.at, 2);
     assert.match(v.reason!, /^safety fails after step 2/);
-    const h = await ask(d, question('holds', 'TrafficLight::InterlockedCrossing'));
-    assert.equal(h.claim, 'holds');
-    assert.equal(h.strength, 'proved');
-    // With a seeded schedule the answer is evidence only.
-    const sampled = await ask(d, question('holds', 'TrafficLight::InterlockedCrossing', { schedule: 'seed:7' }), [{ name: 'runs', limit: 5 }, { name: 'depth', limit: 50 }]);
-    assert.equal(sampled.claim, 'holds');
-    assert.equal(sampled.strength, 'observed');
+    // Interlocked by change triggers: both lights start red with their `when` conditions true, so each
+    // light's ChangeSignal is sent at once (Observation.kerml ObserveChange) and stays pending; when one
+    // turns green, the other's condition turns false with its signal still pending, so it turns green
+    // too. Read as "enabled while the condition holds", the crossing was proved safe; that reading loses
+    // the pending signal, and the run is refused where it does.
+    const h = await answerBehavior(d, question('holds', 'TrafficLight::InterlockedCrossing'), { bounds: [] });
+    assert.ok(h instanceof BehaviorError);
+    assert.match(h.text, /traffic-light\.sysml:50:5: the transition 'ew\.ewLight\.red->green' \(accept when …\) waits on a condition that held \(when the move began, or between two of its effects\) and that the move t1@ns\.nsLight\.red->green leaves false/);
   });
 
   it('a deadlock is an outcome of its own; an environment signal resolves it', async () => {

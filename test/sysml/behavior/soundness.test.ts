@@ -748,6 +748,483 @@ describe('behaviour soundness: what SysML v2 leaves unordered is never run in on
   });
 });
 
+describe('behaviour soundness: signals and their receivers', () => {
+  const d = text('signals.sysml', `package SG {
+    private import ScalarValues::*;
+    attribute def Base;
+    attribute def Sub :> Base;
+    part def ToThis {
+        attribute got : Integer := 0;
+        perform action sender { first start; then send new Base() to this; then send new Base() to this; then done; }
+        perform action receiver { first start; then accept b : Base; then accept c : Base; then assign got := 2; then done; }
+    }
+    part toThis : ToThis;
+    part def ToInner {
+        part inner { perform action receiver { first start; then accept g : Base; then done; } }
+        perform action sender { first start; then send new Base() to this.inner; then done; }
+    }
+    part toInner : ToInner;
+    part def ToSelf {
+        perform action sender { first start; then send new Base() to self; then done; }
+        perform action receiver { first start; then accept g : Base; then done; }
+    }
+    part toSelf : ToSelf;
+    part def ToNobody {
+        perform action sender { first start; then send new Base() to nobody; then done; }
+        perform action receiver { first start; then accept g : Base; then done; }
+    }
+    part toNobody : ToNobody;
+    part def SubToBase {
+        attribute got : Integer := 0;
+        perform action sender { first start; then send new Sub() to subToBase; then done; }
+        perform action receiver { first start; then accept b : Base; then assign got := 1; then done; }
+    }
+    part subToBase : SubToBase;
+    part def BaseToSub {
+        attribute got : Integer := 0;
+        perform action sender { first start; then send new Base() to baseToSub; then done; }
+        perform action receiver { first start; then accept b : Sub; then assign got := 1; then done; }
+    }
+    part baseToSub : BaseToSub;
+    part def ByFeature {
+        attribute s : Base;
+        perform action sender { first start; then send s to byFeature; then done; }
+        perform action receiver { first start; then accept b : Base; then done; }
+    }
+    part byFeature : ByFeature;
+    state def Nested {
+        entry; then outer;
+        state outer { entry; then inner; state inner; transition first inner accept Sub then inner; }
+        transition first outer accept Base then outer;
+        entry action { send new Sub() to this; }
+    }
+    package One { attribute def Go; }
+    package Two { attribute def Go; }
+    part def SameName {
+        perform action sender { first start; then send new One::Go() to sameName; then done; }
+        perform action receiver { first start; then accept g : Two::Go; then done; }
+    }
+    part sameName : SameName;
+}`);
+
+  it("'this' is the performing part: a signal sent to this (or to this.inner) is accepted there", async () => {
+    // Transfers.kerml: an AcceptPerformance's receiver defaults to `this`; the send's `to this` names it.
+    const a = await ask([d], question('outcomes', 'SG::toThis'));
+    assert.deepEqual([a.strength, ends(a, 'end'), ends(a, 'got')], ['proved', ['done'], [2]]);
+    const inner = await ask([d], question('outcomes', 'SG::toInner'));
+    assert.deepEqual(ends(inner, 'end'), ['done']);
+  });
+
+  it("a receiver named 'self' or a name that resolves to nothing is refused at its place (the signal was lost: deadlock, proved)", async () => {
+    assert.match(await refusal([d], question('outcomes', 'SG::toSelf')), /^signals\.sysml:17:70: .*'self' is the action or state performance/);
+    assert.match(await refusal([d], question('outcomes', 'SG::toNobody')), /^signals\.sysml:22:70: .*'nobody': the name resolves to nothing the model declares/);
+  });
+
+  it('a signal is accepted by an accept of its type or a supertype, never of a subtype', async () => {
+    const up = await ask([d], question('outcomes', 'SG::subToBase'));
+    assert.deepEqual([up.strength, ends(up, 'end'), ends(up, 'got')], ['proved', ['done'], [1]]);
+    const down = await ask([d], question('outcomes', 'SG::baseToSub'));
+    assert.deepEqual([ends(down, 'end'), ends(down, 'got')], [['deadlock'], [0]]);
+    // `send s` with `s : Base` sends a Base (it was the signal 's', accepted by nothing).
+    const feature = await ask([d], question('outcomes', 'SG::byFeature'));
+    assert.deepEqual(ends(feature, 'end'), ['done']);
+  });
+
+  it("a Sub that enables a nested state's transition on Sub and its owner's on Base is refused as the same event would be", async () => {
+    assert.match(await refusal([d], question('outcomes', 'SG::Nested')), /are both enabled by the signal Sub/);
+  });
+
+  it('an accepted payload sent on (`accept s : Base; then send s to p`) is a Base; with a subtype sent too it is refused', async () => {
+    const f = [text('forward.sysml', `package FW {
+    attribute def Base;
+    attribute def Sub :> Base;
+    part def Fwd {
+        part relay { perform action r { first start; then accept s : Base; then send s to fwd; then done; } }
+        perform action src { first start; then send new Base() to relay; then done; }
+        perform action sink { first start; then accept t : Base; then done; }
+    }
+    part fwd : Fwd;
+    part def FwdSub {
+        part relay { perform action r { first start; then accept s : Base; then send s to fwdSub; then done; } }
+        perform action src { first start; then send new Sub() to relay; then done; }
+        perform action sink { first start; then accept t : Sub; then done; }
+    }
+    part fwdSub : FwdSub;
+}`)];
+    // It was a signal named 's', accepted by nothing: a deadlock, proved.
+    const fwd = await ask(f, question('outcomes', 'FW::fwd'));
+    assert.deepEqual([fwd.strength, ends(fwd, 'end')], ['proved', ['done']]);
+    assert.match(await refusal(f, question('outcomes', 'FW::fwdSub')), /^forward\.sysml:11:86: send of an accepted Base: the model also sends Sub, a subtype of Base/);
+  });
+
+  it("a transition's guard or effect that names its accepted payload is refused where a run reads it (it read a feature of that name)", async () => {
+    const g = [text('payload.sysml', `package PL {
+    private import ScalarValues::*;
+    attribute def Sig;
+    part def P {
+        attribute n : Integer := 1;
+        attribute got : Integer := 0;
+        exhibit state m {
+            entry; then A;
+            state A;
+            transition first A accept n : Sig if n == 1 do assign got := 1 then B;
+            state B;
+        }
+        perform action drive { first start; then send new Sig() to p; then done; }
+    }
+    part p : P;
+    part def Q {
+        attribute n : Integer := 1;
+        exhibit state m {
+            entry; then A;
+            state A;
+            transition first A accept n : Sig if n == 1 then B;
+            state B;
+        }
+    }
+    part q : Q;
+}`)];
+    // In the guard, n is the accepted Sig (the transition's payload parameter), not the part's Integer n:
+    // it answered B with got = 1, proved.
+    assert.match(await refusal(g, question('outcomes', 'PL::p')), /^payload\.sysml:10:50: 'n' here is the payload the transition's trigger accepts/);
+    // Never taken (no Sig is sent): answered.
+    const q = await ask(g, question('outcomes', 'PL::q'));
+    assert.deepEqual(ends(q, 'state'), ['A']);
+  });
+
+  it('two signal types of one name are refused, never taken for each other', async () => {
+    assert.match(await refusal([d], question('outcomes', 'SG::sameName')), /^signals\.sysml:54:60: the signal types SG::Two::Go and SG::One::Go \(signals\.sysml:53:56\) share the name 'Go'/);
+  });
+});
+
+describe('behaviour soundness: a join waits for every incoming succession', () => {
+  it('two tokens along one succession (after a merge) do not stand for the missing one: the join never fires', async () => {
+    const d = [text('join.sysml', `package JN {
+    private import ScalarValues::*;
+    attribute def Never;
+    action def J {
+        attribute x : Integer := 0;
+        first start;
+        then fork f;
+            then a;
+            then b;
+            then c;
+        action a { assign x := x + 1; }
+        action b { assign x := x + 10; }
+        first a then m;
+        first b then m;
+        merge m;
+        then j;
+        action c accept s : Never;
+        first c then j;
+        join j;
+        then action last { assign x := 100; }
+    }
+    action def Both {
+        attribute x : Integer := 0;
+        first start;
+        then fork f;
+            then a;
+            then b;
+        action a { assign x := x + 1; }
+        action b { assign x := x + 10; }
+        first a then j;
+        first b then j;
+        join j;
+        then action last { assign x := x * 2; }
+    }
+}`)];
+    // The join fired on the two tokens from m (x = 100, done) while c never happened.
+    const j = await ask(d, question('outcomes', 'JN::J'));
+    assert.deepEqual([j.strength, ends(j, 'end'), ends(j, 'x')], ['proved', ['deadlock'], [11]]);
+    assert.match(j.reason!, /deadlock \(t1@j, t2@j, t3@c\)/);
+    const both = await ask(d, question('outcomes', 'JN::Both'));
+    assert.deepEqual([ends(both, 'end'), ends(both, 'x')], [['done'], [22]]);
+  });
+});
+
+describe('behaviour soundness: transitions redefined in a specialization', () => {
+  const d = [text('redefined-transition.sysml', `package RT {
+    private import ScalarValues::*;
+    state def SM {
+        attribute k : Integer := 0;
+        entry; then S1;
+        state S1 { entry action { assign k := k + 1; } }
+        transition t1 first S1 then S2;
+        state S2;
+    }
+    state def Redefined :> SM {
+        transition :>> t1 first S1 then S3;
+        state S3;
+    }
+    state def SameName :> SM {
+        transition t1 first S1 then S3;
+        state S3;
+    }
+}`)];
+
+  it('`transition :>> t1` replaces the inherited t1: one outcome, in S3 (both were taken: two outcomes)', async () => {
+    const o = await ask(d, question('outcomes', 'RT::Redefined'));
+    assert.deepEqual([o.strength, ends(o, 'state')], ['proved', ['S3']]);
+  });
+
+  it('a transition declared under an inherited one\'s name without :>> is another feature: refused naming both', async () => {
+    assert.match(await refusal(d, question('outcomes', 'RT::SameName')), /^redefined-transition\.sysml:15:20: 't1' in SameName has the name of the inherited SM::t1 \(redefined-transition\.sysml:7:20\) but does not redefine it.*write `transition :>> t1`/);
+  });
+});
+
+describe('behaviour soundness: time', () => {
+  it('an `accept after d` whose delay the run changes while it waits is refused (the wait followed the new value)', async () => {
+    const d = [text('after-delay.sysml', `package AD {
+    private import ScalarValues::*;
+    action def Changed {
+        attribute d : Integer := 5;
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        first start;
+        then fork f; then w; then c;
+        action w { first start; then accept after d [SI::s]; then assign x := 1; }
+        action c { first start; then accept after 1 [SI::s]; then assign d := 100; then accept after 9 [SI::s]; then assign y := x; }
+    }
+    action def Constant {
+        attribute d : Integer := 5;
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        first start;
+        then fork f; then w; then c;
+        action w { first start; then accept after d [SI::s]; then assign x := 1; }
+        action c { first start; then accept after 10 [SI::s]; then assign y := x; }
+    }
+}`)];
+    // The wait begun at 0 for 5 s ends at 5 (Triggers.kerml TriggerAfter), so y = 1; the run re-read d
+    // and waited until 100: y = 0, proved.
+    assert.match(await refusal(d, question('outcomes', 'AD::Changed')), /^after-delay\.sysml:9:38: accept after …: the delay reads 'd', which the run writes/);
+    const c = await ask(d, question('outcomes', 'AD::Constant'));
+    assert.deepEqual([c.strength, ends(c, 'y')], ['proved', [1]]);
+  });
+});
+
+describe('behaviour soundness: change triggers', () => {
+  const d = [text('when.sysml', `package WH {
+    private import ScalarValues::*;
+    action def Blip {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then fork f; then a; then b;
+        action a { first start; then accept when x > 0; then assign y := 1; }
+        action b { first start; then assign x := 1; then assign x := 0; }
+    }
+    part def P {
+        attribute x : Integer := 0;
+        exhibit state m {
+            entry; then A;
+            state A;
+            transition first A accept when x > 0 then B;
+            state B;
+        }
+        perform action b { first start; then assign x := 1; then assign x := 0; then done; }
+    }
+    part p : P;
+    action def Rises {
+        attribute x : Integer := 0;
+        attribute y : Integer := 0;
+        first start;
+        then fork f; then a; then b;
+        action a { first start; then accept when x > 0; then assign y := 1; }
+        action b { first start; then assign x := 1; then assign x := 2; }
+    }
+}`)];
+
+  it('a condition that turns false again while its accept waits is refused: the change signal was sent and stays pending (a deadlock was answered, proved)', async () => {
+    // Observation.kerml ObserveChange: the ChangeSignal is sent when x > 0 becomes true; the accept takes
+    // it later, so no run deadlocks at the accept (outcomes said done or deadlock).
+    assert.match(await refusal(d, question('outcomes', 'WH::Blip')), /^when\.sysml:8:38: accept when … 'a\.accept1' waits on a condition that held \(when the move began, or between two of its effects\) and that the move t\d+@b\.assign3 leaves false/);
+    assert.match(await refusal(d, question('outcomes', 'WH::p')), /^when\.sysml:16:13: the transition 'm\.A->B' \(accept when …\) waits on a condition that held/);
+    // True only between the exit action and the entry action of one transition: the signal was sent too.
+    const inside = [text('when-inside.sysml', `package WI {
+    private import ScalarValues::*;
+    part def P {
+        attribute ready : Boolean := false;
+        exhibit state m {
+            entry; then A;
+            state A { exit action { assign ready := true; } }
+            transition first A accept after 1 [SI::s] then B;
+            state B { entry action { assign ready := false; } }
+        }
+        perform action w { first start; then accept when ready; then done; }
+    }
+    part p : P;
+}`)];
+    assert.match(await refusal(inside, question('outcomes', 'WI::p')), /^when-inside\.sysml:7:37: the move t1@m\.A->B writes 'ready' twice, .* and 'w\.accept1', which may run meanwhile, reads it/);
+    const rises = await ask(d, question('outcomes', 'WH::Rises'));
+    assert.deepEqual([rises.strength, ends(rises, 'end'), ends(rises, 'y')], ['proved', ['done'], [1]]);
+  });
+});
+
+describe('behaviour soundness: succession end multiplicities', () => {
+  it('`succession first [1] a then [0..1] b` is refused at the multiplicity (it was ignored: b always after a)', async () => {
+    const d = [text('succession-ends.sysml', `package SE {
+    private import ScalarValues::*;
+    action def Loose {
+        attribute x : Integer := 0;
+        action a { assign x := x + 1; }
+        action b { assign x := x * 10; }
+        succession first [1] a then [0..1] b;
+    }
+    action def One {
+        attribute x : Integer := 0;
+        action a { assign x := x + 1; }
+        action b { assign x := x * 10; }
+        succession first [1] a then [1] b;
+    }
+}`)];
+    assert.match(await refusal(d, question('outcomes', 'SE::Loose')), /^succession-ends\.sysml:7:37: a multiplicity \[0\.\.1\] on an end of a succession is not modeled/);
+    const one = await ask(d, question('outcomes', 'SE::One'));
+    assert.deepEqual(ends(one, 'x'), [10]);
+  });
+});
+
+describe('behaviour soundness: referential actions', () => {
+  it('`ref action a { … }` in a body is no step of it: refused (it was performed, x = 1)', async () => {
+    const d = [text('ref-action.sysml', `package RF {
+    private import ScalarValues::*;
+    action def R {
+        attribute x : Integer := 0;
+        ref action a { assign x := x + 1; }
+        first start; then done;
+    }
+}`)];
+    assert.match(await refusal(d, question('outcomes', 'RF::R')), /^ref-action\.sysml:5:9: a referential action \(ref action 'a'\) is not a step of the body that declares it/);
+  });
+});
+
+describe('behaviour soundness: do actions', () => {
+  const d = [text('do-actions.sysml', `package DA {
+    private import ScalarValues::*;
+    state def Guarded {
+        attribute x : Integer := 0;
+        entry; then A;
+        state A { do action { assign x := 1; } }
+        transition first A if x == 0 then B;
+        transition first A if x == 1 then C;
+        state B; state C;
+    }
+    state def Inner {
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        entry; then P;
+        state P {
+            do action { assign x := 1; }
+            entry; then S;
+            state S { entry action { assign y := x; } }
+        }
+    }
+    state def Change {
+        attribute ready : Boolean := false;
+        entry; then waiting;
+        state waiting { do action { assign ready := true; } }
+        transition first waiting accept when ready then fin;
+        state fin;
+    }
+}`)];
+
+  it("a do action that writes what its state's transition guards or its substates read is refused (it ran first: one outcome, proved)", async () => {
+    // StatePerformance: a transition follows the state's substates, not its do action, so the guard may
+    // read x before or after the do action writes it (B or C); the run answered C only.
+    assert.match(await refusal(d, question('outcomes', 'DA::Guarded')), /^do-actions\.sysml:6:31: the do action 'assign x := …' of the state 'A' runs concurrently with its substates and with the guards of its transitions/);
+    // do.startShot then nonDoMiddle.startShot: S's entry may read x before the do action writes it (y = 0 or 1).
+    assert.match(await refusal(d, question('outcomes', 'DA::Inner')), /^do-actions\.sysml:16:25: the do action 'assign x := …' of the state 'P' .* conflicts with 'assign y := …' at do-actions\.sysml:18:38/);
+    // A change trigger's signal is sent whichever runs first: answered.
+    const c = await ask(d, question('outcomes', 'DA::Change'));
+    assert.deepEqual([c.strength, ends(c, 'state')], ['proved', ['fin']]);
+  });
+});
+
+describe('behaviour soundness: bound features in the initial state', () => {
+  it("a feature bound to one the machine's initial entry action writes reads the written value (it kept the value before it)", async () => {
+    const d = [text('bound-initial.sysml', `package BI {
+    private import ScalarValues::*;
+    state def M {
+        attribute x : Integer := 0;
+        attribute y : Integer = x + 1;
+        entry action { assign x := 5; }
+        entry; then A;
+        state A;
+    }
+}`)];
+    const o = await ask(d, question('outcomes', 'BI::M'));
+    assert.deepEqual([o.strength, ends(o, 'x'), ends(o, 'y')], ['proved', [5], [6]]);
+  });
+});
+
+describe('behaviour soundness: holds inside a move', () => {
+  it('a condition that fails between the exit and the entry action of one transition is refused (it answered holds, proved)', async () => {
+    const d = [text('inside-move.sysml', `package IM {
+    private import ScalarValues::*;
+    state def M {
+        attribute x : Integer := 0;
+        entry; then A;
+        state A { exit action { assign x := -1; } }
+        transition first A then B;
+        state B { entry action { assign x := 5; } }
+    }
+}`)];
+    assert.match(await refusal(d, question('holds', 'IM::M', { condition: { name: 'c', text: 'x >= 0' } })), /^inside-move\.sysml:6:33: a checked condition fails inside the move t1@A->B, right after this assignment, and holds again at its end/);
+    // A condition that fails at the end of the move is a violation, witnessed as before.
+    const v = await ask(d, question('holds', 'IM::M', { condition: { name: 'c', text: 'x < 5' } }));
+    assert.deepEqual([v.claim, v.strength, v.witness?.at], ['violated', 'proved', 1]);
+    // outcomes is not concerned: it reports the ends of runs.
+    assert.deepEqual(ends(await ask(d, question('outcomes', 'IM::M')), 'x'), [5]);
+  });
+});
+
+describe('behaviour soundness: values between the effects of one move', () => {
+  it('a move that writes a feature twice (exit then entry action), or two features, beside a token that reads them is refused (outcomes missed what it reads in between)', async () => {
+    const d = [text('hidden-values.sysml', `package HV {
+    private import ScalarValues::*;
+    part def Twice {
+        attribute x : Integer := 0;
+        attribute y : Integer := -1;
+        exhibit state m {
+            entry; then A;
+            state A { exit action { assign x := 1; } }
+            transition first A then B;
+            state B { entry action { assign x := 2; } }
+        }
+        perform action r { first start; then assign y := x; then done; }
+    }
+    part twice : Twice;
+    action def Pair {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        attribute c : Integer := -1;
+        first start;
+        then fork f; then w; then r;
+        action w { assign a := 1; assign b := 1; }
+        action r { assign c := a + b; }
+    }
+    action def Apart {
+        attribute a : Integer := 0;
+        attribute b : Integer := 0;
+        attribute c : Integer := -1;
+        first start;
+        then fork f; then w; then r;
+        action w { assign a := 1; assign b := 1; }
+        action r { assign c := a; }
+    }
+}`)];
+    // SysML v2 performs the exit action, then the entry action: r may read x = 1 in between (y = 1);
+    // outcomes answered y = 0 or 2, proved.
+    assert.match(await refusal(d, question('outcomes', 'HV::twice')), /^hidden-values\.sysml:8:37: the move t1@m\.A->B writes 'x' twice, .* and 'r\.assign1', which may run meanwhile, reads it/);
+    // The body's two assignments are two steps: c = 1 between them (c was 0 or 2).
+    assert.match(await refusal(d, question('outcomes', 'HV::Pair')), /^hidden-values\.sysml:21:20: the move t1@w writes 'a' and 'b', .* and 'r', which may run meanwhile, reads both/);
+    // A reader of one of them sees it before or after: answered.
+    const apart = await ask(d, question('outcomes', 'HV::Apart'));
+    assert.deepEqual(ends(apart, 'c').sort(), [0, 1]);
+  });
+});
+
 describe('behaviour soundness: the table of modeled constructs', () => {
   it('names every construct once, each with its spec clause, and docs/execution-semantics.md lists them all', () => {
     const all = [...MODELED_CONSTRUCTS, ...INERT_CONSTRUCTS];
