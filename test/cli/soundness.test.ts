@@ -455,6 +455,51 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /names-lexical\.sysml:21:35/, /'h' names h .* where it is written, but the run would read LX::shadow::h/);
   });
 
+  it('names resolve where they are written: an inner import hides an outer feature; a feature a usage or subtype adds is not the definition\'s', () => {
+    const m = join(OURS, 'names-scopes.sysml');
+    // Once: d.r = 1, d.s = 2, d2.r = 1 (the package's k and g), wheel.w = 15, big.w = 21 (the added k).
+    for (const [subject, want] of [['NS::d::r', '10'], ['NS::d::s', '7'], ['NS::d2::r', '10'], ['NS::wheel::w', '3'], ['NS::big::w', '3']] as const) {
+      const r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+    // The solver reads the names the same way (once: z = 2, the package's k plus one).
+    const r = ask('satisfiable', 'NS::q', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'z', value: 11 }]);
+  });
+
+  it('names resolve where they are written: a usage of another package\'s calc, constraint or requirement reads that package\'s names', () => {
+    const m = join(OURS, 'names-written.sysml');
+    // Once: f = 2, c and r false (App's g = 1.0 read for Lib's g = 9.81).
+    for (const [subject, want] of [['App::f', '19.62'], ['App::c', 'true'], ['App::r', 'true']] as const) {
+      const r = ask('evaluate', subject, '--model', m);
+      proved(r.code, r.answer);
+      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
+    }
+    // The solver too (once: v = 1.5, between App's g and g + 1).
+    let r = ask('satisfiable', 'App::q', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    const v = Number(r.answer.result?.witness?.inputs?.find((x) => x.name === 'v')?.value);
+    assert.ok(v > 9.81 && v < 10.81, `witness v = ${v}`);
+    // A body whose usage adds a feature under a name the definition's body reads as Lib's (once: 6).
+    r = ask('evaluate', 'App::h', '--model', m);
+    refused(r.code, r.answer, /names-written\.sysml:19:43/, /'g' in the body of Fall names Lib::g .* but h evaluates that body with its own h::g/);
+  });
+
+  it('a requirement, constraint or calc typed by (or specializing) a name that resolves to nothing is refused, naming the name', () => {
+    const m = join(OURS, 'unresolved-types.sysml');
+    // Once: massReq and checked true at proved (no condition seen), as if MassRequirement stated none.
+    for (const [subject, line, name] of [['massReq', '4:27', 'MassRequirement'], ['checked', '5:32', 'BaseRequirement'], ['limit', '7:24', 'SpeedLimit'], ['total', '8:18', 'Total']] as const) {
+      const r = ask('evaluate', `UT::${subject}`, '--model', m);
+      refused(r.code, r.answer, new RegExp(`unresolved-types\\.sysml:${line}`), new RegExp(`'${name}', which \\w+ (is typed by|specializes), names nothing the model or the library declares`));
+    }
+    const r = ask('satisfiable', 'UT::massReq', '--model', m);
+    refused(r.code, r.answer, /unresolved-types\.sysml:4:27/, /'MassRequirement'.* names nothing/);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
     refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);
