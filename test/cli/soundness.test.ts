@@ -457,8 +457,9 @@ describe('cli: soundness — the wrong answers of real models are right or refus
 
   it('names resolve where they are written: an inner import hides an outer feature; a feature a usage or subtype adds is not the definition\'s', () => {
     const m = join(OURS, 'names-scopes.sysml');
-    // Once: d.r = 1, d.s = 2, d2.r = 1 (the package's k and g), wheel.w = 15, big.w = 21 (the added k).
-    for (const [subject, want] of [['NS::d::r', '10'], ['NS::d::s', '7'], ['NS::d2::r', '10'], ['NS::wheel::w', '3'], ['NS::big::w', '3']] as const) {
+    // Once: d.r = 1, d.s = 2, d2.r = 1 (the package's k and g), wheel.w = 15, big.w = 21 (the added k),
+    // dd.r = 2 (Base's private k).
+    for (const [subject, want] of [['NS::d::r', '10'], ['NS::d::s', '7'], ['NS::d2::r', '10'], ['NS::wheel::w', '3'], ['NS::big::w', '3'], ['NS::dd::r', '1']] as const) {
       const r = ask('evaluate', subject, '--model', m);
       proved(r.code, r.answer);
       assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
@@ -498,6 +499,18 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     }
     const r = ask('satisfiable', 'UT::massReq', '--model', m);
     refused(r.code, r.answer, /unresolved-types\.sysml:4:27/, /'MassRequirement'.* names nothing/);
+  });
+
+  it('a redefinition of a feature chain (:>> engine.mass = 400.0) is refused where the chain is read, not ignored', () => {
+    const m = join(OURS, 'chain-redefinition.sysml');
+    // Once: total = 1100 and engine.mass = 100 at proved, the redefinition ignored.
+    for (const subject of ['CR::car3::total', 'CR::car3::engine::mass']) {
+      const r = ask('evaluate', subject, '--model', m);
+      refused(r.code, r.answer, /chain-redefinition\.sysml:6:37/, /'engine\.mass' is redefined as a feature chain in car3 .* not modeled/);
+    }
+    // Once: satisfiable with heavy = 200 (engine.mass read as 100).
+    const r = ask('satisfiable', 'CR::q', '--model', m);
+    refused(r.code, r.answer, /chain-redefinition\.sysml:8:32/, /'engine\.mass' is redefined as a feature chain in q/);
   });
 
   it('a refusal names the file that holds the construct, with several model files', () => {

@@ -37,6 +37,7 @@ const FEATURE_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const RESULT_PARAMETERS = new WeakMap<ModelElement, ModelElement | null>();
 const BINDS = new WeakMap<ModelElement, ModelElement[]>();
 /** What a simple name written in an element resolves to there (null: nothing of the model). */
+const CHAIN_REDEFINERS = new WeakMap<ModelElement, ModelElement[]>();
 const RESOLVED_NAMES = new WeakMap<ModelElement, Map<string, ModelElement | null>>();
 
 /** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
@@ -194,6 +195,8 @@ export class ModelValues {
     if (refused) return refused;
     const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
+    const chained = this.chainRedefinition(owner, feature);
+    if (chained) return chained;
     const valued = this.index.valueSource(feature);
     if (valued) {
       // The value is written in the feature's owner; names in it are features of that instance.
@@ -267,7 +270,7 @@ export class ModelValues {
    * binding connector).
    */
   solverRefusal(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
-    const refused = this.refusal(owner.element, feature);
+    const refused = this.refusal(owner.element, feature) ?? this.chainRedefinition(owner, feature);
     if (refused) return refused;
     const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
@@ -307,6 +310,49 @@ export class ModelValues {
       }
     }
     return undefined;
+  }
+
+  /**
+   * A redefinition of a feature chain in an instance holding this one (`part car3 : Car { attribute :>>
+   * engine.mass = 400.0; }`, as the release's VehicleIndividuals writes `:>> localClock.currentTime =
+   * t0`): it says something of `car3.engine.mass` that the engine does not model, so reading that
+   * feature is refused naming it, never answered with the value the chain's redefinition replaces.
+   */
+  private chainRedefinition(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
+    if (feature.name === null) return undefined;
+    const relative = [feature.name];
+    for (let c: InstanceContext | undefined = owner; c; c = c.parent) {
+      for (const m of this.chainRedefiners(c.element)) {
+        const rel = m.node.kind === 'Usage' ? m.node.relations.find((r) => r.relation === 'redefinition' && r.target.kind === 'FeatureChain') : undefined;
+        if (!rel || rel.target.kind !== 'FeatureChain') continue;
+        const segments = rel.target.chain.flatMap((q) => q.segments);
+        if (sameSegments(segments, relative)) {
+          return error(`'${segments.join('.')}' is redefined as a feature chain in ${c.element.name ?? c.element.qualifiedName} (:>> ${segments.join('.')}): a redefinition of a feature chain is not modeled, so '${joinPath(owner.path, feature.name)}' (${place(feature.path, rangeOf(feature))}) is not read`, rel.target.range, 'unsupported');
+        }
+      }
+      if (c.element.name === null || c.parent === undefined) break;
+      relative.unshift(c.element.name);
+    }
+    return undefined;
+  }
+
+  /** The members of an element and of what it specializes that redefine a feature chain (`:>> a.b`). */
+  private chainRedefiners(e: ModelElement): ModelElement[] {
+    const hit = CHAIN_REDEFINERS.get(e);
+    if (hit) return hit;
+    const out: ModelElement[] = [];
+    const seen = new Set<ModelElement>();
+    const visit = (x: ModelElement): void => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      for (const m of x.members) {
+        if (m.node.kind === 'Usage' && m.node.relations.some((r) => r.relation === 'redefinition' && r.target.kind === 'FeatureChain')) out.push(m);
+      }
+      for (const t of this.index.typesOf(x)) visit(t);
+    };
+    visit(e);
+    CHAIN_REDEFINERS.set(e, out);
+    return out;
   }
 
   /** Why reading `feature` on an instance of `owner` is refused (src/sysml/support.ts), if it is. */
