@@ -35,6 +35,9 @@ function bodyOf(node: NamespaceNode): Member[] {
   return (node.kind === 'Package' ? node.members : node.body) ?? [];
 }
 
+/** A usage's parts whose names resolve in the usage's owner, not in the usage. */
+const OWNER_SCOPED = new Set(['value', 'relations', 'ends']);
+
 /** Library packages whose value types the engine reads by name, imported or not. */
 const VALUE_LIBRARY_PACKAGES = ['ScalarValues', 'Quantities', 'MeasurementReferences', 'ISQ', 'SI', 'USCustomaryUnits'];
 
@@ -215,8 +218,9 @@ export class ModelIndex {
 
   /**
    * The element a name or reference of the model's text is written in, undefined for one not in the
-   * model's text (a question's condition). A feature's value is written in the feature's owner (as
-   * ModelValues reads it); anything else in the innermost element whose declaration holds it. An
+   * model's text (a question's condition). A feature's value, relations and connector ends are read in
+   * the feature's owner (as ModelValues and resolveReference read them); anything else in the innermost
+   * element whose declaration holds it. An
    * inherited member is evaluated on the subtype's instance, but its names resolve here.
    */
   writtenIn(ref: object): ModelElement | undefined {
@@ -233,7 +237,7 @@ export class ModelIndex {
         if (k === 'QualifiedName' || k === 'FeatureChain') map.set(x, current);
         for (const [key, v] of Object.entries(x)) {
           if (key === 'range' || typeof v !== 'object' || v === null) continue;
-          walk(v, own && !(key === 'value' && own.node.kind === 'Usage' && own.parent) ? own : current);
+          walk(v, own && !(OWNER_SCOPED.has(key) && own.node.kind === 'Usage' && own.parent) ? own : current);
         }
       };
       for (const r of this.roots) walk(r.node, r);
