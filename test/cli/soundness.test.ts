@@ -513,6 +513,16 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refused(r.code, r.answer, /chain-redefinition\.sysml:8:32/, /'engine\.mass' is redefined as a feature chain in q/);
   });
 
+  it('a feature with a value of its own and a subsetting feature whose value is not among it is a model error, not left out', () => {
+    const m = join(OURS, 'subset-bound.sysml');
+    // Once: t = 3 at proved, y1 = 5.0 (a value of ys by subsetting) left out.
+    let r = ask('evaluate', 'SBD::qq::t', '--model', m);
+    refused(r.code, r.answer, /subset-bound\.sysml:3:65/, /'y1' subsets 'qq\.ys' but its value 5\.0 is not among \(1\.0, 2\.0\)/);
+    r = ask('evaluate', 'SBD::rr::t', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 't'), '3');
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
     refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);

@@ -212,7 +212,9 @@ export class ModelValues {
       const typed = this.checkType(feature, `'${path}'`, v);
       if (isError(typed)) return typed;
       const chosen = this.index.isVariationPoint(feature) ? this.selectedVariant(feature, ctx, typed) : typed;
-      return isError(chosen) ? chosen : this.checkCount(feature, path, chosen);
+      if (isError(chosen)) return chosen;
+      const among = this.subsettersAmong(owner, feature, path, chosen);
+      return among ?? this.checkCount(feature, path, chosen);
     }
     const bound = this.boundValue(owner, feature);
     if (bound !== undefined) {
@@ -262,6 +264,31 @@ export class ModelValues {
     }
     // An enumeration-typed feature has no value unless given one; so has a plain attribute.
     return error(`'${path}'${NO_VALUE}`, rangeOf(feature));
+  }
+
+  /**
+   * A feature with a value of its own whose instance has features that subset it (`attribute ys = (1.0,
+   * 2.0); attribute y1 :> ys = 5.0;`): a subsetting feature's values are among the subsetted one's
+   * (KerML 7.3.4.5), so one that is not is a model error, never left out of the answer. Values that are
+   * instances are not compared (refused: which instance a subsetter's is, is not modeled here).
+   */
+  private subsettersAmong(owner: InstanceContext, feature: ModelElement, path: string, v: Value): ValueError | undefined {
+    const subsetters = this.index.subsettersOf(owner.element, feature);
+    if (subsetters.length === 0) return undefined;
+    const mine = itemsOf(v);
+    for (const s of subsetters) {
+      const sv = this.featureValue(owner, s);
+      if (isError(sv)) return sv;
+      for (const item of itemsOf(sv)) {
+        if (item.kind === 'instance') {
+          return error(`'${s.name ?? '<unnamed>'}' subsets '${path}', which has a value of its own: whether its parts are among that value's is not modeled`, rangeOf(s), 'unsupported');
+        }
+        if (!mine.some((x) => x.kind !== 'instance' && equals(x, item))) {
+          return error(`'${s.name ?? '<unnamed>'}' subsets '${path}' but its value ${format(item)} is not among ${format(v)}, the value '${path}' has (KerML: a subsetting feature's values are the subsetted feature's)`, rangeOf(s));
+        }
+      }
+    }
+    return undefined;
   }
 
   /**
