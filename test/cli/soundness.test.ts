@@ -523,6 +523,20 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 't'), '3');
   });
 
+  it('a qualified name of a definition\'s feature (Car::mass in Car) is read on the instance at hand, as the simple name is', () => {
+    const m = join(OURS, 'names-qualified.sysml');
+    // Once: x = 2000 (Car's own 1000, not car's 1500) at proved.
+    let r = ask('evaluate', 'NQ::car::x', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'x'), '3000');
+    r = ask('evaluate', 'NQ::viaUsage', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'viaUsage'), '1500');
+    // Once: 1000 at proved, where car's is 1500.
+    r = ask('evaluate', 'NQ::viaDef', '--model', m);
+    refused(r.code, r.answer, /names-qualified\.sysml:6:31/, /'Car::mass' is a feature of the definition Car, read outside any instance of it/);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     const r = ask('evaluate', 'W::p::t', '--model', join(OURS, 'values.sysml'), '--model', join(OURS, 'second-file.sysml'));
     refused(r.code, r.answer, /second-file\.sysml:2:58/, /a snapshot is not supported/);

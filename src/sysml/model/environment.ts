@@ -144,7 +144,16 @@ export class ModelValues {
       }
       byName.set(name, resolved);
     }
-    if (resolved === null || resolved.node.kind !== 'Usage') return undefined;
+    if (resolved === null) return undefined;
+    return this.onEnclosing(ctx, lexical, resolved, name);
+  }
+
+  /**
+   * A feature found by name (`resolved`, declared in a definition or usage), read on the innermost
+   * enclosing instance whose type declares or inherits it, under that instance's redefinitions.
+   */
+  onEnclosing(ctx: InstanceContext, lexical: ModelElement, resolved: ModelElement, name: string): { owner: InstanceContext; feature: ModelElement } | undefined {
+    if (resolved.node.kind !== 'Usage') return undefined;
     const declaredIn = resolved.parent;
     if (!declaredIn) return undefined;
     for (const c of this.enclosing(ctx, lexical)) {
@@ -905,6 +914,15 @@ export class ModelEnvironment implements Environment {
       // A library feature whose value the engine supplies (TrigFunctions::pi).
       const library = index.libraryNameOf(lexical, name);
       return library ? libraryFeatureValue(library) : undefined;
+    }
+    if (name.segments.length > 1 && element.node.kind === 'Usage' && element.parent && element.parent.node.kind !== 'Package' && !index.isVariant(element)) {
+      // `Car::mass` written in Car is the feature `mass`: read on the Car at hand, as `mass` is.
+      const found = this.values.onEnclosing(this.ctx, lexical, element, element.name ?? name.segments.at(-1)!);
+      if (found) return this.values.featureValue(found.owner, found.feature);
+      // A definition's feature outside any of its instances has a value per instance, not one.
+      if (element.parent.node.kind === 'Definition' && !(element.parent.node.keyword === 'enum')) {
+        return error(`'${name.segments.join('::')}' is a feature of the definition ${element.parent.name ?? element.parent.qualifiedName}, read outside any instance of it: which instance's value is meant is not said (name a usage, or read it inside ${element.parent.name ?? 'the definition'})`, name.range, 'unsupported');
+      }
     }
     return this.elementValue(element);
   }
