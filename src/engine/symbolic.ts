@@ -404,13 +404,13 @@ export class Symbolizer {
     }
   }
 
-  private lookupName(ctx: InstanceContext, lexical: ModelElement, name: QualifiedName, at: SourceRange): Sym | undefined {
+  private lookupName(ctx: InstanceContext, where: ModelElement, name: QualifiedName, at: SourceRange): Sym | undefined {
+    // Names resolve where they are written (an inherited member's in the supertype that declares it).
+    const lexical = this.values.index.writtenIn(name) ?? where;
     if (name.segments.length === 1 && !name.isGlobal) {
       // The instance's features and those of the instances holding it that enclose the expression.
-      for (const c of this.values.enclosing(ctx, lexical)) {
-        const f = this.values.feature(c.element, name.segments[0]!);
-        if (f) return this.feature(c, f);
-      }
+      const found = this.values.namedFeature(ctx, lexical, name.segments[0]!, name.range);
+      if (found) return this.feature(found.owner, found.feature);
     }
     // A free input the question declares that is not a feature of the model.
     const declared = this.variables.get(name.segments.join('.'));
@@ -424,21 +424,19 @@ export class Symbolizer {
 
   private invokeName(
     ctx: InstanceContext,
-    lexical: ModelElement,
+    where: ModelElement,
     callee: Reference,
     args: readonly { name: string | null; value: Sym }[],
     at: SourceRange,
   ): Sym | undefined {
+    const lexical = this.values.index.writtenIn(callee) ?? where;
     let element: ModelElement | undefined;
     let target = ctx;
     if (callee.kind === 'QualifiedName' && callee.segments.length === 1) {
-      for (const c of this.values.enclosing(ctx, lexical)) {
-        const f = this.values.feature(c.element, callee.segments[0]!);
-        if (f && isCallable(f)) {
-          element = f;
-          target = this.values.child(c, f);
-          break;
-        }
+      const found = this.values.namedFeature(ctx, lexical, callee.segments[0]!, callee.range);
+      if (found && isCallable(found.feature)) {
+        element = found.feature;
+        target = this.values.child(found.owner, found.feature);
       }
     }
     element ??= this.values.index.resolveReference(lexical, callee);

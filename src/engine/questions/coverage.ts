@@ -53,6 +53,8 @@ function firstUnsupported(root: unknown): { what: string; range: SourceRange } |
  * evaluate: `model.sysml:7:29: 'all' (the extent of a type) is not supported`.
  */
 export function unsupportedConstruct(model: Model, subject: ModelElement): string | undefined {
+  const unresolved = model.index.unresolvedType(subject);
+  if (unresolved) return unresolved;
   const elements = [subject, ...model.index.typesOf(subject)];
   for (const e of elements) {
     const found = firstUnsupported(e.node);

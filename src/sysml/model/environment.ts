@@ -36,6 +36,9 @@ const CHECK_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const FEATURE_REFUSALS = new WeakMap<ModelElement, ValueError | null>();
 const RESULT_PARAMETERS = new WeakMap<ModelElement, ModelElement | null>();
 const BINDS = new WeakMap<ModelElement, ModelElement[]>();
+/** What a simple name written in an element resolves to there (null: nothing of the model). */
+const CHAIN_REDEFINERS = new WeakMap<ModelElement, ModelElement[]>();
+const RESOLVED_NAMES = new WeakMap<ModelElement, Map<string, ModelElement | null>>();
 
 /** Usage keywords whose values are instances (a part declared `[4]` is four parts). */
 const STRUCTURAL = new Set(['part', 'item', 'occurrence', 'port', 'individual']);
@@ -110,6 +113,57 @@ export class ModelValues {
     }
   }
 
+  /**
+   * The feature of an instance a simple name written in `lexical` and read on `ctx` denotes, with the
+   * instance it is read on; undefined when the name denotes no feature of those instances (a
+   * package-level value of another tree, an enumeration literal, a library name, nothing).
+   *
+   * The name is resolved where it is written (KerML 8.2.3.5, name resolution): in each namespace from
+   * `lexical` outward, its owned, inherited and imported members, so an import of an inner namespace
+   * hides an outer feature of that name, and a feature a subtype or a usage adds (`part w : Wheel {
+   * attribute k = 5; }`) is not what `k` in `part def Wheel` names. The instance then supplies the
+   * feature's value under its redefinitions: the feature of the innermost enclosing instance whose type
+   * declares or inherits the resolved one.
+   */
+  namedFeature(ctx: InstanceContext, lexical: ModelElement, name: string, at?: SourceRange): { owner: InstanceContext; feature: ModelElement } | undefined {
+    let byName = RESOLVED_NAMES.get(lexical);
+    if (!byName) RESOLVED_NAMES.set(lexical, (byName = new Map()));
+    let resolved = byName.get(name);
+    if (resolved === undefined) {
+      try {
+        resolved = this.index.resolveSegments(lexical, [name], false, at) ?? null;
+      } catch (e) {
+        // An ambiguous name. Two features of one name in an instance's body are refused where read,
+        // saying which (ModelIndex.conflictOf): that refusal is the more useful one.
+        if (!(e instanceof UnsupportedError)) throw e;
+        for (const c of this.enclosing(ctx, lexical)) {
+          const f = this.feature(c.element, name);
+          if (f && this.index.conflictOf(f, c.element) !== undefined) return { owner: c, feature: f };
+        }
+        throw e;
+      }
+      byName.set(name, resolved);
+    }
+    if (resolved === null) return undefined;
+    return this.onEnclosing(ctx, lexical, resolved, name);
+  }
+
+  /**
+   * A feature found by name (`resolved`, declared in a definition or usage), read on the innermost
+   * enclosing instance whose type declares or inherits it, under that instance's redefinitions.
+   */
+  onEnclosing(ctx: InstanceContext, lexical: ModelElement, resolved: ModelElement, name: string): { owner: InstanceContext; feature: ModelElement } | undefined {
+    if (resolved.node.kind !== 'Usage') return undefined;
+    const declaredIn = resolved.parent;
+    if (!declaredIn) return undefined;
+    for (const c of this.enclosing(ctx, lexical)) {
+      if (!this.specializes(c.element, declaredIn)) continue;
+      const f = this.feature(c.element, name) ?? (resolved.name !== null ? this.feature(c.element, resolved.name) : undefined);
+      if (f) return { owner: c, feature: f };
+    }
+    return undefined;
+  }
+
   /** Whether `e` is `type` or specializes it, through the model's own types. */
   private specializes(e: ModelElement, type: ModelElement, seen = new Set<ModelElement>()): boolean {
     if (e === type) return true;
@@ -150,6 +204,8 @@ export class ModelValues {
     if (refused) return refused;
     const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
+    const chained = this.chainRedefinition(owner, feature);
+    if (chained) return chained;
     const valued = this.index.valueSource(feature);
     if (valued) {
       // The value is written in the feature's owner; names in it are features of that instance.
@@ -165,7 +221,9 @@ export class ModelValues {
       const typed = this.checkType(feature, `'${path}'`, v);
       if (isError(typed)) return typed;
       const chosen = this.index.isVariationPoint(feature) ? this.selectedVariant(feature, ctx, typed) : typed;
-      return isError(chosen) ? chosen : this.checkCount(feature, path, chosen);
+      if (isError(chosen)) return chosen;
+      const among = this.subsettersAmong(owner, feature, path, chosen);
+      return among ?? this.checkCount(feature, path, chosen);
     }
     const bound = this.boundValue(owner, feature);
     if (bound !== undefined) {
@@ -218,12 +276,37 @@ export class ModelValues {
   }
 
   /**
+   * A feature with a value of its own whose instance has features that subset it (`attribute ys = (1.0,
+   * 2.0); attribute y1 :> ys = 5.0;`): a subsetting feature's values are among the subsetted one's
+   * (KerML 7.3.4.5), so one that is not is a model error, never left out of the answer. Values that are
+   * instances are not compared (refused: which instance a subsetter's is, is not modeled here).
+   */
+  private subsettersAmong(owner: InstanceContext, feature: ModelElement, path: string, v: Value): ValueError | undefined {
+    const subsetters = this.index.subsettersOf(owner.element, feature);
+    if (subsetters.length === 0) return undefined;
+    const mine = itemsOf(v);
+    for (const s of subsetters) {
+      const sv = this.featureValue(owner, s);
+      if (isError(sv)) return sv;
+      for (const item of itemsOf(sv)) {
+        if (item.kind === 'instance') {
+          return error(`'${s.name ?? '<unnamed>'}' subsets '${path}', which has a value of its own: whether its parts are among that value's is not modeled`, rangeOf(s), 'unsupported');
+        }
+        if (!mine.some((x) => x.kind !== 'instance' && equals(x, item))) {
+          return error(`'${s.name ?? '<unnamed>'}' subsets '${path}' but its value ${format(item)} is not among ${format(v)}, the value '${path}' has (KerML: a subsetting feature's values are the subsetted feature's)`, rangeOf(s));
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * Why the solver cannot read `feature` as one term: what the evaluator refuses, a value twice given,
    * or what only the evaluator models (several values from a multiplicity or subsetting features, a
    * binding connector).
    */
   solverRefusal(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
-    const refused = this.refusal(owner.element, feature);
+    const refused = this.refusal(owner.element, feature) ?? this.chainRedefinition(owner, feature);
     if (refused) return refused;
     const conflict = this.index.conflictOf(feature, owner.element);
     if (conflict) return error(conflict, rangeOf(feature));
@@ -265,6 +348,49 @@ export class ModelValues {
     return undefined;
   }
 
+  /**
+   * A redefinition of a feature chain in an instance holding this one (`part car3 : Car { attribute :>>
+   * engine.mass = 400.0; }`, as the release's VehicleIndividuals writes `:>> localClock.currentTime =
+   * t0`): it says something of `car3.engine.mass` that the engine does not model, so reading that
+   * feature is refused naming it, never answered with the value the chain's redefinition replaces.
+   */
+  private chainRedefinition(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
+    if (feature.name === null) return undefined;
+    const relative = [feature.name];
+    for (let c: InstanceContext | undefined = owner; c; c = c.parent) {
+      for (const m of this.chainRedefiners(c.element)) {
+        const rel = m.node.kind === 'Usage' ? m.node.relations.find((r) => r.relation === 'redefinition' && r.target.kind === 'FeatureChain') : undefined;
+        if (!rel || rel.target.kind !== 'FeatureChain') continue;
+        const segments = rel.target.chain.flatMap((q) => q.segments);
+        if (sameSegments(segments, relative)) {
+          return error(`'${segments.join('.')}' is redefined as a feature chain in ${c.element.name ?? c.element.qualifiedName} (:>> ${segments.join('.')}): a redefinition of a feature chain is not modeled, so '${joinPath(owner.path, feature.name)}' (${place(feature.path, rangeOf(feature))}) is not read`, rel.target.range, 'unsupported');
+        }
+      }
+      if (c.element.name === null || c.parent === undefined) break;
+      relative.unshift(c.element.name);
+    }
+    return undefined;
+  }
+
+  /** The members of an element and of what it specializes that redefine a feature chain (`:>> a.b`). */
+  private chainRedefiners(e: ModelElement): ModelElement[] {
+    const hit = CHAIN_REDEFINERS.get(e);
+    if (hit) return hit;
+    const out: ModelElement[] = [];
+    const seen = new Set<ModelElement>();
+    const visit = (x: ModelElement): void => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      for (const m of x.members) {
+        if (m.node.kind === 'Usage' && m.node.relations.some((r) => r.relation === 'redefinition' && r.target.kind === 'FeatureChain')) out.push(m);
+      }
+      for (const t of this.index.typesOf(x)) visit(t);
+    };
+    visit(e);
+    CHAIN_REDEFINERS.set(e, out);
+    return out;
+  }
+
   /** Why reading `feature` on an instance of `owner` is refused (src/sysml/support.ts), if it is. */
   private refusal(owner: ModelElement, feature: ModelElement): ValueError | undefined {
     let own = FEATURE_REFUSALS.get(feature);
@@ -273,6 +399,8 @@ export class ModelValues {
       if (feature.node.kind !== 'Package') {
         const u = feature.node.kind === 'Usage' ? unmodeled(feature.node, 'values') : unmodeledDefinition(feature.node, 'values');
         if (u) own = error(`${refusalMessage(u, `in '${feature.name ?? feature.qualifiedName}'`)}`, u.range, 'unsupported');
+        const unresolved = own ? undefined : this.index.unresolvedType(feature);
+        if (unresolved) own = error(unresolved, undefined, 'unsupported');
       }
       FEATURE_REFUSALS.set(feature, own);
     }
@@ -614,6 +742,11 @@ export class ModelValues {
     // A body's members are read by name: one whose name names two features there is refused.
     const [clash] = this.index.namingProblems(element);
     if (clash) throw new UnsupportedError(`${place(clash[0].path, rangeOf(clash[0]))}: ${clash[1]}`);
+    const unresolved = this.index.unresolvedType(element);
+    if (unresolved) throw new UnsupportedError(unresolved);
+    // A feature added under a name a supertype's body reads as something else would be read for it.
+    const hidden = this.index.hiddenBodyName(element);
+    if (hidden) throw new UnsupportedError(`${place(hidden.feature.path, rangeOf(hidden.feature))}: ${hidden.message}`);
     // The index never changes, so neither does an element's body: computed once (every table row asks).
     const cached = BODY_MEMBERS.get(element);
     if (cached) return cached;
@@ -759,34 +892,46 @@ export class ModelEnvironment implements Environment {
     private readonly lexical: ModelElement,
   ) {}
 
+  /**
+   * Where a name is written: an inherited member's expression is read on this instance, but its names
+   * resolve in the supertype that declares it (`calc f : Lib::Fall` reads Fall's `g` as Lib's, not as a
+   * `g` of f's package). A name not in the model's text (a question's condition) resolves here.
+   */
+  private scopeOf(ref: object): ModelElement {
+    return this.values.index.writtenIn(ref) ?? this.lexical;
+  }
+
   lookup(name: QualifiedName): Outcome | undefined {
     const { index } = this.values;
+    const lexical = this.scopeOf(name);
     if (name.segments.length === 1 && !name.isGlobal) {
-      const n = name.segments[0]!;
-      // Features of the instance and of the instances that hold it, innermost first.
-      for (const c of this.enclosing()) {
-        const f = this.values.feature(c.element, n);
-        if (f) return this.values.featureValue(c, f);
-      }
+      // A feature of the instance or of an instance holding it, as the name resolves where it is written.
+      const found = this.values.namedFeature(this.ctx, lexical, name.segments[0]!, name.range);
+      if (found) return this.values.featureValue(found.owner, found.feature);
     }
-    const element = index.resolveQualifiedName(this.lexical, name);
+    const element = index.resolveQualifiedName(lexical, name);
     if (!element) {
       // A library feature whose value the engine supplies (TrigFunctions::pi).
-      const library = index.libraryNameOf(this.lexical, name);
+      const library = index.libraryNameOf(lexical, name);
       return library ? libraryFeatureValue(library) : undefined;
+    }
+    if (name.segments.length > 1 && element.node.kind === 'Usage' && element.parent && element.parent.node.kind !== 'Package' && !index.isVariant(element)) {
+      // `Car::mass` written in Car is the feature `mass`: read on the Car at hand, as `mass` is.
+      const found = this.values.onEnclosing(this.ctx, lexical, element, element.name ?? name.segments.at(-1)!);
+      if (found) return this.values.featureValue(found.owner, found.feature);
+      // A definition's feature outside any of its instances has a value per instance, not one.
+      if (element.parent.node.kind === 'Definition' && !(element.parent.node.keyword === 'enum')) {
+        return error(`'${name.segments.join('::')}' is a feature of the definition ${element.parent.name ?? element.parent.qualifiedName}, read outside any instance of it: which instance's value is meant is not said (name a usage, or read it inside ${element.parent.name ?? 'the definition'})`, name.range, 'unsupported');
+      }
     }
     return this.elementValue(element);
   }
 
-  private enclosing(): Generator<InstanceContext> {
-    return this.values.enclosing(this.ctx, this.lexical);
-  }
-
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
     if (usage.segments.length !== 1 || usage.isGlobal) return undefined;
-    for (const c of this.enclosing()) {
-      const f = this.values.feature(c.element, usage.segments[0]!);
-      if (!f) continue;
+    const found = this.values.namedFeature(this.ctx, this.scopeOf(usage), usage.segments[0]!, usage.range);
+    if (found) {
+      const { owner: c, feature: f } = found;
       // A calc usage whose result is a plain value, with an `out` parameter of that name.
       if (!isCallable(f) || this.values.namedResult(f) !== undefined) return undefined;
       const out = this.values.index.featuresOf(f).find((o) => o.name === output && o.node.kind === 'Usage' && o.node.direction === 'out');
@@ -845,21 +990,19 @@ export class ModelEnvironment implements Environment {
     const { index } = this.values;
     let element: ModelElement | undefined;
     let ctx = this.ctx;
+    const lexical = this.scopeOf(callee);
     if (callee.kind === 'QualifiedName' && callee.segments.length === 1) {
-      for (const c of this.enclosing()) {
-        if (element) break;
-        const f = this.values.feature(c.element, callee.segments[0]!);
-        if (f && isCallable(f)) {
-          element = f;
-          ctx = this.values.child(c, f);
-        }
+      const found = this.values.namedFeature(this.ctx, lexical, callee.segments[0]!, callee.range);
+      if (found && isCallable(found.feature)) {
+        element = found.feature;
+        ctx = this.values.child(found.owner, found.feature);
       }
     }
-    element ??= index.resolveReference(this.lexical, callee);
+    element ??= index.resolveReference(lexical, callee);
     if (!element) {
       // A library function by name: the engine's built-in is its semantics only for the packages it
       // implements (`sum` of VectorFunctions is not NumericalFunctions' sum).
-      const library = index.libraryNameOf(this.lexical, callee);
+      const library = index.libraryNameOf(lexical, callee);
       const pkg = library?.split('::').slice(0, -1).join('::');
       const qualified = library ? this.callQualified(library, args, at) : undefined;
       if (qualified !== undefined) return qualified;
@@ -875,7 +1018,7 @@ export class ModelEnvironment implements Environment {
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     if (value.kind === 'enum') {
-      const t = this.values.index.resolveQualifiedName(this.lexical, type);
+      const t = this.values.index.resolveQualifiedName(this.scopeOf(type), type);
       if (t && t.node.kind === 'Definition' && t.node.keyword === 'enum') return t.name === value.definition;
     }
     return undefined;

@@ -35,6 +35,25 @@ function bodyOf(node: NamespaceNode): Member[] {
   return (node.kind === 'Package' ? node.members : node.body) ?? [];
 }
 
+/** A usage's parts whose names resolve in the usage's owner, not in the usage. */
+const OWNER_SCOPED = new Set(['value', 'relations', 'ends']);
+
+/** Library packages whose value types the engine reads by name, imported or not. */
+const VALUE_LIBRARY_PACKAGES = ['ScalarValues', 'Quantities', 'MeasurementReferences', 'ISQ', 'SI', 'USCustomaryUnits'];
+
+/** The simple names a syntax subtree reads: `k` of `x + k`, `f` of `f(x)`, the first link of `a.b`. */
+function simpleNamesIn(e: unknown, out: Set<string>): void {
+  if (typeof e !== 'object' || e === null) return;
+  if (Array.isArray(e)) {
+    for (const x of e) simpleNamesIn(x, out);
+    return;
+  }
+  const n = e as { kind?: string; name?: { segments?: string[]; isGlobal?: boolean }; callee?: { kind?: string; segments?: string[]; isGlobal?: boolean } } & Record<string, unknown>;
+  if (n.kind === 'Name' && n.name?.segments?.length === 1 && !n.name.isGlobal) out.add(n.name.segments[0]!);
+  if (n.kind === 'Invocation' && n.callee?.kind === 'QualifiedName' && n.callee.segments?.length === 1 && !n.callee.isGlobal) out.add(n.callee.segments[0]!);
+  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') simpleNamesIn(v, out);
+}
+
 function quoteSegment(s: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
@@ -156,6 +175,9 @@ export class ModelIndex {
   private readonly quantityValuedCache = new Map<ModelElement, boolean>();
   private readonly valueTypesCache = new Map<ModelElement, ValueType[]>();
   private readonly namingCache = new Map<ModelElement, Map<ModelElement, string>>();
+  private written: WeakMap<object, ModelElement> | undefined;
+  private readonly unresolvedCache = new Map<ModelElement, string | null>();
+  private readonly hiddenCache = new Map<ModelElement, { feature: ModelElement; message: string } | null>();
 
   constructor(readonly documents: readonly ParsedDocument[]) {
     for (const doc of documents) this.names.update(doc.path, doc.document);
@@ -192,6 +214,36 @@ export class ModelIndex {
       }
     }
     return element;
+  }
+
+  /**
+   * The element a name or reference of the model's text is written in, undefined for one not in the
+   * model's text (a question's condition). A feature's value, relations and connector ends are read in
+   * the feature's owner (as ModelValues and resolveReference read them); anything else in the innermost
+   * element whose declaration holds it. An
+   * inherited member is evaluated on the subtype's instance, but its names resolve here.
+   */
+  writtenIn(ref: object): ModelElement | undefined {
+    if (!this.written) {
+      const map = new WeakMap<object, ModelElement>();
+      const walk = (x: unknown, current: ModelElement): void => {
+        if (typeof x !== 'object' || x === null) return;
+        if (Array.isArray(x)) {
+          for (const y of x) walk(y, current);
+          return;
+        }
+        const own = this.byNode.get(x as NamespaceNode);
+        const k = (x as { kind?: unknown }).kind;
+        if (k === 'QualifiedName' || k === 'FeatureChain') map.set(x, current);
+        for (const [key, v] of Object.entries(x)) {
+          if (key === 'range' || typeof v !== 'object' || v === null) continue;
+          walk(v, own && !(OWNER_SCOPED.has(key) && own.node.kind === 'Usage' && own.parent) ? own : current);
+        }
+      };
+      for (const r of this.roots) walk(r.node, r);
+      this.written = map;
+    }
+    return this.written.get(ref);
   }
 
   elementOf(node: NamespaceNode): ModelElement | undefined {
@@ -480,6 +532,93 @@ export class ModelIndex {
       for (const [f, message] of this.namingProblems(t)) add(features.find((x) => x === f || this.redefinitionRoots(x).includes(f)) ?? (f.name !== null ? this.featureNamesCache.get(e)?.get(f.name) : undefined), message);
     }
     return out;
+  }
+
+  /**
+   * A feature of a calc, constraint, requirement or case body that a supertype's body would read where
+   * its name means something else. Such a body is evaluated over one scope of its members by name
+   * (ModelValues.bodyMembers), its supertypes' included; but a name in a supertype's body resolves where
+   * it is written (KerML 8.2.3.5): `k` in `calc def C { in x; x + k }` is the package's `k` when C has no
+   * feature `k`, whatever `calc c2 : C { attribute k = 100.0; }` adds. Undefined when none; else the added
+   * feature, with why it is refused.
+   */
+  hiddenBodyName(e: ModelElement): { feature: ModelElement; message: string } | undefined {
+    if (this.hiddenCache.has(e)) return this.hiddenCache.get(e) ?? undefined;
+    let found: { feature: ModelElement; message: string } | undefined;
+    const supertypes: ModelElement[] = [];
+    const visit = (x: ModelElement) => {
+      for (const t of this.typesOf(x)) {
+        if (t === e || supertypes.includes(t)) continue;
+        supertypes.push(t);
+        visit(t);
+      }
+    };
+    visit(e);
+    outer: for (const t of supertypes) {
+      const names = new Set<string>();
+      simpleNamesIn(bodyOf(t.node), names);
+      for (const n of names) {
+        const added = this.featureNamed(e, n);
+        if (!added || this.featureNamed(t, n)) continue;
+        let meant: ModelElement | undefined;
+        try {
+          meant = this.resolveSegments(t, [n]);
+        } catch {
+          meant = undefined;
+        }
+        if (meant === added) continue;
+        const what = meant ? described(meant) : 'no feature of it';
+        found = {
+          feature: added,
+          message: `'${n}' in the body of ${t.name ?? t.qualifiedName} names ${what} where it is written (KerML: a name resolves where it is written, and ${t.name ?? t.qualifiedName} has no feature '${n}'), but ${e.name ?? e.qualifiedName} evaluates that body with its own ${described(added)} under that name: not modeled; rename one of them`,
+        };
+        break outer;
+      }
+    }
+    this.hiddenCache.set(e, found ?? null);
+    return found;
+  }
+
+  /**
+   * The first type, specialized definition, subsetted or redefined feature that an element (or what it
+   * specializes, transitively) names and that resolves to nothing, in the model or the library: such an
+   * element's features, values and constraints are not known (a requirement typed by an unresolved name
+   * has conditions the engine cannot see), so reading it is refused. Undefined when all resolve.
+   */
+  unresolvedType(e: ModelElement): string | undefined {
+    if (this.unresolvedCache.has(e)) return this.unresolvedCache.get(e) ?? undefined;
+    this.unresolvedCache.set(e, null); // a cycle of specializations finds nothing more
+    let found: string | undefined;
+    if (e.node.kind !== 'Package') {
+      for (const r of e.node.relations) {
+        if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
+        const scope = e.parent ?? e;
+        let resolved: boolean;
+        try {
+          resolved = this.resolveReference(scope, r.target, e) !== undefined || this.libraryNameOf(scope, r.target) !== undefined || this.knownLibraryType(r.target);
+        } catch {
+          resolved = true; // an ambiguous name is refused where it is read, naming both
+        }
+        if (!resolved) {
+          const text = r.target.kind === 'QualifiedName' ? r.target.segments.join('::') : r.target.chain.map((q) => q.segments.join('::')).join('.');
+          found = `${place(e.path, r.target.range)}: '${text}', which ${e.name ?? e.qualifiedName} ${r.relation === 'typing' ? 'is typed by' : r.relation === 'redefinition' ? 'redefines' : r.relation === 'subsetting' ? 'subsets' : 'specializes'}, names nothing the model or the library declares: what it inherits (features, values, constraints) is unknown, so it is not read`;
+          break;
+        }
+      }
+      if (!found) for (const t of this.typesOf(e)) if ((found = this.unresolvedType(t))) break;
+    }
+    this.unresolvedCache.set(e, found ?? null);
+    return found;
+  }
+
+  /**
+   * A value type of the quantity and scalar libraries named without its import (`attribute x : Real`
+   * with no `import ScalarValues::*`): the engine reads these by name, so what they give is known.
+   */
+  private knownLibraryType(ref: Reference): boolean {
+    if (ref.kind !== 'QualifiedName') return false;
+    const last = ref.segments.at(-1)!;
+    return VALUE_LIBRARY_PACKAGES.some((p) => this.names.resolvePath([p, last], 'builtin').length > 0);
   }
 
   /** The names mentioned in these elements' bodies and in those of the types they specialize. */

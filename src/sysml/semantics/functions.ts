@@ -216,8 +216,15 @@ const FUNCTIONS: Record<string, Fn> = {
     if (x!.kind !== 'string' || lo!.kind !== 'integer' || hi!.kind !== 'integer') {
       return error('Substring() needs a String and two Integers', ctx.range);
     }
-    // 1-based, both ends inclusive.
-    return str([...x!.value].slice(Math.max(0, Number(lo!.value) - 1), Math.max(0, Number(hi!.value))).join(''));
+    // 1-based, both ends inclusive. StringFunctions declares Substring without a body: what it gives
+    // for bounds outside the string (or crossed by more than an empty range) is not said, so refused.
+    const chars = [...x!.value];
+    const l = lo!.value;
+    const h = hi!.value;
+    if (l < 1n || h > BigInt(chars.length) || h < l - 1n) {
+      return error(`Substring() from ${l} to ${h} of a String of ${chars.length} characters: the library does not say what it gives outside 1..${chars.length}`, ctx.range, 'unsupported');
+    }
+    return str(chars.slice(Number(l) - 1, Number(h)).join(''));
   },
   ToString: (args, ctx) => {
     const bad = arity('ToString', args, 1, 1, ctx);

@@ -231,10 +231,29 @@ export function compare(a: Scalar, b: Scalar): number | undefined {
     const qv = (q.value * q.unit.num) / q.unit.den;
     return a.kind === 'quantity' ? Math.sign(qv - n) : Math.sign(n - qv);
   }
+  // An Integer against a Real exactly: converting the Integer to a double rounds one past 2^53
+  // (9007199254740993 == 9007199254740992.0 was true).
+  if (a.kind === 'integer' && b.kind === 'real') return compareIntegerReal(a.value, b.value);
+  if (a.kind === 'real' && b.kind === 'integer') {
+    const c = compareIntegerReal(b.value, a.value);
+    return c === undefined ? undefined : -c;
+  }
   const x = magnitude(a);
   const y = magnitude(b);
   if (x === undefined || y === undefined) return undefined;
   return x < y ? -1 : x > y ? 1 : x === y ? 0 : undefined;
+}
+
+/** Orders an Integer and a Real by their exact values (a double's floor is an exact Integer). */
+function compareIntegerReal(i: bigint, r: number): number | undefined {
+  if (Number.isNaN(r)) return undefined;
+  if (r === Infinity) return -1;
+  if (r === -Infinity) return 1;
+  const f = Math.floor(r);
+  const fb = BigInt(f);
+  if (i < fb) return -1;
+  if (i > fb) return 1;
+  return r === f ? 0 : -1;
 }
 
 /** `==`: Integer 1 equals Real 1.0; quantities equal after conversion; sequences element-wise. */

@@ -47,6 +47,10 @@ describe('semantics/functions', () => {
     assert.deepEqual(call('isZero', q(0, 'm')), bool(true));
     assert.deepEqual(call('Length', str('héllo')), int(5));
     assert.deepEqual(call('Substring', str('assay'), int(2), int(4)), str('ssa'));
+    assert.deepEqual(call('Substring', str('assay'), int(3), int(2)), str(''));
+    // Bounds outside the string: the library does not say (it answered 'as' and 'say', clamped).
+    assert.match(format(call('Substring', str('assay'), int(0), int(2))), /^error: Substring\(\) from 0 to 2 of a String of 5 characters/);
+    assert.match(format(call('Substring', str('assay'), int(3), int(9))), /^error: Substring\(\) from 3 to 9/);
     assert.deepEqual(call('ToString', q(2.5, 'kg')), str('2.5 [kg]'));
     assert.deepEqual(call('ToInteger', str(' 42 ')), int(42));
     assert.deepEqual(call('ToReal', str('2.5')), real(2.5));

@@ -25,6 +25,14 @@ describe('semantics/values', () => {
   it('compares numbers across Integer and Real and quantities across units', () => {
     assert.equal(compare(int(1), real(1.5)), -1);
     assert.ok(equals(int(1), real(1)));
+    // Exactly, past 2^53: 9007199254740993 is not the Real 9007199254740992.0 (it rounded to it).
+    const past = int(9007199254740993n);
+    assert.ok(!equals(past, real(9007199254740992)));
+    assert.equal(compare(past, real(9007199254740992)), 1);
+    assert.equal(compare(real(9007199254740992), past), -1);
+    assert.equal(compare(int(-3), real(-2.5)), -1);
+    assert.equal(compare(int(-2), real(-2.5)), 1);
+    assert.equal(compare(int(5), real(Infinity)), -1);
     assert.ok(!identical(int(1), real(1)));
     assert.equal(compare(quantity(1, parseUnit('km')), quantity(999, parseUnit('m'))), 1);
     assert.ok(equals(quantity(90, parseUnit('km/h')), quantity(25, parseUnit('m/s'))));
