@@ -443,7 +443,7 @@ class Compiler {
    * action atomically in the move that enters the state, before any of them: where it conflicts with one
    * (writes what it reads or writes), the model is refused naming both.
    */
-  private checkDoActions(access: Access): void {
+  private checkDoActions(access: FeatureReader): void {
     const nodes = this.nodes;
     const below = (id: number): number[] => nodes[id]!.children.flatMap((c) => [c, ...below(c)]);
     for (const [sid, d] of this.doEffects) {
