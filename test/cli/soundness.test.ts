@@ -448,11 +448,8 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     const m = join(OURS, 'names-scopes.sysml');
     // Once: d.r = 1, d.s = 2, d2.r = 1 (the package's k and g), wheel.w = 15, big.w = 21 (the added k),
     // dd.r = 2 (Base's private k).
-    for (const [subject, want] of [['NS::d::r', '10'], ['NS::d::s', '7'], ['NS::d2::r', '10'], ['NS::wheel::w', '3'], ['NS::big::w', '3'], ['NS::dd::r', '1']] as const) {
-      const r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
-    }
+    proves(m, ([['NS::d::r', '10'], ['NS::d::s', '7'], ['NS::d2::r', '10'], ['NS::wheel::w', '3'], ['NS::big::w', '3'], ['NS::dd::r', '1']] as const)
+      .map(([subject, want]) => [['evaluate', subject], subject.split('::').at(-1)!, want] as const));
     // The solver reads the names the same way (once: z = 2, the package's k plus one).
     const r = ask('satisfiable', 'NS::q', '--model', m);
     proved(r.code, r.answer);
@@ -463,11 +460,7 @@ describe('cli: soundness — the wrong answers of real models are right or refus
   it('names resolve where they are written: a usage of another package\'s calc, constraint or requirement reads that package\'s names', () => {
     const m = join(OURS, 'names-written.sysml');
     // Once: f = 2, c and r false (App's g = 1.0 read for Lib's g = 9.81).
-    for (const [subject, want] of [['App::f', '19.62'], ['App::c', 'true'], ['App::r', 'true']] as const) {
-      const r = ask('evaluate', subject, '--model', m);
-      proved(r.code, r.answer);
-      assert.equal(value(r.answer, subject.split('::').at(-1)!), want, subject);
-    }
+    proves(m, [[['evaluate', 'App::f'], 'f', '19.62'], [['evaluate', 'App::c'], 'c', 'true'], [['evaluate', 'App::r'], 'r', 'true']]);
     // The solver too (once: v = 1.5, between App's g and g + 1).
     let r = ask('satisfiable', 'App::q', '--model', m);
     proved(r.code, r.answer);
@@ -482,48 +475,38 @@ describe('cli: soundness — the wrong answers of real models are right or refus
   it('a requirement, constraint or calc typed by (or specializing) a name that resolves to nothing is refused, naming the name', () => {
     const m = join(OURS, 'unresolved-types.sysml');
     // Once: massReq and checked true at proved (no condition seen), as if MassRequirement stated none.
-    for (const [subject, line, name] of [['massReq', '4:27', 'MassRequirement'], ['checked', '5:32', 'BaseRequirement'], ['limit', '7:24', 'SpeedLimit'], ['total', '8:18', 'Total']] as const) {
-      const r = ask('evaluate', `UT::${subject}`, '--model', m);
-      refused(r.code, r.answer, new RegExp(`unresolved-types\\.sysml:${line}`), new RegExp(`'${name}', which \\w+ (is typed by|specializes), names nothing the model or the library declares`));
-    }
-    const r = ask('satisfiable', 'UT::massReq', '--model', m);
-    refused(r.code, r.answer, /unresolved-types\.sysml:4:27/, /'MassRequirement'.* names nothing/);
+    refuses(m, [
+      ...([['massReq', '4:27', 'MassRequirement'], ['checked', '5:32', 'BaseRequirement'], ['limit', '7:24', 'SpeedLimit'], ['total', '8:18', 'Total']] as const).map(([subject, line, name]) =>
+        [['evaluate', `UT::${subject}`], new RegExp(`unresolved-types\\.sysml:${line}`), new RegExp(`'${name}', which \\w+ (is typed by|specializes), names nothing the model or the library declares`)] as const),
+      [['satisfiable', 'UT::massReq'], /unresolved-types\.sysml:4:27/, /'MassRequirement'.* names nothing/],
+    ]);
   });
 
   it('a redefinition of a feature chain (:>> engine.mass = 400.0) is refused where the chain is read, not ignored', () => {
     const m = join(OURS, 'chain-redefinition.sysml');
     // Once: total = 1100 and engine.mass = 100 at proved, the redefinition ignored.
-    for (const subject of ['CR::car3::total', 'CR::car3::engine::mass']) {
-      const r = ask('evaluate', subject, '--model', m);
-      refused(r.code, r.answer, /chain-redefinition\.sysml:6:37/, /'engine\.mass' is redefined as a feature chain in car3 .* not modeled/);
-    }
-    // Once: satisfiable with heavy = 200 (engine.mass read as 100).
-    const r = ask('satisfiable', 'CR::q', '--model', m);
-    refused(r.code, r.answer, /chain-redefinition\.sysml:8:32/, /'engine\.mass' is redefined as a feature chain in q/);
+    const chain = /'engine\.mass' is redefined as a feature chain in car3 .* not modeled/;
+    refuses(m, [
+      [['evaluate', 'CR::car3::total'], /chain-redefinition\.sysml:6:37/, chain],
+      [['evaluate', 'CR::car3::engine::mass'], /chain-redefinition\.sysml:6:37/, chain],
+      // Once: satisfiable with heavy = 200 (engine.mass read as 100).
+      [['satisfiable', 'CR::q'], /chain-redefinition\.sysml:8:32/, /'engine\.mass' is redefined as a feature chain in q/],
+    ]);
   });
 
   it('a feature with a value of its own and a subsetting feature whose value is not among it is a model error, not left out', () => {
     const m = join(OURS, 'subset-bound.sysml');
     // Once: t = 3 at proved, y1 = 5.0 (a value of ys by subsetting) left out.
-    let r = ask('evaluate', 'SBD::qq::t', '--model', m);
-    refused(r.code, r.answer, /subset-bound\.sysml:3:65/, /'y1' subsets 'qq\.ys' but its value 5\.0 is not among \(1\.0, 2\.0\)/);
-    r = ask('evaluate', 'SBD::rr::t', '--model', m);
-    proved(r.code, r.answer);
-    assert.equal(value(r.answer, 't'), '3');
+    refuses(m, [[['evaluate', 'SBD::qq::t'], /subset-bound\.sysml:3:65/, /'y1' subsets 'qq\.ys' but its value 5\.0 is not among \(1\.0, 2\.0\)/]]);
+    proves(m, [[['evaluate', 'SBD::rr::t'], 't', '3']]);
   });
 
   it('a qualified name of a definition\'s feature (Car::mass in Car) is read on the instance at hand, as the simple name is', () => {
     const m = join(OURS, 'names-qualified.sysml');
     // Once: x = 2000 (Car's own 1000, not car's 1500) at proved.
-    let r = ask('evaluate', 'NQ::car::x', '--model', m);
-    proved(r.code, r.answer);
-    assert.equal(value(r.answer, 'x'), '3000');
-    r = ask('evaluate', 'NQ::viaUsage', '--model', m);
-    proved(r.code, r.answer);
-    assert.equal(value(r.answer, 'viaUsage'), '1500');
+    proves(m, [[['evaluate', 'NQ::car::x'], 'x', '3000'], [['evaluate', 'NQ::viaUsage'], 'viaUsage', '1500']]);
     // Once: 1000 at proved, where car's is 1500.
-    r = ask('evaluate', 'NQ::viaDef', '--model', m);
-    refused(r.code, r.answer, /names-qualified\.sysml:6:31/, /'Car::mass' is a feature of the definition Car, read outside any instance of it/);
+    refuses(m, [[['evaluate', 'NQ::viaDef'], /names-qualified\.sysml:6:31/, /'Car::mass' is a feature of the definition Car, read outside any instance of it/]]);
   });
 
   it('a refusal names the file that holds the construct, with several model files', () => {
