@@ -390,16 +390,25 @@ export function parameterOrderMessage(name: string, position: number, owner: str
     : `the parameter '${name}' of ${owner} is its ${nth(position)}, past ${supertype}'s parameters, and ${supertype}'s '${name}' is its ${nth(named)}: ${rule}, so it is not that one; write \`${direction} :>> ${name}\` to redefine it, or declare the parameters in ${supertype}'s order`;
 }
 
-/** Names mentioned in a syntax subtree (every segment of every qualified name: names, member accesses, references). */
-export function mentioned(e: unknown, out: Set<string>): void {
+/** Calls `visit` on every object of a syntax subtree (arrays entered, ranges skipped), kind or not:
+ * what the name collectors below share. */
+export function eachSyntaxObject(e: unknown, visit: (n: { kind?: string } & Record<string, unknown>) => void): void {
   if (typeof e !== 'object' || e === null) return;
   if (Array.isArray(e)) {
-    for (const x of e) mentioned(x, out);
+    for (const x of e) eachSyntaxObject(x, visit);
     return;
   }
-  const n = e as { kind?: string; segments?: string[] } & Record<string, unknown>;
-  if (n.kind === 'QualifiedName' && n.segments) for (const s of n.segments) out.add(s);
-  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') mentioned(v, out);
+  const n = e as { kind?: string } & Record<string, unknown>;
+  visit(n);
+  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') eachSyntaxObject(v, visit);
+}
+
+/** Names mentioned in a syntax subtree (every segment of every qualified name: names, member accesses, references). */
+export function mentioned(e: unknown, out: Set<string>): void {
+  eachSyntaxObject(e, (n) => {
+    const segments = (n as { segments?: string[] }).segments;
+    if (n.kind === 'QualifiedName' && segments) for (const s of segments) out.add(s);
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   Transition, Usage,
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
+import { specializesThrough } from '../semantics/types';
 import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
@@ -847,11 +848,8 @@ class Compiler {
   }
 
   /** Whether the type `a` specializes `b`, transitively. */
-  private specializes(a: ScopeEntry, b: ScopeEntry, seen = new Set<ScopeEntry>()): boolean {
-    if (a === b) return true;
-    if (seen.has(a)) return false;
-    seen.add(a);
-    return this.scope.typesOf(a).some((t) => this.specializes(t, b, seen));
+  private specializes(a: ScopeEntry, b: ScopeEntry): boolean {
+    return specializesThrough(a, b, (x) => this.scope.typesOf(x));
   }
 
   /** Where an inherited member was declared (its file and lexical scope), for its names and places. */

@@ -11,7 +11,7 @@ import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type In
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
-import { asInstanceOf } from '../semantics/types';
+import { asInstanceOf, specializesThrough } from '../semantics/types';
 import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -165,11 +165,8 @@ export class ModelValues {
   }
 
   /** Whether `e` is `type` or specializes it, through the model's own types. */
-  private specializes(e: ModelElement, type: ModelElement, seen = new Set<ModelElement>()): boolean {
-    if (e === type) return true;
-    if (seen.has(e)) return false;
-    seen.add(e);
-    return this.index.typesOf(e).some((t) => this.specializes(t, type, seen));
+  private specializes(e: ModelElement, type: ModelElement): boolean {
+    return specializesThrough(e, type, (x) => this.index.typesOf(x));
   }
 
   /** An environment for an expression written in `lexical` (an element), read on instance `ctx`. */

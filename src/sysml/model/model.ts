@@ -6,7 +6,7 @@
 import type { Alias, Definition, Document, Import, Member, Multiplicity, Package, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { Workspace, type Declaration } from '../names';
 import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
-import { inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { eachSyntaxObject, inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { isScalarTypeName, type ScalarTypeName } from '../semantics/types';
 import { UnsupportedError, place } from './errors';
 
@@ -43,15 +43,11 @@ const VALUE_LIBRARY_PACKAGES = ['ScalarValues', 'Quantities', 'MeasurementRefere
 
 /** The simple names a syntax subtree reads: `k` of `x + k`, `f` of `f(x)`, the first link of `a.b`. */
 function simpleNamesIn(e: unknown, out: Set<string>): void {
-  if (typeof e !== 'object' || e === null) return;
-  if (Array.isArray(e)) {
-    for (const x of e) simpleNamesIn(x, out);
-    return;
-  }
-  const n = e as { kind?: string; name?: { segments?: string[]; isGlobal?: boolean }; callee?: { kind?: string; segments?: string[]; isGlobal?: boolean } } & Record<string, unknown>;
-  if (n.kind === 'Name' && n.name?.segments?.length === 1 && !n.name.isGlobal) out.add(n.name.segments[0]!);
-  if (n.kind === 'Invocation' && n.callee?.kind === 'QualifiedName' && n.callee.segments?.length === 1 && !n.callee.isGlobal) out.add(n.callee.segments[0]!);
-  for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') simpleNamesIn(v, out);
+  eachSyntaxObject(e, (x) => {
+    const n = x as { kind?: string; name?: { segments?: string[]; isGlobal?: boolean }; callee?: { kind?: string; segments?: string[]; isGlobal?: boolean } };
+    if (n.kind === 'Name' && n.name?.segments?.length === 1 && !n.name.isGlobal) out.add(n.name.segments[0]!);
+    if (n.kind === 'Invocation' && n.callee?.kind === 'QualifiedName' && n.callee.segments?.length === 1 && !n.callee.isGlobal) out.add(n.callee.segments[0]!);
+  });
 }
 
 function quoteSegment(s: string): string {

@@ -73,3 +73,12 @@ function wholeNumber(v: Scalar): bigint | typeof Infinity | undefined {
   const x = realPart(v);
   return x !== undefined && Number.isInteger(x) ? BigInt(x) : undefined;
 }
+
+/** Whether `a` is `b` or specializes it transitively, through `typesOf` (the model's or the
+ * behaviours' index of types: both layers ask it of their own elements). */
+export function specializesThrough<T>(a: T, b: T, typesOf: (x: T) => readonly T[], seen = new Set<T>()): boolean {
+  if (a === b) return true;
+  if (seen.has(a)) return false;
+  seen.add(a);
+  return typesOf(a).some((t) => specializesThrough(t, b, typesOf, seen));
+}
