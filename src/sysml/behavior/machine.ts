@@ -3,8 +3,9 @@
 // distinctions as bytes: the explorer's visited-set key).
 import type { Expression, QualifiedName, Reference, SourceRange } from '../ast';
 import { Evaluator, type CallArgument, type Environment } from '../semantics/evaluate';
+import { binary, unary } from '../semantics/operators';
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
-import { enumLiteral, error, format, isError, itemsOf, sequence, type Outcome, type Scalar, type Value } from '../semantics/values';
+import { bool, enumLiteral, error, format, int, isError, itemsOf, sequence, type Outcome, type Scalar, type Value } from '../semantics/values';
 import { asInstanceOf } from '../semantics/types';
 import { BehaviorError, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type Trigger } from './model';
 import type { StateKey } from './state-store';
@@ -66,6 +67,9 @@ interface WhenWait {
 }
 
 const SECOND = tryParseUnit('s')!;
+
+/** A compiled expression (Runtime.direct): its value in a state, or undefined to ask the evaluator. */
+type Direct = (values: readonly (Value | undefined)[]) => Value | undefined;
 /** The times of a token that arrived at clock 0 (shared: a token's times are never changed in place). */
 const SINCE_ZERO: readonly number[] = Object.freeze([0]);
 
@@ -248,9 +252,106 @@ export class Runtime {
   private readonly boundFeatures: number[];
 
   evaluate(expr: Expression, values: readonly (Value | undefined)[], scope: readonly string[], where: ExecNode | { path: string }): Value {
+    const fast = this.direct(expr, scope);
+    if (fast !== null) {
+      const d = fast(values);
+      if (d !== undefined) return d;
+    }
     const v = this.evaluator.evaluate(expr, new StateEnvironment(this, values, scope));
     if (isError(v)) throw new BehaviorError(v.message, where.path, v.range ?? expr.range, v.code === 'budget' ? 'budget' : 'unsupported');
     return v;
+  }
+
+  /**
+   * Expressions of plain features, literals and operators (`c < 49`, `c + 1`, `a and not b`), by
+   * expression and scope: compiled once into a function of the state's values that applies the same
+   * operator functions the evaluator does (operators.ts) with each name's feature found once, so the
+   * explorer's millions of evaluations skip the tree walk and the name lookups. It answers undefined
+   * whenever the evaluator could answer anything else than a plain value (a name with no value, an
+   * operator error, a non-Boolean operand of `and`): the evaluator then evaluates the expression
+   * itself (these expressions read nothing but values, so evaluating again changes nothing).
+   */
+  private readonly directs = new Map<Expression, { readonly scope: readonly string[]; readonly fn: Direct | null }>();
+  private direct(expr: Expression, scope: readonly string[]): Direct | null {
+    const hit = this.directs.get(expr);
+    if (hit !== undefined && hit.scope === scope) return hit.fn;
+    const fn = this.compileDirect(expr, scope);
+    if (this.directs.size < 4096) this.directs.set(expr, { scope, fn });
+    return fn;
+  }
+
+  private compileDirect(expr: Expression, scope: readonly string[]): Direct | null {
+    switch (expr.kind) {
+      case 'Literal': {
+        // As Evaluator.literal outside `[ ]`: a safe integer, a Real, a Boolean.
+        if (expr.literal === 'integer' && typeof expr.value === 'number' && Number.isSafeInteger(expr.value)) {
+          const v = int(expr.value);
+          return () => v;
+        }
+        if (expr.literal === 'boolean' && typeof expr.value === 'boolean') {
+          const v = bool(expr.value);
+          return () => v;
+        }
+        return null;
+      }
+      case 'Name': {
+        // As StateEnvironment.lookup: no misread, and the first scope prefix naming anything names a
+        // feature that holds its own value (not bound, not a calc, an instance or an opaque parameter).
+        const segs = expr.name.segments;
+        if (segs.length !== 1 || this.model.misreads.has(expr.name)) return null;
+        const m = this.model;
+        for (const p of scope) {
+          const key = joinPath(p, segs[0]!);
+          const i = m.featureIndex.get(key);
+          if (i !== undefined) {
+            if (m.features[i]!.bound) return null;
+            return (values) => values[i];
+          }
+          if (m.opaque.has(key) || m.calcs.has(key) || m.instances.has(key)) return null;
+        }
+        return null;
+      }
+      case 'Unary': {
+        const operand = this.compileDirect(expr.operand, scope);
+        if (operand === null) return null;
+        const op = expr.operator;
+        return (values) => {
+          const v = operand(values);
+          if (v === undefined) return undefined;
+          const r = unary(op, v, expr);
+          return isError(r) ? undefined : r;
+        };
+      }
+      case 'Binary': {
+        const op = expr.operator;
+        if (op === '??' || op === '..') return null;
+        const left = this.compileDirect(expr.left, scope);
+        const right = left && this.compileDirect(expr.right, scope);
+        if (left === null || right === null) return null;
+        if (op === 'and' || op === 'or' || op === 'implies') {
+          // Conditional, as Evaluator.binaryExpression: the right operand only when it decides.
+          return (values) => {
+            const a = left(values);
+            if (a === undefined || a.kind !== 'boolean') return undefined;
+            if (op === 'and' && !a.value) return a;
+            if (op === 'or' && a.value) return a;
+            if (op === 'implies' && !a.value) return bool(true);
+            const b = right(values);
+            return b === undefined || b.kind !== 'boolean' ? undefined : b;
+          };
+        }
+        return (values) => {
+          const a = left(values);
+          if (a === undefined) return undefined;
+          const b = right(values);
+          if (b === undefined) return undefined;
+          const r = binary(op, a, b, expr);
+          return isError(r) ? undefined : r;
+        };
+      }
+      default:
+        return null;
+    }
   }
 
   truth(expr: Expression, values: readonly (Value | undefined)[], scope: readonly string[], where: { path: string }): boolean {
@@ -1178,22 +1279,29 @@ export class Runtime {
     key.reset();
     key.byte(state.terminated ? 1 : 0);
     if (this.atHorizon >= 0) key.text(String(Math.min(state.clock, this.atHorizon + 1)));
-    key.uint(state.tokens.length);
-    for (const t of state.tokens) {
+    const tokens = state.tokens;
+    key.uint(tokens.length);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k]!;
       key.uint(t.node);
       // A token at a join says which succession it came along (every token at a join has one).
       if (t.via !== undefined) key.uint(t.via + 1);
       key.uint(t.since.length);
       // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
-      if (this.waitsOf(t.node).length > 0) for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
+      if (this.isTimedNode(t.node)) for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
     }
-    for (const v of state.values) {
+    const values = state.values;
+    for (let k = 0; k < values.length; k++) {
+      const v = values[k];
       if (v === undefined) key.byte(0);
       else if (v.kind === 'boolean') key.byte(v.value ? 1 : 2);
       else if (v.kind === 'integer') {
         // Exact: a bigint converts to a safe integer only when it is one.
         const x = Number(v.value);
-        if (Number.isSafeInteger(x)) {
+        if (x >= 0 && x < 0x80) {
+          key.byte(3);
+          key.byte(x);
+        } else if (Number.isSafeInteger(x)) {
           key.byte(x >= 0 ? 3 : 4);
           key.uint(x >= 0 ? x : -x);
         } else {
@@ -1214,6 +1322,15 @@ export class Runtime {
         for (const sig of q) key.text(sig);
       }
     }
+  }
+
+  /** Per node: 0 not yet known, 1 no timed wait counts from a token there, 2 some does (waitsOf). */
+  private timedNodes: Uint8Array | undefined = undefined;
+  private isTimedNode(node: number): boolean {
+    const flags = (this.timedNodes ??= new Uint8Array(this.model.nodes.length));
+    let f = flags[node]!;
+    if (f === 0) flags[node] = f = this.waitsOf(node).length > 0 ? 2 : 1;
+    return f === 2;
   }
 
   private readonly waitsCache: (readonly { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[])[] = [];
