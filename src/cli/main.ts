@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `assay` — the command-line host. Dispatches to the sub-programs; each returns its exit code.
 import { runParseCommand } from './parse';
-import { runAskCommand } from './ask';
 import { join } from 'node:path';
-import { WorkerModel } from '../host/worker-model';
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'parse') return runParseCommand(rest);
+  // Loaded only for a question: `assay parse` then starts without the modules the host needs to
+  // ask engines (processes, worker threads, HTTP for offload, crypto), which Node takes ~40 ms to load.
+  const [{ runAskCommand }, { WorkerModel }] = await Promise.all([import('./ask'), import('../host/worker-model')]);
   // The SysML front end gives routing the subject's kind and re-checks behaviour witnesses by replay,
   // on a worker thread: the deadline and Ctrl-C bound the host's own parsing and replay too.
   const model = new WorkerModel(join(__dirname, 'model-worker.js'));
