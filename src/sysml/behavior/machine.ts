@@ -68,6 +68,17 @@ interface WhenWait {
 
 const SECOND = tryParseUnit('s')!;
 
+/** Writes a non-negative integer as StateKey.uint does (seven bits a byte, high bit on all but the
+ * last) at `n`, in a buffer with room for it (StateKey.reserve); where it ends. */
+function putUint(b: Uint8Array, n: number, u: number): number {
+  while (u >= 0x80) {
+    b[n++] = (u % 0x80) | 0x80;
+    u = Math.floor(u / 0x80);
+  }
+  b[n++] = u;
+  return n;
+}
+
 /** A compiled expression (Runtime.direct): its value in a state, or undefined to ask the evaluator. */
 type Direct = (values: readonly (Value | undefined)[]) => Value | undefined;
 /** The times of a token that arrived at clock 0 (shared: a token's times are never changed in place). */
@@ -480,6 +491,18 @@ export class Runtime {
 
   private readonly labels = new Map<string, string[]>();
   /** A move's label, `t<token>@<name>`; kept for the first tokens (most moves repeat them). */
+  /**
+   * The move of a token at a node (a decision's branch, a transition), made once and shared: moves
+   * are immutable, and a state's enabled moves are listed for every state explored.
+   */
+  private readonly moves: (Move | undefined)[][][] = [];
+  private move(token: number, node: number, branch: number, name: string): Move {
+    if (token >= 1024) return { token, node, branch, label: this.label(token, name) };
+    const byBranch = (this.moves[node] ??= []);
+    const byToken = (byBranch[branch] ??= []);
+    return (byToken[token] ??= { token, node, branch, label: this.label(token, name) });
+  }
+
   private label(token: number, name: string): string {
     if (token >= 1024) return `t${token}@${name}`;
     let byToken = this.labels.get(name);
@@ -513,7 +536,7 @@ export class Runtime {
           if (joinsSeen.has(n.id)) break;
           joinsSeen.add(n.id);
           if (this.joinReady(state.tokens, n.id) !== undefined) {
-            moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+            moves.push(this.move(t.id, n.id, 0, n.name));
             orders.push(n.id);
           }
           break;
@@ -525,18 +548,18 @@ export class Runtime {
             const g = n.guards[i];
             if (g && !this.truth(g, state.values, n.scope, n)) continue;
             any = true;
-            moves.push({ token: t.id, node: n.id, branch: i, label: this.label(t.id, this.branchName(n, i)) });
+            moves.push(this.move(t.id, n.id, i, this.branchName(n, i)));
             orders.push(n.id + i / (n.succ.length + 1));
           }
           if (!any && n.elseIndex >= 0) {
-            moves.push({ token: t.id, node: n.id, branch: n.elseIndex, label: this.label(t.id, this.branchName(n, n.elseIndex)) });
+            moves.push(this.move(t.id, n.id, n.elseIndex, this.branchName(n, n.elseIndex)));
             orders.push(n.id);
           }
           break;
         }
         case 'accept':
           if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) {
-            moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+            moves.push(this.move(t.id, n.id, 0, n.name));
             orders.push(n.id);
           }
           break;
@@ -557,7 +580,7 @@ export class Runtime {
               if (!tr.trigger && depth < chain.length - 1 && !this.complete(state, sid)) continue;
               if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
-              moves.push({ token: t.id, node: n.id, branch: trId, label: this.label(t.id, tr.name) });
+              moves.push(this.move(t.id, n.id, trId, tr.name));
               orders.push(this.model.nodes.length + trId);
               transitionMoves++;
             }
@@ -565,7 +588,7 @@ export class Runtime {
           break;
         }
         default:
-          moves.push({ token: t.id, node: n.id, branch: 0, label: this.label(t.id, n.name) });
+          moves.push(this.move(t.id, n.id, 0, n.name));
           orders.push(n.id);
       }
     }
@@ -1277,42 +1300,66 @@ export class Runtime {
    */
   writeKey(state: BehaviorState, key: StateKey): void {
     key.reset();
-    key.byte(state.terminated ? 1 : 0);
-    if (this.atHorizon >= 0) key.text(String(Math.min(state.clock, this.atHorizon + 1)));
     const tokens = state.tokens;
-    key.uint(tokens.length);
+    const values = state.values;
+    // Room for the common parts at once (a number takes at most 8 bytes, a value's tag one more),
+    // then bytes written straight into the buffer; texts (ages, other values) through the key.
+    key.reserve(24 + tokens.length * 24 + values.length * 9);
+    let b = key.bytes;
+    let n = 0;
+    b[n++] = state.terminated ? 1 : 0;
+    if (this.atHorizon >= 0) {
+      key.length = n;
+      key.text(String(Math.min(state.clock, this.atHorizon + 1)));
+      key.reserve(16 + tokens.length * 24 + values.length * 9);
+      b = key.bytes;
+      n = key.length;
+    }
+    n = putUint(b, n, tokens.length);
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k]!;
-      key.uint(t.node);
+      n = putUint(b, n, t.node);
       // A token at a join says which succession it came along (every token at a join has one).
-      if (t.via !== undefined) key.uint(t.via + 1);
-      key.uint(t.since.length);
+      if (t.via !== undefined) n = putUint(b, n, t.via + 1);
+      n = putUint(b, n, t.since.length);
       // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
-      if (this.isTimedNode(t.node)) for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
-    }
-    const values = state.values;
-    for (let k = 0; k < values.length; k++) {
-      const v = values[k];
-      if (v === undefined) key.byte(0);
-      else if (v.kind === 'boolean') key.byte(v.value ? 1 : 2);
-      else if (v.kind === 'integer') {
-        // Exact: a bigint converts to a safe integer only when it is one.
-        const x = Number(v.value);
-        if (x >= 0 && x < 0x80) {
-          key.byte(3);
-          key.byte(x);
-        } else if (Number.isSafeInteger(x)) {
-          key.byte(x >= 0 ? 3 : 4);
-          key.uint(x >= 0 ? x : -x);
-        } else {
-          key.byte(5);
-          key.text(v.value.toString());
-        }
-      } else {
-        key.byte(6);
-        key.text(format(v));
+      if (this.isTimedNode(t.node)) {
+        key.length = n;
+        for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
+        key.reserve(8 + (tokens.length - k) * 24 + values.length * 9);
+        b = key.bytes;
+        n = key.length;
       }
     }
+    for (let k = 0; k < values.length; k++) {
+      const v = values[k];
+      if (v === undefined) b[n++] = 0;
+      else if (v.kind === 'boolean') b[n++] = v.value ? 1 : 2;
+      else {
+        // Exact: a bigint converts to a safe integer only when it is one.
+        const x = v.kind === 'integer' ? Number(v.value) : NaN;
+        if (x >= 0 && x < 0x80) {
+          b[n++] = 3;
+          b[n++] = x;
+        } else if (Number.isSafeInteger(x)) {
+          b[n++] = x >= 0 ? 3 : 4;
+          n = putUint(b, n, x >= 0 ? x : -x);
+        } else {
+          key.length = n;
+          if (v.kind === 'integer') {
+            key.byte(5);
+            key.text(v.value.toString());
+          } else {
+            key.byte(6);
+            key.text(format(v));
+          }
+          key.reserve(8 + (values.length - k) * 9);
+          b = key.bytes;
+          n = key.length;
+        }
+      }
+    }
+    key.length = n;
     key.uint(state.queues.size);
     if (state.queues.size > 0) {
       for (const k of [...state.queues.keys()].sort()) {

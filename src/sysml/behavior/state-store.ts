@@ -35,6 +35,11 @@ export class StateKey {
     this.bytes = grown;
   }
 
+  /** Room for `k` more bytes (a writer may then write them straight into `bytes`). */
+  reserve(k: number): void {
+    if (this.length + k > this.bytes.length) this.room(k);
+  }
+
   byte(b: number): void {
     if (this.length === this.bytes.length) this.room(1);
     this.bytes[this.length++] = b;
