@@ -56,6 +56,8 @@ export interface RuntimeOptions {
   /** Signals the model never sends are accepted as environment events. */
   readonly environmentSignals?: boolean;
   readonly evaluator?: Evaluator;
+  /** false: every expression through the evaluator (tests compare Runtime.direct against it). */
+  readonly directExpressions?: boolean;
 }
 
 /** A `when` trigger a token waits on: its accept (depth -1) or a transition of the state at that depth of its chain. */
@@ -263,7 +265,7 @@ export class Runtime {
   private readonly boundFeatures: number[];
 
   evaluate(expr: Expression, values: readonly (Value | undefined)[], scope: readonly string[], where: ExecNode | { path: string }): Value {
-    const fast = this.direct(expr, scope);
+    const fast = this.options.directExpressions === false ? null : this.direct(expr, scope);
     if (fast !== null) {
       const d = fast(values);
       if (d !== undefined) return d;
