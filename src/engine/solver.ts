@@ -163,8 +163,12 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
     const first = await check(ctx, untracked, timeoutMs, signal);
     if (signal?.aborted) return { status: 'cancelled' };
     if (first.status === 'sat') {
-      const values = stated.read(api, ctx, untracked.model());
-      if ([...values.values()].every(exactInDoubles)) return { status: 'sat', model: values };
+      const model = untracked.model();
+      // A model that breaks what it was asked to satisfy is no answer: solved again, tracked, below.
+      if (violated(ctx, stated, model) === undefined) {
+        const values = stated.read(api, ctx, model);
+        if ([...values.values()].every(exactInDoubles)) return { status: 'sat', model: values };
+      }
     }
     if (first.status === 'unknown' && first.timedOut) return { status: 'unknown', reason: `timeout after ${timeoutMs} ms`, nonlinear: true };
   }
@@ -196,6 +200,8 @@ async function solveNow(problem: Problem, signal?: AbortSignal): Promise<Outcome
     return { status: 'unsat', core: [...new Set(core)] };
   }
   const model = backend.model();
+  const broken = violated(ctx, stated, model);
+  if (broken !== undefined) return { status: 'unknown', reason: `z3 answered with values that break ${broken}: no answer is drawn from them`, nonlinear: stated.nonlinear };
   const values = stated.read(api, ctx, model);
   if (problem.objective && stated.objective && objectiveIndex >= 0 && 'getUpper' in backend) {
     const { direction } = problem.objective;
@@ -242,6 +248,19 @@ async function check(ctx: Ctx, backend: Solver<'assay'> | Optimize<'assay'>, tim
 }
 
 /** Whether a value reaches the host as exactly itself (a double is exact for it). */
+/**
+ * What a model z3 answered breaks: an assertion (by name) or a side condition (a square root's, a
+ * division's) that does not evaluate to true under it, or undefined when it satisfies them all. z3's
+ * non-linear solver was seen to answer such a model in a long-lived engine (a square root's side
+ * condition false, so a constraint seemed to hold at a value where it does not): checked before any
+ * value is read from a model.
+ */
+function violated(ctx: Ctx, stated: Statement, model: Model<'assay'>): string | undefined {
+  for (const c of stated.constraints) if (!ctx.isTrue(model.eval(c, true))) return 'a side condition of the problem (a domain of a square root, a division or a variable)';
+  for (const a of stated.assertions) if (!ctx.isTrue(model.eval(a.term, true))) return `the assertion ${a.name}`;
+  return undefined;
+}
+
 function exactInDoubles(v: SolverValue): boolean {
   if (v.sort !== 'Real') return true;
   if (v.algebraic) return false;
