@@ -656,7 +656,7 @@ export interface LiteralExpression {
   readonly literal: 'integer' | 'real' | 'string' | 'boolean' | 'infinity';
   /** number for integer/real (Infinity for `*`), string with escapes resolved, boolean. */
   readonly value: number | string | boolean;
-  /** An integer literal beyond 2^53 as written (its `value` is then the nearest double). */
+  /** An integer literal beyond 2^53, or a Real literal, as written (its `value` is the nearest double). */
   readonly digits?: string;
   readonly range: SourceRange;
 }

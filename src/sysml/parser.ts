@@ -2202,6 +2202,8 @@ class Parser {
         const text = this.text(a);
         const n = Number(text);
         if (k === INTEGER && !Number.isSafeInteger(n)) return new BigIntegerLiteralNode(text, n, this.starts[a]!, this.endFrom(a), this.lineStarts);
+        // A decimal a double holds only approximately (0.1): its digits kept for its exact value.
+        if (k === REAL) return new RealLiteralNode(text, n, this.starts[a]!, this.endFrom(a), this.lineStarts);
         return new LiteralNode(k === INTEGER ? 'integer' : 'real', n, this.starts[a]!, this.endFrom(a), this.lineStarts);
       }
       case STRING: {
@@ -3007,6 +3009,15 @@ class BigIntegerLiteralNode extends LiteralNode {
   declare readonly digits: string;
   constructor(digits: string, value: number, start: number, end: number, lines: Int32Array) {
     super('integer', value, start, end, lines);
+    this.digits = digits;
+  }
+}
+
+/** A Real literal: its digits as written (the double `value` is only the nearest to them). */
+class RealLiteralNode extends LiteralNode {
+  declare readonly digits: string;
+  constructor(digits: string, value: number, start: number, end: number, lines: Int32Array) {
+    super('real', value, start, end, lines);
     this.digits = digits;
   }
 }

@@ -4,6 +4,7 @@
 import type { Expression, QualifiedName, Reference, SourceRange } from '../ast';
 import { Evaluator, type CallArgument, type Environment } from '../semantics/evaluate';
 import { binary, unary } from '../semantics/operators';
+import { formatRational } from '../semantics/rational';
 import { convertMagnitude, tryParseUnit } from '../semantics/units';
 import { bool, enumLiteral, error, format, int, isError, itemsOf, sequence, type Outcome, type Scalar, type Value } from '../semantics/values';
 import { asInstanceOf } from '../semantics/types';
@@ -79,6 +80,15 @@ function putUint(b: Uint8Array, n: number, u: number): number {
   }
   b[n++] = u;
   return n;
+}
+
+/**
+ * A value as states tell values apart: its notation, except that a Real says whether it has an exact
+ * value and which (two Reals with one double may differ, and compare differently: rational.ts).
+ */
+function stateText(v: Value): string {
+  if (v.kind === 'real') return v.exact ? `r${formatRational(v.exact)}` : `~${format(v)}`;
+  return format(v);
 }
 
 /** A compiled expression (Runtime.direct): its value in a state, or undefined to ask the evaluator. */
@@ -1286,7 +1296,7 @@ export class Runtime {
     let out = `${state.terminated ? 'T' : ''}${this.atHorizon >= 0 ? `@${Math.min(state.clock, this.atHorizon + 1)}` : ''}|`;
     for (const t of state.tokens) out += `${t.node}${t.via !== undefined ? `<${t.via}` : ''}:${this.ages(state, t)};`;
     out += '|';
-    for (const v of state.values) out += v === undefined ? '_;' : `${format(v)};`;
+    for (const v of state.values) out += v === undefined ? '_;' : `${stateText(v)};`;
     if (state.queues.size > 0) {
       out += '|';
       for (const k of [...state.queues.keys()].sort()) out += `${k}=${state.queues.get(k)!.join(',')};`;
@@ -1353,7 +1363,7 @@ export class Runtime {
             key.text(v.value.toString());
           } else {
             key.byte(6);
-            key.text(format(v));
+            key.text(stateText(v));
           }
           key.reserve(8 + (values.length - k) * 9);
           b = key.bytes;

@@ -11,6 +11,7 @@ import { CalcBodyRunner, hasBodyActions } from './calc-body';
 import { BODY_FUNCTIONS, callBodyFunction, callLibraryFunction, isBodyFunction, type BodyFunction } from './functions';
 import { binary, index, single, truth, unary, withUnit, type BinaryOperator } from './operators';
 import type { Draws } from './random';
+import { decimalRational } from './rational';
 import { isDimensionless, ONE, quantityKindUnit, sameDimension, tryParseUnit } from './units';
 import {
   bool, equals, error, format, int, isError, isNull, itemsOf, NULL, rangeOfPlace, real, sequence, str, unitValue, describeKind,
@@ -398,7 +399,11 @@ export class Evaluator {
         if (text !== undefined && /^[0-9]+$/.test(text.trim())) return int(BigInt(text.trim()));
         return Number.isFinite(n) ? int(BigInt(n)) : real(n);
       }
-      case 'real': return real(expr.value as number);
+      case 'real': {
+        // Its exact value from its digits (0.1 is one tenth; the double is only near it).
+        const exact = expr.digits !== undefined ? decimalRational(expr.digits) : undefined;
+        return real(expr.value as number, exact);
+      }
       case 'string': return str(expr.value as string);
       case 'boolean': return bool(expr.value as boolean);
       case 'infinity': return real(Infinity);

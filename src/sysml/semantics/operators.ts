@@ -5,8 +5,9 @@ import { complexArithmetic } from './complex';
 import {
   convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
 } from './units';
+import { addRational, divideRational, multiplyRational, powerRational, rationalToNumber, subtractRational, type Rational } from './rational';
 import {
-  bool, compare, complex, complexParts, describeKind, equals, error, int, isNull, itemsOf, NULL, quantity, real,
+  bool, compare, complex, complexParts, describeKind, equals, error, exactOf, format, int, isNull, itemsOf, NULL, quantity, real,
   sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
@@ -133,7 +134,7 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
   if (isPlainNumber(a) && isPlainNumber(b)) {
     const x = asNumber(a);
     const y = asNumber(b);
-    return real(op === '+' ? x + y : x - y);
+    return realResult(op === '+' ? x + y : x - y, a, b, op === '+' ? addRational : subtractRational);
   }
   if (a.kind === 'quantity' && b.kind === 'quantity') {
     if (!sameDimension(a.unit.dimension, b.unit.dimension)) return mismatch();
@@ -150,11 +151,19 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
 
 function multiply(a: Numeric, b: Numeric): Outcome {
   if (a.kind === 'integer' && b.kind === 'integer') return int(a.value * b.value);
-  if (isPlainNumber(a) && isPlainNumber(b)) return real(asNumber(a) * asNumber(b));
+  if (isPlainNumber(a) && isPlainNumber(b)) return realResult(asNumber(a) * asNumber(b), a, b, multiplyRational);
   if (a.kind === 'quantity' && b.kind === 'quantity') return quantityIn(a.value * b.value, multiplyUnits(a.unit, b.unit));
   if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value * asNumber(b), a.unit);
   if (b.kind === 'quantity' && isPlainNumber(a)) return quantity(asNumber(a) * b.value, b.unit);
   throw new Error('unreachable');
+}
+
+/** A Real result: its double, and its exact value when both operands have one (rational.ts). */
+function realResult(approx: number, a: Scalar, b: Scalar, exactly: (x: Rational, y: Rational) => Rational | undefined): Scalar {
+  const x = exactOf(a);
+  const y = x && exactOf(b);
+  const e = x && y ? exactly(x, y) : undefined;
+  return e === undefined ? real(approx) : real(rationalToNumber(e, approx), e);
 }
 
 function isZero(v: Numeric): boolean {
@@ -164,7 +173,7 @@ function isZero(v: Numeric): boolean {
 function divide(a: Numeric, b: Numeric, range?: Place): Outcome {
   if (isZero(b)) return error(`division by zero: ${describeKind(a)} / ${describeKind(b)}`, range);
   // Integer / Integer is Rational in the library (IntegerFunctions::'/'): a Real here.
-  if (isPlainNumber(a) && isPlainNumber(b)) return real(asNumber(a) / asNumber(b));
+  if (isPlainNumber(a) && isPlainNumber(b)) return realResult(asNumber(a) / asNumber(b), a, b, divideRational);
   if (a.kind === 'quantity' && b.kind === 'quantity') return quantityIn(a.value / b.value, divideUnits(a.unit, b.unit));
   if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value / asNumber(b), a.unit);
   if (b.kind === 'quantity' && isPlainNumber(a)) return quantityIn(asNumber(a) / b.value, divideUnits(ONE, b.unit));
@@ -196,12 +205,13 @@ function power(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () =>
       return int(a.value ** b.value);
     }
     if (a.value === 0n) return error('division by zero: 0 raised to a negative power', range);
-    return real(Number(a.value) ** Number(b.value));
+    return realResult(Number(a.value) ** Number(b.value), a, b, (x, y) => powerRational(x, y.n));
   }
   const e = asNumber(b);
   if (isPlainNumber(a)) {
     const y = realPower(asNumber(a), e, range);
-    return typeof y === 'number' ? real(y) : y;
+    // A whole exponent keeps an exact base exact (2.5 ** 2 is 25/4); any other is a double only.
+    return typeof y === 'number' ? realResult(y, a, b, (x, n) => (n.d === 1n ? powerRational(x, n.n) : undefined)) : y;
   }
   const unit = powerUnit(a.unit, e);
   if (!unit) return error(`cannot raise ${describeKind(a)} to the power ${e}: the unit would have a fractional exponent`, range);
@@ -270,6 +280,8 @@ export function comparison(op: ComparisonOperator, left: Value, right: Value, ra
   const pair = operands(op, left, right, range);
   if ('kind' in pair) return pair;
   const [a, b] = pair;
+  const doubt = roundingDoubt(op, a, b, range);
+  if (doubt) return doubt;
   const c = compareWithZero(a, b);
   if (c === undefined) return error(`cannot compare ${describeKind(a)} with ${describeKind(b)}`, range);
   switch (op) {
@@ -278,6 +290,33 @@ export function comparison(op: ComparisonOperator, left: Value, right: Value, ra
     case '<=': return bool(c <= 0);
     case '>=': return bool(c >= 0);
   }
+}
+
+/** Relative difference within which two doubles may be the same number, or in the other order, after rounding. */
+const ROUNDING = 1e-9;
+
+/**
+ * Two numbers without exact values (a Real from a square root or a library function, a quantity)
+ * that differ, but by no more than rounding may have made up (`0.1 [kg] + 0.2 [kg]` is
+ * 0.30000000000000004 kg): which is larger, or whether they are equal, is not known from their
+ * doubles, so the comparison is refused rather than answered from the rounding.
+ */
+function roundingDoubt(op: string, a: Scalar, b: Scalar, range?: Place): ValueError | undefined {
+  let x: number;
+  let y: number;
+  if (isPlainNumber(a) && isPlainNumber(b)) {
+    if (exactOf(a) && exactOf(b)) return undefined;
+    x = asNumber(a);
+    y = asNumber(b);
+  } else if (a.kind === 'quantity' && b.kind === 'quantity' && a.unit.name === b.unit.name) {
+    x = a.value;
+    y = b.value;
+  } else return undefined;
+  if (x === y || !Number.isFinite(x) || !Number.isFinite(y) || Math.abs(x - y) > ROUNDING * Math.max(Math.abs(x), Math.abs(y))) return undefined;
+  return error(
+    `'${op}' of ${format(a)} and ${format(b)}: they differ by less than the rounding of Reals computed in binary floating point (a value without an exact decimal one, from a function or a quantity), so whether they are equal or which is larger is not known; not decided`,
+    range, 'unsupported',
+  );
 }
 
 /** compare(), plus: a plain 0 compares with a quantity of any non-affine unit (zero is zero in m and km). */
@@ -298,6 +337,12 @@ export function equality(op: EqualityOperator, a: Value, b: Value, range?: Place
     const y = ys[i]!;
     if (x.kind === 'quantity' && y.kind === 'quantity' && !sameDimension(x.unit.dimension, y.unit.dimension)) {
       return error(`cannot compare ${describeKind(x)} with ${describeKind(y)}`, range);
+    }
+  }
+  if (xs.length === ys.length) {
+    for (let i = 0; i < xs.length; i++) {
+      const doubt = roundingDoubt(op, xs[i]!, ys[i]!, range);
+      if (doubt) return doubt;
     }
   }
   switch (op) {
@@ -383,7 +428,7 @@ export function unary(op: UnaryOperator, operand: Value, where?: Place): Outcome
     case '-': {
       const neg = op === '-';
       if (x.kind === 'integer') return int(neg ? -x.value : x.value);
-      if (x.kind === 'real') return real(neg ? -x.value : x.value);
+      if (x.kind === 'real') return neg ? real(-x.value, x.exact && { n: -x.exact.n, d: x.exact.d }) : x;
       if (x.kind === 'quantity') return quantity(neg ? -x.value : x.value, x.unit);
       if (x.kind === 'complex') return neg ? complex(-x.re, -x.im) : x;
       return error(`unary '${op}' needs a number, got ${describeKind(x)}`, where);

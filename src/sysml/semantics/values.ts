@@ -3,6 +3,7 @@
 // `null`; a single value and a one-element sequence are the same thing.
 
 import { convertMagnitude, isDimensionless, isOne, sameDimension, tryParseUnit, type Unit } from './units';
+import { compareRational, decimalRational, type Rational } from './rational';
 
 import type { SourceRange } from '../ast';
 
@@ -11,7 +12,8 @@ export type { SourceRange };
 export type Scalar =
   | { readonly kind: 'boolean'; readonly value: boolean }
   | { readonly kind: 'integer'; readonly value: bigint }
-  | { readonly kind: 'real'; readonly value: number }
+  /** `exact`: the Real's exact value, when it has one the double cannot hold (rational.ts). */
+  | { readonly kind: 'real'; readonly value: number; readonly exact?: Rational }
   /** A ScalarValues::Complex that ComplexFunctions made (rect, polar, arithmetic with a Complex
    * operand). Kept apart from Real so what the library types Complex stays Complex; a Real is a
    * Complex too (ScalarValues: Real specializes Complex), read as (x, 0) where a Complex is wanted. */
@@ -63,7 +65,14 @@ export const NULL: SequenceValue = { kind: 'sequence', items: [] };
 
 export const bool = (value: boolean): Scalar => (value ? TRUE : FALSE);
 export const int = (value: bigint | number): Scalar => ({ kind: 'integer', value: BigInt(value) });
-export const real = (value: number): Scalar => ({ kind: 'real', value });
+export const real = (value: number, exact?: Rational): Scalar => (exact === undefined ? { kind: 'real', value } : { kind: 'real', value, exact });
+
+/** The exact value of an Integer, or of a Real that keeps one (rational.ts). */
+export function exactOf(v: Scalar): Rational | undefined {
+  if (v.kind === 'integer') return { n: v.value, d: 1n };
+  if (v.kind === 'real') return v.exact;
+  return undefined;
+}
 export const complex = (re: number, im: number): Scalar => ({ kind: 'complex', re, im });
 export const str = (value: string): Scalar => ({ kind: 'string', value });
 export const enumLiteral = (definition: string, literal: string): Scalar => ({ kind: 'enum', definition, literal });
@@ -215,6 +224,12 @@ function closeEnough(a: number, b: number): boolean {
  */
 export function compare(a: Scalar, b: Scalar): number | undefined {
   if (a.kind === 'integer' && b.kind === 'integer') return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+  // Reals with their exact values (0.1 + 0.2 is 3/10, the literal 0.3 too): compared exactly.
+  if (a.kind === 'real' || b.kind === 'real') {
+    const x = exactOf(a);
+    const y = x && exactOf(b);
+    if (x && y) return compareRational(x, y);
+  }
   if (a.kind === 'string' && b.kind === 'string') return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
   if (a.kind === 'quantity' || b.kind === 'quantity') {
     if (a.kind === 'quantity' && b.kind === 'quantity') {
@@ -354,10 +369,12 @@ export function fromProtocolValue(
   if (typeof v.value === 'boolean') return bool(v.value);
   if (typeof v.value === 'number') {
     if (!realType && Number.isInteger(v.value)) return int(v.value);
-    return real(v.value);
+    // A number on the wire is the decimal it is written as (`0.1`: what a user typed, or the
+    // shortest decimal of an engine's double): its exact value, as a literal's (rational.ts).
+    return real(v.value, Number.isFinite(v.value) ? decimalRational(String(v.value)) : undefined);
   }
   if (integerType && /^-?[0-9]+$/.test(v.value)) return int(BigInt(v.value));
-  if (realType && v.value.trim() !== '' && !Number.isNaN(Number(v.value))) return real(Number(v.value));
+  if (realType && v.value.trim() !== '' && !Number.isNaN(Number(v.value))) return real(Number(v.value), decimalRational(v.value.trim()));
   return str(v.value);
 }
 

@@ -63,10 +63,12 @@ describe('semantics/operators', () => {
   });
 
   it('divides Integers into a Real, as IntegerFunctions::\'/\' gives a Rational', () => {
-    assert.deepEqual(arithmetic('/', int(7), int(2)), real(3.5));
-    assert.deepEqual(arithmetic('/', int(6), int(3)), real(2));
+    // With its exact value: 7/2 is a Rational, which the double 3.5 happens to hold.
+    assert.deepEqual(arithmetic('/', int(7), int(2)), { kind: 'real', value: 3.5, exact: { n: 7n, d: 2n } });
+    assert.deepEqual(arithmetic('/', int(6), int(3)), { kind: 'real', value: 2, exact: { n: 2n, d: 1n } });
+    assert.deepEqual(arithmetic('/', int(1), int(3)), { kind: 'real', value: 1 / 3, exact: { n: 1n, d: 3n } });
     assert.equal(format(arithmetic('/', int(1), int(0), at)), 'error: division by zero: Integer / Integer');
-    assert.deepEqual(arithmetic('**', int(2), int(-1)), real(0.5));
+    assert.deepEqual(arithmetic('**', int(2), int(-1)), { kind: 'real', value: 0.5, exact: { n: 1n, d: 2n } });
     assert.deepEqual(arithmetic('%', int(-7), int(3)), int(-1));
   });
 

@@ -28,6 +28,51 @@ describe('semantics/evaluate on parsed snippets', () => {
     assert.equal(show(m.value('accel')), '3 [m/s^2]');
   });
 
+  it('computes with the exact values of Real literals: 0.1 + 0.2 == 0.3 (ScalarValues::Real is the reals, not doubles)', () => {
+    const m = snippetModel(`package P {
+      attribute sum = 0.1 + 0.2;
+      attribute same = 0.1 + 0.2 == 0.3;
+      attribute boundary = 1.16 * 5 - 5 >= 0.8;
+      attribute below = 1.16 * 5 - 5 > 0.8;
+      attribute third = 1 / 3 * 3 == 1;
+      attribute tenth = 3 * 0.1 == 0.3;
+      attribute power = 0.1 ** 2 == 0.01;
+      attribute negated = -(0.1 + 0.2) == -0.3;
+      attribute close = 0.30000000000000004 == 0.1 + 0.2;
+    }`);
+    assert.equal(show(m.value('sum')), '0.3');
+    assert.equal(show(m.value('same')), 'true');
+    assert.equal(show(m.value('boundary')), 'true');
+    assert.equal(show(m.value('below')), 'false');
+    assert.equal(show(m.value('third')), 'true');
+    assert.equal(show(m.value('tenth')), 'true');
+    assert.equal(show(m.value('power')), 'true');
+    assert.equal(show(m.value('negated')), 'true');
+    // Two literals one part in 10^16 apart are still two numbers.
+    assert.equal(show(m.value('close')), 'false');
+  });
+
+  it('refuses a comparison that only the rounding of doubles would decide (values without exact ones)', () => {
+    const m = snippetModel(`package P {
+      attribute masses = 0.1 [kg] + 0.2 [kg] == 0.3 [kg];
+      attribute heavier = 0.1 [kg] + 0.2 [kg] > 0.3 [kg];
+      attribute root = RealFunctions::sqrt(2.0) * RealFunctions::sqrt(2.0) <= 2.0;
+      attribute apart = 0.1 [kg] + 0.2 [kg] < 0.4 [kg];
+      attribute equal = 1.5 [kg] == 1.5 [kg];
+    }`);
+    for (const name of ['masses', 'heavier', 'root']) {
+      const v = m.value(name);
+      assert.equal(v.kind, 'error', `${name}: ${show(v)}`);
+      if (v.kind === 'error') {
+        assert.equal(v.code, 'unsupported', name);
+        assert.match(v.message, /differ by less than the rounding of Reals/, name);
+      }
+    }
+    // Far apart, or the same double of the same unit: decided.
+    assert.equal(show(m.value('apart')), 'true');
+    assert.equal(show(m.value('equal')), 'true');
+  });
+
   it('reports a dimension mismatch at the operator, naming both units', () => {
     const m = snippetModel(`package P {
       attribute bad = 1 [kg] + 2 [m];

@@ -53,7 +53,10 @@ describe('semantics/values', () => {
   it('reads protocol values back, with the declared type deciding Integer or Real', () => {
     const units = (n: string) => tryGet(n);
     assert.deepEqual(fromProtocolValue({ value: 3 }, units), int(3));
-    assert.deepEqual(fromProtocolValue({ value: 3 }, units, 'ScalarValues::Real'), real(3));
+    assert.deepEqual(fromProtocolValue({ value: 3 }, units, 'ScalarValues::Real'), { kind: 'real', value: 3, exact: { n: 3n, d: 1n } });
+    // A number on the wire is the decimal it is written as: 0.1 is one tenth.
+    assert.deepEqual(fromProtocolValue({ value: 0.1 }, units), { kind: 'real', value: 0.1, exact: { n: 1n, d: 10n } });
+    assert.deepEqual(fromProtocolValue({ value: '-2.5e-3' }, units, 'Real'), { kind: 'real', value: -0.0025, exact: { n: -1n, d: 400n } });
     assert.deepEqual(fromProtocolValue({ value: '1180591620717411303424' }, units, 'Integer'), int(2n ** 70n));
     assert.equal(format(fromProtocolValue({ value: 90, unit: 'km/h' }, units)), '90 [km/h]');
     const bad = fromProtocolValue({ value: 1, unit: 'furlong' }, units);
