@@ -283,6 +283,18 @@ function internalSignals(model: ExecutionModel, q: BehaviorQuestion): string | u
   return `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} sent by the model itself, so ${names.length === 1 ? 'it arrives' : 'they arrive'} only when the model sends ${names.length === 1 ? 'it' : 'them'}, never as an event of the environment`;
 }
 
+/**
+ * With a timed wait in the model, the answer rests on moves taking no time: the clock advances only
+ * when nothing else can move (docs/execution-semantics.md, Time). SysML v2 gives actions no
+ * durations, so a run in which an action still runs when a wait comes due is not among the runs
+ * explored: said in the answer.
+ */
+function zeroTimeMoves(model: ExecutionModel): string | undefined {
+  const timed = (t: { readonly trigger: { readonly kind: string } | null }) => t.trigger?.kind === 'after' || t.trigger?.kind === 'at';
+  if (!model.nodes.some(timed) && !model.transitions.some(timed)) return undefined;
+  return 'actions and transitions take no time: the clock advances to the next timed wait (accept after / at) only when nothing else can move, so a wait never comes due while another action could still run';
+}
+
 // ---- the questions ----------------------------------------------------------------------------------
 
 export async function answerBehavior(documents: readonly BehaviorDocument[], q: BehaviorQuestion, options: BehaviorRunOptions = {}): Promise<BehaviorAnswer | BehaviorError> {
@@ -296,6 +308,8 @@ export async function answerBehavior(documents: readonly BehaviorDocument[], q: 
     if (prepared.model.readings.length > 0) answer.assumptions = [...(answer.assumptions ?? []), ...prepared.model.readings];
     const internal = internalSignals(prepared.model, q);
     if (internal) answer.assumptions = [...(answer.assumptions ?? []), internal];
+    const timing = zeroTimeMoves(prepared.model);
+    if (timing) answer.assumptions = [...(answer.assumptions ?? []), timing];
     return answer;
   } catch (e) {
     if (e instanceof BehaviorError) return e;

@@ -174,6 +174,9 @@ describe('behaviour semantics: fixtures', () => {
     // Continuous: A is due at 2.5 s, B at 3 s, so log = 1 then 12.
     const o = await ask(d, question('outcomes', 'Timers::TwoTimers'));
     assert.deepEqual(outcomeValues(o, 'log'), [12]);
+    // The answer says what it rests on: a wait comes due only when nothing else can move.
+    assert.deepEqual(o.assumptions, ['actions and transitions take no time: the clock advances to the next timed wait (accept after / at) only when nothing else can move, so a wait never comes due while another action could still run']);
+    assert.equal((await ask(docs('race.sysml'), question('outcomes', 'Race::Race'))).assumptions, undefined, 'no timed wait: nothing assumed of time');
     const p = prepareBehavior(d, question('outcomes', 'Timers::TwoTimers'));
     if (p instanceof BehaviorError) assert.fail(p.text);
     const r = replay(p.runtime, o.executions![0]!.schedules![0]!);

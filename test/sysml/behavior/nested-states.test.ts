@@ -8,6 +8,9 @@ import { ask, ends, text, unsupported as refusal } from './asking';
 /** Every schedule, environment signals free: the ends of every run. */
 const q = (subject: string): BehaviorQuestion => ({ kind: 'outcomes', subject, schedule: 'all', free: ['schedule', 'inputs'] });
 
+
+/** What an answer about a behaviour with a timed wait rests on (questions.ts zeroTimeMoves). */
+const ZERO_TIME = 'actions and transitions take no time: the clock advances to the next timed wait (accept after / at) only when nothing else can move, so a wait never comes due while another action could still run';
 describe('behaviour semantics: transitions that name nested states', () => {
   const d = [text('nested.sysml', `package N {
     private import ScalarValues::*;
@@ -315,7 +318,7 @@ describe('behaviour semantics: a composite state completes when its region reach
 
   it("a transition written without a source in a nested state's body keeps OpenSysML's reading of done: the machine ends (listed)", async () => {
     const o = await ask(d, all('C::Sourceless'));
-    assert.deepEqual([ends(o, 'end'), o.assumptions], [['done'], ["completion.sysml:46:19: a transition written without 'first S' that follows no state in the body of 'a' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of 'a' itself, and its target `done` as the machine's end (OpenSysML's reading)"]]);
+    assert.deepEqual([ends(o, 'end'), o.assumptions], [['done'], ["completion.sysml:46:19: a transition written without 'first S' that follows no state in the body of 'a' (outside the SysML v2 grammar, BNF StateBodyItem) is read as a transition of 'a' itself, and its target `done` as the machine's end (OpenSysML's reading)", ZERO_TIME]]);
   });
 
   it('a completion transition of a parallel state with a simple-state region, and done in a parallel body, are refused', async () => {
