@@ -85,6 +85,10 @@ class Compiler {
   readonly calcs = new Set<string>();
   /** Names the run would read by another feature than the one they name (checkLexical). */
   readonly misreads = new Map<QualifiedName, BehaviorError>();
+  /** Assignment targets the run would write by another feature than the one they name (checkLexical), by the target's path. */
+  readonly miswrites = new Map<readonly string[], BehaviorError>();
+  /** The name each assignment target's path starts with, as written (for checkLexical). */
+  private readonly targetNames = new Map<readonly string[], QualifiedName>();
   /** The usage each feature key was declared by (its first declaration: an own redefinition before what it redefines). */
   private readonly declarations = new Map<string, Usage>();
   readonly parts = new Set<string>(['']);
@@ -368,7 +372,8 @@ class Compiler {
         const name = n.name;
         if (this.globals.has(name)) return;
         if (name.segments.length === 1 && !name.isGlobal && known(scope, name.segments[0]!)) {
-          this.checkLexical(name, scope, path);
+          const misread = this.checkLexical(name, scope, path);
+          if (misread) this.misreads.set(name, misread);
           return;
         }
         if (name.segments.length > 1 && this.enums.has(name.segments.at(-2)!)) return;
@@ -392,11 +397,22 @@ class Compiler {
       }
       for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') visit(v, scope, path);
     };
+    // An assignment's target names the feature it writes as a read names the one it reads.
+    const target = (t: readonly string[] | null, scope: readonly string[], path: string) => {
+      const name = t ? this.targetNames.get(t) : undefined;
+      if (!t || !name || name.segments.length !== 1 || name.isGlobal) return;
+      const miswrite = this.checkLexical(name, scope, path, true);
+      if (miswrite) this.miswrites.set(t, miswrite);
+    };
     const effects = (list: readonly Effect[], path: string) => {
-      for (const x of list) if (x.kind === 'assign') visit(x.expr, x.scope, path);
+      for (const x of list) if (x.kind === 'assign') {
+        visit(x.expr, x.scope, path);
+        target(x.target, x.scope, this.effectPaths.get(x) ?? path);
+      }
     };
     for (const n of this.nodes) {
       visit(n.expr, n.scope, n.path);
+      if (n.kind === 'assign') target(n.target, n.scope, n.path);
       visit(n.guards, n.scope, n.path);
       if (n.trigger && n.trigger.kind !== 'signal') visit(n.trigger.expr, n.scope, n.path);
       effects(n.effects, n.path);
@@ -642,16 +658,16 @@ class Compiler {
    * performs a Step; a block's own `h` is not the action's. Where the two differ the run would read
    * another feature: refused where a run reads it (ExecutionModel.misreads), naming both.
    */
-  private checkLexical(name: QualifiedName, scope: readonly string[], path: string): void {
+  private checkLexical(name: QualifiedName, scope: readonly string[], path: string, write = false): BehaviorError | undefined {
     const seg = name.segments[0]!;
     const p = scope.find((x) => this.featureIndex.has(join(x, seg)));
     const u = p === undefined ? undefined : this.declarations.get(join(p, seg));
-    if (!u) return;
+    if (!u) return undefined;
     const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
     const read = this.scope.entryOf(u);
-    if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return;
+    if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return undefined;
     const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
-    this.misreads.set(name, new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would read ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics reads them by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range));
+    return new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would ${write ? 'assign' : 'read'} ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics ${write ? 'finds an assignment\'s target' : 'reads them'} by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range);
   }
 
   /**
@@ -1150,6 +1166,12 @@ class Compiler {
   /** Each state's do action's effects (they run, atomically, in the move that enters it). */
   private readonly doEffects = new Map<number, { effects: Effect[]; path: string }>();
 
+  /** Remembers the name an assignment target starts with (`x` of `x` and of `x.y`). */
+  private noteTarget(path: readonly string[], e: Expression): void {
+    while (e.kind === 'MemberAccess') e = e.target;
+    if (e.kind === 'Name') this.targetNames.set(path, e.name);
+  }
+
   private targetPath(e: Expression, ctx: Ctx): string[] {
     if (e.kind === 'Name') return [...e.name.segments];
     if (e.kind === 'MemberAccess') return [...this.targetPath(e.target, ctx), ...e.member.segments];
@@ -1158,6 +1180,7 @@ class Compiler {
 
   private assignEffect(target: Expression, value: Expression, ctx: Ctx, range: SourceRange): Effect {
     const e: Effect = { kind: 'assign', target: this.targetPath(target, ctx), expr: value, scope: ctx.scope, range };
+    this.noteTarget(e.target, target);
     this.effectPaths.set(e, ctx.path);
     return e;
   }
@@ -1457,6 +1480,7 @@ class Compiler {
           const n = this.node('assign', m.name, ctx, m.range);
           n.expr = m.assigned;
           n.target = this.targetPath(m.target, ctx);
+          this.noteTarget(n.target, m.target);
           if (m.name) named.set(m.name, n.id);
           return n.id;
         }
@@ -2340,7 +2364,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   for (const set of signalMatches.values()) for (const a of set) sentSignals.add(a);
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals, signalMatches, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
+    sentSignals, signalMatches, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, miswrites: c.miswrites, calcs: c.calcs,
   };
 }
 

@@ -300,6 +300,8 @@ export class Runtime {
 
   /** The feature index an assignment target names, resolved from the scope's prefixes. */
   featureOf(target: readonly string[], scope: readonly string[], where: { path: string; range: SourceRange }): number {
+    const miswrite = this.model.miswrites.get(target);
+    if (miswrite) throw miswrite;
     // What a target names depends on the model only: found once per target and scope.
     const hit = this.targets.get(target);
     if (hit !== undefined && hit.scope === scope) return hit.index;

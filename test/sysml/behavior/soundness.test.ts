@@ -349,7 +349,31 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
 
   it('an entry action typed by an action definition: its `n` is the definition’s own, never the state’s the run would read (once: S::n = 1)', async () => {
     const r = await refusal([bound], question('outcomes', 'B::S'));
-    assert.match(r, /^bound\.sysml:12:\d+: 'n' names B::Bump::n \(bound\.sysml:12:33\) where it is written, but the run would read B::S::n \(bound\.sysml:14:19\)/);
+    assert.match(r, /^bound\.sysml:12:\d+: 'n' names B::Bump::n \(bound\.sysml:12:33\) where it is written, but the run would (read|assign) B::S::n \(bound\.sysml:14:19\)/);
+  });
+
+  it('an assignment whose target names a feature of the body it is written in, never one around it the run would find (h = 0, not 7)', async () => {
+    const d = scalarPackage('shadow.sysml', 'SH', `
+    action def Outer {
+        attribute h : Integer := 0;
+        first start;
+        then if true {
+            attribute h : Integer := 1;
+            first start;
+            then assign h := 7;
+        }
+        then done;
+    }
+    action def Atomic {
+        attribute h : Integer := 0;
+        action inner { attribute h : Integer := 1; assign h := 7; }
+    }
+}`);
+    // Outer::h stayed 0 (the body's own h became 7): the run wrote Outer::h, answering h = 7 at proved.
+    assert.match(await refusal([d], question('outcomes', 'SH::Outer')), /^shadow\.sysml:9:25: 'h' names h \(shadow\.sysml:7:23\) where it is written, but the run would assign SH::Outer::h \(shadow\.sysml:4:19\)/);
+    // A named action's own feature is its own: the run finds it (inner.h = 7, h = 0).
+    const o = await ask([d], question('outcomes', 'SH::Atomic'));
+    assert.deepEqual([ends(o, 'h'), ends(o, 'inner.h')], [[0], [7]]);
   });
 });
 
