@@ -665,6 +665,10 @@ class Compiler {
     if (!u) return undefined;
     const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
     const read = this.scope.entryOf(u);
+    if (!target && read) {
+      const at = `${this.scope.qualifiedName(read) ?? usageName(u) ?? '?'} (${rangeText(read.path, u.nameRange ?? u.range)})`;
+      return new BehaviorError(`'${seg}' names nothing where it is written (KerML 7.2.5 Namespaces: a name resolves in the namespace it is written in, then its owners), but the run would ${write ? 'assign' : 'read'} ${at}, a feature of a behaviour or part that holds it only when it runs: declare '${seg}' where it is written (or a parameter, bound where the action is used), or qualify the name`, path, name.range);
+    }
     if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return undefined;
     const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
     return new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would ${write ? 'assign' : 'read'} ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics ${write ? 'finds an assignment\'s target' : 'reads them'} by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range);

@@ -179,6 +179,17 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         attribute speed : Integer := 0;
         first start;
         then drive;
+        variation action drive {
+            variant action eco { assign speed := 50; }
+            variant action sport { assign speed := 90; }
+        }
+        then done;
+    }
+    variation action def Mixed { variant action a1; attribute x : Integer := 1; }
+    action def GoTyped {
+        attribute speed : Integer := 0;
+        first start;
+        then drive;
         action drive : Mode;
         then done;
     }
@@ -186,11 +197,12 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         variant action eco { assign speed := 50; }
         variant action sport { assign speed := 90; }
     }
-    variation action def Mixed { variant action a1; attribute x : Integer := 1; }
 }`);
     const o = await ask([variation], question('outcomes', 'V::Go'));
     assert.deepEqual(ends(o, 'speed').sort(), [50, 90]);
-    assert.equal(await refusal([variation], question('outcomes', 'V::Mixed')), 'variation.sysml:14:53: attribute in a variation action is not modeled (its members are its variant actions)');
+    assert.equal(await refusal([variation], question('outcomes', 'V::Mixed')), 'variation.sysml:13:53: attribute in a variation action is not modeled (its members are its variant actions)');
+    // Mode's `speed` names nothing where it is written (GoTyped's speed is not in Mode's scope).
+    assert.match(await refusal([variation], question('outcomes', 'V::GoTyped')), /^variation\.sysml:22:37: 'speed' names nothing where it is written/);
   });
 
   it("'then done' enters a state the model names done where the transition is written (an owned member hides the inherited done); elsewhere it ends the machine", async () => {
@@ -374,6 +386,23 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     // A named action's own feature is its own: the run finds it (inner.h = 7, h = 0).
     const o = await ask([d], question('outcomes', 'SH::Atomic'));
     assert.deepEqual([ends(o, 'h'), ends(o, 'inner.h')], [[0], [7]]);
+  });
+
+  it('a name an action definition does not declare, read or assigned where a usage typed by it runs, is refused (x = 5 at proved before)', async () => {
+    const d = scalarPackage('unresolved.sysml', 'UR', `
+    action def Bump { first start; then assign x := 5; }
+    action def Sub {
+        attribute x : Integer := 0;
+        action step1 : Bump;
+    }
+    action def Read { attribute y : Integer := 0; first start; then assign y := x + 1; }
+    action def Sub2 {
+        attribute x : Integer := 0;
+        action step1 : Read;
+    }
+}`);
+    assert.match(await refusal([d], question('outcomes', 'UR::Sub')), /^unresolved\.sysml:3:48: 'x' names nothing where it is written \(KerML 7\.2\.5 Namespaces: .*\), but the run would assign UR::Sub::x \(unresolved\.sysml:5:19\)/);
+    assert.match(await refusal([d], question('outcomes', 'UR::Sub2')), /^unresolved\.sysml:8:81: 'x' names nothing where it is written .* but the run would read UR::Sub2::x/);
   });
 });
 
