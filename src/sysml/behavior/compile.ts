@@ -979,15 +979,35 @@ class Compiler {
     return this.fail(`the subject ${subjectName} is ${keyword === 'def' ? 'a definition' : `a ${keyword}`}: behaviour questions take an action, a state, or a part that performs or exhibits them`, entry.path, node.nameRange ?? node.range);
   }
 
+  /**
+   * What `perform x;` (`exhibit x;`) names. The usage's own name is x's (its effective name), so x
+   * resolved where it is written finds the usage itself: then x is what the owner's scope names.
+   */
+  private performedBy(m: Usage, ref: Reference, ctx: Ctx): ScopeEntry | undefined {
+    const t = this.scope.resolveReference(ctx.lexical, ref);
+    if (t?.node !== m || !ctx.lexical?.parent) return t;
+    return this.scope.resolveReference(ctx.lexical.parent, ref);
+  }
+
   /** Behaviours a part performs or exhibits, its nested parts' included. */
-  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number, above: ReadonlySet<string>): void {
+  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number, above: ReadonlySet<string>, aboveRun: ReadonlyMap<Usage | Definition, Usage> = new Map()): void {
     // Behaviours performed here or by an enclosing part: a nested part performing one of their steps
     // (`perform providePower.generateTorque;`) is that step, run inside the behaviour already.
     const here = new Set(above);
+    // The behaviour each perform/exhibit here runs, by the usage that runs it first (with those above):
+    // `perform drive;` naming a behaviour already performed here or by an enclosing part references
+    // that performance (ReferenceSubsetting: its values are among drive's, one by the default [1..1]),
+    // never a second one.
+    const run = new Map(aboveRun);
+    const referenced = (m: Usage) => m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
     for (const m of members) if (m.kind === 'Usage' && (m.role === 'perform' || m.role === 'exhibit')) {
       const r = m.relations.find((x) => x.relation === 'reference' || x.relation === 'typing');
       const n = m.name ?? (r && r.target.kind === 'QualifiedName' ? lastSegment(r.target) : null);
       if (n) here.add(n);
+      if (!run.has(m)) run.set(m, m);
+      const ref = referenced(m);
+      const t = ref && ref.kind === 'QualifiedName' ? this.performedBy(m, ref, ctx) : undefined;
+      if (t && t.node.kind !== 'Package' && !run.has(t.node)) run.set(t.node, m);
     }
     for (const m of members) {
       this.admit(m, 'part', this.at(ctx, m));
@@ -999,6 +1019,14 @@ class Compiler {
           const head = ref.chain[0]!.segments.at(-1)!;
           if (here.has(head)) continue;
           this.fail(`performing '${referenceText(ref)}', a step of a behaviour this subject does not perform, is not modeled`, ctx.path, ref.range);
+        }
+        if (ref) {
+          const t = this.performedBy(m, ref, ctx);
+          const first = t && t.node.kind !== 'Package' ? run.get(t.node) : undefined;
+          if (first && first !== m) {
+            if ((m.body ?? []).length > 0 || (m.multiplicity !== null && m.multiplicity !== undefined)) this.fail(`'${referenceText(ref)}' is performed already (${rangeText(this.at(ctx, first).path, first.range)}): this ${m.role} references that performance, and adding to it here is not modeled`, ctx.path, ref.range);
+            continue;
+          }
         }
         if (m.multiplicity) this.fail(`'${name ?? referenceText(ref!)}' is performed with a multiplicity: several instances of a behaviour are not supported`, ctx.path, m.multiplicity.range);
         // `perform a;`, `perform action x references a;`, `exhibit s;`: the behaviour named, unless the
@@ -1028,7 +1056,7 @@ class Compiler {
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
         const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, inSubject: false };
-        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1, here);
+        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1, here, run);
       }
     }
   }

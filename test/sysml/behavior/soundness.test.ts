@@ -1152,6 +1152,34 @@ describe('behaviour soundness: referential actions', () => {
   });
 });
 
+describe('behaviour soundness: performing a behaviour performed already', () => {
+  it('`perform drive;` in a nested part (or again in the same part) references the performance of drive, never a second one (k = 1, not 2)', async () => {
+    const d = [text('perform-again.sysml', `package PA {
+    private import ScalarValues::*;
+    part sys {
+        attribute k : Integer := 0;
+        perform action drive { first start; then assign k := k + 1; }
+        part engine { perform drive; }
+    }
+    part twice {
+        attribute k : Integer := 0;
+        perform action p1 { first start; then assign k := k + 1; }
+        perform p1;
+    }
+    part added {
+        attribute k : Integer := 0;
+        perform action drive { first start; then assign k := k + 1; }
+        part engine { perform drive { attribute j : Integer := 0; } }
+    }
+}`)];
+    for (const subject of ['PA::sys', 'PA::twice']) {
+      const o = await ask(d, question('outcomes', subject));
+      assert.deepEqual([o.strength, ends(o, 'k')], ['proved', [1]], subject);
+    }
+    assert.match(await refusal(d, question('outcomes', 'PA::added')), /^perform-again\.sysml:16:31: 'drive' is performed already \(perform-again\.sysml:15:9\): this perform references that performance, and adding to it here is not modeled/);
+  });
+});
+
 describe('behaviour soundness: do actions', () => {
   const d = [text('do-actions.sysml', `package DA {
     private import ScalarValues::*;
