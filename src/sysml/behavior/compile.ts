@@ -94,6 +94,8 @@ class Compiler {
   readonly parts = new Set<string>(['']);
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
+  /** The usage each part and port key was declared by (receiverOf compares it with what a name names where written). */
+  private readonly receiverDecls = new Map<string, Usage>();
   private connected?: Set<string>;
   /** Transitions of nested states waiting for a state declared later in an enclosing one. */
   private laterTransitions: (() => boolean)[] = [];
@@ -218,6 +220,7 @@ class Compiler {
             if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
             this.instances.add(key);
             this.parts.add(key);
+            this.receiverDecls.set(key, m);
             const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
             this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
           } else this.addFeature(key, m, ctx, m.direction === 'out');
@@ -233,10 +236,12 @@ class Compiler {
         this.addFeature(key, m, ctx, false, params === 'calc');
       } else if (m.keyword === 'port' && m.role === null) {
         this.ports.add(key);
+        this.receiverDecls.set(key, m);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
         if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
         this.parts.add(key);
+        this.receiverDecls.set(key, m);
         const entry = this.scope.entryOf(m);
         const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
         this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
@@ -1331,9 +1336,23 @@ class Compiler {
         this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': '${rest}' is no part or port of the performing occurrence '${ctx.receiver || 'the subject'}'`, ctx.path, to.range);
       }
     }
-    if (to.kind === 'Name' && to.name.segments.length === 1) {
-      const n = to.name.segments[0]!;
-      for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
+    // A name or chain from a part or port of the instances that hold the statement, innermost first; its
+    // first name must be that part or port where it is written (KerML 7.2.5: names resolve there).
+    if ((to.kind === 'Name' && to.name.segments.length === 1) || (to.kind === 'MemberAccess' && root.kind === 'Name' && root.name.segments.length === 1 && !root.name.isGlobal)) {
+      const path = this.targetPath(to, ctx);
+      const rootName = (root as Extract<Expression, { kind: 'Name' }>).name;
+      for (const p of ctx.scope) {
+        const key = join(p, path.join('.'));
+        if (!this.parts.has(key) && !this.ports.has(key)) continue;
+        const decl = this.receiverDecls.get(join(p, path[0]!));
+        const declared = decl && this.scope.entryOf(decl);
+        const written = this.scope.resolve(ctx.lexical, rootName);
+        if (declared && (!written || !this.scope.sameFeature(written, declared))) {
+          const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
+          this.fail(`send … to / accept … via '${path.join('.')}': '${path[0]}' names ${written ? where(written) : 'nothing'} where it is written, but the run would deliver to ${where(declared)} (KerML 7.2.5 Namespaces: names resolve where they are written); ${written ? 'rename one of them' : 'name it from where the statement is written'}, or qualify the name`, ctx.path, rootName.range);
+        }
+        return key;
+      }
     }
     // What the name or chain names, resolved once.
     const named = this.chainEntry(to, ctx);

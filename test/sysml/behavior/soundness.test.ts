@@ -802,6 +802,39 @@ describe('behaviour soundness: what SysML v2 leaves unordered is never run in on
 });
 
 describe('behaviour soundness: signals and their receivers', () => {
+  it('a receiver chain `b.p` names the b where the send is written (the part\'s own b, not the subject\'s): a.b.hit = 1, b.hit = 0', async () => {
+    const m = text('receiver-chain.sysml', `package RC {
+    private import ScalarValues::*;
+    attribute def Go;
+    port def GP;
+    part def Box {
+        port p : GP;
+        attribute hit : Integer := 0;
+        exhibit state m {
+            entry; then w;
+            state w;
+            transition first w accept Go via p do action { assign hit := 1; } then w;
+        }
+    }
+    part sys {
+        part a {
+            part b : Box;
+            perform action x { first start; then send Go() to b.p; }
+        }
+        part b : Box;
+    }
+    part def Client { perform action talk { first start; then send Go() to srv.p; } }
+    part sys2 {
+        part cli : Client;
+        part srv : Box;
+    }
+}`);
+    const o = await ask([m], question('outcomes', 'RC::sys'));
+    assert.deepEqual([o.strength, ends(o, 'a.b.hit'), ends(o, 'b.hit')], ['proved', [1], [0]]);
+    // In Client, srv names nothing (sys2's srv is not in its scope): refused, never delivered to sys2.srv.
+    assert.match(await refusal([m], question('outcomes', 'RC::sys2')), /^receiver-chain\.sysml:21:76: send … to \/ accept … via 'srv\.p': 'srv' names nothing where it is written, but the run would deliver to RC::sys2::srv \(receiver-chain\.sysml:24:14\)/);
+  });
+
   const d = text('signals.sysml', `package SG {
     private import ScalarValues::*;
     attribute def Base;
