@@ -229,7 +229,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.deepEqual([ends(builtin, 'n'), ends(builtin, 'end')], [[0], ['done']]);
   });
 
-  it("'accept at t' waits for the instant t of the run's clock (an instant already past is due at once); a non-constant instant is refused", async () => {
+  it("'accept at t' waits for the instant t of the run's clock (an instant already past when the wait begins never comes: Triggers.kerml TimeSignal); a non-constant instant is refused", async () => {
     // Busy from 10 s: `accept at` an instant (n = 1) races a wait of 3 s more (n = 2).
     const busyAt = (name: string, at: number) => `state def ${name} {
         attribute n : Integer := 0;
@@ -244,7 +244,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     const clocked = scalarPackage('clocked.sysml', 'T', `
     private import SI::*;
     ${busyAt('Past', 5)}
-    ${busyAt('Future', 20)}
+    ${busyAt('Future', 12)}
     state def Loop {
         attribute laps : Integer := 0;
         entry; then a;
@@ -255,6 +255,22 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         accept after 1 [s] do assign laps := laps + 1 then a;
         state c;
     }
+    state def Stale {
+        entry; then a;
+        state a;
+        accept after 8 [s] then b;
+        state b;
+        accept at 7 [s] then c;
+        state c;
+    }
+    state def Exact {
+        entry; then a;
+        state a;
+        accept after 7 [s] then b;
+        state b;
+        accept at 7 [s] then c;
+        state c;
+    }
     state def Moving {
         attribute t0 : Integer := 3;
         entry; then a;
@@ -263,12 +279,19 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         state b;
     }
 }`);
-    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Past')), 'n'), [1]);
-    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Future')), 'n'), [2]);
-    // a->b at 2, back at 3, a->b at 5, back at 6, a->b at 8: the instant 7 has passed, so c.
-    const loop = await ask([clocked], question('outcomes', 'T::Loop'));
-    assert.deepEqual([ends(loop, 'laps'), ends(loop, 'state')], [[2], ['c']]);
-    assert.match(await refusal([clocked], question('outcomes', 'T::Moving')), /^clocked\.sysml:38:19: the instant of 'accept at' must be a constant time/);
+    // Busy from 10: the instant 5 has passed, so it never comes (its TimeSignal's condition, the clock's
+    // time equal to 5, never becomes true): the wait of 3 s, n = 2 (it answered n = 1: due at once).
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Past')), 'n'), [2]);
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Future')), 'n'), [1]);
+    // b entered at 8: the instant 7 never comes, b stays (it answered c).
+    const stale = await ask([clocked], question('outcomes', 'T::Stale'));
+    assert.deepEqual([stale.strength, ends(stale, 'state'), ends(stale, 'end')], ['proved', ['b'], ['deadlock']]);
+    // b entered at 7 exactly: the instant is now, c.
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Exact')), 'state'), ['c']);
+    // a->b at 2, back at 3, a->b at 5, back at 6, a->b at 8: the instant 7 has passed, and the laps go on.
+    const loop = await ask([clocked], question('outcomes', 'T::Loop'), [{ name: 'depth', limit: 12 }]);
+    assert.deepEqual([loop.strength, ends(loop, 'state')], ['bounded', []]);
+    assert.match(await refusal([clocked], question('outcomes', 'T::Moving')), /^clocked\.sysml:54:19: the instant of 'accept at' must be a constant time/);
   });
 
   it('terminate of an action whose body holds it ends every token inside it, and its successors follow; another occurrence is refused', async () => {
