@@ -619,8 +619,11 @@ export class Runtime {
         return this.pendingIndex(state.queues.get(trigger.receiver), trigger.signal) >= 0 || this.environmentSignal(trigger.signal);
       case 'when':
         return this.truth(trigger.expr, state.values, scope, where);
-      case 'after':
-        return state.clock >= this.due(since + this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
+      case 'after': {
+        // TriggerAfter is TriggerAt(currentTime + delay): a negative delay names an instant already past, which never comes.
+        const delay = this.seconds(trigger.expr, state.values, scope, where);
+        return delay >= 0 && state.clock >= this.due(since + delay) - 1e-9;
+      }
       case 'at': {
         // The TimeSignal is sent when the clock's time equals the instant (Triggers.kerml TimeSignal:
         // `signalClock.currentTime == signalTime`; Observation.kerml ObserveChange waits for that to

@@ -229,6 +229,20 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.deepEqual([ends(builtin, 'n'), ends(builtin, 'end')], [[0], ['done']]);
   });
 
+  it("'accept after d' with a negative d waits for an instant already past, which never comes (it fired at once: x = 1)", async () => {
+    const d = scalarPackage('negative-delay.sysml', 'ND', `
+    action def Neg {
+        attribute d : Integer := -3;
+        attribute x : Integer := 0;
+        first start;
+        then accept after d [SI::s];
+        then assign x := 1;
+    }
+}`);
+    const o = await ask([d], question('outcomes', 'ND::Neg'));
+    assert.deepEqual([o.strength, ends(o, 'x'), ends(o, 'end')], ['proved', [0], ['deadlock']]);
+  });
+
   it("'accept at t' waits for the instant t of the run's clock (an instant already past when the wait begins never comes: Triggers.kerml TimeSignal); a non-constant instant is refused", async () => {
     // Busy from 10 s: `accept at` an instant (n = 1) races a wait of 3 s more (n = 2).
     const busyAt = (name: string, at: number) => `state def ${name} {
