@@ -1005,6 +1005,7 @@ class Compiler {
     // never a second one.
     const run = new Map(aboveRun);
     const referenced = (m: Usage) => m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
+    for (const m of members) if (m.kind === 'Usage' && m.keyword === 'state' && m.role === null && m.direction === null && !run.has(m)) run.set(m, m);
     for (const m of members) if (m.kind === 'Usage' && (m.role === 'perform' || m.role === 'exhibit')) {
       const r = m.relations.find((x) => x.relation === 'reference' || x.relation === 'typing');
       const n = m.name ?? (r && r.target.kind === 'QualifiedName' ? lastSegment(r.target) : null);

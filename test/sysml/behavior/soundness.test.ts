@@ -1241,10 +1241,22 @@ describe('behaviour soundness: performing a behaviour performed already', () => 
         perform action drive { first start; then assign k := k + 1; }
         part engine { perform drive { attribute j : Integer := 0; } }
     }
+    part plainState {
+        attribute k : Integer := 0;
+        state s { entry; then A; state A { entry action { assign k := k + 1; } } }
+        part engine { exhibit s; }
+    }
+    part exhibited {
+        attribute k : Integer := 0;
+        exhibit state s { entry; then A; state A { entry action { assign k := k + 1; } } }
+        part engine { exhibit s; }
+    }
 }`)];
-    for (const subject of ['PA::sys', 'PA::twice']) {
+    for (const subject of ['PA::sys', 'PA::twice', 'PA::plainState', 'PA::exhibited']) {
       const o = await ask(d, question('outcomes', subject));
       assert.deepEqual([o.strength, ends(o, 'k')], ['proved', [1]], subject);
+      // One machine (one performance): its configuration is state@1, no engine.s.state@1 beside it.
+      assert.ok(!o.values!.some((v) => v.name.startsWith('engine.')), subject);
     }
     assert.match(await refusal(d, question('outcomes', 'PA::added')), /^perform-again\.sysml:16:31: 'drive' is performed already \(perform-again\.sysml:15:9\): this perform references that performance, and adding to it here is not modeled/);
   });
