@@ -1470,7 +1470,19 @@ class Compiler {
   }
 
   /** The flow of an action body: nodes for its action members, edges for its successions. */
+  /** The action steps of the flow bodies being compiled, outermost first (a `perform` of one is that step). */
+  private readonly flowSteps: Set<Member>[] = [];
+
   flowBody(call: ExecNode, groups: readonly (readonly Member[])[], ctx: Ctx): void {
+    this.flowSteps.push(new Set(groups.flat().filter((m) => m.kind === 'Usage' && m.direction === null && m.keyword === 'action' && m.role === null)));
+    try {
+      this.flowBodyIn(call, groups, ctx);
+    } finally {
+      this.flowSteps.pop();
+    }
+  }
+
+  private flowBodyIn(call: ExecNode, groups: readonly (readonly Member[])[], ctx: Ctx): void {
     const outer = ctx;
     const start = this.node('start', null, ctx, call.range);
     call.bodyStart = start.id;
@@ -1503,12 +1515,18 @@ class Compiler {
                 if (r.relation !== 'reference' && r.relation !== 'typing') continue;
                 if (r.target.kind !== 'QualifiedName') this.fail('performing a feature chain inside an action flow is not supported', ctx.path, r.target.range);
                 refName ??= lastSegment(r.target);
-                const t = this.scope.resolveReference(entry ?? ctx.lexical, r.target);
+                let t = this.scope.resolveReference(entry ?? ctx.lexical, r.target);
+                // `perform a;` takes a's name (its effective name): a resolved from it finds the usage itself; a is
+                // what the owner's scope names.
+                if (t?.node === m && entry?.parent?.parent) t = this.scope.resolveReference(entry.parent.parent, r.target);
                 if (!t || t.node.kind === 'Package') {
                   if (m.role === 'perform' && r.relation === 'reference' && !m.relations.some((x) => x.relation === 'typing')) this.fail(`cannot find '${referenceText(r.target)}' (performed here)`, ctx.path, r.target.range);
                   continue;
                 }
                 if (ctx.inlining.has(t.node)) this.fail(`'${referenceText(r.target)}' performs itself (recursive behaviour is not supported)`, ctx.path, r.target.range);
+                // `perform a;` beside (or inside) the step `action a` references a's performance (ReferenceSubsetting,
+                // a [1]): the step itself, which its flow performs already.
+                if (m.role === 'perform' && this.flowSteps.some((steps) => steps.has(t.node))) this.fail(`'${referenceText(r.target)}' is a step of this behaviour, performed already where it is declared (${rangeText(t.path, t.node.nameRange ?? t.node.range)}): this perform references that performance, and performing it from here is not modeled`, ctx.path, r.target.range);
                 target = t.node;
                 targetEntry = t;
                 break;

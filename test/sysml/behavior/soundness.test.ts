@@ -1262,6 +1262,26 @@ describe('behaviour soundness: performing a behaviour performed already', () => 
   });
 });
 
+describe('behaviour soundness: performing a step of the flow', () => {
+  it('`perform a;` beside the step `action a` is that step, never a second performance: refused (k = 2 at proved before)', async () => {
+    const d = [text('perform-step.sysml', `package PS {
+    private import ScalarValues::*;
+    action def F {
+        attribute k : Integer := 0;
+        action a { assign k := k + 1; }
+        perform a;
+    }
+    action def Nested {
+        attribute k : Integer := 0;
+        action a { assign k := k + 1; }
+        action b { first start; then perform a; }
+    }
+}`)];
+    assert.match(await refusal(d, question('outcomes', 'PS::F')), /^perform-step\.sysml:6:17: 'a' is a step of this behaviour, performed already where it is declared \(perform-step\.sysml:5:16\)/);
+    assert.match(await refusal(d, question('outcomes', 'PS::Nested')), /^perform-step\.sysml:11:46: 'a' is a step of this behaviour/);
+  });
+});
+
 describe('behaviour soundness: do actions', () => {
   const d = [text('do-actions.sysml', `package DA {
     private import ScalarValues::*;
