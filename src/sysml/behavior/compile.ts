@@ -972,7 +972,8 @@ class Compiler {
     // Attributes of the subject's owners are visible by name (the subject's own come first).
     const own = this.membersWithTypes(node, entry);
     this.collectFeatures(own, ctx, 0, keyword === 'action' || keyword === 'state' ? 'subject' : 'none');
-    for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
+    // The owners' members on the way to the subject are the subject (or hold it): never a second copy of it.
+    for (let c = entry, p = entry.parent; p; c = p, p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p).filter((m) => m !== c.node), { ...ctx, lexical: p });
     if (keyword === 'action') return [this.callFor(node, entry, '', ctx).id];
     if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
     if (keyword === 'part' || keyword === 'item' || keyword === 'occurrence') {
@@ -1371,12 +1372,15 @@ class Compiler {
       }
       if (to.name.segments.length === 1 && named !== undefined) return to.name.segments[0]!;
     }
-    // `subject.port`: a chain from the subject itself reaches its own features.
+    // `subject.port`, `owner.subject.port`: a chain through the subject itself reaches the subject (its own features).
     if (to.kind === 'MemberAccess' && this.subjectEntry !== undefined) {
-      let root: Expression = to;
-      while (root.kind === 'MemberAccess') root = root.target;
-      if (root.kind === 'Name' && this.scope.resolve(ctx.lexical, root.name) === this.subjectEntry) {
-        const rest = this.targetPath(to, ctx).slice(root.name.segments.length).join('.');
+      if (named === this.subjectEntry) return '';
+      const chain: Expression[] = [];
+      for (let x: Expression = to; x.kind === 'MemberAccess'; x = x.target) chain.unshift(x.target);
+      const full = this.targetPath(to, ctx);
+      for (const prefix of chain) {
+        if (this.chainEntry(prefix, ctx) !== this.subjectEntry) continue;
+        const rest = full.slice(this.targetPath(prefix, ctx).length).join('.');
         if (this.parts.has(rest) || this.ports.has(rest)) return rest;
       }
     }

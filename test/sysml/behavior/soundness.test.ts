@@ -839,6 +839,28 @@ describe('behaviour soundness: what SysML v2 leaves unordered is never run in on
 });
 
 describe('behaviour soundness: signals and their receivers', () => {
+  it('a nested subject receives a signal sent to it by a chain through its owner (`to sys.a`), and is reported once (got = 1, no stale a.got = 0)', async () => {
+    const m = text('owner-chain.sysml', `package OC {
+    private import ScalarValues::*;
+    attribute def Go;
+    part sys {
+        part a {
+            attribute got : Integer := 0;
+            perform action w { first start; then send Go() to sys.a; }
+            exhibit state m {
+                entry; then idle;
+                state idle;
+                transition first idle accept Go do action { assign got := 1; } then fin;
+                state fin;
+            }
+        }
+    }
+}`);
+    const o = await ask([m], question('outcomes', 'OC::sys::a'));
+    assert.deepEqual([o.strength, ends(o, 'got'), ends(o, 'state')], ['proved', [1], ['fin']]);
+    assert.ok(!o.values!.some((v) => v.name.startsWith('a.')), JSON.stringify(o.values));
+  });
+
   it('a receiver chain `b.p` names the b where the send is written (the part\'s own b, not the subject\'s): a.b.hit = 1, b.hit = 0', async () => {
     const m = text('receiver-chain.sysml', `package RC {
     private import ScalarValues::*;
