@@ -85,11 +85,17 @@ class Compiler {
   readonly calcs = new Set<string>();
   /** Names the run would read by another feature than the one they name (checkLexical). */
   readonly misreads = new Map<QualifiedName, BehaviorError>();
+  /** Assignment targets the run would write by another feature than the one they name (checkLexical), by the target's path. */
+  readonly miswrites = new Map<readonly string[], BehaviorError>();
+  /** The name each assignment target's path starts with, as written (for checkLexical). */
+  private readonly targetNames = new Map<readonly string[], QualifiedName>();
   /** The usage each feature key was declared by (its first declaration: an own redefinition before what it redefines). */
   private readonly declarations = new Map<string, Usage>();
   readonly parts = new Set<string>(['']);
   /** Ports of the parts whose features are read: receivers of `accept … via port`. */
   readonly ports = new Set<string>();
+  /** The usage each part and port key was declared by (receiverOf compares it with what a name names where written). */
+  private readonly receiverDecls = new Map<string, Usage>();
   private connected?: Set<string>;
   /** Transitions of nested states waiting for a state declared later in an enclosing one. */
   private laterTransitions: (() => boolean)[] = [];
@@ -214,6 +220,7 @@ class Compiler {
             if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
             this.instances.add(key);
             this.parts.add(key);
+            this.receiverDecls.set(key, m);
             const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
             this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
           } else this.addFeature(key, m, ctx, m.direction === 'out');
@@ -229,10 +236,12 @@ class Compiler {
         this.addFeature(key, m, ctx, false, params === 'calc');
       } else if (m.keyword === 'port' && m.role === null) {
         this.ports.add(key);
+        this.receiverDecls.set(key, m);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
         if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
         this.parts.add(key);
+        this.receiverDecls.set(key, m);
         const entry = this.scope.entryOf(m);
         const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
         this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
@@ -368,7 +377,8 @@ class Compiler {
         const name = n.name;
         if (this.globals.has(name)) return;
         if (name.segments.length === 1 && !name.isGlobal && known(scope, name.segments[0]!)) {
-          this.checkLexical(name, scope, path);
+          const misread = this.checkLexical(name, scope, path);
+          if (misread) this.misreads.set(name, misread);
           return;
         }
         if (name.segments.length > 1 && this.enums.has(name.segments.at(-2)!)) return;
@@ -392,11 +402,22 @@ class Compiler {
       }
       for (const [k, v] of Object.entries(n)) if (k !== 'range' && typeof v === 'object') visit(v, scope, path);
     };
+    // An assignment's target names the feature it writes as a read names the one it reads.
+    const target = (t: readonly string[] | null, scope: readonly string[], path: string) => {
+      const name = t ? this.targetNames.get(t) : undefined;
+      if (!t || !name || name.segments.length !== 1 || name.isGlobal) return;
+      const miswrite = this.checkLexical(name, scope, path, true);
+      if (miswrite) this.miswrites.set(t, miswrite);
+    };
     const effects = (list: readonly Effect[], path: string) => {
-      for (const x of list) if (x.kind === 'assign') visit(x.expr, x.scope, path);
+      for (const x of list) if (x.kind === 'assign') {
+        visit(x.expr, x.scope, path);
+        target(x.target, x.scope, this.effectPaths.get(x) ?? path);
+      }
     };
     for (const n of this.nodes) {
       visit(n.expr, n.scope, n.path);
+      if (n.kind === 'assign') target(n.target, n.scope, n.path);
       visit(n.guards, n.scope, n.path);
       if (n.trigger && n.trigger.kind !== 'signal') visit(n.trigger.expr, n.scope, n.path);
       effects(n.effects, n.path);
@@ -642,16 +663,20 @@ class Compiler {
    * performs a Step; a block's own `h` is not the action's. Where the two differ the run would read
    * another feature: refused where a run reads it (ExecutionModel.misreads), naming both.
    */
-  private checkLexical(name: QualifiedName, scope: readonly string[], path: string): void {
+  private checkLexical(name: QualifiedName, scope: readonly string[], path: string, write = false): BehaviorError | undefined {
     const seg = name.segments[0]!;
     const p = scope.find((x) => this.featureIndex.has(join(x, seg)));
     const u = p === undefined ? undefined : this.declarations.get(join(p, seg));
-    if (!u) return;
+    if (!u) return undefined;
     const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
     const read = this.scope.entryOf(u);
-    if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return;
+    if (!target && read) {
+      const at = `${this.scope.qualifiedName(read) ?? usageName(u) ?? '?'} (${rangeText(read.path, u.nameRange ?? u.range)})`;
+      return new BehaviorError(`'${seg}' names nothing where it is written (KerML 7.2.5 Namespaces: a name resolves in the namespace it is written in, then its owners), but the run would ${write ? 'assign' : 'read'} ${at}, a feature of a behaviour or part that holds it only when it runs: declare '${seg}' where it is written (or a parameter, bound where the action is used), or qualify the name`, path, name.range);
+    }
+    if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return undefined;
     const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
-    this.misreads.set(name, new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would read ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics reads them by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range));
+    return new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would ${write ? 'assign' : 'read'} ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics ${write ? 'finds an assignment\'s target' : 'reads them'} by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range);
   }
 
   /**
@@ -947,7 +972,8 @@ class Compiler {
     // Attributes of the subject's owners are visible by name (the subject's own come first).
     const own = this.membersWithTypes(node, entry);
     this.collectFeatures(own, ctx, 0, keyword === 'action' || keyword === 'state' ? 'subject' : 'none');
-    for (let p = entry.parent; p; p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p), { ...ctx, lexical: p });
+    // The owners' members on the way to the subject are the subject (or hold it): never a second copy of it.
+    for (let c = entry, p = entry.parent; p; c = p, p = p.parent) if (p.node.kind !== 'Package') this.collectFeatures(this.membersWithTypes(p.node, p).filter((m) => m !== c.node), { ...ctx, lexical: p });
     if (keyword === 'action') return [this.callFor(node, entry, '', ctx).id];
     if (keyword === 'state') return [this.compileState(node, entry, -1, ctx, true, undefined, true)];
     if (keyword === 'part' || keyword === 'item' || keyword === 'occurrence') {
@@ -959,15 +985,36 @@ class Compiler {
     return this.fail(`the subject ${subjectName} is ${keyword === 'def' ? 'a definition' : `a ${keyword}`}: behaviour questions take an action, a state, or a part that performs or exhibits them`, entry.path, node.nameRange ?? node.range);
   }
 
+  /**
+   * What `perform x;` (`exhibit x;`) names. The usage's own name is x's (its effective name), so x
+   * resolved where it is written finds the usage itself: then x is what the owner's scope names.
+   */
+  private performedBy(m: Usage, ref: Reference, ctx: Ctx): ScopeEntry | undefined {
+    const t = this.scope.resolveReference(ctx.lexical, ref);
+    if (t?.node !== m || !ctx.lexical?.parent) return t;
+    return this.scope.resolveReference(ctx.lexical.parent, ref);
+  }
+
   /** Behaviours a part performs or exhibits, its nested parts' included. */
-  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number, above: ReadonlySet<string>): void {
+  private performed(members: readonly Member[], ctx: Ctx, out: number[], depth: number, above: ReadonlySet<string>, aboveRun: ReadonlyMap<Usage | Definition, Usage> = new Map()): void {
     // Behaviours performed here or by an enclosing part: a nested part performing one of their steps
     // (`perform providePower.generateTorque;`) is that step, run inside the behaviour already.
     const here = new Set(above);
+    // The behaviour each perform/exhibit here runs, by the usage that runs it first (with those above):
+    // `perform drive;` naming a behaviour already performed here or by an enclosing part references
+    // that performance (ReferenceSubsetting: its values are among drive's, one by the default [1..1]),
+    // never a second one.
+    const run = new Map(aboveRun);
+    const referenced = (m: Usage) => m.relations.find((r) => r.relation === 'reference' || (r.relation === 'typing' && m.body === null && m.name === null))?.target;
+    for (const m of members) if (m.kind === 'Usage' && m.keyword === 'state' && m.role === null && m.direction === null && !run.has(m)) run.set(m, m);
     for (const m of members) if (m.kind === 'Usage' && (m.role === 'perform' || m.role === 'exhibit')) {
       const r = m.relations.find((x) => x.relation === 'reference' || x.relation === 'typing');
       const n = m.name ?? (r && r.target.kind === 'QualifiedName' ? lastSegment(r.target) : null);
       if (n) here.add(n);
+      if (!run.has(m)) run.set(m, m);
+      const ref = referenced(m);
+      const t = ref && ref.kind === 'QualifiedName' ? this.performedBy(m, ref, ctx) : undefined;
+      if (t && t.node.kind !== 'Package' && !run.has(t.node)) run.set(t.node, m);
     }
     for (const m of members) {
       this.admit(m, 'part', this.at(ctx, m));
@@ -979,6 +1026,14 @@ class Compiler {
           const head = ref.chain[0]!.segments.at(-1)!;
           if (here.has(head)) continue;
           this.fail(`performing '${referenceText(ref)}', a step of a behaviour this subject does not perform, is not modeled`, ctx.path, ref.range);
+        }
+        if (ref) {
+          const t = this.performedBy(m, ref, ctx);
+          const first = t && t.node.kind !== 'Package' ? run.get(t.node) : undefined;
+          if (first && first !== m) {
+            if ((m.body ?? []).length > 0 || (m.multiplicity !== null && m.multiplicity !== undefined)) this.fail(`'${referenceText(ref)}' is performed already (${rangeText(this.at(ctx, first).path, first.range)}): this ${m.role} references that performance, and adding to it here is not modeled`, ctx.path, ref.range);
+            continue;
+          }
         }
         if (m.multiplicity) this.fail(`'${name ?? referenceText(ref!)}' is performed with a multiplicity: several instances of a behaviour are not supported`, ctx.path, m.multiplicity.range);
         // `perform a;`, `perform action x references a;`, `exhibit s;`: the behaviour named, unless the
@@ -1008,7 +1063,7 @@ class Compiler {
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
         const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, inSubject: false };
-        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1, here);
+        this.performed(this.membersWithTypes(m, entry), inner, out, depth + 1, here, run);
       }
     }
   }
@@ -1150,6 +1205,12 @@ class Compiler {
   /** Each state's do action's effects (they run, atomically, in the move that enters it). */
   private readonly doEffects = new Map<number, { effects: Effect[]; path: string }>();
 
+  /** Remembers the name an assignment target starts with (`x` of `x` and of `x.y`). */
+  private noteTarget(path: readonly string[], e: Expression): void {
+    while (e.kind === 'MemberAccess') e = e.target;
+    if (e.kind === 'Name') this.targetNames.set(path, e.name);
+  }
+
   private targetPath(e: Expression, ctx: Ctx): string[] {
     if (e.kind === 'Name') return [...e.name.segments];
     if (e.kind === 'MemberAccess') return [...this.targetPath(e.target, ctx), ...e.member.segments];
@@ -1158,6 +1219,7 @@ class Compiler {
 
   private assignEffect(target: Expression, value: Expression, ctx: Ctx, range: SourceRange): Effect {
     const e: Effect = { kind: 'assign', target: this.targetPath(target, ctx), expr: value, scope: ctx.scope, range };
+    this.noteTarget(e.target, target);
     this.effectPaths.set(e, ctx.path);
     return e;
   }
@@ -1276,9 +1338,23 @@ class Compiler {
         this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': '${rest}' is no part or port of the performing occurrence '${ctx.receiver || 'the subject'}'`, ctx.path, to.range);
       }
     }
-    if (to.kind === 'Name' && to.name.segments.length === 1) {
-      const n = to.name.segments[0]!;
-      for (const p of ctx.scope) if (this.parts.has(join(p, n)) || this.ports.has(join(p, n))) return join(p, n);
+    // A name or chain from a part or port of the instances that hold the statement, innermost first; its
+    // first name must be that part or port where it is written (KerML 7.2.5: names resolve there).
+    if ((to.kind === 'Name' && to.name.segments.length === 1) || (to.kind === 'MemberAccess' && root.kind === 'Name' && root.name.segments.length === 1 && !root.name.isGlobal)) {
+      const path = this.targetPath(to, ctx);
+      const rootName = (root as Extract<Expression, { kind: 'Name' }>).name;
+      for (const p of ctx.scope) {
+        const key = join(p, path.join('.'));
+        if (!this.parts.has(key) && !this.ports.has(key)) continue;
+        const decl = this.receiverDecls.get(join(p, path[0]!));
+        const declared = decl && this.scope.entryOf(decl);
+        const written = this.scope.resolve(ctx.lexical, rootName);
+        if (declared && (!written || !this.scope.sameFeature(written, declared))) {
+          const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
+          this.fail(`send … to / accept … via '${path.join('.')}': '${path[0]}' names ${written ? where(written) : 'nothing'} where it is written, but the run would deliver to ${where(declared)} (KerML 7.2.5 Namespaces: names resolve where they are written); ${written ? 'rename one of them' : 'name it from where the statement is written'}, or qualify the name`, ctx.path, rootName.range);
+        }
+        return key;
+      }
     }
     // What the name or chain names, resolved once.
     const named = this.chainEntry(to, ctx);
@@ -1296,12 +1372,15 @@ class Compiler {
       }
       if (to.name.segments.length === 1 && named !== undefined) return to.name.segments[0]!;
     }
-    // `subject.port`: a chain from the subject itself reaches its own features.
+    // `subject.port`, `owner.subject.port`: a chain through the subject itself reaches the subject (its own features).
     if (to.kind === 'MemberAccess' && this.subjectEntry !== undefined) {
-      let root: Expression = to;
-      while (root.kind === 'MemberAccess') root = root.target;
-      if (root.kind === 'Name' && this.scope.resolve(ctx.lexical, root.name) === this.subjectEntry) {
-        const rest = this.targetPath(to, ctx).slice(root.name.segments.length).join('.');
+      if (named === this.subjectEntry) return '';
+      const chain: Expression[] = [];
+      for (let x: Expression = to; x.kind === 'MemberAccess'; x = x.target) chain.unshift(x.target);
+      const full = this.targetPath(to, ctx);
+      for (const prefix of chain) {
+        if (this.chainEntry(prefix, ctx) !== this.subjectEntry) continue;
+        const rest = full.slice(this.targetPath(prefix, ctx).length).join('.');
         if (this.parts.has(rest) || this.ports.has(rest)) return rest;
       }
     }
@@ -1395,7 +1474,19 @@ class Compiler {
   }
 
   /** The flow of an action body: nodes for its action members, edges for its successions. */
+  /** The action steps of the flow bodies being compiled, outermost first (a `perform` of one is that step). */
+  private readonly flowSteps: Set<Member>[] = [];
+
   flowBody(call: ExecNode, groups: readonly (readonly Member[])[], ctx: Ctx): void {
+    this.flowSteps.push(new Set(groups.flat().filter((m) => m.kind === 'Usage' && m.direction === null && m.keyword === 'action' && m.role === null)));
+    try {
+      this.flowBodyIn(call, groups, ctx);
+    } finally {
+      this.flowSteps.pop();
+    }
+  }
+
+  private flowBodyIn(call: ExecNode, groups: readonly (readonly Member[])[], ctx: Ctx): void {
     const outer = ctx;
     const start = this.node('start', null, ctx, call.range);
     call.bodyStart = start.id;
@@ -1428,12 +1519,18 @@ class Compiler {
                 if (r.relation !== 'reference' && r.relation !== 'typing') continue;
                 if (r.target.kind !== 'QualifiedName') this.fail('performing a feature chain inside an action flow is not supported', ctx.path, r.target.range);
                 refName ??= lastSegment(r.target);
-                const t = this.scope.resolveReference(entry ?? ctx.lexical, r.target);
+                let t = this.scope.resolveReference(entry ?? ctx.lexical, r.target);
+                // `perform a;` takes a's name (its effective name): a resolved from it finds the usage itself; a is
+                // what the owner's scope names.
+                if (t?.node === m && entry?.parent?.parent) t = this.scope.resolveReference(entry.parent.parent, r.target);
                 if (!t || t.node.kind === 'Package') {
                   if (m.role === 'perform' && r.relation === 'reference' && !m.relations.some((x) => x.relation === 'typing')) this.fail(`cannot find '${referenceText(r.target)}' (performed here)`, ctx.path, r.target.range);
                   continue;
                 }
                 if (ctx.inlining.has(t.node)) this.fail(`'${referenceText(r.target)}' performs itself (recursive behaviour is not supported)`, ctx.path, r.target.range);
+                // `perform a;` beside (or inside) the step `action a` references a's performance (ReferenceSubsetting,
+                // a [1]): the step itself, which its flow performs already.
+                if (m.role === 'perform' && this.flowSteps.some((steps) => steps.has(t.node))) this.fail(`'${referenceText(r.target)}' is a step of this behaviour, performed already where it is declared (${rangeText(t.path, t.node.nameRange ?? t.node.range)}): this perform references that performance, and performing it from here is not modeled`, ctx.path, r.target.range);
                 target = t.node;
                 targetEntry = t;
                 break;
@@ -1457,6 +1554,7 @@ class Compiler {
           const n = this.node('assign', m.name, ctx, m.range);
           n.expr = m.assigned;
           n.target = this.targetPath(m.target, ctx);
+          this.noteTarget(n.target, m.target);
           if (m.name) named.set(m.name, n.id);
           return n.id;
         }
@@ -2340,7 +2438,7 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   for (const set of signalMatches.values()) for (const a of set) sentSignals.add(a);
   return {
     subject, nodes, transitions, features, featureIndex: c.featureIndex, instances: c.instances, opaque: c.opaque, behaviors,
-    sentSignals, signalMatches, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, calcs: c.calcs,
+    sentSignals, signalMatches, enums: c.enums, reads, writes, local, produced: c.produced, readings: c.readings, globals: c.globals, misreads: c.misreads, miswrites: c.miswrites, calcs: c.calcs,
   };
 }
 

@@ -424,6 +424,8 @@ export class Runtime {
 
   /** The feature index an assignment target names, resolved from the scope's prefixes. */
   featureOf(target: readonly string[], scope: readonly string[], where: { path: string; range: SourceRange }): number {
+    const miswrite = this.model.miswrites.get(target);
+    if (miswrite) throw miswrite;
     // What a target names depends on the model only: found once per target and scope.
     const hit = this.targets.get(target);
     if (hit !== undefined && hit.scope === scope) return hit.index;
@@ -753,11 +755,18 @@ export class Runtime {
         return this.pendingIndex(state.queues.get(trigger.receiver), trigger.signal) >= 0 || this.environmentSignal(trigger.signal);
       case 'when':
         return this.truth(trigger.expr, state.values, scope, where);
-      case 'after':
-        return state.clock >= this.due(since + this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
-      case 'at':
-        // An instant already past when the wait begins is due at once (the wait is for the instant, not a delay).
-        return state.clock >= this.due(this.seconds(trigger.expr, state.values, scope, where)) - 1e-9;
+      case 'after': {
+        // TriggerAfter is TriggerAt(currentTime + delay): a negative delay names an instant already past, which never comes.
+        const delay = this.seconds(trigger.expr, state.values, scope, where);
+        return delay >= 0 && state.clock >= this.due(since + delay) - 1e-9;
+      }
+      case 'at': {
+        // The TimeSignal is sent when the clock's time equals the instant (Triggers.kerml TimeSignal:
+        // `signalClock.currentTime == signalTime`; Observation.kerml ObserveChange waits for that to
+        // become true): an instant already past when the wait begins never comes, and the wait stays.
+        const due = this.due(this.seconds(trigger.expr, state.values, scope, where));
+        return due >= since - 1e-9 && state.clock >= due - 1e-9;
+      }
     }
   }
 
@@ -1392,20 +1401,22 @@ export class Runtime {
     return f === 2;
   }
 
-  private readonly waitsCache: (readonly { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[])[] = [];
+  private readonly waitsCache: (readonly { depth: number; at: boolean; expr: Expression; scope: readonly string[]; where: { path: string } }[])[] = [];
   /** The timed waits (`after`) that count from a token's times at `node`, by level (cached per node). */
-  private waitsOf(node: number): readonly { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[] {
+  private waitsOf(node: number): readonly { depth: number; at: boolean; expr: Expression; scope: readonly string[]; where: { path: string } }[] {
     let w = this.waitsCache[node];
     if (w) return w;
-    const out: { depth: number; expr: Expression; scope: readonly string[]; where: { path: string } }[] = [];
+    const out: { depth: number; at: boolean; expr: Expression; scope: readonly string[]; where: { path: string } }[] = [];
     const n = this.model.nodes[node]!;
-    // A token at an accept counts from its arrival: the last of its times.
-    if (n.kind === 'accept' && n.trigger?.kind === 'after') out.push({ depth: -1, expr: n.trigger.expr, scope: n.scope, where: n });
+    // A token at an accept counts from its arrival: the last of its times. An `accept at` wait depends on
+    // whether its instant was still to come when the wait began (triggerReady).
+    const timed = (t: Trigger | null | undefined): t is Extract<Trigger, { kind: 'after' | 'at' }> => t?.kind === 'after' || t?.kind === 'at';
+    if (n.kind === 'accept' && timed(n.trigger)) out.push({ depth: -1, at: n.trigger.kind === 'at', expr: n.trigger.expr, scope: n.scope, where: n });
     if (n.kind === 'state') {
       this.stateChain(n.id).forEach((sid, depth) => {
         for (const trId of this.model.nodes[sid]!.transitions) {
           const tr = this.model.transitions[trId]!;
-          if (tr.trigger?.kind === 'after') out.push({ depth, expr: tr.trigger.expr, scope: tr.scope, where: tr });
+          if (timed(tr.trigger)) out.push({ depth, at: tr.trigger.kind === 'at', expr: tr.trigger.expr, scope: tr.scope, where: tr });
         }
       });
     }
@@ -1418,11 +1429,15 @@ export class Runtime {
   private age(state: BehaviorState, t: Token, depth: number): string {
     const since = t.since[depth]!;
     let cap = -1;
+    let instants = '';
     for (const w of this.waitsOf(t.node)) {
       const d = w.depth < 0 ? t.since.length - 1 : w.depth;
-      if (d === depth) cap = Math.max(cap, this.due(since + this.seconds(w.expr, state.values, w.scope, w.where)) - since);
+      if (d !== depth) continue;
+      // An instant comes only when it was not past as the wait began (1), else never (0).
+      if (w.at) instants += this.due(this.seconds(w.expr, state.values, w.scope, w.where)) >= since - 1e-9 ? '+1' : '+0';
+      else cap = Math.max(cap, this.due(since + this.seconds(w.expr, state.values, w.scope, w.where)) - since);
     }
-    return cap < 0 ? '-' : String(Math.min(state.clock - since, cap));
+    return (cap < 0 ? '-' : String(Math.min(state.clock - since, cap))) + instants;
   }
 
   private ages(state: BehaviorState, t: Token): string {

@@ -157,6 +157,8 @@ export interface ExecutionModel {
    * the name's syntax node): reading one is refused with this error, when and where a run reads it.
    */
   readonly misreads: ReadonlyMap<QualifiedName, BehaviorError>;
+  /** Assignment targets (by their path) the run would resolve to another feature than the one they name where written: refused where assigned. */
+  readonly miswrites: ReadonlyMap<readonly string[], BehaviorError>;
   /** Calc usages by path: `t.d` reads the feature `t.d`, `t` its result (the hidden feature `t#result`). */
   readonly calcs: ReadonlySet<string>;
 }

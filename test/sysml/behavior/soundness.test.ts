@@ -179,6 +179,17 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         attribute speed : Integer := 0;
         first start;
         then drive;
+        variation action drive {
+            variant action eco { assign speed := 50; }
+            variant action sport { assign speed := 90; }
+        }
+        then done;
+    }
+    variation action def Mixed { variant action a1; attribute x : Integer := 1; }
+    action def GoTyped {
+        attribute speed : Integer := 0;
+        first start;
+        then drive;
         action drive : Mode;
         then done;
     }
@@ -186,11 +197,12 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         variant action eco { assign speed := 50; }
         variant action sport { assign speed := 90; }
     }
-    variation action def Mixed { variant action a1; attribute x : Integer := 1; }
 }`);
     const o = await ask([variation], question('outcomes', 'V::Go'));
     assert.deepEqual(ends(o, 'speed').sort(), [50, 90]);
-    assert.equal(await refusal([variation], question('outcomes', 'V::Mixed')), 'variation.sysml:14:53: attribute in a variation action is not modeled (its members are its variant actions)');
+    assert.equal(await refusal([variation], question('outcomes', 'V::Mixed')), 'variation.sysml:13:53: attribute in a variation action is not modeled (its members are its variant actions)');
+    // Mode's `speed` names nothing where it is written (GoTyped's speed is not in Mode's scope).
+    assert.match(await refusal([variation], question('outcomes', 'V::GoTyped')), /^variation\.sysml:22:37: 'speed' names nothing where it is written/);
   });
 
   it("'then done' enters a state the model names done where the transition is written (an owned member hides the inherited done); elsewhere it ends the machine", async () => {
@@ -217,7 +229,21 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     assert.deepEqual([ends(builtin, 'n'), ends(builtin, 'end')], [[0], ['done']]);
   });
 
-  it("'accept at t' waits for the instant t of the run's clock (an instant already past is due at once); a non-constant instant is refused", async () => {
+  it("'accept after d' with a negative d waits for an instant already past, which never comes (it fired at once: x = 1)", async () => {
+    const d = scalarPackage('negative-delay.sysml', 'ND', `
+    action def Neg {
+        attribute d : Integer := -3;
+        attribute x : Integer := 0;
+        first start;
+        then accept after d [SI::s];
+        then assign x := 1;
+    }
+}`);
+    const o = await ask([d], question('outcomes', 'ND::Neg'));
+    assert.deepEqual([o.strength, ends(o, 'x'), ends(o, 'end')], ['proved', [0], ['deadlock']]);
+  });
+
+  it("'accept at t' waits for the instant t of the run's clock (an instant already past when the wait begins never comes: Triggers.kerml TimeSignal); a non-constant instant is refused", async () => {
     // Busy from 10 s: `accept at` an instant (n = 1) races a wait of 3 s more (n = 2).
     const busyAt = (name: string, at: number) => `state def ${name} {
         attribute n : Integer := 0;
@@ -232,7 +258,7 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
     const clocked = scalarPackage('clocked.sysml', 'T', `
     private import SI::*;
     ${busyAt('Past', 5)}
-    ${busyAt('Future', 20)}
+    ${busyAt('Future', 12)}
     state def Loop {
         attribute laps : Integer := 0;
         entry; then a;
@@ -243,6 +269,22 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         accept after 1 [s] do assign laps := laps + 1 then a;
         state c;
     }
+    state def Stale {
+        entry; then a;
+        state a;
+        accept after 8 [s] then b;
+        state b;
+        accept at 7 [s] then c;
+        state c;
+    }
+    state def Exact {
+        entry; then a;
+        state a;
+        accept after 7 [s] then b;
+        state b;
+        accept at 7 [s] then c;
+        state c;
+    }
     state def Moving {
         attribute t0 : Integer := 3;
         entry; then a;
@@ -251,12 +293,19 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
         state b;
     }
 }`);
-    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Past')), 'n'), [1]);
-    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Future')), 'n'), [2]);
-    // a->b at 2, back at 3, a->b at 5, back at 6, a->b at 8: the instant 7 has passed, so c.
-    const loop = await ask([clocked], question('outcomes', 'T::Loop'));
-    assert.deepEqual([ends(loop, 'laps'), ends(loop, 'state')], [[2], ['c']]);
-    assert.match(await refusal([clocked], question('outcomes', 'T::Moving')), /^clocked\.sysml:38:19: the instant of 'accept at' must be a constant time/);
+    // Busy from 10: the instant 5 has passed, so it never comes (its TimeSignal's condition, the clock's
+    // time equal to 5, never becomes true): the wait of 3 s, n = 2 (it answered n = 1: due at once).
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Past')), 'n'), [2]);
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Future')), 'n'), [1]);
+    // b entered at 8: the instant 7 never comes, b stays (it answered c).
+    const stale = await ask([clocked], question('outcomes', 'T::Stale'));
+    assert.deepEqual([stale.strength, ends(stale, 'state'), ends(stale, 'end')], ['proved', ['b'], ['deadlock']]);
+    // b entered at 7 exactly: the instant is now, c.
+    assert.deepEqual(ends(await ask([clocked], question('outcomes', 'T::Exact')), 'state'), ['c']);
+    // a->b at 2, back at 3, a->b at 5, back at 6, a->b at 8: the instant 7 has passed, and the laps go on.
+    const loop = await ask([clocked], question('outcomes', 'T::Loop'), [{ name: 'depth', limit: 12 }]);
+    assert.deepEqual([loop.strength, ends(loop, 'state')], ['bounded', []]);
+    assert.match(await refusal([clocked], question('outcomes', 'T::Moving')), /^clocked\.sysml:54:19: the instant of 'accept at' must be a constant time/);
   });
 
   it('terminate of an action whose body holds it ends every token inside it, and its successors follow; another occurrence is refused', async () => {
@@ -349,7 +398,48 @@ describe('behaviour soundness: flows, bound values, typed subactions', () => {
 
   it('an entry action typed by an action definition: its `n` is the definition’s own, never the state’s the run would read (once: S::n = 1)', async () => {
     const r = await refusal([bound], question('outcomes', 'B::S'));
-    assert.match(r, /^bound\.sysml:12:\d+: 'n' names B::Bump::n \(bound\.sysml:12:33\) where it is written, but the run would read B::S::n \(bound\.sysml:14:19\)/);
+    assert.match(r, /^bound\.sysml:12:\d+: 'n' names B::Bump::n \(bound\.sysml:12:33\) where it is written, but the run would (read|assign) B::S::n \(bound\.sysml:14:19\)/);
+  });
+
+  it('an assignment whose target names a feature of the body it is written in, never one around it the run would find (h = 0, not 7)', async () => {
+    const d = scalarPackage('shadow.sysml', 'SH', `
+    action def Outer {
+        attribute h : Integer := 0;
+        first start;
+        then if true {
+            attribute h : Integer := 1;
+            first start;
+            then assign h := 7;
+        }
+        then done;
+    }
+    action def Atomic {
+        attribute h : Integer := 0;
+        action inner { attribute h : Integer := 1; assign h := 7; }
+    }
+}`);
+    // Outer::h stayed 0 (the body's own h became 7): the run wrote Outer::h, answering h = 7 at proved.
+    assert.match(await refusal([d], question('outcomes', 'SH::Outer')), /^shadow\.sysml:9:25: 'h' names h \(shadow\.sysml:7:23\) where it is written, but the run would assign SH::Outer::h \(shadow\.sysml:4:19\)/);
+    // A named action's own feature is its own: the run finds it (inner.h = 7, h = 0).
+    const o = await ask([d], question('outcomes', 'SH::Atomic'));
+    assert.deepEqual([ends(o, 'h'), ends(o, 'inner.h')], [[0], [7]]);
+  });
+
+  it('a name an action definition does not declare, read or assigned where a usage typed by it runs, is refused (x = 5 at proved before)', async () => {
+    const d = scalarPackage('unresolved.sysml', 'UR', `
+    action def Bump { first start; then assign x := 5; }
+    action def Sub {
+        attribute x : Integer := 0;
+        action step1 : Bump;
+    }
+    action def Read { attribute y : Integer := 0; first start; then assign y := x + 1; }
+    action def Sub2 {
+        attribute x : Integer := 0;
+        action step1 : Read;
+    }
+}`);
+    assert.match(await refusal([d], question('outcomes', 'UR::Sub')), /^unresolved\.sysml:3:48: 'x' names nothing where it is written \(KerML 7\.2\.5 Namespaces: .*\), but the run would assign UR::Sub::x \(unresolved\.sysml:5:19\)/);
+    assert.match(await refusal([d], question('outcomes', 'UR::Sub2')), /^unresolved\.sysml:8:81: 'x' names nothing where it is written .* but the run would read UR::Sub2::x/);
   });
 });
 
@@ -749,6 +839,61 @@ describe('behaviour soundness: what SysML v2 leaves unordered is never run in on
 });
 
 describe('behaviour soundness: signals and their receivers', () => {
+  it('a nested subject receives a signal sent to it by a chain through its owner (`to sys.a`), and is reported once (got = 1, no stale a.got = 0)', async () => {
+    const m = text('owner-chain.sysml', `package OC {
+    private import ScalarValues::*;
+    attribute def Go;
+    part sys {
+        part a {
+            attribute got : Integer := 0;
+            perform action w { first start; then send Go() to sys.a; }
+            exhibit state m {
+                entry; then idle;
+                state idle;
+                transition first idle accept Go do action { assign got := 1; } then fin;
+                state fin;
+            }
+        }
+    }
+}`);
+    const o = await ask([m], question('outcomes', 'OC::sys::a'));
+    assert.deepEqual([o.strength, ends(o, 'got'), ends(o, 'state')], ['proved', [1], ['fin']]);
+    assert.ok(!o.values!.some((v) => v.name.startsWith('a.')), JSON.stringify(o.values));
+  });
+
+  it('a receiver chain `b.p` names the b where the send is written (the part\'s own b, not the subject\'s): a.b.hit = 1, b.hit = 0', async () => {
+    const m = text('receiver-chain.sysml', `package RC {
+    private import ScalarValues::*;
+    attribute def Go;
+    port def GP;
+    part def Box {
+        port p : GP;
+        attribute hit : Integer := 0;
+        exhibit state m {
+            entry; then w;
+            state w;
+            transition first w accept Go via p do action { assign hit := 1; } then w;
+        }
+    }
+    part sys {
+        part a {
+            part b : Box;
+            perform action x { first start; then send Go() to b.p; }
+        }
+        part b : Box;
+    }
+    part def Client { perform action talk { first start; then send Go() to srv.p; } }
+    part sys2 {
+        part cli : Client;
+        part srv : Box;
+    }
+}`);
+    const o = await ask([m], question('outcomes', 'RC::sys'));
+    assert.deepEqual([o.strength, ends(o, 'a.b.hit'), ends(o, 'b.hit')], ['proved', [1], [0]]);
+    // In Client, srv names nothing (sys2's srv is not in its scope): refused, never delivered to sys2.srv.
+    assert.match(await refusal([m], question('outcomes', 'RC::sys2')), /^receiver-chain\.sysml:21:76: send … to \/ accept … via 'srv\.p': 'srv' names nothing where it is written, but the run would deliver to RC::sys2::srv \(receiver-chain\.sysml:24:14\)/);
+  });
+
   const d = text('signals.sysml', `package SG {
     private import ScalarValues::*;
     attribute def Base;
@@ -1096,6 +1241,66 @@ describe('behaviour soundness: referential actions', () => {
     }
 }`)];
     assert.match(await refusal(d, question('outcomes', 'RF::R')), /^ref-action\.sysml:5:9: a referential action \(ref action 'a'\) is not a step of the body that declares it/);
+  });
+});
+
+describe('behaviour soundness: performing a behaviour performed already', () => {
+  it('`perform drive;` in a nested part (or again in the same part) references the performance of drive, never a second one (k = 1, not 2)', async () => {
+    const d = [text('perform-again.sysml', `package PA {
+    private import ScalarValues::*;
+    part sys {
+        attribute k : Integer := 0;
+        perform action drive { first start; then assign k := k + 1; }
+        part engine { perform drive; }
+    }
+    part twice {
+        attribute k : Integer := 0;
+        perform action p1 { first start; then assign k := k + 1; }
+        perform p1;
+    }
+    part added {
+        attribute k : Integer := 0;
+        perform action drive { first start; then assign k := k + 1; }
+        part engine { perform drive { attribute j : Integer := 0; } }
+    }
+    part plainState {
+        attribute k : Integer := 0;
+        state s { entry; then A; state A { entry action { assign k := k + 1; } } }
+        part engine { exhibit s; }
+    }
+    part exhibited {
+        attribute k : Integer := 0;
+        exhibit state s { entry; then A; state A { entry action { assign k := k + 1; } } }
+        part engine { exhibit s; }
+    }
+}`)];
+    for (const subject of ['PA::sys', 'PA::twice', 'PA::plainState', 'PA::exhibited']) {
+      const o = await ask(d, question('outcomes', subject));
+      assert.deepEqual([o.strength, ends(o, 'k')], ['proved', [1]], subject);
+      // One machine (one performance): its configuration is state@1, no engine.s.state@1 beside it.
+      assert.ok(!o.values!.some((v) => v.name.startsWith('engine.')), subject);
+    }
+    assert.match(await refusal(d, question('outcomes', 'PA::added')), /^perform-again\.sysml:16:31: 'drive' is performed already \(perform-again\.sysml:15:9\): this perform references that performance, and adding to it here is not modeled/);
+  });
+});
+
+describe('behaviour soundness: performing a step of the flow', () => {
+  it('`perform a;` beside the step `action a` is that step, never a second performance: refused (k = 2 at proved before)', async () => {
+    const d = [text('perform-step.sysml', `package PS {
+    private import ScalarValues::*;
+    action def F {
+        attribute k : Integer := 0;
+        action a { assign k := k + 1; }
+        perform a;
+    }
+    action def Nested {
+        attribute k : Integer := 0;
+        action a { assign k := k + 1; }
+        action b { first start; then perform a; }
+    }
+}`)];
+    assert.match(await refusal(d, question('outcomes', 'PS::F')), /^perform-step\.sysml:6:17: 'a' is a step of this behaviour, performed already where it is declared \(perform-step\.sysml:5:16\)/);
+    assert.match(await refusal(d, question('outcomes', 'PS::Nested')), /^perform-step\.sysml:11:46: 'a' is a step of this behaviour/);
   });
 });
 
