@@ -7,7 +7,7 @@
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
 import { declaredName, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
-import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
+import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
@@ -870,6 +870,9 @@ class ResultEnvironment implements Environment {
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify(value, type);
   }
+  metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined {
+    return this.outer.metaclassify(element, type, at);
+  }
   sourceText(range: SourceRange): string | undefined {
     return this.outer.sourceText(range);
   }
@@ -1011,6 +1014,11 @@ export class ModelEnvironment implements Environment {
     if (!isCallable(element)) return undefined;
     if (element.node.kind === 'Definition') ctx = { element, path: this.ctx.path, parent: this.ctx };
     return this.values.invokeElement(element, args, ctx, at);
+  }
+
+  metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome {
+    const r = this.values.index.metaclassification(this.scopeOf(element), element, type);
+    return typeof r === 'boolean' ? bool(r) : error(`${element.segments.join('::')} @@ ${type.segments.join('::')}: ${r}`, at, 'unsupported');
   }
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
