@@ -874,8 +874,8 @@ export class ModelIndex {
     if (typeof d === 'string') return d;
     const t = one(type, from);
     if (typeof t === 'string') return t;
-    const name = metaclassName(d.node);
-    if (name === undefined) {
+    const metaclass = this.names.metaclassOf(d);
+    if (metaclass === undefined) {
       const what = d.isDefinition ? `${d.kind} definition` : d.kind;
       return `the metaclass of '${text(element)}' (${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}${d.node && 'role' in d.node && d.node.role ? ` with the role ${d.node.role}` : ''}) is not read by the engine`;
     }
@@ -892,9 +892,7 @@ export class ModelIndex {
         }
       }
     }
-    const sysml = this.names.global('SysML', 'library').flatMap((p) => this.names.memberNamed(p, name, p));
-    if (sysml.length !== 1) return `the metaclass SysML::${name} is not found in the library`;
-    const metaobjects: { what: string; type: Declaration }[] = [{ what: `its metaclass SysML::${name}`, type: sysml[0]! }];
+    const metaobjects: { what: string; type: Declaration }[] = [{ what: `its metaclass SysML::${metaclass.name ?? ''}`, type: metaclass }];
     for (const ref of d.metadataRefs) {
       const m = d.parent ? one(ref, d.parent) : `'${text(ref)}' is not read here`;
       if (typeof m === 'string') return m;
@@ -1010,38 +1008,4 @@ export function typeName(feature: ModelElement, index?: ModelIndex, seen = new S
     if (inherited) return inherited;
   }
   return undefined;
-}
-
-/** SysML's metaclasses of usages and definitions by keyword (SysML.sysml, package Systems). */
-const USAGE_METACLASSES: Readonly<Record<string, string>> = {
-  ref: 'ReferenceUsage', attribute: 'AttributeUsage', enum: 'EnumerationUsage', occurrence: 'OccurrenceUsage', item: 'ItemUsage',
-  part: 'PartUsage', port: 'PortUsage', connection: 'ConnectionUsage', interface: 'InterfaceUsage', allocation: 'AllocationUsage',
-  flow: 'FlowUsage', 'succession flow': 'SuccessionFlowUsage', action: 'ActionUsage', state: 'StateUsage', calc: 'CalculationUsage',
-  constraint: 'ConstraintUsage', requirement: 'RequirementUsage', concern: 'ConcernUsage', case: 'CaseUsage', analysis: 'AnalysisCaseUsage',
-  verification: 'VerificationCaseUsage', 'use case': 'UseCaseUsage', view: 'ViewUsage', viewpoint: 'ViewpointUsage',
-  rendering: 'RenderingUsage', metadata: 'MetadataUsage',
-};
-const DEFINITION_METACLASSES: Readonly<Record<string, string>> = {
-  attribute: 'AttributeDefinition', enum: 'EnumerationDefinition', occurrence: 'OccurrenceDefinition', item: 'ItemDefinition',
-  part: 'PartDefinition', port: 'PortDefinition', connection: 'ConnectionDefinition', flow: 'FlowDefinition',
-  interface: 'InterfaceDefinition', allocation: 'AllocationDefinition', action: 'ActionDefinition', state: 'StateDefinition',
-  calc: 'CalculationDefinition', constraint: 'ConstraintDefinition', requirement: 'RequirementDefinition', concern: 'ConcernDefinition',
-  case: 'CaseDefinition', analysis: 'AnalysisCaseDefinition', verification: 'VerificationCaseDefinition', 'use case': 'UseCaseDefinition',
-  view: 'ViewDefinition', viewpoint: 'ViewpointDefinition', rendering: 'RenderingDefinition', metadata: 'MetadataDefinition',
-};
-
-/**
- * The name of the SysML metaclass an element is an instance of, where its declaration alone says which:
- * a definition by its keyword; a usage by its keyword when written, with no direction and no role but
- * `variant` (a role or a direction makes another metaclass: PerformActionUsage, a parameter …).
- * Undefined otherwise.
- */
-function metaclassName(node: unknown): string | undefined {
-  const n = node as (Member & { kind: string }) | null;
-  if (!n) return undefined;
-  if (n.kind === 'Definition') return DEFINITION_METACLASSES[(n as Definition).keyword];
-  if (n.kind !== 'Usage') return undefined;
-  const u = n as Usage;
-  if (u.isKeywordImplicit || u.direction !== null || (u.role !== null && u.role !== 'variant') || u.ends !== null) return undefined;
-  return USAGE_METACLASSES[u.keyword];
 }
