@@ -369,6 +369,25 @@ describe('reference engine process: evaluate', function () {
     assert.equal(about.error?.message, "meta.sysml:29:33: radio @@ SysML::PartUsage: 'radio' is annotated by the metadata M::comfort (meta.sysml:28:38), declared about it outside it: whether its metadata access reads metadata it does not own is not modeled");
   });
 
+  it('refuses a definition or package named in an expression: a name there refers to a feature, and they are none', async () => {
+    const named = modelText('named.sysml', `package N {
+    metadata def Safety;
+    #Safety part def Belt;
+    part belt : Belt;
+    package Lib { attribute n = 2; }
+    constraint onDefinition { Belt @ Safety }
+    attribute onAttribute = Lib::n;
+    attribute onPackage = Lib;
+}`);
+    // Lib::n is a feature: its value.
+    assert.deepEqual(valuesOf(await value('N::onAttribute', {}, named)), { onAttribute: 2 });
+    // KerML: a name in an expression is a FeatureReference (its referent a Feature); Belt and Lib are none.
+    const onDefinition = await ask('N::onDefinition', {}, named);
+    assert.equal(onDefinition.error?.message, "named.sysml:6:31: 'Belt' names a part definition (N::Belt), not a feature: a name in an expression refers to a feature (KerML FeatureReferenceExpression), so it has no value");
+    const onPackage = await ask('N::onPackage', {}, named);
+    assert.equal(onPackage.error?.message, "named.sysml:8:27: 'Lib' names a package (N::Lib), not a feature: a name in an expression refers to a feature (KerML FeatureReferenceExpression), so it has no value");
+  });
+
   describe('on the corpus examples', () => {
     it('31 Constraints: MassConstraint over a vehicle (in-parameters and redefinitions)', async () => {
       const bindings = [kg('chassisMass', 1000), kg('engine.mass', 800), kg('transmission.mass', 500)];

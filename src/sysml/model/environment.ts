@@ -924,6 +924,12 @@ export class ModelEnvironment implements Environment {
         return error(`'${name.segments.join('::')}' is a feature of the definition ${element.parent.name ?? element.parent.qualifiedName}, read outside any instance of it: which instance's value is meant is not said (name a usage, or read it inside ${element.parent.name ?? 'the definition'})`, name.range, 'unsupported');
       }
     }
+    if (element.node.kind === 'Definition' || element.node.kind === 'Package') {
+      // A name in an expression is a FeatureReferenceExpression (KerML BNF: FeatureReference : Feature =
+      // [QualifiedName]): one naming a definition or a package is no feature, and has no value.
+      const what = element.node.kind === 'Package' ? 'a package' : `${/^[aeiou]/.test(element.node.keyword) ? 'an' : 'a'} ${element.node.keyword} definition`;
+      return error(`'${name.segments.join('::')}' names ${what} (${element.qualifiedName}), not a feature: a name in an expression refers to a feature (KerML FeatureReferenceExpression), so it has no value`, name.range);
+    }
     return this.elementValue(element);
   }
 
