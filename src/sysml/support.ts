@@ -428,7 +428,7 @@ export const EXPRESSIONS: Readonly<Record<Expression['kind'], ConstructInfo>> = 
   Unary: c('a unary operator', M, M, M, 'docs/semantics.md; `~` is refused by the evaluator'),
   Binary: c('a binary operator', M, M, M, 'docs/semantics.md'),
   Conditional: c('if … ? … else …', M, M, M, 'KerML 7.4.9'),
-  Classification: c('a classification (istype, hastype, @, as)', M, M, M, '`@@` and `meta` are refused by the evaluator'),
+  Classification: c('a classification (istype, hastype, @, as)', M, M, M, '`x @@ T` reads the element\'s metaclass and owned metadata (refused where they disagree); `meta` is refused by the evaluator'),
   Extent: c("'all T' (the extent of a type)", R, R, R, 'not modeled'),
   MemberAccess: c('a feature chain', M, M, M, 'over sequences too'),
   Collect: c('collect', M, M, M, 'body functions'),

@@ -45,7 +45,33 @@ const BOUND_THEN_ASSIGNED = (what: string) =>
 const BOUND_THEN_ASSIGNED_OUTCOME = (upstream: string) => `no value: the model binds the feature and assigns it (a refusal naming both places), not ${upstream}`;
 const BOUND_THEN_ASSIGNED_ERROR = 'is bound to a value';
 
+// `Belt @ Safety` with `part def Belt`: the operand of a ClassificationExpression is an ArgumentMember
+// whose value is an OwnedExpression; a bare name there is a FeatureReferenceExpression, and KerML's BNF
+// reads its name as `FeatureReference : Feature = [QualifiedName]`: it must name a Feature. A definition
+// is no Feature, so the expression does not resolve and the constraint has no value. (Outside a filter
+// condition `@` is also only `istype` on the operand's value (ClassificationTestOperator = 'istype' |
+// 'hastype' | '@'): it tests what a feature's value is an instance of, not the metadata annotating the
+// declaration; that is `@@` on a MetadataReference.)
+const DEFINITION_AS_OPERAND = (name: string) =>
+  `\`${name} @ Safety\`: a name in an expression is a FeatureReferenceExpression (KerML BNF: FeatureReference : Feature = [QualifiedName]), whose referent must be a Feature; \`${name}\` names a part definition, so the expression does not resolve and the constraint has no value (and \`@\` outside a filter is \`istype\` on the operand's value, ClassificationTestOperator, not a test of the metadata annotating a declaration, which is \`@@\`)`;
+const DEFINITION_AS_OPERAND_OUTCOME = (name: string) => `no verdict: \`${name}\` in an expression names no feature (a refusal naming it), not true`;
+
 export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
+  filter_classification_annotation_forms: {
+    why: DEFINITION_AS_OPERAND('Belt'),
+    outcome: DEFINITION_AS_OPERAND_OUTCOME('Belt'),
+    expect: { error: 'not a feature' },
+  },
+  filter_classification_meta_versus_annotation: {
+    why: DEFINITION_AS_OPERAND('Belt'),
+    outcome: DEFINITION_AS_OPERAND_OUTCOME('Belt'),
+    expect: { error: 'not a feature' },
+  },
+  view_exposed_element_classification: {
+    why: DEFINITION_AS_OPERAND('Lib::Belt'),
+    outcome: DEFINITION_AS_OPERAND_OUTCOME('Lib::Belt'),
+    expect: { error: 'not a feature' },
+  },
   satisfy_subject_features: {
     why: '`assert satisfy R by p` binds the subject parameter of R to p (SysML SatisfyRequirementUsage: satisfyingFeature is bound to the subject); it relates no other feature. TouchdownRequirement declares no subject, and its own `attribute verticalSpeed` is a feature of the requirement, not of the subject: no rule matches it to `Lander::verticalSpeed` by name, so it has no value and the require constraint has no verdict',
     outcome: 'no verdict: `verticalSpeed` of the requirement has no value (upstream: true for lander01, false for lander02, by matching names)',

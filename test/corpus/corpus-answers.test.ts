@@ -13,8 +13,9 @@ import { CORPUS, measure, modelFor, readFolderFile, share, topReasons } from '..
 // package with other contents ('Action Definition Example', 'Messaging Example', 'State Decomposition-1'),
 // so in the folder's model those 14 subjects name two packages (the answers had taken the asked file's);
 // 172 → 186 when each file is asked with only the files of its folder that declare a package it imports or
-// names and does not declare itself (the redeclaring file is asked alone; the 14 answers are those of 186).
-const FLOOR = 186 / 236;
+// names and does not declare itself (the redeclaring file is asked alone; the 14 answers are those of 186);
+// 187 with an action several successions lead to performed once, after all of them (Terminate Actions Example-1).
+const FLOOR = 187 / 236;
 
 describe('corpus answers: the model of a file', () => {
   const folder = [

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { modelOf, question, ROOT, suiteEngine, valuesOf } from './engine-process';
+import { modelOf, modelText, question, ROOT, suiteEngine, valuesOf } from './engine-process';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'sysml-release-2026-04', 'training');
 function corpus(...files: string[]) {
@@ -315,6 +315,77 @@ describe('reference engine process: evaluate', function () {
     // The solver does not state objectives: satisfiable refuses the analysis, naming the objective.
     const solved = await engine.run(question('satisfiable', 'Cases::Total'), cases);
     assert.match(String(solved.error?.message ?? solved.result?.reason), /an objective is not modeled by the solver|an objective/);
+  });
+
+  it('answers `x @@ T` by the element\'s metaclass and the metadata it owns, and refuses it where the two disagree', async () => {
+    const meta = modelText('meta.sysml', `package M {
+    metadata def Safety;
+    metadata def Audited;
+    part def Wheel;
+    #Safety part def Belt;
+    part wheel : Wheel;
+    attribute def Speed;
+    part def Car {
+        part belt : Belt { @Audited; }
+        attribute top : Speed;
+        perform action drive;
+    }
+    action def Drive;
+    constraint partUsage { wheel @@ SysML::PartUsage }
+    constraint itemUsage { wheel @@ SysML::ItemUsage }
+    constraint asDefinition { wheel @@ SysML::PartDefinition }
+    constraint definition { Wheel @@ SysML::PartDefinition }
+    constraint definitionAsUsage { Wheel @@ SysML::Usage }
+    constraint attributeUsage { Car::top @@ SysML::AttributeUsage }
+    constraint actionDefinition { Drive @@ SysML::ActionDefinition }
+    constraint notAnnotated { wheel @@ Safety }
+    constraint everyOne { Belt @@ Metaobjects::Metaobject }
+    constraint noneOf { Belt @@ Audited }
+    constraint mixed { Belt @@ Safety }
+    constraint performed { Car::drive @@ SysML::ActionUsage }
+    metadata def Comfort;
+    part radio;
+    metadata comfort : Comfort about radio;
+    constraint aboutElsewhere { radio @@ SysML::PartUsage }
+}`);
+    // A part usage is a PartUsage, so an ItemUsage (PartUsage specializes ItemUsage), not a PartDefinition.
+    const expected: Record<string, boolean> = {
+      partUsage: true, itemUsage: true, asDefinition: false, definition: true, definitionAsUsage: false, attributeUsage: true, actionDefinition: true,
+      // wheel owns no metadata; Belt's metadata (its metaclass and its #Safety) are all Metaobjects, none an Audited.
+      notAnnotated: false, everyOne: true, noneOf: false,
+    };
+    for (const [name, v] of Object.entries(expected)) assert.deepEqual(valuesOf(await value(`M::${name}`, {}, meta)), { [name]: v }, name);
+    // Belt's metaclass is no Safety and its #Safety is: whether @@ asks all or any of them is not decided here.
+    const mixed = await ask('M::mixed', {}, meta);
+    assert.equal(mixed.error?.code, 'unsupported');
+    assert.equal(mixed.error?.message, "meta.sysml:24:24: Belt @@ Safety: the metadata of 'Belt' is its metaclass SysML::PartDefinition, not a Safety; its metadata Safety (meta.sysml:5:6), a Safety: whether '@@' asks that each of them is one or that one of them is, is not modeled");
+    // A performed action is a PerformActionUsage: its metaclass is not read from the keyword, so refused.
+    const performed = await ask('M::performed', {}, meta);
+    assert.equal(performed.error?.code, 'unsupported');
+    assert.match(String(performed.error?.message), /^meta\.sysml:25:\d+: Car::drive @@ SysML::ActionUsage: the metaclass of 'Car::drive' \(an action with the role perform\) is not read by the engine$/);
+    // Metadata declared about radio from outside it: whether radio's metadata includes it is not decided here.
+    const about = await ask('M::aboutElsewhere', {}, meta);
+    assert.equal(about.error?.code, 'unsupported');
+    assert.equal(about.error?.message, "meta.sysml:29:33: radio @@ SysML::PartUsage: 'radio' is annotated by the metadata M::comfort (meta.sysml:28:38), declared about it outside it: whether its metadata access reads metadata it does not own is not modeled");
+  });
+
+  it('refuses a definition or package named in an expression: a name there refers to a feature, and they are none', async () => {
+    const named = modelText('named.sysml', `package N {
+    metadata def Safety;
+    #Safety part def Belt;
+    part belt : Belt;
+    package Lib { attribute n = 2; }
+    constraint onDefinition { Belt @ Safety }
+    attribute onAttribute = Lib::n;
+    attribute onPackage = Lib;
+}`);
+    // Lib::n is a feature: its value.
+    assert.deepEqual(valuesOf(await value('N::onAttribute', {}, named)), { onAttribute: 2 });
+    // KerML: a name in an expression is a FeatureReference (its referent a Feature); Belt and Lib are none.
+    const onDefinition = await ask('N::onDefinition', {}, named);
+    assert.equal(onDefinition.error?.message, "named.sysml:6:31: 'Belt' names a part definition (N::Belt), not a feature: a name in an expression refers to a feature (KerML FeatureReferenceExpression), so it has no value");
+    const onPackage = await ask('N::onPackage', {}, named);
+    assert.equal(onPackage.error?.message, "named.sysml:8:27: 'Lib' names a package (N::Lib), not a feature: a name in an expression refers to a feature (KerML FeatureReferenceExpression), so it has no value");
   });
 
   describe('on the corpus examples', () => {

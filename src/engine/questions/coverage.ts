@@ -17,7 +17,8 @@ function constructOf(node: { kind: string } & Record<string, unknown>): string |
       return 'metadata access';
     case 'Classification': {
       const op = (node as unknown as Expression & { kind: 'Classification' }).operator;
-      return op === '@@' || op === 'meta' ? `metaclassification '${op}'` : undefined;
+      // `x @@ T` is answered where the value model reads it (a refusal elsewhere names it at run time).
+      return op === 'meta' ? `metaclassification '${op}'` : undefined;
     }
     default:
       return undefined;

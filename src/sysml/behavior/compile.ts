@@ -1687,7 +1687,19 @@ class Compiler {
     for (const [t, from] of sources) {
       const n = this.nodes[t]!;
       if (from.size < 2 || n.kind === 'join' || n.kind === 'merge' || n.kind === 'done' || n.container !== ctx.container) continue;
-      this.fail(`'${n.name}' is the target of successions from ${[...from].map((f) => `'${this.nodes[f]!.name || 'start'}'`).join(' and ')}: an action performed once after all of them is not modeled (a merge continues after any one, a join after all)`, n.path, n.range);
+      const why = this.implicitJoinRefusal(n, from, ctx.container, start.id);
+      if (why !== undefined) {
+        this.fail(`'${n.name}' is the target of successions from ${[...from].map((f) => `'${this.nodes[f]!.name || 'start'}'`).join(' and ')}: it is performed once, after all of them, which is modeled only where each of them is performed once (${why}; a merge continues after any one, a join after all)`, n.path, n.range);
+      }
+      // Performed once, after all of them: an implicit join before it takes their successions (the
+      // machine's join waits for a token along every incoming succession).
+      const j = this.node('join', null, ctx, n.range);
+      for (const f of from) {
+        const src = this.nodes[f]!;
+        for (let i = 0; i < src.succ.length; i++) if (src.succ[i] === t) src.succ[i] = j.id;
+      }
+      j.succ = [t];
+      j.guards = [null];
     }
     // A plain flow transfers when its source ends only if its target cannot start before; otherwise its
     // parameters stay outside the model (reading either is refused where it is read).
@@ -1760,6 +1772,44 @@ class Compiler {
   }
 
   private readonly inlineBodies = new Set<number>();
+  /**
+   * Why an action that several successions lead to cannot be taken as performed once after all of
+   * them, as an implicit join (undefined: it can). That reading holds where each source is performed
+   * once: no source is a decision (one of its successions is taken), no succession of the flow is
+   * guarded, the flow has no decision or merge node (a source on a branch not taken, or reached twice),
+   * every source is reached from the flow's start, and the action is on no cycle of successions.
+   */
+  private implicitJoinRefusal(n: ExecNode, from: ReadonlySet<number>, container: number, start: number): string | undefined {
+    for (const f of from) if (this.nodes[f]!.kind === 'decide') return `'${this.nodes[f]!.name}' is a decision: only one of its successions is taken`;
+    for (const m of this.nodes) {
+      if (m.container !== container || m.inheritsSucc) continue;
+      if (m.kind === 'decide' || m.kind === 'merge') return `the flow has the ${m.kind === 'decide' ? 'decision' : 'merge'} node '${m.name}', after which an action may not be performed, or be performed again`;
+      if (m.guards.some((g) => g !== null) || m.elseIndex >= 0) return `the succession from '${m.name || 'start'}' is guarded, so what follows it may not be performed`;
+    }
+    // A source no path from the start reaches (only from a cycle of successions) is never performed.
+    const reached = new Set<number>();
+    const todo = [start];
+    while (todo.length > 0) {
+      const id = todo.pop()!;
+      if (reached.has(id)) continue;
+      reached.add(id);
+      const m = this.nodes[id]!;
+      if (m.container === container) todo.push(...m.succ);
+    }
+    for (const f of from) if (!reached.has(f)) return `no succession path from the start reaches '${this.nodes[f]!.name}', which follows only a cycle of successions`;
+    const seen = new Set<number>();
+    const stack = [...n.succ];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (id === n.id) return `it is on a cycle of successions`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const m = this.nodes[id]!;
+      if (m.container === container) stack.push(...m.succ);
+    }
+    return undefined;
+  }
+
   private isInlineBody(n: ExecNode): boolean {
     return this.inlineBodies.has(n.id);
   }

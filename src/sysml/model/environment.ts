@@ -7,7 +7,7 @@
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
 import { declaredName, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
-import { enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
+import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
@@ -870,6 +870,9 @@ class ResultEnvironment implements Environment {
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify(value, type);
   }
+  metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined {
+    return this.outer.metaclassify(element, type, at);
+  }
   sourceText(range: SourceRange): string | undefined {
     return this.outer.sourceText(range);
   }
@@ -920,6 +923,12 @@ export class ModelEnvironment implements Environment {
       if (element.parent.node.kind === 'Definition' && !(element.parent.node.keyword === 'enum')) {
         return error(`'${name.segments.join('::')}' is a feature of the definition ${element.parent.name ?? element.parent.qualifiedName}, read outside any instance of it: which instance's value is meant is not said (name a usage, or read it inside ${element.parent.name ?? 'the definition'})`, name.range, 'unsupported');
       }
+    }
+    if (element.node.kind === 'Definition' || element.node.kind === 'Package') {
+      // A name in an expression is a FeatureReferenceExpression (KerML BNF: FeatureReference : Feature =
+      // [QualifiedName]): one naming a definition or a package is no feature, and has no value.
+      const what = element.node.kind === 'Package' ? 'a package' : `${/^[aeiou]/.test(element.node.keyword) ? 'an' : 'a'} ${element.node.keyword} definition`;
+      return error(`'${name.segments.join('::')}' names ${what} (${element.qualifiedName}), not a feature: a name in an expression refers to a feature (KerML FeatureReferenceExpression), so it has no value`, name.range);
     }
     return this.elementValue(element);
   }
@@ -1011,6 +1020,11 @@ export class ModelEnvironment implements Environment {
     if (!isCallable(element)) return undefined;
     if (element.node.kind === 'Definition') ctx = { element, path: this.ctx.path, parent: this.ctx };
     return this.values.invokeElement(element, args, ctx, at);
+  }
+
+  metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome {
+    const r = this.values.index.metaclassification(this.scopeOf(element), element, type);
+    return typeof r === 'boolean' ? bool(r) : error(`${element.segments.join('::')} @@ ${type.segments.join('::')}: ${r}`, at, 'unsupported');
   }
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {

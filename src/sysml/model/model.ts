@@ -852,6 +852,58 @@ export class ModelIndex {
     return names.join('::');
   }
 
+  /**
+   * `x @@ T`: whether the metadata of the element `x` names is classified by `T` (KerML
+   * MetaclassificationExpression: its operand is a MetadataAccessExpression, whose value is the metadata
+   * features `x` owns that annotate it, and the metaobject of `x`'s own metaclass). A boolean where
+   * every one of those metaobjects is a `T`, or none is; otherwise (the metaclass is and an annotation
+   * is not, or the reverse), and where `x`'s metaclass is not read here, the reason it is not answered.
+   */
+  metaclassification(scope: ModelElement, element: QualifiedName, type: QualifiedName): boolean | string {
+    const from = this.declarationOf(scope);
+    const text = (q: QualifiedName) => q.segments.join('::');
+    if (!from) return `'${text(element)}' is not read here`;
+    const one = (q: QualifiedName, from: Declaration): Declaration | string => {
+      const found = this.names.resolveReference(q, from, null);
+      if (found.length === 0) return `unknown name '${text(q)}'`;
+      const distinct = [...new Set(found)];
+      if (distinct.some((x) => !this.names.sameFeature(x, distinct[0]!))) return `'${text(q)}' names more than one element`;
+      return found[0]!;
+    };
+    const d = one(element, from);
+    if (typeof d === 'string') return d;
+    const t = one(type, from);
+    if (typeof t === 'string') return t;
+    const metaclass = this.names.metaclassOf(d);
+    if (metaclass === undefined) {
+      const what = d.isDefinition ? `${d.kind} definition` : d.kind;
+      return `the metaclass of '${text(element)}' (${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}${d.node && 'role' in d.node && d.node.role ? ` with the role ${d.node.role}` : ''}) is not read by the engine`;
+    }
+    // Metadata declared elsewhere `about` the element annotates it without being its own: whether the
+    // metadata access reads it too is not decided here (refused rather than left out).
+    for (const e of this.byNode.values()) {
+      const n = e.node;
+      if (n.kind !== 'Usage' || n.keyword !== 'metadata' || n.about.length === 0 || !e.parent) continue;
+      const owner = this.declarationOf(e.parent);
+      if (!owner || owner === d) continue;
+      for (const a of n.about) {
+        if (this.names.resolveReference(a, owner, null).includes(d)) {
+          return `'${text(element)}' is annotated by the metadata ${e.qualifiedName} (${place(e.path, a.range)}), declared about it outside it: whether its metadata access reads metadata it does not own is not modeled`;
+        }
+      }
+    }
+    const metaobjects: { what: string; type: Declaration }[] = [{ what: `its metaclass SysML::${metaclass.name ?? ''}`, type: metaclass }];
+    for (const ref of d.metadataRefs) {
+      const m = d.parent ? one(ref, d.parent) : `'${text(ref)}' is not read here`;
+      if (typeof m === 'string') return m;
+      metaobjects.push({ what: `its metadata ${text(ref)}${d.document ? ` (${place(d.document, ref.range)})` : ''}`, type: m });
+    }
+    const classified = metaobjects.map((m) => this.names.specializes(m.type, t));
+    if (classified.every((c) => c === classified[0])) return classified[0]!;
+    const listed = metaobjects.map((m, i) => `${m.what}, ${classified[i] ? 'a' : 'not a'} ${text(type)}`).join('; ');
+    return `the metadata of '${text(element)}' is ${listed}: whether '@@' asks that each of them is one or that one of them is, is not modeled`;
+  }
+
   resolveQualifiedName(scope: ModelElement | undefined, qn: QualifiedName): ModelElement | undefined {
     return this.resolveSegments(scope, qn.segments, qn.isGlobal, qn.range);
   }

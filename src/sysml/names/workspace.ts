@@ -12,6 +12,7 @@ import {
 } from './declarations';
 import { type BuiltinTable, builtinRoots, linkBuiltin } from './builtin-layer';
 import { parseQualifiedName } from './qualified';
+import { metaclassName } from './metaclass';
 import { tryParseUnit } from '../semantics/units';
 import { RANDOM_FUNCTIONS } from '../semantics/random';
 
@@ -617,14 +618,10 @@ export class Workspace {
   }
 
   private hasMetadata(d: Declaration, type: Declaration): boolean {
-    // Metaclasses of the SysML package (`@SysML::PartUsage`) classify by kind.
-    if (type.parent && type.parent.name === 'SysML' && type.name) {
-      const m = /^(.*?)(Usage|Definition)$/.exec(type.name);
-      if (m) {
-        const kind = m[1]!.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-        return d.kind === kind && d.isDefinition === (m[2] === 'Definition');
-      }
-    }
+    // The element's own metaclass (`@SysML::PartUsage`, and `@SysML::ItemUsage` for a part: PartUsage
+    // specializes ItemUsage), where its declaration says which.
+    const metaclass = this.metaclassOf(d);
+    if (metaclass && this.specializes(metaclass, type)) return true;
     if (!d.parent) return false;
     for (const ref of d.metadataRefs) {
       for (const t of this.resolveQualified(ref, d.parent, d)) if (this.specializes(t, type)) return true;
@@ -678,6 +675,15 @@ export class Workspace {
       }
     }
     return out;
+  }
+
+  /** The library metaclass (SysML::PartUsage …) a declaration is an instance of, where its declaration
+   * alone says which (names/metaclass.ts); undefined otherwise. */
+  metaclassOf(d: Declaration): Declaration | undefined {
+    const name = metaclassName(d.node);
+    if (name === undefined) return undefined;
+    const found = this.global('SysML', 'library').flatMap((p) => this.memberNamed(p, name, p));
+    return found.length === 1 ? found[0] : undefined;
   }
 
   /** Whether `d` is `type` or specializes it. */

@@ -45,6 +45,10 @@ export interface Environment {
   /** Whether a value conforms to a named type (`istype`, `hastype`, `@`, `as`); undefined when the
    * environment does not know the type (built-in scalar and ISQ quantity types are then tried). */
   classify?(value: Scalar, type: QualifiedName): boolean | undefined;
+  /** `x @@ T`: whether the metadata of the element `x` names (not its value) is classified by the
+   * metaclass or metadata definition `T`, or the error saying why that is not answered; undefined when
+   * the environment does not read elements' metadata. */
+  metaclassify?(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined;
   /** The source text of a range; lets Integer literals past 2^53 stay exact. */
   sourceText?(range: SourceRange): string | undefined;
   /**
@@ -196,6 +200,10 @@ export class LocalScope implements Environment {
     return this.outer.classify?.(value, type);
   }
 
+  metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined {
+    return this.outer.metaclassify?.(element, type, at);
+  }
+
   conform(usage: Usage, value: Value): Outcome | undefined {
     return this.outer.conform?.(usage, value);
   }
@@ -220,6 +228,10 @@ class ParameterScope implements Environment {
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify?.(value, type);
+  }
+
+  metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined {
+    return this.outer.metaclassify?.(element, type, at);
   }
 
   conform(usage: Usage, value: Value): Outcome | undefined {
@@ -459,6 +471,10 @@ export class Evaluator {
   private classification(
     op: 'istype' | 'hastype' | '@' | 'as' | '@@' | 'meta', operandExpr: Expression | null, type: QualifiedName, env: Environment, at: Place,
   ): Outcome {
+    if (op === '@@' && operandExpr?.kind === 'Name') {
+      const m = env.metaclassify?.(operandExpr.name, type, at);
+      if (m !== undefined) return m;
+    }
     if (op === '@@' || op === 'meta') return error(`metaclassification '${op}' is not supported`, at, 'unsupported');
     if (!operandExpr) return error(`'${op} ${nameText(type)}' without an operand is only meaningful in a filter`, at, 'unsupported');
     const v = this.eval(operandExpr, env, false);

@@ -467,7 +467,7 @@ describe('behaviour soundness: what is not modeled is refused with the construct
     }
     action def Twice {
         attribute n : Integer := 0;
-        first start; then fork; then a; then b;
+        first start; then decide; then a; then b;
         action a; then c;
         action b; then c;
         action c { assign n := n + 1; }
@@ -499,7 +499,7 @@ describe('behaviour soundness: what is not modeled is refused with the construct
     ['R::Calc', "refused.sysml:11:9: constraint 'positive' is not modeled in an action flow"],
     ['R::Nested', 'refused.sysml:16:24: assert constraint is not modeled in an action body without a flow (its assignments and sends run as one step)'],
     ['R::Subset', "refused.sysml:20:24: subsetting (:>) of 'x', a feature of the model, on attribute 'y' is not modeled"],
-    ['R::Twice', "refused.sysml:28:16: 'c' is the target of successions from 'a' and 'b': an action performed once after all of them is not modeled (a merge continues after any one, a join after all)"],
+    ['R::Twice', "refused.sysml:28:16: 'c' is the target of successions from 'a' and 'b': it is performed once, after all of them, which is modeled only where each of them is performed once (the flow has the decision node 'decide1', after which an action may not be performed, or be performed again; a merge continues after any one, a join after all)"],
     ['R::car', "refused.sysml:32:28: a multiplicity on part 'wheels': several (or no) instances are not modeled"],
     ['R::hitch', "refused.sysml:37:9: connection 'c' is not modeled in a part that performs or exhibits behaviours"],
     ['R::Graded', "refused.sysml:43:9: the enumeration 'Grade' gives its literals values, which the behaviour semantics does not model"],

@@ -85,6 +85,23 @@ describe('sysml names: resolution rules', () => {
     assert.deepEqual(unresolved(text).map((s) => s.split(' ').slice(1).join(' ')), ["unresolved reference 'Safe::Radio'"]);
   });
 
+  it('import filters on a SysML metaclass keep the elements whose metaclass specializes it', () => {
+    const text = `package P {
+      package Parts { part def Frame; part frame : Frame; item bolt; attribute mass; calc def Area; }
+      package ByPart { public import Parts::*[@SysML::PartUsage]; }
+      package ByItem { public import Parts::*[@SysML::ItemUsage]; }
+      package ByCalc { public import Parts::*[@SysML::CalculationDefinition]; }
+      part a :> ByPart::frame;
+      part b :> ByPart::bolt;
+      part c :> ByItem::frame;
+      item d :> ByItem::bolt;
+      attribute e :> ByItem::mass;
+      calc f : ByCalc::Area;
+    }`;
+    // A part usage is a PartUsage and so an ItemUsage; an item usage is no PartUsage; an attribute neither.
+    assert.deepEqual(unresolved(text).map((s) => s.split(' ').slice(1).join(' ')), ["unresolved reference 'ByPart::bolt'", "unresolved reference 'ByItem::mass'"]);
+  });
+
   it('members are inherited through specialization and typing', () => {
     const text = `package P {
       part def Vehicle { attribute mass; part engine : Engine; }
