@@ -9,7 +9,7 @@ import type { Argument, Expression, Member, QualifiedName, Reference, SourceRang
 import { declaredName, Evaluator, referencedConstraint, referencedConstraintMix, referenceExpression } from '../sysml/semantics/evaluate';
 import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
-import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
+import { coherentUnit, DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
 import { describeKind, format, isError, itemsOf, nameNotation, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
 import { UnsupportedError, place } from '../sysml/model/errors';
@@ -806,6 +806,13 @@ export class Symbolizer {
           this.fail(at, path, `'${op}' of ${symKind(l)} and ${symKind(r)}: a number and a quantity do not add`);
         }
         let rt = r.term;
+        if (op === '-' && l.affine !== undefined && r.affine !== undefined) {
+          // Two points on offset scales (25 °C − 20 °C): their difference is an interval in K, not a point
+          // (operators.ts): the SI points subtract, and no offset is left.
+          if (!Number.isFinite(r.affine) || !Number.isFinite(l.affine)) this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
+          const kelvin = coherentUnit(l.dim);
+          return { kind: 'num', term: { op: 'sub', left: l.term, right: r.term }, dim: l.dim, integral: false, shape: kelvin };
+        }
         if (l.affine !== undefined && r.affine !== undefined) {
           // Two points on offset scales (20 [°C] + 10 [°C]): the right one is read as a difference, 10 K
           // (docs/semantics.md, Temperatures), so its scale's offset is not added twice.

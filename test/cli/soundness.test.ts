@@ -509,6 +509,25 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refuses(m, [[['evaluate', 'NQ::viaDef'], /names-qualified\.sysml:6:31/, /'Car::mass' is a feature of the definition Car, read outside any instance of it/]]);
   });
 
+  it('temperatures: the difference of two points on an offset scale (30 °C − 25 °C) is an interval in K, in evaluate and the solver', () => {
+    const m = join(OURS, 'temperatures.sysml');
+    // Once: rise = 5 [°C] (the point 278.15 K), withinLimit false and fahrenheitRise 180 [°F] (a point) at proved.
+    proves(m, [
+      [['evaluate', 'TD::hx::rise'], 'rise', '5 [K]'],
+      [['evaluate', 'TD::hx::withinLimit'], 'withinLimit', 'true'],
+      [['evaluate', 'TD::hx::fahrenheitRise'], 'fahrenheitRise', '100 [K]'],
+      [['evaluate', 'TD::hx::mean'], 'mean', '27.5 [°C]'],
+    ]);
+    // Once: unsatisfiable at proved.
+    let r = ask('satisfiable', 'TD::Rise', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    // Once: the witness tIn = 566.3 K (293.15 °C, so 30 °C − tIn was the point −263.15 °C = 10 K).
+    r = ask('satisfiable', 'TD::Inlet', '--model', m);
+    proved(r.code, r.answer);
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'tIn', value: 293.15, unit: 'K' }]);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });

@@ -3,7 +3,7 @@
 
 import { complexArithmetic } from './complex';
 import {
-  convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
+  coherentUnit, convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
 } from './units';
 import {
   bool, compare, complex, complexParts, describeKind, equals, error, int, isNull, itemsOf, NULL, quantity, real,
@@ -142,6 +142,11 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
     const asDifference = !(b.unit.offset !== 0 && a.unit.offset === 0);
     const y = convertMagnitude(b.value, b.unit, a.unit, asDifference);
     if (y === undefined) return mismatch();
+    if (op === '-' && a.unit.offset !== 0 && b.unit.offset !== 0) {
+      // Two points on offset scales (25 °C − 20 °C): their difference is an interval, 5 K, not the point 5 °C.
+      const coherent = coherentUnit(a.unit.dimension);
+      return quantity(((a.value - y) * a.unit.num) / a.unit.den, coherent);
+    }
     return quantity(op === '+' ? a.value + y : a.value - y, a.unit);
   }
   void range;

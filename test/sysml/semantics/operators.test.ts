@@ -30,7 +30,10 @@ describe('semantics/operators', () => {
     const d = asQuantity(arithmetic('-', q(300, 'K'), q(20, '°C')));
     assert.equal(d.unit, 'K');
     near(d.value, 6.85);
-    assert.deepEqual(asQuantity(arithmetic('-', q(25, '°C'), q(20, '°C'))), { value: 5, unit: '°C' });
+    // Two points: an interval, in K (it was the point 5 °C, 278.15 K).
+    assert.deepEqual(asQuantity(arithmetic('-', q(25, '°C'), q(20, '°C'))), { value: 5, unit: 'K' });
+    assert.deepEqual(asQuantity(arithmetic('-', q(212, '°F'), q(32, '°F'))), { value: 100, unit: 'K' });
+    assert.equal(format(equality('==', ok(arithmetic('-', q(25, '°C'), q(20, '°C'))), q(5, 'K'))), 'true');
     assert.equal(format(comparison('>', q(0, '°C'), q(273, 'K'))), 'true');
     assert.equal(format(comparison('<', q(0, '°C'), q(274, 'K'))), 'true');
   });
