@@ -528,6 +528,21 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'tIn', value: 293.15, unit: 'K' }]);
   });
 
+  it("calcs: a specialization's own result (return : Real = …, named or not) replaces the inherited one", () => {
+    const m = join(OURS, 'calc-specialization.sysml');
+    // Once: 4.0 (Square's x * x) for each, and 9.0 for plusOne, at proved.
+    proves(m, [
+      [['evaluate', 'CS::cube'], 'cube', '8'],
+      [['evaluate', 'CS::namedCube'], 'namedCube', '8'],
+      [['evaluate', 'CS::plusOne'], 'plusOne', '4'],
+      [['compute', 'CS::Cube', '--bind', 'x=3.0'], 'Cube', '27'],
+    ]);
+    // Once: the witness y = 2.828… (y * y == 8.0).
+    const r = ask('satisfiable', 'CS::Root', '--model', m);
+    proved(r.code, r.answer);
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'y', value: 2 }]);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });
