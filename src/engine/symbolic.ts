@@ -656,7 +656,8 @@ export class Symbolizer {
       case 'ArrowInvocation': {
         const name = simpleName(expr.callee);
         if (['sum', 'size', 'min', 'max', 'product'].includes(name) && expr.args.length === 0) {
-          return this.library(name, [this.expression(expr.target, env)], at, path);
+          // `xs->sum()` is sum(xs): a calc of the model by that name is the one called, as in evaluate.
+          return this.call(expr.callee, [{ name: null, value: this.expression(expr.target, env) }], env, at, path);
         }
         this.fail(at, path, `->${name} is not supported by the solver`);
       }
@@ -668,6 +669,11 @@ export class Symbolizer {
 
   private invocation(callee: Reference, args: readonly Argument[], env: SymEnv, at: SourceRange, path: string): Sym {
     const evaluated = args.map((a) => ({ name: a.name, value: this.expression(a.value, env) }));
+    return this.call(callee, evaluated, env, at, path);
+  }
+
+  /** A call with its arguments translated: a calc or constraint of the model by that name, else a library function. */
+  private call(callee: Reference, evaluated: readonly { name: string | null; value: Sym }[], env: SymEnv, at: SourceRange, path: string): Sym {
     const fromModel = env.invoke(callee, evaluated, at);
     if (fromModel) return fromModel;
     // The packages the evaluator calls by qualified name give their own meaning to names (`sum`, `abs`,
