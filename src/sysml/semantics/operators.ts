@@ -7,7 +7,7 @@ import {
 } from './units';
 import {
   bool, compare, complex, complexParts, describeKind, equals, error, int, isNull, itemsOf, NULL, quantity, real,
-  sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
+  formatReal, sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
 export type ArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '**' | '^';
@@ -119,7 +119,8 @@ function textOf(v: Scalar): string {
     case 'string': return v.value;
     case 'boolean': return String(v.value);
     case 'integer': return v.value.toString();
-    case 'real': return String(v.value);
+    // As ToString gives it (2.0 is "2.0", not "2": a Real's text says it is one).
+    case 'real': return formatReal(v.value);
     case 'complex': throw new Error('unreachable: arithmetic refuses a Complex beside a String');
     case 'enum': return v.literal;
     case 'quantity': return `${v.value} [${v.unit.name}]`;

@@ -109,6 +109,9 @@ describe('semantics/operators', () => {
   it('concatenates strings with +', () => {
     assert.deepEqual(arithmetic('+', str('ab'), str('cd')), str('abcd'));
     assert.deepEqual(arithmetic('+', str('n='), int(3)), str('n=3'));
+    // A Real's text is ToString's: it was "n=2", where ToString(2.0) is "2.0".
+    assert.deepEqual(arithmetic('+', str('n='), real(2.0)), str('n=2.0'));
+    assert.deepEqual(arithmetic('+', real(0.5), str(' kg')), str('0.5 kg'));
   });
 
   it('evaluates boolean operators and rejects non-Booleans', () => {
