@@ -543,6 +543,18 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'y', value: 2 }]);
   });
 
+  it('requirements: a nested requirement is required with or without a body of its own (sub :> light, sub : Light, sub = light)', () => {
+    const m = join(OURS, 'requirement-groups.sysml');
+    // Once: true at proved for each (a nested requirement without a body was left out: nothing to check).
+    proves(m, [
+      [['evaluate', 'RG::bySubsetting'], 'bySubsetting', 'false'],
+      [['evaluate', 'RG::byTyping'], 'byTyping', 'false'],
+      [['evaluate', 'RG::byBinding'], 'byBinding', 'false'],
+      [['evaluate', 'RG::Group'], 'Group', 'false'],
+    ]);
+    refuses(m, [[['evaluate', 'RG::unnamed'], /requirement-groups\.sysml:10:27/, /specializes a definition the environment did not resolve/]]);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });

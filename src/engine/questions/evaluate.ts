@@ -65,7 +65,9 @@ function checkMembers(session: Session, e: ModelElement): Member[] {
   return session.values.index
     .featuresOf(e)
     .map((f) => f.node as Member)
-    .filter((m) => isConstraintMember(m) || (m.kind === 'Usage' && m.keyword === 'requirement' && m.role === null && m.body !== null));
+    // A nested requirement is a required constraint (Requirements library: subrequirements :> constraints),
+    // with a body of its own or not (`requirement sub :> massLimit;`, `requirement sub : MassReq;`).
+    .filter((m) => isConstraintMember(m) || (m.kind === 'Usage' && m.keyword === 'requirement' && m.role === null));
 }
 
 /** `require …`, `assume …` or `assert constraint …`: a constraint member of a body. */
