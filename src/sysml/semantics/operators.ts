@@ -144,9 +144,10 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
     const y = convertMagnitude(b.value, b.unit, a.unit, asDifference);
     if (y === undefined) return mismatch();
     if (op === '-' && a.unit.offset !== 0 && b.unit.offset !== 0) {
-      // Two points on offset scales (25 °C − 20 °C): their difference is an interval, 5 K, not the point 5 °C.
-      const coherent = coherentUnit(a.unit.dimension);
-      return quantity(((a.value - y) * a.unit.num) / a.unit.den, coherent);
+      // Two points on offset scales (25 °C − 20 °C): their difference is an interval, 5 K, not the point
+      // 5 °C; the right one is a point on the left one's scale (20 °C − 68 °F is 0 K).
+      const point = convertMagnitude(b.value, b.unit, a.unit, false)!;
+      return quantity(((a.value - point) * a.unit.num) / a.unit.den, coherentUnit(a.unit.dimension));
     }
     return quantity(op === '+' ? a.value + y : a.value - y, a.unit);
   }

@@ -33,6 +33,9 @@ describe('semantics/operators', () => {
     // Two points: an interval, in K (it was the point 5 °C, 278.15 K).
     assert.deepEqual(asQuantity(arithmetic('-', q(25, '°C'), q(20, '°C'))), { value: 5, unit: 'K' });
     assert.deepEqual(asQuantity(arithmetic('-', q(212, '°F'), q(32, '°F'))), { value: 100, unit: 'K' });
+    // On two scales: 20 °C and 68 °F are one temperature.
+    near(asQuantity(arithmetic('-', q(20, '°C'), q(68, '°F'))).value, 0);
+    near(asQuantity(arithmetic('-', q(100, '°C'), q(32, '°F'))).value, 100);
     assert.equal(format(equality('==', ok(arithmetic('-', q(25, '°C'), q(20, '°C'))), q(5, 'K'))), 'true');
     assert.equal(format(comparison('>', q(0, '°C'), q(273, 'K'))), 'true');
     assert.equal(format(comparison('<', q(0, '°C'), q(274, 'K'))), 'true');
