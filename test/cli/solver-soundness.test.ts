@@ -102,6 +102,8 @@ describe('cli: satisfiable means what evaluate means', function () {
     proved('ReqMembers::Nested', 'unsatisfiable');
     proved('ReqMembers::Asserted', 'unsatisfiable');
     proved('ReqMembers::Vacuous', 'unsatisfiable');
+    // A ref requirement refers to one; it is not required.
+    proved('ReqMembers::Referenced', 'satisfiable');
     // A nested requirement whose assumption fails holds (evaluate's vacuous pass).
     const w = proved('ReqMembers::Holds', 'satisfiable');
     assert.ok(typeof w.x === 'number' && w.x > 0 && w.x < 1, JSON.stringify(w));

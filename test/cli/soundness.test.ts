@@ -543,7 +543,7 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'y', value: 2 }]);
   });
 
-  it('requirements: a nested requirement is required with or without a body of its own (sub :> light, sub : Light, sub = light)', () => {
+  it('requirements: a nested requirement is required with or without a body of its own (sub :> light, sub : Light, sub = light); a ref requirement is not', () => {
     const m = join(OURS, 'requirement-groups.sysml');
     // Once: true at proved for each (a nested requirement without a body was left out: nothing to check).
     proves(m, [
@@ -551,6 +551,9 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       [['evaluate', 'RG::byTyping'], 'byTyping', 'false'],
       [['evaluate', 'RG::byBinding'], 'byBinding', 'false'],
       [['evaluate', 'RG::Group'], 'Group', 'false'],
+      // A ref requirement only refers to one: it is no subrequirement (once false at proved, with a body).
+      [['evaluate', 'RG::byReference'], 'byReference', 'true'],
+      [['evaluate', 'RG::byReferenceBody'], 'byReferenceBody', 'true'],
     ]);
     refuses(m, [[['evaluate', 'RG::unnamed'], /requirement-groups\.sysml:10:27/, /specializes a definition the environment did not resolve/]]);
   });

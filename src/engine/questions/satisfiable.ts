@@ -240,7 +240,7 @@ class SatisfiableQuestion {
       // reads it (its assumptions false make it hold).
       const required = [
         ...features.filter((f) => has(f, (u) => u.role === 'require' || (u.role === 'assert' && u.keyword === 'constraint'))).map((c) => term(c)),
-        ...features.filter((f) => has(f, (u) => u.keyword === 'requirement' && u.role === null)).map((c) => term(c, true)),
+        ...features.filter((f) => has(f, (u) => u.keyword === 'requirement' && u.role === null && !u.isRef)).map((c) => term(c, true)),
       ];
       // The subject's own assumptions are conditions the solution meets (docs/host.md); a nested
       // requirement holds where its assumptions do not.
