@@ -9,7 +9,7 @@ import type { Argument, Expression, Member, QualifiedName, Reference, SourceRang
 import { declaredName, Evaluator, referencedConstraint, referencedConstraintMix, referenceExpression } from '../sysml/semantics/evaluate';
 import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
-import { DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
+import { coherentUnit, DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
 import { describeKind, format, isError, itemsOf, nameNotation, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
 import { UnsupportedError, place } from '../sysml/model/errors';
@@ -656,7 +656,8 @@ export class Symbolizer {
       case 'ArrowInvocation': {
         const name = simpleName(expr.callee);
         if (['sum', 'size', 'min', 'max', 'product'].includes(name) && expr.args.length === 0) {
-          return this.library(name, [this.expression(expr.target, env)], at, path);
+          // `xs->sum()` is sum(xs): a calc of the model by that name is the one called, as in evaluate.
+          return this.call(expr.callee, [{ name: null, value: this.expression(expr.target, env) }], env, at, path);
         }
         this.fail(at, path, `->${name} is not supported by the solver`);
       }
@@ -668,6 +669,11 @@ export class Symbolizer {
 
   private invocation(callee: Reference, args: readonly Argument[], env: SymEnv, at: SourceRange, path: string): Sym {
     const evaluated = args.map((a) => ({ name: a.name, value: this.expression(a.value, env) }));
+    return this.call(callee, evaluated, env, at, path);
+  }
+
+  /** A call with its arguments translated: a calc or constraint of the model by that name, else a library function. */
+  private call(callee: Reference, evaluated: readonly { name: string | null; value: Sym }[], env: SymEnv, at: SourceRange, path: string): Sym {
     const fromModel = env.invoke(callee, evaluated, at);
     if (fromModel) return fromModel;
     // The packages the evaluator calls by qualified name give their own meaning to names (`sum`, `abs`,
@@ -806,6 +812,13 @@ export class Symbolizer {
           this.fail(at, path, `'${op}' of ${symKind(l)} and ${symKind(r)}: a number and a quantity do not add`);
         }
         let rt = r.term;
+        if (op === '-' && l.affine !== undefined && r.affine !== undefined) {
+          // Two points on offset scales (25 °C − 20 °C): their difference is an interval in K, not a point
+          // (operators.ts): the SI points subtract, and no offset is left.
+          if (!Number.isFinite(r.affine) || !Number.isFinite(l.affine)) this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
+          const kelvin = coherentUnit(l.dim);
+          return { kind: 'num', term: { op: 'sub', left: l.term, right: r.term }, dim: l.dim, integral: false, shape: kelvin };
+        }
         if (l.affine !== undefined && r.affine !== undefined) {
           // Two points on offset scales (20 [°C] + 10 [°C]): the right one is read as a difference, 10 K
           // (docs/semantics.md, Temperatures), so its scale's offset is not added twice.

@@ -97,6 +97,23 @@ describe('cli: satisfiable means what evaluate means', function () {
     refused('Temp::Scaled', /solver\.sysml:105:43/, /'\*' of a temperature on an offset scale/);
   });
 
+  it("requirements: nested requirements and assert constraints are required, as evaluate reads them", () => {
+    // Once: satisfiable at proved with x = 0.5 for each, where evaluate says false.
+    proved('ReqMembers::Nested', 'unsatisfiable');
+    proved('ReqMembers::Asserted', 'unsatisfiable');
+    proved('ReqMembers::Vacuous', 'unsatisfiable');
+    // A ref requirement refers to one; it is not required.
+    proved('ReqMembers::Referenced', 'satisfiable');
+    // A nested requirement whose assumption fails holds (evaluate's vacuous pass).
+    const w = proved('ReqMembers::Holds', 'satisfiable');
+    assert.ok(typeof w.x === 'number' && w.x > 0 && w.x < 1, JSON.stringify(w));
+  });
+
+  it("names: xs->sum() and xs->size() call the model's own calc of that name, as evaluate does", () => {
+    // Once: unsatisfiable at proved (the library's sum, 6, and size, 2), where evaluate holds at n = 1.
+    assert.deepEqual(proved('ModelSum::Arrow', 'satisfiable'), { n: 1 });
+  });
+
   it('quantities: a library function of constants is not handed the SI magnitude, and [ ] converts a quantity', () => {
     refused('Units::Floor', /solver\.sysml:112:43/, /floor\(\) over free features or quantities/);
     proved('Units::Convert', 'satisfiable');

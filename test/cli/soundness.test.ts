@@ -509,6 +509,55 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refuses(m, [[['evaluate', 'NQ::viaDef'], /names-qualified\.sysml:6:31/, /'Car::mass' is a feature of the definition Car, read outside any instance of it/]]);
   });
 
+  it('temperatures: the difference of two points on an offset scale (30 °C − 25 °C) is an interval in K, in evaluate and the solver', () => {
+    const m = join(OURS, 'temperatures.sysml');
+    // Once: rise = 5 [°C] (the point 278.15 K), withinLimit false and fahrenheitRise 180 [°F] (a point) at proved.
+    proves(m, [
+      [['evaluate', 'TD::hx::rise'], 'rise', '5 [K]'],
+      [['evaluate', 'TD::hx::withinLimit'], 'withinLimit', 'true'],
+      [['evaluate', 'TD::hx::fahrenheitRise'], 'fahrenheitRise', '100 [K]'],
+      [['evaluate', 'TD::hx::mean'], 'mean', '27.5 [°C]'],
+    ]);
+    // Once: unsatisfiable at proved.
+    let r = ask('satisfiable', 'TD::Rise', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    // Once: the witness tIn = 566.3 K (293.15 °C, so 30 °C − tIn was the point −263.15 °C = 10 K).
+    r = ask('satisfiable', 'TD::Inlet', '--model', m);
+    proved(r.code, r.answer);
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'tIn', value: 293.15, unit: 'K' }]);
+  });
+
+  it("calcs: a specialization's own result (return : Real = …, named or not) replaces the inherited one", () => {
+    const m = join(OURS, 'calc-specialization.sysml');
+    // Once: 4.0 (Square's x * x) for each, and 9.0 for plusOne, at proved.
+    proves(m, [
+      [['evaluate', 'CS::cube'], 'cube', '8'],
+      [['evaluate', 'CS::namedCube'], 'namedCube', '8'],
+      [['evaluate', 'CS::plusOne'], 'plusOne', '4'],
+      [['compute', 'CS::Cube', '--bind', 'x=3.0'], 'Cube', '27'],
+    ]);
+    // Once: the witness y = 2.828… (y * y == 8.0).
+    const r = ask('satisfiable', 'CS::Root', '--model', m);
+    proved(r.code, r.answer);
+    assert.deepEqual(r.answer.result?.witness?.inputs, [{ name: 'y', value: 2 }]);
+  });
+
+  it('requirements: a nested requirement is required with or without a body of its own (sub :> light, sub : Light, sub = light); a ref requirement is not', () => {
+    const m = join(OURS, 'requirement-groups.sysml');
+    // Once: true at proved for each (a nested requirement without a body was left out: nothing to check).
+    proves(m, [
+      [['evaluate', 'RG::bySubsetting'], 'bySubsetting', 'false'],
+      [['evaluate', 'RG::byTyping'], 'byTyping', 'false'],
+      [['evaluate', 'RG::byBinding'], 'byBinding', 'false'],
+      [['evaluate', 'RG::Group'], 'Group', 'false'],
+      // A ref requirement only refers to one: it is no subrequirement (once false at proved, with a body).
+      [['evaluate', 'RG::byReference'], 'byReference', 'true'],
+      [['evaluate', 'RG::byReferenceBody'], 'byReferenceBody', 'true'],
+    ]);
+    refuses(m, [[['evaluate', 'RG::unnamed'], /requirement-groups\.sysml:10:27/, /specializes a definition the environment did not resolve/]]);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });

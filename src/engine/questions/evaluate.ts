@@ -65,7 +65,10 @@ function checkMembers(session: Session, e: ModelElement): Member[] {
   return session.values.index
     .featuresOf(e)
     .map((f) => f.node as Member)
-    .filter((m) => isConstraintMember(m) || (m.kind === 'Usage' && m.keyword === 'requirement' && m.role === null && m.body !== null));
+    // A nested requirement is a required constraint (Requirements library: subrequirements :> constraints),
+    // with a body of its own or not (`requirement sub :> massLimit;`, `requirement sub : MassReq;`).
+    // A `ref requirement` is no subrequirement (SysML: only a composite one subsets subrequirements).
+    .filter((m) => isConstraintMember(m) || (m.kind === 'Usage' && m.keyword === 'requirement' && m.role === null && !m.isRef));
 }
 
 /** `require …`, `assume …` or `assert constraint …`: a constraint member of a body. */

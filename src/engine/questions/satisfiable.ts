@@ -2,7 +2,7 @@
 // Each condition set becomes one z3 problem: its features are free variables (type, unit, domain), its
 // pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
 import { parse, sourceOf } from '../../sysml';
-import type { Expression, Reference, SourceRange } from '../../sysml/ast';
+import type { Expression, Reference, SourceRange, Usage } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
 import type { ConditionSet, CoversParams, Question, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
@@ -227,12 +227,25 @@ class SatisfiableQuestion {
   }
 
   /** A constraint, requirement, or constraint usage as one Boolean term. */
-  private constraintTerm(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>): Term {
+  private constraintTerm(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>, nested = false): Term {
     const kind = declarationKind(e);
     const range = e.node.nameRange ?? e.node.range;
     if (kind === 'requirement' || kind === 'concern') {
-      const checks = this.session.values.index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && (f.node.role === 'require' || f.node.role === 'assume'));
-      return { op: 'and', args: checks.map((c) => this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c))) };
+      const features = this.session.values.index.featuresOf(e);
+      const has = (f: ModelElement, test: (u: Usage) => boolean) => f.node.kind === 'Usage' && test(f.node);
+      const term = (c: ModelElement, inner = false) => this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c), inner);
+      const assumed = features.filter((f) => has(f, (u) => u.role === 'assume')).map((c) => term(c));
+      // What evaluate requires of a requirement: its `require` and `assert constraint` members, and its
+      // nested requirements (Requirements library: subrequirements :> constraints), each read as evaluate
+      // reads it (its assumptions false make it hold).
+      const required = [
+        ...features.filter((f) => has(f, (u) => u.role === 'require' || (u.role === 'assert' && u.keyword === 'constraint'))).map((c) => term(c)),
+        ...features.filter((f) => has(f, (u) => u.keyword === 'requirement' && u.role === null && !u.isRef)).map((c) => term(c, true)),
+      ];
+      // The subject's own assumptions are conditions the solution meets (docs/host.md); a nested
+      // requirement holds where its assumptions do not.
+      if (nested && assumed.length > 0) return { op: 'implies', left: { op: 'and', args: assumed }, right: { op: 'and', args: required } };
+      return { op: 'and', args: [...assumed, ...required] };
     }
     if (kind !== 'constraint') throw new UnsupportedError(`${place(e.path, range)}: ${e.qualifiedName} is a ${kind}, not a constraint or requirement`);
     const s: Sym = symbolizer.invokeElement(e, [], ctx, range);

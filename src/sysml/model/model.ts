@@ -112,6 +112,11 @@ function redefinedNames(e: ModelElement): string[] {
   return out;
 }
 
+/** A calc's or constraint's result parameter (`return r : Real = …`, `return : Real = …`). */
+function isResultParameter(f: ModelElement): boolean {
+  return f.node.kind === 'Usage' && f.node.role === 'return';
+}
+
 function ownedBy(m: ModelElement, e: ModelElement): boolean {
   return m.parent === e;
 }
@@ -393,6 +398,14 @@ export class ModelIndex {
       for (const n of names) {
         at = index.get(n);
         if (at !== undefined) break;
+      }
+      // A body's own result parameter redefines the inherited one, named or not (KerML: a Function's
+      // result parameter redefines those of the Functions it specializes): `calc def Cube :> Sq { in x;
+      // return : Real = x * x * x; }` answers with its own result, not Square's. One without a value
+      // (`return e;`) keeps the inherited one's, as a redefinition without a value does (valueSource).
+      if (at === undefined && own && isResultParameter(m) && valueKind(m) !== null) {
+        const inherited = result.findIndex((f) => isResultParameter(f) && !ownedBy(f, e));
+        if (inherited >= 0) at = inherited;
       }
       if (at !== undefined) {
         const before = result[at]!;

@@ -885,7 +885,9 @@ export class Evaluator {
       if (m.kind !== 'Usage') continue;
       // `assert constraint` in a requirement is required as `require` is (an asserted constraint must hold).
       const isRequire = m.role === 'require' || (m.role === 'assert' && m.keyword === 'constraint');
-      const isSubRequirement = m.keyword === 'requirement' && m.role === null;
+      // A composite nested requirement is a required constraint (SysML: it subsets subrequirements);
+      // a `ref requirement` only refers to one.
+      const isSubRequirement = m.keyword === 'requirement' && m.role === null && !m.isRef;
       if (!isRequire && !isSubRequirement) continue;
       const v = isSubRequirement ? this.subRequirement(m, scope) : this.constraintMember(m, scope);
       if (isError(v as Outcome)) return v as ValueError;

@@ -3,12 +3,12 @@
 
 import { complexArithmetic } from './complex';
 import {
-  convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
+  coherentUnit, convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
 } from './units';
 import { addRational, divideRational, multiplyRational, powerRational, rationalToNumber, subtractRational, type Rational } from './rational';
 import {
   bool, compare, complex, complexParts, describeKind, equals, error, exactOf, format, int, isNull, itemsOf, NULL, quantity, real,
-  sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
+  formatReal, sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
 export type ArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '**' | '^';
@@ -120,7 +120,8 @@ function textOf(v: Scalar): string {
     case 'string': return v.value;
     case 'boolean': return String(v.value);
     case 'integer': return v.value.toString();
-    case 'real': return String(v.value);
+    // As ToString gives it (2.0 is "2.0", not "2": a Real's text says it is one).
+    case 'real': return formatReal(v.value);
     case 'complex': throw new Error('unreachable: arithmetic refuses a Complex beside a String');
     case 'enum': return v.literal;
     case 'quantity': return `${v.value} [${v.unit.name}]`;
@@ -143,6 +144,12 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
     const asDifference = !(b.unit.offset !== 0 && a.unit.offset === 0);
     const y = convertMagnitude(b.value, b.unit, a.unit, asDifference);
     if (y === undefined) return mismatch();
+    if (op === '-' && a.unit.offset !== 0 && b.unit.offset !== 0) {
+      // Two points on offset scales (25 °C − 20 °C): their difference is an interval, 5 K, not the point
+      // 5 °C; the right one is a point on the left one's scale (20 °C − 68 °F is 0 K).
+      const point = convertMagnitude(b.value, b.unit, a.unit, false)!;
+      return quantity(((a.value - point) * a.unit.num) / a.unit.den, coherentUnit(a.unit.dimension));
+    }
     return quantity(op === '+' ? a.value + y : a.value - y, a.unit);
   }
   void range;

@@ -30,7 +30,13 @@ describe('semantics/operators', () => {
     const d = asQuantity(arithmetic('-', q(300, 'K'), q(20, '°C')));
     assert.equal(d.unit, 'K');
     near(d.value, 6.85);
-    assert.deepEqual(asQuantity(arithmetic('-', q(25, '°C'), q(20, '°C'))), { value: 5, unit: '°C' });
+    // Two points: an interval, in K (it was the point 5 °C, 278.15 K).
+    assert.deepEqual(asQuantity(arithmetic('-', q(25, '°C'), q(20, '°C'))), { value: 5, unit: 'K' });
+    assert.deepEqual(asQuantity(arithmetic('-', q(212, '°F'), q(32, '°F'))), { value: 100, unit: 'K' });
+    // On two scales: 20 °C and 68 °F are one temperature.
+    near(asQuantity(arithmetic('-', q(20, '°C'), q(68, '°F'))).value, 0);
+    near(asQuantity(arithmetic('-', q(100, '°C'), q(32, '°F'))).value, 100);
+    assert.equal(format(equality('==', ok(arithmetic('-', q(25, '°C'), q(20, '°C'))), q(5, 'K'))), 'true');
     assert.equal(format(comparison('>', q(0, '°C'), q(273, 'K'))), 'true');
     assert.equal(format(comparison('<', q(0, '°C'), q(274, 'K'))), 'true');
   });
@@ -108,6 +114,9 @@ describe('semantics/operators', () => {
   it('concatenates strings with +', () => {
     assert.deepEqual(arithmetic('+', str('ab'), str('cd')), str('abcd'));
     assert.deepEqual(arithmetic('+', str('n='), int(3)), str('n=3'));
+    // A Real's text is ToString's: it was "n=2", where ToString(2.0) is "2.0".
+    assert.deepEqual(arithmetic('+', str('n='), real(2.0)), str('n=2.0'));
+    assert.deepEqual(arithmetic('+', real(0.5), str(' kg')), str('0.5 kg'));
   });
 
   it('evaluates boolean operators and rejects non-Booleans', () => {
