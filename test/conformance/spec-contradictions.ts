@@ -168,6 +168,12 @@ export const SPEC_CONTRADICTIONS: Record<string, SpecContradiction> = {
     outcome: 'the action runs to done with h = 500 [m], with the warning (upstream: an error)',
     expect: { error: undefined, outputs: { h: { type: 'Quantity', value: 500, unit: 'm' } } },
   },
+  state_timed_transitions: {
+    kind: 'spec',
+    why: '`accept at t` waits for a TimeSignal, a ChangeSignal whose condition is `signalClock.currentTime == signalTime` (Kernel Semantic Library, Triggers.kerml TimeSignal, TriggerAt); a ChangeSignal is sent when its condition changes from false to true (Observation.kerml), so an instant already past when the wait begins (`at 5` in a state entered at 10) never comes; `after 3` fires at 13',
+    outcome: 'the machine rests in `later` (upstream: the past instant fires at once and the machine reaches done)',
+    expect: { finalState: 'later', stateVisits: ['init', 'waiting', 'working', 'later'] },
+  },
   unit_shadowed_by_sibling_slot: {
     kind: 'decision',
     why: 'Assay reads `[m]` as the unit m where a feature `m` is in scope, and `assay parse` / the editor warn there (docs/semantics.md#units-inside-brackets); KerML\'s ordinary lookup would take the feature',

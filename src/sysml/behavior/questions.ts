@@ -308,7 +308,9 @@ export async function answerBehavior(documents: readonly BehaviorDocument[], q: 
     if (prepared.model.readings.length > 0) answer.assumptions = [...(answer.assumptions ?? []), ...prepared.model.readings];
     const internal = internalSignals(prepared.model, q);
     if (internal) answer.assumptions = [...(answer.assumptions ?? []), internal];
-    const timing = zeroTimeMoves(prepared.model);
+    // A violation or a difference is witnessed by a run, which zero-time actions do not make impossible;
+    // the other answers say that no run does otherwise, and rest on it.
+    const timing = answer.claim === 'violated' || answer.claim === 'sensitive' ? undefined : zeroTimeMoves(prepared.model);
     if (timing) answer.assumptions = [...(answer.assumptions ?? []), timing];
     return answer;
   } catch (e) {

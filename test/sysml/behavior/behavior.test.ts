@@ -177,6 +177,9 @@ describe('behaviour semantics: fixtures', () => {
     // The answer says what it rests on: a wait comes due only when nothing else can move.
     assert.deepEqual(o.assumptions, ['actions and transitions take no time: the clock advances to the next timed wait (accept after / at) only when nothing else can move, so a wait never comes due while another action could still run']);
     assert.equal((await ask(docs('race.sysml'), question('outcomes', 'Race::Race'))).assumptions, undefined, 'no timed wait: nothing assumed of time');
+    // A violation is witnessed by a run, which zero-time actions do not make impossible: nothing assumed.
+    const violated = await ask(docs('traffic-light.sysml'), question('holds', 'TrafficLight::TimedCrossing'));
+    assert.deepEqual([violated.claim, violated.assumptions], ['violated', undefined]);
     const p = prepareBehavior(d, question('outcomes', 'Timers::TwoTimers'));
     if (p instanceof BehaviorError) assert.fail(p.text);
     const r = replay(p.runtime, o.executions![0]!.schedules![0]!);
