@@ -93,6 +93,20 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refuses(m, [[['evaluate', 'MP::over::total'], /multiplicity-partial\.sysml:10:26/, /'over\.cells' holds 4 values, outside its multiplicity \[3\]/]]);
   });
 
+  it('Reals are exact where they have an exact value; a comparison only rounding would decide is refused; a bare unit name must resolve', () => {
+    const m = join(OURS, 'exact-reals.sysml');
+    proves(m, [
+      [['evaluate', 'XR::sum'], 'sum', '0.3'],
+      [['evaluate', 'XR::same'], 'same', 'true'],
+      [['evaluate', 'XR::bar::fits'], 'fits', 'true'],
+      [['evaluate', 'XU::grams'], 'grams', '1 [g]'],
+    ]);
+    refuses(m, [
+      [['evaluate', 'XR::masses'], /exact-reals\.sysml:14:/, /differ by less than the rounding of Reals/],
+      [['evaluate', 'XR::grams'], /exact-reals\.sysml:15:/, /unknown name 'g'/],
+    ]);
+  });
+
   it('calc and analysis bodies run their for/assign actions', () => {
     const m = join(SHARED, 'analysis-loop.sysml');
     let r = ask('compute', 'AL::Counter', '--bind', 'n=4', '--model', m);

@@ -933,6 +933,10 @@ export class ModelEnvironment implements Environment {
     return this.elementValue(element);
   }
 
+  namesLibraryElement(name: QualifiedName): boolean {
+    return this.values.index.libraryNameOf(this.scopeOf(name), name) !== undefined;
+  }
+
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {
     if (usage.segments.length !== 1 || usage.isGlobal) return undefined;
     const found = this.values.namedFeature(this.ctx, this.scopeOf(usage), usage.segments[0]!, usage.range);

@@ -49,6 +49,13 @@ export interface Environment {
    * metaclass or metadata definition `T`, or the error saying why that is not answered; undefined when
    * the environment does not read elements' metadata. */
   metaclassify?(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined;
+  /**
+   * Whether a name the environment has no value for names a declaration of the library where it is
+   * written (a unit: `g` with SI imported). False for a name that resolves to nothing: outside `[ ]`
+   * it is then an unknown name, not the unit of that spelling. Undefined: the environment does not
+   * resolve names (the unit of that spelling is taken).
+   */
+  namesLibraryElement?(name: QualifiedName): boolean | undefined;
   /** The source text of a range; lets Integer literals past 2^53 stay exact. */
   sourceText?(range: SourceRange): string | undefined;
   /**
@@ -439,7 +446,9 @@ export class Evaluator {
     const v = env.lookup(name);
     if (v !== undefined) return withRange(v, at);
     const u = asUnit();
-    if (u) return u;
+    // A bare name outside `[ ]` is the unit only where it names it (SI imported): `g` in a model that
+    // imports no units resolves to nothing, and was read as grams.
+    if (u && (name.segments.length > 1 || env.namesLibraryElement?.(name) !== false)) return u;
     return error(`unknown name '${nameText(name)}'`, at);
   }
 
