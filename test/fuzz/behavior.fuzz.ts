@@ -8,21 +8,10 @@
 // with its model, and the exit code is 1 when there is one.
 import { parse } from '../../src/sysml';
 import { answerBehavior, BehaviorError, type BehaviorAnswer } from '../../src/sysml/behavior';
+import { prng } from './hostile-text';
 
 const CASES = Number(process.env.FUZZ_CASES ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
-
-/** mulberry32: a failing case replays from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FEATURES = ['x', 'y', 'z'];
 

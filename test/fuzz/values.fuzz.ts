@@ -8,21 +8,10 @@
 // FUZZ_CASES=<n> (default 300), FUZZ_SEED=<n> (default 1) replay a run; each disagreement is printed
 // with its model, and the exit code is 1 when there is one.
 import { EngineProcess, modelText, question, runParams, type WireMessage } from '../engine/engine-process';
+import { prng } from './hostile-text';
 
 const CASES = Number(process.env.FUZZ_CASES ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 1);
-
-/** mulberry32: a failing case replays from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Generator {
   constructor(private readonly rnd: () => number, private readonly ints: readonly string[], private readonly reals: readonly string[] = ['x', 'y'], private readonly masses = true) {}
@@ -115,6 +104,10 @@ async function main(): Promise<void> {
       const z = s.witness?.z;
       // A witness exact only as a fraction or an algebraic number cannot be written back as a literal.
       if (typeof z !== 'number' || !Number.isFinite(z) || String(z).includes('e')) return;
+      // A witness of many digits is a double near an exact value no short decimal writes (5/9, a
+      // root): evaluate reads the decimal sent, which misses that value by rounding. Only witnesses
+      // whose decimal is exact (few digits) are checked.
+      if (String(z).replace(/^-/, '').replace('.', '').replace(/^0+/, '').length > 12) return;
       const e = await ask('evaluate', 'F::h::q', model(z));
       if ('value' in e && !e.value) disagreements.push(`case ${n}: satisfiable gave z = ${z}, where evaluate says false:\n${model(z)}`);
     } else if (n % 3 === 0) {

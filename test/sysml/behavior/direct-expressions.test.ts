@@ -8,18 +8,7 @@ import { parse } from '../../../src/sysml';
 import { BehaviorError, prepareBehavior, Runtime } from '../../../src/sysml/behavior';
 import type { Expression } from '../../../src/sysml/ast';
 import { format, type Value } from '../../../src/sysml/semantics/values';
-
-/** mulberry32: a failing case replays from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../fuzz/hostile-text';
 
 const LEAVES = ['a', 'b', 'p', 'q', 'r', 's', '0', '1', '-3', '7', '300', '9007199254740993', 'true', 'false', '1.5', '0.0', 'nope'];
 const UNARY = ['-', 'not ', '+', '~'];
