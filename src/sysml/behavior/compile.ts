@@ -671,12 +671,11 @@ class Compiler {
     const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
     const read = this.scope.entryOf(u);
     if (!target && read) {
-      const at = `${this.scope.qualifiedName(read) ?? usageName(u) ?? '?'} (${rangeText(read.path, u.nameRange ?? u.range)})`;
+      const at = this.placeOf(read);
       return new BehaviorError(`'${seg}' names nothing where it is written (KerML 7.2.5 Namespaces: a name resolves in the namespace it is written in, then its owners), but the run would ${write ? 'assign' : 'read'} ${at}, a feature of a behaviour or part that holds it only when it runs: declare '${seg}' where it is written (or a parameter, bound where the action is used), or qualify the name`, path, name.range);
     }
     if (!target || target.node.kind !== 'Usage' || !read || this.scope.sameFeature(target, read)) return undefined;
-    const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
-    return new BehaviorError(`'${seg}' names ${where(target)} where it is written, but the run would ${write ? 'assign' : 'read'} ${where(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics ${write ? 'finds an assignment\'s target' : 'reads them'} by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range);
+    return new BehaviorError(`'${seg}' names ${this.placeOf(target)} where it is written, but the run would ${write ? 'assign' : 'read'} ${this.placeOf(read)}: names resolve where they are written (KerML 7.2.5 Namespaces), and the behaviour semantics ${write ? 'finds an assignment\'s target' : 'reads them'} by the scopes that hold the expression, which here do not see that one; rename one of them, or qualify the name`, path, name.range);
   }
 
   /**
@@ -870,6 +869,11 @@ class Compiler {
       }
     }
     return dropped;
+  }
+
+  /** An element as refusals name it: its qualified name and where it is declared. */
+  private placeOf(e: ScopeEntry): string {
+    return `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
   }
 
   /** Whether the type `a` specializes `b`, transitively. */
@@ -1350,8 +1354,7 @@ class Compiler {
         const declared = decl && this.scope.entryOf(decl);
         const written = this.scope.resolve(ctx.lexical, rootName);
         if (declared && (!written || !this.scope.sameFeature(written, declared))) {
-          const where = (e: ScopeEntry) => `${this.scope.qualifiedName(e) ?? usageName(e.node as Usage) ?? '?'} (${rangeText(e.path, e.node.nameRange ?? e.node.range)})`;
-          this.fail(`send … to / accept … via '${path.join('.')}': '${path[0]}' names ${written ? where(written) : 'nothing'} where it is written, but the run would deliver to ${where(declared)} (KerML 7.2.5 Namespaces: names resolve where they are written); ${written ? 'rename one of them' : 'name it from where the statement is written'}, or qualify the name`, ctx.path, rootName.range);
+          this.fail(`send … to / accept … via '${path.join('.')}': '${path[0]}' names ${written ? this.placeOf(written) : 'nothing'} where it is written, but the run would deliver to ${this.placeOf(declared)} (KerML 7.2.5 Namespaces: names resolve where they are written); ${written ? 'rename one of them' : 'name it from where the statement is written'}, or qualify the name`, ctx.path, rootName.range);
         }
         return key;
       }

@@ -220,7 +220,7 @@ export class Runtime {
   private readonly atHorizon: number;
 
   /** Some accept or transition waits (`after`): only then can settling move the clock. */
-  private readonly timed: boolean;
+  readonly timed: boolean;
 
   /**
    * Set by `holds`: whether the checked conditions fail on these values. A move runs several effects

@@ -289,9 +289,8 @@ function internalSignals(model: ExecutionModel, q: BehaviorQuestion): string | u
  * durations, so a run in which an action still runs when a wait comes due is not among the runs
  * explored: said in the answer.
  */
-function zeroTimeMoves(model: ExecutionModel): string | undefined {
-  const timed = (t: { readonly trigger: { readonly kind: string } | null }) => t.trigger?.kind === 'after' || t.trigger?.kind === 'at';
-  if (!model.nodes.some(timed) && !model.transitions.some(timed)) return undefined;
+function zeroTimeMoves(runtime: Runtime): string | undefined {
+  if (!runtime.timed) return undefined;
   return 'actions and transitions take no time: the clock advances to the next timed wait (accept after / at) only when nothing else can move, so a wait never comes due while another action could still run';
 }
 
@@ -310,7 +309,7 @@ export async function answerBehavior(documents: readonly BehaviorDocument[], q: 
     if (internal) answer.assumptions = [...(answer.assumptions ?? []), internal];
     // A violation or a difference is witnessed by a run, which zero-time actions do not make impossible;
     // the other answers say that no run does otherwise, and rest on it.
-    const timing = answer.claim === 'violated' || answer.claim === 'sensitive' ? undefined : zeroTimeMoves(prepared.model);
+    const timing = answer.claim === 'violated' || answer.claim === 'sensitive' ? undefined : zeroTimeMoves(prepared.runtime);
     if (timing) answer.assumptions = [...(answer.assumptions ?? []), timing];
     return answer;
   } catch (e) {
