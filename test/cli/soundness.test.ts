@@ -100,10 +100,16 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       [['evaluate', 'XR::same'], 'same', 'true'],
       [['evaluate', 'XR::bar::fits'], 'fits', 'true'],
       [['evaluate', 'XU::grams'], 'grams', '1 [g]'],
+      // Exact quantities (it refused masses; it answered longer false and degrees true from rounding).
+      [['evaluate', 'XR::masses'], 'masses', 'true'],
+      [['evaluate', 'XR::longer'], 'longer', 'true'],
+      [['evaluate', 'XR::degrees'], 'degrees', 'false'],
     ]);
     refuses(m, [
-      [['evaluate', 'XR::masses'], /exact-reals\.sysml:14:/, /differ by less than the rounding of Reals/],
-      [['evaluate', 'XR::grams'], /exact-reals\.sysml:15:/, /unknown name 'g'/],
+      [['evaluate', 'XR::grams'], /exact-reals\.sysml:16:/, /unknown name 'g'/],
+      // The value of each is exactly 0 and 3: it answered true and 2 from the doubles.
+      [['evaluate', 'XR::cancelled'], /exact-reals\.sysml:19:/, /differ by less than the rounding of Reals/],
+      [['evaluate', 'XR::floored'], /exact-reals\.sysml:20:/, /within the rounding of Reals/],
     ]);
   });
 

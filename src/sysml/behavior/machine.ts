@@ -88,6 +88,8 @@ function putUint(b: Uint8Array, n: number, u: number): number {
  */
 function stateText(v: Value): string {
   if (v.kind === 'real') return v.exact ? `r${formatRational(v.exact)}` : `~${format(v)}`;
+  if (v.kind === 'quantity') return `${v.exact ? `q${formatRational(v.exact)}` : `~${format(v)}`}[${v.unit.name}]`;
+  if (v.kind === 'sequence') return `(${v.items.map(stateText).join(',')})`;
   return format(v);
 }
 

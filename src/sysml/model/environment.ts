@@ -638,7 +638,7 @@ export class ModelValues {
       return error(`${what} is declared ${type} (a unit of ${kind.name}'s dimension) but its value ${format(v)} is of another dimension`, rangeOf(feature));
     }
     const name = feature.shortName ?? feature.name;
-    const unit = name ? modelUnit(name, v.unit, v.kind === 'quantity' ? v.value : 1) : undefined;
+    const unit = name ? modelUnit(name, v.unit, v.kind === 'quantity' ? v.value : 1, v.kind === 'quantity' ? v.exact : { n: 1n, d: 1n }) : undefined;
     if (!unit) return error(`${what}: ${format(v)} cannot define a unit (an affine scale or a factor that is not positive)`, rangeOf(feature));
     return unitValue(unit);
   }

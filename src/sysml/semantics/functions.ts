@@ -7,9 +7,10 @@ import { arithmetic, comparison, convertQuantity, equality, single, truth, unary
 import { drawNormal, drawTriangular, drawUniform, type Draws } from './random';
 import { convertMagnitude, parseUnit, powerUnit, type Unit } from './units';
 import {
-  bool, complex, complexParts, describeKind, equals, error, format, int, isError, itemsOf, nameNotation, NULL, quantity, real, sequence, str,
-  type Outcome, type Scalar, type Place, type Value, type ValueError,
+  bool, complex, complexParts, describeKind, equals, error, errorOf, exactMagnitude, format, int, isError, itemsOf, nameNotation, NULL, quantity, real,
+  ROUNDING, sequence, str, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
+import { decimalRational, multiplyRational, rationalToNumber, type Rational } from './rational';
 
 /** A body expression (`{in x; x > 0}`) applied to one element. */
 export type Body = (item: Scalar, index: number) => Outcome;
@@ -54,8 +55,32 @@ function extreme(name: 'min' | 'max', args: readonly Value[], ctx: CallContext):
   return best;
 }
 
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+}
+
+/** The numeric functions on an exact value, exactly (a double of 2.99999999999999999999 is 3.0). */
+const ON_RATIONAL: Record<string, (r: Rational) => Rational> = {
+  floor: (r) => ({ n: floorDiv(r.n, r.d), d: 1n }),
+  ceiling: (r) => ({ n: -floorDiv(-r.n, r.d), d: 1n }),
+  ceil: (r) => ({ n: -floorDiv(-r.n, r.d), d: 1n }),
+  truncate: (r) => ({ n: r.n / r.d, d: 1n }),
+  // Halves away from zero: sign · floor(|r| + 1/2).
+  round: (r) => ({ n: (r.n < 0n ? -1n : 1n) * floorDiv(2n * (r.n < 0n ? -r.n : r.n) + r.d, 2n * r.d), d: 1n }),
+  abs: (r) => ({ n: r.n < 0n ? -r.n : r.n, d: r.d }),
+};
+
+/** Where a whole-number function of x jumps: at whole numbers, or (round) halfway between. */
+function nearStep(name: string, x: number, err: number): boolean {
+  const at = name === 'round' ? Math.floor(Math.abs(x)) + 0.5 : Math.round(x);
+  const d = name === 'round' ? Math.abs(Math.abs(x) - at) : Math.abs(x - at);
+  return d <= err;
+}
+
 /** One numeric argument mapped through `f`; quantities keep their unit; an Integer goes through
- * `onInteger` exactly when given; `integral` results of a Real are Integers (floor, round…). */
+ * `onInteger` exactly when given; `integral` results of a Real are Integers (floor, round…). An
+ * exact value is mapped exactly; an inexact one next to where an integral function jumps is refused. */
 function numeric(name: string, f: (x: number) => number, integral: boolean, onInteger?: (x: bigint) => bigint): Fn {
   return (args, ctx) => {
     const bad = arity(name, args, 1, 1, ctx);
@@ -63,16 +88,38 @@ function numeric(name: string, f: (x: number) => number, integral: boolean, onIn
     const x = single(args[0]!, `${name}()`, 'as its argument', ctx.range);
     if (isError(x)) return x;
     if (x.kind === 'integer') return onInteger ? int(onInteger(x.value)) : integral ? x : real(f(Number(x.value)));
-    if (x.kind === 'real') {
-      const y = f(x.value);
-      return integral && Number.isFinite(y) ? int(BigInt(y)) : real(y);
+    if (x.kind !== 'real' && x.kind !== 'quantity') return error(`${name}() needs a number, got ${describeKind(x)}`, ctx.range);
+    const exact = exactMagnitude(x);
+    const onRational = ON_RATIONAL[name];
+    let y: number;
+    let ye: Rational | undefined;
+    let err: number | undefined;
+    if (exact && onRational) {
+      ye = onRational(exact);
+      y = rationalToNumber(ye, f(x.value));
+    } else {
+      y = f(x.value);
+      err = errorOf(x);
+      if (integral && err > 0 && Number.isFinite(x.value) && nearStep(name, x.value, err)) {
+        return error(`${name}(${format(x)}): the argument is within the rounding of Reals computed in binary floating point (±${err.toPrecision(2)}) of where ${name} jumps, so its value is not known; not decided`, ctx.range, 'unsupported');
+      }
+      // A whole number decided past the argument's error is exact; abs keeps the error.
+      if (integral && Number.isFinite(y)) ye = { n: BigInt(y), d: 1n };
     }
-    if (x.kind === 'quantity') return quantity(f(x.value), x.unit);
-    return error(`${name}() needs a number, got ${describeKind(x)}`, ctx.range);
+    if (x.kind === 'real') return integral && Number.isFinite(y) ? int(ye ? ye.n : BigInt(y)) : real(y, ye, ye ? undefined : err);
+    return quantity(y, x.unit, ye, ye ? undefined : err);
   };
 }
 
-/** A transcendental function of a plain number (angles for trig are converted to radians). */
+/** The error of an inexact argument (and of a double standing for an exact one) carried through f. */
+function argumentError(x: Scalar, v: number, converted: boolean): number {
+  const e = errorOf(x) + (exactMagnitude(x) ? 2 ** -52 * Math.abs(v) : 0);
+  return converted ? e * Math.PI / 180 + ROUNDING * Math.abs(v) : e;
+}
+
+/** A transcendental function of a plain number (angles for trig are converted to radians). The result
+ * carries the argument's error: through the function's slope (at most 1 for sin, cos and arctan), or
+ * over the interval the argument may lie in for the others (monotone there; tan without a pole). */
 function transcendental(name: string, f: (x: number) => number, angle: boolean): Fn {
   return (args, ctx) => {
     const bad = arity(name, args, 1, 1, ctx);
@@ -86,7 +133,20 @@ function transcendental(name: string, f: (x: number) => number, angle: boolean):
     if (v === undefined) return error(`${name}() needs ${angle ? 'a number or an angle' : 'a number'}, got ${describeKind(x)}`, ctx.range);
     const y = f(v);
     if (Number.isNaN(y)) return error(`${name}(${v}) is undefined`, ctx.range);
-    return real(y);
+    const ev = x.kind === 'integer' && Number.isSafeInteger(v) ? 0 : argumentError(x, v, x.kind === 'quantity' && x.unit.name !== 'rad');
+    if (ev === 0) return real(y);
+    let spread: number;
+    if (name === 'sin' || name === 'cos' || name === 'arctan') spread = ev;
+    else {
+      const lo = f(v - ev);
+      const hi = f(v + ev);
+      const pole = name === 'tan' && Math.sign(Math.cos(v - ev)) !== Math.sign(Math.cos(v + ev));
+      if (Number.isNaN(lo) || Number.isNaN(hi) || pole) {
+        return error(`${name}(${format(x)}): the argument is known only to within the rounding of Reals computed in binary floating point (±${ev.toPrecision(2)}), and ${name} is not defined (or jumps) within that; not decided`, ctx.range, 'unsupported');
+      }
+      spread = Math.max(Math.abs(hi - y), Math.abs(y - lo));
+    }
+    return real(y, undefined, spread + ROUNDING * Math.abs(y));
   };
 }
 
@@ -155,11 +215,21 @@ const FUNCTIONS: Record<string, Fn> = {
     if (isError(x)) return x;
     const v = x.kind === 'integer' ? Number(x.value) : x.kind === 'real' || x.kind === 'quantity' ? x.value : undefined;
     if (v === undefined) return error(`sqrt() needs a number, got ${describeKind(x)}`, ctx.range);
-    if (v < 0) return error(`sqrt() of a negative number (${v})`, ctx.range);
-    if (x.kind !== 'quantity') return real(Math.sqrt(v));
+    const ev = argumentError(x, v, false) * (x.kind === 'integer' && Number.isSafeInteger(v) ? 0 : 1);
+    if (v < 0 && v + ev < 0) return error(`sqrt() of a negative number (${v})`, ctx.range);
+    if (v - ev < 0 && ev > 0) {
+      return error(`sqrt(${format(x)}): the argument is within the rounding of Reals computed in binary floating point (±${ev.toPrecision(2)}) of 0, and may be negative, where sqrt has no Real value; not decided`, ctx.range, 'unsupported');
+    }
+    const y = Math.sqrt(v);
+    // An exact argument whose root is a short decimal (sqrt(2.25) = 1.5) keeps an exact root.
+    const exact = exactMagnitude(x);
+    const candidate = exact && Number.isFinite(y) ? decimalRational(String(y)) : undefined;
+    const root = candidate && exact && (() => { const sq = multiplyRational(candidate, candidate); return sq && sq.n === exact.n && sq.d === exact.d; })() ? candidate : undefined;
+    const err = root ? undefined : Math.max(Math.sqrt(v + ev) - y, y - Math.sqrt(Math.max(0, v - ev))) + ROUNDING * y;
+    if (x.kind !== 'quantity') return real(y, root, err);
     const unit = powerUnit(x.unit, 0.5);
     if (!unit) return error(`sqrt() of [${x.unit.name}] has no unit: an exponent would be fractional`, ctx.range);
-    return quantity(Math.sqrt(v), unit);
+    return quantity(y, unit, root, err);
   },
   exp: transcendental('exp', Math.exp, false),
   ln: transcendental('ln', (x) => (x > 0 ? Math.log(x) : NaN), false),
@@ -249,9 +319,10 @@ const FUNCTIONS: Record<string, Fn> = {
     if (bad) return bad;
     const x = single(args[0]!, 'ToReal()', 'as its argument', ctx.range);
     if (isError(x)) return x;
-    if (x.kind === 'integer') return real(Number(x.value));
+    // The Real an Integer or a decimal text is, exactly (rational.ts).
+    if (x.kind === 'integer') return real(Number(x.value), { n: x.value, d: 1n });
     if (x.kind === 'real') return x;
-    if (x.kind === 'string' && x.value.trim() !== '' && !Number.isNaN(Number(x.value))) return real(Number(x.value));
+    if (x.kind === 'string' && x.value.trim() !== '' && !Number.isNaN(Number(x.value))) return real(Number(x.value), decimalRational(x.value.trim()));
     return error(`ToReal() cannot convert ${x.kind === 'string' ? JSON.stringify(x.value) : describeKind(x)}`, ctx.range);
   },
   // SequenceFunctions (KerML 9.2.x, library SequenceFunctions.kerml), computed as their library bodies read.

@@ -3,12 +3,12 @@
 
 import { complexArithmetic } from './complex';
 import {
-  coherentUnit, convertMagnitude, divideUnits, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
+  coherentUnit, convertExact, convertMagnitude, divideUnits, exactFactor, isDimensionless, multiplyUnits, ONE, powerUnit, sameDimension, tidyUnit, type Unit,
 } from './units';
 import { addRational, divideRational, multiplyRational, powerRational, rationalToNumber, subtractRational, type Rational } from './rational';
 import {
-  bool, compare, complex, complexParts, describeKind, equals, error, exactOf, format, int, isNull, itemsOf, NULL, quantity, real,
-  formatReal, sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
+  bool, compare, complex, complexParts, describeKind, equals, error, errorOf, exactMagnitude, exactOf, format, int, isNull, itemsOf, NULL,
+  quantity, real, ROUNDING, formatReal, sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
 export type ArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '**' | '^';
@@ -54,14 +54,54 @@ type Numeric = Scalar & { kind: 'integer' | 'real' | 'quantity' };
 const isPlainNumber = (v: Scalar): v is Scalar & { kind: 'integer' | 'real' } => v.kind === 'integer' || v.kind === 'real';
 const asNumber = (v: Scalar & { kind: 'integer' | 'real' }): number => (v.kind === 'integer' ? Number(v.value) : v.value);
 
-/** A quantity result, with mixed scales (km·s/h) rewritten in the coherent unit. */
-function quantityIn(value: number, unit: Unit): Scalar {
+/**
+ * A quantity result, with mixed scales (km·s/h) rewritten in the coherent unit; `exact` and `err` are
+ * the magnitude's in `unit` (values.ts), carried through the rescaling.
+ */
+function quantityIn(value: number, unit: Unit, exact?: Rational, err?: number): Scalar {
   const { unit: tidy, scale } = tidyUnit(unit);
   if (tidy.terms.length > 0 && isDimensionless(tidy.dimension) && tidy.dimension[7] === 0) {
     // km/m and the like: a pure number in the end.
-    return real((value * scale * tidy.num) / tidy.den);
+    const v = (value * scale * tidy.num) / tidy.den;
+    const f = exactFactor(unit);
+    const e = exact && f ? multiplyRational(exact, f) : undefined;
+    return e ? real(rationalToNumber(e, v), e) : real(v, undefined, rescaledError(err, scale * tidy.num / tidy.den, v));
   }
-  return quantity(value * scale, tidy);
+  if (tidy === unit) return quantity(value, unit, exact, exact ? undefined : err);
+  const v = value * scale;
+  const f = exactFactor(unit);
+  const t = exactFactor(tidy);
+  const e = exact && f && t ? divideRational(multiplyRational(exact, f) ?? ZERO, t) : undefined;
+  return e ? quantity(rationalToNumber(e, v), tidy, e) : quantity(v, tidy, undefined, rescaledError(err, scale, v));
+}
+
+const ZERO: Rational = { n: 0n, d: 1n };
+
+/** An error bound carried through a multiplication by `factor` (itself rounded), giving `result`. */
+function rescaledError(err: number | undefined, factor: number, result: number): number | undefined {
+  if (err === undefined) return undefined;
+  return err * Math.abs(factor) + ROUNDING * Math.abs(result);
+}
+
+/** How far a + b or a − b (doubles x, y with bounds ex, ey) may be from its value: the operands'
+ * bounds and the rounding of both (a difference of close values keeps the operands' error). */
+function sumError(ex: number, ey: number, x: number, y: number): number {
+  return ex + ey + ROUNDING * (Math.abs(x) + Math.abs(y));
+}
+
+function productError(ex: number, ey: number, x: number, y: number): number {
+  return Math.abs(x) * ey + Math.abs(y) * ex + ex * ey + ROUNDING * Math.abs(x * y);
+}
+
+function quotientError(ex: number, ey: number, x: number, y: number): number {
+  // A divisor that may be zero bounds nothing.
+  if (Math.abs(y) <= ey) return Infinity;
+  return (Math.abs(x) * ey + Math.abs(y) * ex) / (Math.abs(y) * (Math.abs(y) - ey)) + ROUNDING * Math.abs(x / y);
+}
+
+/** The factor a magnitude in `from` is multiplied by to read in `to` (as a difference). */
+function factorBetween(from: Unit, to: Unit): number {
+  return (from.num * to.den) / (from.den * to.num);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -135,42 +175,79 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
   if (isPlainNumber(a) && isPlainNumber(b)) {
     const x = asNumber(a);
     const y = asNumber(b);
-    return realResult(op === '+' ? x + y : x - y, a, b, op === '+' ? addRational : subtractRational);
+    return realResult(op === '+' ? x + y : x - y, a, b, op === '+' ? addRational : subtractRational, () => sumError(errorOf(a), errorOf(b), x, y));
   }
   if (a.kind === 'quantity' && b.kind === 'quantity') {
     if (!sameDimension(a.unit.dimension, b.unit.dimension)) return mismatch();
     // The right operand is a point on its scale only when it is the affine one (300 K − 20 °C);
     // otherwise it is a difference (0 °C + 10 K = 10 °C). See docs/semantics.md, "Temperatures".
     const asDifference = !(b.unit.offset !== 0 && a.unit.offset === 0);
-    const y = convertMagnitude(b.value, b.unit, a.unit, asDifference);
+    const twoPoints = op === '-' && a.unit.offset !== 0 && b.unit.offset !== 0;
+    // Two points on offset scales (25 °C − 20 °C): their difference is an interval, 5 K, not the point
+    // 5 °C; the right one is a point on the left one's scale (20 °C − 68 °F is 0 K).
+    const y = convertMagnitude(b.value, b.unit, a.unit, twoPoints ? false : asDifference);
     if (y === undefined) return mismatch();
-    if (op === '-' && a.unit.offset !== 0 && b.unit.offset !== 0) {
-      // Two points on offset scales (25 °C − 20 °C): their difference is an interval, 5 K, not the point
-      // 5 °C; the right one is a point on the left one's scale (20 °C − 68 °F is 0 K).
-      const point = convertMagnitude(b.value, b.unit, a.unit, false)!;
-      return quantity(((a.value - point) * a.unit.num) / a.unit.den, coherentUnit(a.unit.dimension));
+    const yExact = b.exact && convertExact(b.exact, b.unit, a.unit, twoPoints ? false : asDifference);
+    const ey = errorOf(b) * Math.abs(factorBetween(b.unit, a.unit)) + (yExact ? 0 : ROUNDING * Math.abs(y));
+    const v = op === '+' ? a.value + y : a.value - y;
+    const e = a.exact && yExact ? (op === '+' ? addRational : subtractRational)(a.exact, yExact) : undefined;
+    const err = e ? undefined : sumError(errorOf(a), ey, a.value, y);
+    if (twoPoints) {
+      // The interval in the coherent unit: the left scale's degrees times its factor (°F: 5/9 K).
+      const f = a.unit.num / a.unit.den;
+      const fe = exactFactor(a.unit);
+      const ce = e && fe ? multiplyRational(e, fe) : undefined;
+      if (ce) return quantity(rationalToNumber(ce, v * f), differenceUnit(a.unit), ce);
+      return quantity(v * f, differenceUnit(a.unit), undefined, rescaledError(err ?? errorOf(a) + ey, f, v * f));
     }
-    return quantity(op === '+' ? a.value + y : a.value - y, a.unit);
+    return quantity(e ? rationalToNumber(e, v) : v, a.unit, e, err);
   }
   void range;
   return mismatch();
 }
 
+/** The unit of a difference of two points on an affine scale: the coherent one (K for °C). */
+function differenceUnit(u: Unit): Unit {
+  return coherentUnit(u.dimension);
+}
+
+/** The magnitude of a number or quantity as a double, and its exact value and error bound. */
+function parts(v: Numeric): { x: number; exact: Rational | undefined; err: number } {
+  return { x: v.kind === 'integer' ? Number(v.value) : v.value, exact: exactMagnitude(v), err: errorOf(v) };
+}
+
+/** A product or quotient of quantities (or a quantity and a number) in `unit`, exact when both are. */
+function scaled(a: Numeric, b: Numeric, unit: Unit, dividing: boolean): Scalar {
+  const p = parts(a);
+  const q = parts(b);
+  const v = dividing ? p.x / q.x : p.x * q.x;
+  const e = p.exact && q.exact ? (dividing ? divideRational : multiplyRational)(p.exact, q.exact) : undefined;
+  if (e) return quantityIn(rationalToNumber(e, v), unit, e);
+  return quantityIn(v, unit, undefined, (dividing ? quotientError : productError)(p.err, q.err, p.x, q.x));
+}
+
 function multiply(a: Numeric, b: Numeric): Outcome {
   if (a.kind === 'integer' && b.kind === 'integer') return int(a.value * b.value);
-  if (isPlainNumber(a) && isPlainNumber(b)) return realResult(asNumber(a) * asNumber(b), a, b, multiplyRational);
-  if (a.kind === 'quantity' && b.kind === 'quantity') return quantityIn(a.value * b.value, multiplyUnits(a.unit, b.unit));
-  if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value * asNumber(b), a.unit);
-  if (b.kind === 'quantity' && isPlainNumber(a)) return quantity(asNumber(a) * b.value, b.unit);
+  if (isPlainNumber(a) && isPlainNumber(b)) {
+    const x = asNumber(a);
+    const y = asNumber(b);
+    return realResult(x * y, a, b, multiplyRational, () => productError(errorOf(a), errorOf(b), x, y));
+  }
+  if (a.kind === 'quantity' && b.kind === 'quantity') return scaled(a, b, multiplyUnits(a.unit, b.unit), false);
+  if (a.kind === 'quantity' && isPlainNumber(b)) return scaled(a, b, a.unit, false);
+  if (b.kind === 'quantity' && isPlainNumber(a)) return scaled(a, b, b.unit, false);
   throw new Error('unreachable');
 }
 
-/** A Real result: its double, and its exact value when both operands have one (rational.ts). */
-function realResult(approx: number, a: Scalar, b: Scalar, exactly: (x: Rational, y: Rational) => Rational | undefined): Scalar {
+/**
+ * A Real result: its double, and its exact value when both operands have one (rational.ts); else the
+ * bound `err` gives of how far the double may be from the value.
+ */
+function realResult(approx: number, a: Scalar, b: Scalar, exactly: (x: Rational, y: Rational) => Rational | undefined, err?: () => number): Scalar {
   const x = exactOf(a);
   const y = x && exactOf(b);
   const e = x && y ? exactly(x, y) : undefined;
-  return e === undefined ? real(approx) : real(rationalToNumber(e, approx), e);
+  return e === undefined ? real(approx, undefined, err?.()) : real(rationalToNumber(e, approx), e);
 }
 
 function isZero(v: Numeric): boolean {
@@ -180,10 +257,14 @@ function isZero(v: Numeric): boolean {
 function divide(a: Numeric, b: Numeric, range?: Place): Outcome {
   if (isZero(b)) return error(`division by zero: ${describeKind(a)} / ${describeKind(b)}`, range);
   // Integer / Integer is Rational in the library (IntegerFunctions::'/'): a Real here.
-  if (isPlainNumber(a) && isPlainNumber(b)) return realResult(asNumber(a) / asNumber(b), a, b, divideRational);
-  if (a.kind === 'quantity' && b.kind === 'quantity') return quantityIn(a.value / b.value, divideUnits(a.unit, b.unit));
-  if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value / asNumber(b), a.unit);
-  if (b.kind === 'quantity' && isPlainNumber(a)) return quantityIn(asNumber(a) / b.value, divideUnits(ONE, b.unit));
+  if (isPlainNumber(a) && isPlainNumber(b)) {
+    const x = asNumber(a);
+    const y = asNumber(b);
+    return realResult(x / y, a, b, divideRational, () => quotientError(errorOf(a), errorOf(b), x, y));
+  }
+  if (a.kind === 'quantity' && b.kind === 'quantity') return scaled(a, b, divideUnits(a.unit, b.unit), true);
+  if (a.kind === 'quantity' && isPlainNumber(b)) return scaled(a, b, a.unit, true);
+  if (b.kind === 'quantity' && isPlainNumber(a)) return scaled(a, b, divideUnits(ONE, b.unit), true);
   throw new Error('unreachable');
 }
 
@@ -191,14 +272,33 @@ function modulo(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () =
   if (isZero(b)) return error(`modulo by zero: ${describeKind(a)} % ${describeKind(b)}`, range);
   // Truncated remainder (sign of the dividend), as JavaScript and Java compute it.
   if (a.kind === 'integer' && b.kind === 'integer') return int(a.value % b.value);
-  if (isPlainNumber(a) && isPlainNumber(b)) return real(asNumber(a) % asNumber(b));
-  if (a.kind === 'quantity' && b.kind === 'quantity') {
-    const y = convertMagnitude(b.value, b.unit, a.unit, true);
-    if (y === undefined) return mismatch();
-    return quantity(a.value % y, a.unit);
+  const p = parts(a);
+  let y: number;
+  let yExact: Rational | undefined;
+  let ey: number;
+  if (isPlainNumber(b)) ({ x: y, exact: yExact, err: ey } = parts(b));
+  else if (a.kind === 'quantity' && b.kind === 'quantity') {
+    const c = convertMagnitude(b.value, b.unit, a.unit, true);
+    if (c === undefined) return mismatch();
+    y = c;
+    yExact = b.exact && convertExact(b.exact, b.unit, a.unit, true);
+    ey = errorOf(b) * Math.abs(factorBetween(b.unit, a.unit)) + (yExact ? 0 : ROUNDING * Math.abs(c));
+  } else return mismatch();
+  const unit = a.kind === 'quantity' ? a.unit : undefined;
+  const make = (v: number, exact?: Rational, err?: number): Scalar => (unit ? quantity(v, unit, exact, err) : real(v, exact, err));
+  if (p.exact && yExact) {
+    // a − b·trunc(a / b), exactly (bigint division truncates).
+    const q = (p.exact.n * yExact.d) / (p.exact.d * yExact.n);
+    const r = subtractRational(p.exact, multiplyRational(yExact, { n: q, d: 1n }) ?? ZERO);
+    if (r) return make(rationalToNumber(r, p.x % y), r);
   }
-  if (a.kind === 'quantity' && isPlainNumber(b)) return quantity(a.value % asNumber(b), a.unit);
-  return mismatch();
+  // The remainder jumps where a / b crosses a whole number: near one, which side is not known.
+  const q = p.x / y;
+  const eq = quotientError(p.err, ey, p.x, y);
+  if (Math.abs(q - Math.round(q)) <= eq) {
+    return error(`'%' of ${format(a)} and ${format(b)}: their quotient is a whole number within the rounding of Reals computed in binary floating point, so the remainder (near 0 or near the divisor) is not known; not decided`, range, 'unsupported');
+  }
+  return make(p.x % y, undefined, p.err + ey * Math.abs(Math.trunc(q)) + ROUNDING * (Math.abs(p.x) + Math.abs(y)));
 }
 
 function power(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () => ValueError): Outcome {
@@ -215,15 +315,32 @@ function power(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () =>
     return realResult(Number(a.value) ** Number(b.value), a, b, (x, y) => powerRational(x, y.n));
   }
   const e = asNumber(b);
+  const p = parts(a);
+  const be = exactOf(b);
+  // A whole exponent keeps an exact base exact (2.5 ** 2 is 25/4); any other is a double only.
+  const exactly = (x: Rational): Rational | undefined => (be && be.d === 1n ? powerRational(x, be.n) : undefined);
   if (isPlainNumber(a)) {
-    const y = realPower(asNumber(a), e, range);
-    // A whole exponent keeps an exact base exact (2.5 ** 2 is 25/4); any other is a double only.
-    return typeof y === 'number' ? realResult(y, a, b, (x, n) => (n.d === 1n ? powerRational(x, n.n) : undefined)) : y;
+    const y = realPower(p.x, e, range);
+    return typeof y === 'number' ? realResult(y, a, b, (x) => exactly(x), () => powerError(p.x, p.err, e, errorOf(b), y)) : y;
   }
   const unit = powerUnit(a.unit, e);
   if (!unit) return error(`cannot raise ${describeKind(a)} to the power ${e}: the unit would have a fractional exponent`, range);
   const y = realPower(a.value, e, range);
-  return typeof y === 'number' ? quantityIn(y, unit) : y;
+  if (typeof y !== 'number') return y;
+  const x = p.exact && exactly(p.exact);
+  return x ? quantityIn(rationalToNumber(x, y), unit, x) : quantityIn(y, unit, undefined, powerError(p.x, p.err, e, errorOf(b), y));
+}
+
+/** How far x ** e (the double y) may be from its value, x and e known to within ex and ee. */
+function powerError(x: number, ex: number, e: number, ee: number, y: number): number {
+  if (ex === 0 && ee === 0) return ROUNDING * Math.abs(y);
+  const rel = x === 0 ? (ex === 0 ? 0 : Infinity) : ex / Math.abs(x);
+  if (rel >= 1) return Infinity;
+  // (1 − rel)^−|e| − 1 bounds the relative change of x^e over x(1 ± rel); an uncertain exponent moves
+  // the result by y·ln|x| per unit.
+  const fromBase = Math.abs(y) * ((1 - rel) ** -Math.abs(e) - 1);
+  const fromExponent = ee === 0 ? 0 : Math.abs(y) * Math.abs(Math.log(Math.abs(x))) * ee * 2;
+  return fromBase + fromExponent + ROUNDING * Math.abs(y);
 }
 
 function realPower(x: number, e: number, range?: Place): number | ValueError {
@@ -247,8 +364,8 @@ function unitArithmetic(op: ArithmeticOperator, a: Scalar, b: Scalar, range?: Pl
   // A number (or quantity) times a unit is a quantity in that unit.
   const [n, u, dividing] = a.kind === 'unit' ? [b, a.unit, false] : [a, (b as Scalar & { kind: 'unit' }).unit, op === '/'];
   if (op !== '*' && !(op === '/' && a.kind !== 'unit')) return undefined;
-  if (isPlainNumber(n)) return quantity(asNumber(n), dividing ? divideUnits(ONE, u) : u);
-  if (n.kind === 'quantity') return quantityIn(n.value, dividing ? divideUnits(n.unit, u) : multiplyUnits(n.unit, u));
+  if (isPlainNumber(n)) return quantity(asNumber(n), dividing ? divideUnits(ONE, u) : u, exactOf(n), trackedError(n));
+  if (n.kind === 'quantity') return quantityIn(n.value, dividing ? divideUnits(n.unit, u) : multiplyUnits(n.unit, u), n.exact, n.err);
   return undefined;
 }
 
@@ -259,7 +376,7 @@ export function withUnit(v: Value, u: Value, range?: Place): Outcome {
   if (unit.kind !== 'unit') return error(`expected a unit inside [ ], got ${describeKind(unit)}`, range);
   const items: Scalar[] = [];
   for (const x of itemsOf(v)) {
-    if (isPlainNumber(x)) items.push(quantity(asNumber(x), unit.unit));
+    if (isPlainNumber(x)) items.push(quantity(asNumber(x), unit.unit, exactOf(x), trackedError(x)));
     else if (x.kind === 'quantity') {
       const converted = convertQuantity(x, unit.unit, range);
       if (converted.kind === 'error') return converted;
@@ -272,12 +389,24 @@ export function withUnit(v: Value, u: Value, range?: Place): Outcome {
 /** `convert(q, toUnit)`: the same quantity in another unit of its dimension. */
 export function convertQuantity(q: Scalar, to: Unit, range?: Place): Outcome {
   if (q.kind !== 'quantity') {
-    if (isPlainNumber(q) && isDimensionless(to.dimension)) return quantity((asNumber(q) * to.den) / to.num, to);
+    if (isPlainNumber(q) && isDimensionless(to.dimension)) {
+      const v = (asNumber(q) * to.den) / to.num;
+      const x = exactOf(q);
+      const f = exactFactor(to);
+      const e = x && f ? divideRational(x, f) : undefined;
+      return e ? quantity(rationalToNumber(e, v), to, e) : quantity(v, to, undefined, rescaledError(errorOf(q), to.den / to.num, v));
+    }
     return error(`cannot convert ${describeKind(q)} to [${to.name}]`, range);
   }
   const v = convertMagnitude(q.value, q.unit, to);
   if (v === undefined) return error(`cannot convert [${q.unit.name}] to [${to.name}]: different dimensions`, range);
-  return quantity(v, to);
+  const e = q.exact && convertExact(q.exact, q.unit, to);
+  return e ? quantity(rationalToNumber(e, v), to, e) : quantity(v, to, undefined, rescaledError(errorOf(q), factorBetween(q.unit, to), v));
+}
+
+/** The error bound a Real or quantity carries from its arithmetic (undefined: none tracked). */
+function trackedError(v: Scalar): number | undefined {
+  return v.kind === 'real' || v.kind === 'quantity' ? v.err : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -299,39 +428,65 @@ export function comparison(op: ComparisonOperator, left: Value, right: Value, ra
   }
 }
 
-/** Relative difference within which two doubles may be the same number, or in the other order, after rounding. */
-const ROUNDING = 1e-9;
 
 /**
- * Two numbers without exact values (a Real from a square root or a library function, a quantity)
- * that differ, but by no more than rounding may have made up (`0.1 [kg] + 0.2 [kg]` is
- * 0.30000000000000004 kg): which is larger, or whether they are equal, is not known from their
- * doubles, so the comparison is refused rather than answered from the rounding.
+ * Two numbers not both exact (a Real from a square root or a library function, a quantity in a unit
+ * whose factor is no exact fraction) whose doubles are no further apart than the errors they carry
+ * (`sqrt(2.0) * sqrt(2.0) - 2.0` is 4.4e-16 from rounding, and its value is 0): which is larger, or
+ * whether they are equal, is not known from their doubles, so the comparison is refused rather than
+ * answered from the rounding. The errors are tracked through the arithmetic (values.ts `errorOf`), so
+ * a difference of close values keeps its operands' error.
  */
 function roundingDoubt(op: string, a: Scalar, b: Scalar, range?: Place): ValueError | undefined {
-  let x: number;
-  let y: number;
-  if (isPlainNumber(a) && isPlainNumber(b)) {
-    if (exactOf(a) && exactOf(b)) return undefined;
-    x = asNumber(a);
-    y = asNumber(b);
-  } else if (a.kind === 'quantity' && b.kind === 'quantity' && a.unit.name === b.unit.name) {
-    x = a.value;
-    y = b.value;
-  } else return undefined;
-  if (x === y || !Number.isFinite(x) || !Number.isFinite(y) || Math.abs(x - y) > ROUNDING * Math.max(Math.abs(x), Math.abs(y))) return undefined;
+  if (a === b) return undefined;
+  const m = inexactMagnitudes(a, b);
+  // Equal doubles neither of which tracks an error: taken as equal, as before errors were tracked
+  // (a value without one is within a few roundings of its double; see values.ts errorOf).
+  if (m && m.x === m.y && !tracked(a) && !tracked(b)) return undefined;
+  if (!m || !Number.isFinite(m.x) || !Number.isFinite(m.y) || Math.abs(m.x - m.y) > m.ex + m.ey) return undefined;
   return error(
-    `'${op}' of ${format(a)} and ${format(b)}: they differ by less than the rounding of Reals computed in binary floating point (a value without an exact decimal one, from a function or a quantity), so whether they are equal or which is larger is not known; not decided`,
+    `'${op}' of ${format(a)} and ${format(b)}: they differ by less than the rounding of Reals computed in binary floating point (a value without an exact decimal one, from a function or a quantity) may make up, so whether they are equal or which is larger is not known; not decided`,
     range, 'unsupported',
   );
+}
+
+/** A Real or quantity that is exact or carries an error bound of its own. */
+function tracked(v: Scalar): boolean {
+  return (v.kind === 'real' || v.kind === 'quantity') && (v.exact !== undefined || v.err !== undefined);
+}
+
+/** Two numbers on one scale (quantities in the left one's unit): their doubles and error bounds;
+ * undefined when they are not compared as numbers or both are exact (compared exactly). */
+function inexactMagnitudes(a: Scalar, b: Scalar): { x: number; y: number; ex: number; ey: number } | undefined {
+  if (isPlainNumber(a) && isPlainNumber(b)) {
+    if (exactOf(a) && exactOf(b)) return undefined;
+    return { x: asNumber(a), y: asNumber(b), ex: errorOf(a), ey: errorOf(b) };
+  }
+  if (a.kind === 'quantity' && b.kind === 'quantity') {
+    if (!sameDimension(a.unit.dimension, b.unit.dimension)) return undefined;
+    if (a.exact && b.exact && convertExact(b.exact, b.unit, a.unit)) return undefined;
+    const y = convertMagnitude(b.value, b.unit, a.unit);
+    if (y === undefined) return undefined;
+    const converted = a.unit.name !== b.unit.name;
+    return { x: a.value, y, ex: errorOf(a), ey: errorOf(b) * Math.abs(factorBetween(b.unit, a.unit)) + (converted ? ROUNDING * Math.abs(y) : 0) };
+  }
+  // A quantity against a plain number (dimensionless, or 0 with any unit without a zero shift): in the coherent unit.
+  const q = a.kind === 'quantity' ? a : b.kind === 'quantity' ? b : undefined;
+  const n = q === a ? b : a;
+  if (!q || !isPlainNumber(n) || q.unit.offset !== 0) return undefined;
+  const f = exactFactor(q.unit);
+  if (q.exact && f && exactOf(n)) return undefined;
+  const qx = (q.value * q.unit.num) / q.unit.den;
+  const eq = errorOf(q) * Math.abs(q.unit.num / q.unit.den) + (f ? 0 : ROUNDING * Math.abs(qx));
+  return q === a ? { x: qx, y: asNumber(n), ex: eq, ey: errorOf(n) } : { x: asNumber(n), y: qx, ex: errorOf(n), ey: eq };
 }
 
 /** compare(), plus: a plain 0 compares with a quantity of any non-affine unit (zero is zero in m and km). */
 function compareWithZero(a: Scalar, b: Scalar): number | undefined {
   const c = compare(a, b);
   if (c !== undefined) return c;
-  if (a.kind === 'quantity' && isPlainNumber(b) && asNumber(b) === 0 && a.unit.offset === 0) return Math.sign(a.value);
-  if (b.kind === 'quantity' && isPlainNumber(a) && asNumber(a) === 0 && b.unit.offset === 0) return -Math.sign(b.value);
+  if (a.kind === 'quantity' && isPlainNumber(b) && asNumber(b) === 0 && a.unit.offset === 0) return signOf(a);
+  if (b.kind === 'quantity' && isPlainNumber(a) && asNumber(a) === 0 && b.unit.offset === 0) return -signOf(b);
   return undefined;
 }
 
@@ -360,6 +515,10 @@ export function equality(op: EqualityOperator, a: Value, b: Value, range?: Place
     case '===': return bool(equalsWithZero(a, b));
     case '!==': return bool(!equalsWithZero(a, b));
   }
+}
+
+function signOf(q: Scalar & { kind: 'quantity' }): number {
+  return q.exact ? (q.exact.n > 0n ? 1 : q.exact.n < 0n ? -1 : 0) : Math.sign(q.value);
 }
 
 function equalsWithZero(a: Value, b: Value): boolean {
@@ -435,8 +594,8 @@ export function unary(op: UnaryOperator, operand: Value, where?: Place): Outcome
     case '-': {
       const neg = op === '-';
       if (x.kind === 'integer') return int(neg ? -x.value : x.value);
-      if (x.kind === 'real') return neg ? real(-x.value, x.exact && { n: -x.exact.n, d: x.exact.d }) : x;
-      if (x.kind === 'quantity') return quantity(neg ? -x.value : x.value, x.unit);
+      if (x.kind === 'real') return neg ? real(-x.value, x.exact && { n: -x.exact.n, d: x.exact.d }, x.err) : x;
+      if (x.kind === 'quantity') return neg ? quantity(-x.value, x.unit, x.exact && { n: -x.exact.n, d: x.exact.d }, x.err) : x;
       if (x.kind === 'complex') return neg ? complex(-x.re, -x.im) : x;
       return error(`unary '${op}' needs a number, got ${describeKind(x)}`, where);
     }

@@ -6,6 +6,7 @@
 
 import type { Expression, QualifiedName } from '../ast';
 import { LIBRARY_UNIT_ALIASES, LIBRARY_UNITS } from './library-units';
+import { addRational, divideRational, multiplyRational, rational, subtractRational, type Rational } from './rational';
 
 /** Exponents over L M T I Θ N J, plus a plane-angle slot that never blocks compatibility (angle is
  * dimensionless in SI) but keeps rad/° recognisable in results, plus OWN_SLOTS slots for units a model
@@ -41,6 +42,8 @@ interface Atom {
   readonly offset: number;
   /** Eligible as the name of an arithmetic result that lands on its dimension and factor. */
   readonly preferred: boolean;
+  /** The factor num/den exactly, where the doubles cannot hold it (a model's unit of a library one). */
+  readonly exact?: Rational;
 }
 
 const ATOMS = new Map<string, Atom>();
@@ -571,12 +574,15 @@ export function knownUnitNames(): string[] {
  * DerivedUnit = 'mi' / gallon;` is mi/gallon named `mpg`. Known only through that feature (not by
  * text), so the same name in another model is another unit.
  */
-export function modelUnit(name: string, base: Unit, scale = 1): Unit | undefined {
+export function modelUnit(name: string, base: Unit, scale = 1, scaleExact?: Rational): Unit | undefined {
   if (!Number.isFinite(scale) || scale <= 0 || base.offset !== 0) return undefined;
   const [num, den] = [base.num * scale, base.den];
   const key = `${name}⟨${formatDimension(base.dimension)}·${num}/${den}⟩`;
   if (!ATOMS.has(key)) {
-    ATOMS.set(key, { name: key, dimension: base.dimension, num, den, offset: 0, preferred: false });
+    // Exact when the scale and the base's factor are (`4.0 * 'in' ** 3`; 'mi' / that).
+    const b = exactFactor(base);
+    const exact = b && scaleExact ? multiplyRational(b, scaleExact) : undefined;
+    ATOMS.set(key, { name: key, dimension: base.dimension, num, den, offset: 0, preferred: false, ...(exact ? { exact } : {}) });
     DISPLAY.set(key, name);
   }
   return fromTerms([[key, 1]]);
@@ -627,6 +633,71 @@ export function powerUnit(u: Unit, e: number): Unit | undefined {
 /** Scale factor from `u` to the coherent SI unit of its dimension, as a plain number. */
 export function factorToCoherent(u: Unit): number {
   return u.num / u.den;
+}
+
+/** Exact zero shifts of the affine scales, in K (the doubles in their atoms round them). */
+const EXACT_OFFSETS: ReadonlyMap<string, Rational> = new Map([
+  ['°C', { n: 27315n, d: 100n }],
+  // 459.67 °R · 5/9 K/°R.
+  ['°F', { n: 45967n, d: 180n }],
+]);
+
+const EXACT_FACTORS = new WeakMap<Unit, Rational | null>();
+
+/**
+ * A unit's factor to the coherent SI unit as an exact fraction: the product of its atoms' factors,
+ * each a ratio of whole numbers a double holds exactly (km, h, ft, lb, a model's `4 * 'in' ** 3`);
+ * undefined when one is not (lbf, gal, °) or the product disagrees with the unit's own factor.
+ */
+export function exactFactor(u: Unit): Rational | undefined {
+  let f = EXACT_FACTORS.get(u);
+  if (f === undefined) {
+    f = computeExactFactor(u) ?? null;
+    EXACT_FACTORS.set(u, f);
+  }
+  return f ?? undefined;
+}
+
+function computeExactFactor(u: Unit): Rational | undefined {
+  if (Number.isSafeInteger(u.num) && Number.isSafeInteger(u.den) && u.terms.every(([n]) => !ATOMS.get(n)?.exact)) return rational(BigInt(u.num), BigInt(u.den));
+  let f: Rational | undefined = { n: 1n, d: 1n };
+  for (const [name, exponent] of u.terms) {
+    const a = ATOMS.get(name);
+    if (!a || !Number.isInteger(exponent)) return undefined;
+    const af = a.exact ?? (Number.isSafeInteger(a.num) && Number.isSafeInteger(a.den) ? rational(BigInt(a.num), BigInt(a.den)) : undefined);
+    if (!af) return undefined;
+    const k = BigInt(Math.abs(exponent));
+    const [n, d] = exponent >= 0 ? [af.n, af.d] : [af.d, af.n];
+    f = rational(f.n * n ** k, f.d * d ** k);
+    if (!f) return undefined;
+  }
+  // The unit's own factor is the same product in doubles: a unit not made of its terms alone is not taken.
+  const approx = Number(f.n) / Number(f.d);
+  return Math.abs(approx - u.num / u.den) <= 1e-12 * Math.abs(u.num / u.den) ? f : undefined;
+}
+
+function exactOffset(u: Unit): Rational | undefined {
+  if (u.offset === 0) return { n: 0n, d: 1n };
+  return u.terms.length === 1 ? EXACT_OFFSETS.get(u.terms[0]![0]) : undefined;
+}
+
+/** convertMagnitude on an exact magnitude: exact where the units' factors and offsets are, else undefined. */
+export function convertExact(x: Rational, from: Unit, to: Unit, asDifference = false): Rational | undefined {
+  if (!sameDimension(from.dimension, to.dimension)) return undefined;
+  if (from === to || (from.name === to.name && from.num === to.num && from.den === to.den)) return x;
+  const f = exactFactor(from);
+  const t = exactFactor(to);
+  if (!f || !t) return undefined;
+  let coherent = multiplyRational(x, f);
+  if (!coherent) return undefined;
+  if (!asDifference && (from.offset !== 0 || to.offset !== 0)) {
+    const fo = exactOffset(from);
+    const to_ = exactOffset(to);
+    if (!fo || !to_) return undefined;
+    coherent = addRational(coherent, subtractRational(fo, to_) ?? { n: 0n, d: 1n });
+    if (!coherent) return undefined;
+  }
+  return divideRational(coherent, t);
 }
 
 /**

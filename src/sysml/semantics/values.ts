@@ -2,8 +2,8 @@
 // protocol form. Sequences are flat (a sequence never holds a sequence) and the empty sequence is
 // `null`; a single value and a one-element sequence are the same thing.
 
-import { convertMagnitude, isDimensionless, isOne, sameDimension, tryParseUnit, type Unit } from './units';
-import { compareRational, decimalRational, type Rational } from './rational';
+import { convertExact, convertMagnitude, exactFactor, isDimensionless, isOne, sameDimension, tryParseUnit, type Unit } from './units';
+import { compareRational, decimalRational, multiplyRational, type Rational } from './rational';
 
 import type { SourceRange } from '../ast';
 
@@ -12,15 +12,17 @@ export type { SourceRange };
 export type Scalar =
   | { readonly kind: 'boolean'; readonly value: boolean }
   | { readonly kind: 'integer'; readonly value: bigint }
-  /** `exact`: the Real's exact value, when it has one the double cannot hold (rational.ts). */
-  | { readonly kind: 'real'; readonly value: number; readonly exact?: Rational }
+  /** `exact`: the Real's exact value, when it has one the double cannot hold (rational.ts). Without
+   * one, `err` bounds how far the double may be from the value (absent: rounding, ROUNDING·|value|). */
+  | { readonly kind: 'real'; readonly value: number; readonly exact?: Rational; readonly err?: number }
   /** A ScalarValues::Complex that ComplexFunctions made (rect, polar, arithmetic with a Complex
    * operand). Kept apart from Real so what the library types Complex stays Complex; a Real is a
    * Complex too (ScalarValues: Real specializes Complex), read as (x, 0) where a Complex is wanted. */
   | { readonly kind: 'complex'; readonly re: number; readonly im: number }
   | { readonly kind: 'string'; readonly value: string }
   | { readonly kind: 'enum'; readonly definition: string; readonly literal: string }
-  | { readonly kind: 'quantity'; readonly value: number; readonly unit: Unit }
+  /** `exact` and `err`: the magnitude's, in `unit`, as a Real's. */
+  | { readonly kind: 'quantity'; readonly value: number; readonly unit: Unit; readonly exact?: Rational; readonly err?: number }
   /** A measurement unit used as a value (`SI::kg`, the inside of `[km/h]`). */
   | { readonly kind: 'unit'; readonly unit: Unit }
   | Instance;
@@ -65,7 +67,19 @@ export const NULL: SequenceValue = { kind: 'sequence', items: [] };
 
 export const bool = (value: boolean): Scalar => (value ? TRUE : FALSE);
 export const int = (value: bigint | number): Scalar => ({ kind: 'integer', value: BigInt(value) });
-export const real = (value: number, exact?: Rational): Scalar => (exact === undefined ? { kind: 'real', value } : { kind: 'real', value, exact });
+export function real(value: number, exact?: Rational, err?: number): Scalar {
+  if (exact !== undefined) return { kind: 'real', value, exact };
+  return worthCarrying(err, value) ? { kind: 'real', value, err } : { kind: 'real', value };
+}
+
+/**
+ * An error bound worth carrying: past a few roundings of the value (a difference of close values, a
+ * quotient by an uncertain divisor). A value without one is taken to be within ROUNDING of its double
+ * (errorOf), which is what arithmetic on such values gives short of cancellation.
+ */
+function worthCarrying(err: number | undefined, value: number): err is number {
+  return err !== undefined && !(err <= 4 * ROUNDING * Math.abs(value));
+}
 
 /** The exact value of an Integer, or of a Real that keeps one (rational.ts). */
 export function exactOf(v: Scalar): Rational | undefined {
@@ -73,15 +87,41 @@ export function exactOf(v: Scalar): Rational | undefined {
   if (v.kind === 'real') return v.exact;
   return undefined;
 }
+
+/** The exact magnitude of an Integer, a Real or a quantity (in its unit), when it has one. */
+export function exactMagnitude(v: Scalar): Rational | undefined {
+  return v.kind === 'quantity' ? v.exact : exactOf(v);
+}
+
+/**
+ * Relative error a double without an exact value is taken to carry when nothing tracked more: a few
+ * roundings, generously (the evaluator's arithmetic, unit factors, library functions).
+ */
+export const ROUNDING = 1e-9;
+
+/**
+ * How far a number's double may be from its value: 0 for an exact one (an Integer, a Real or a
+ * quantity with its exact magnitude); the bound its arithmetic tracked (`err`: a difference of two
+ * close values keeps its operands' error, which is far larger than the result's own rounding); else
+ * rounding relative to the double.
+ */
+export function errorOf(v: Scalar): number {
+  if (v.kind === 'integer') return 0;
+  if (v.kind !== 'real' && v.kind !== 'quantity') return 0;
+  if (v.exact !== undefined) return 0;
+  if (v.err !== undefined) return v.err;
+  return Number.isFinite(v.value) ? ROUNDING * Math.abs(v.value) : 0;
+}
 export const complex = (re: number, im: number): Scalar => ({ kind: 'complex', re, im });
 export const str = (value: string): Scalar => ({ kind: 'string', value });
 export const enumLiteral = (definition: string, literal: string): Scalar => ({ kind: 'enum', definition, literal });
 export const unitValue = (unit: Unit): Scalar => ({ kind: 'unit', unit });
 
 /** A quantity; a dimensionless result with no unit left collapses to a plain Real. */
-export function quantity(value: number, unit: Unit): Scalar {
-  if (isOne(unit)) return real(value);
-  return { kind: 'quantity', value, unit };
+export function quantity(value: number, unit: Unit, exact?: Rational, err?: number): Scalar {
+  if (isOne(unit)) return real(value, exact, err);
+  if (exact !== undefined) return { kind: 'quantity', value, unit, exact };
+  return worthCarrying(err, value) ? { kind: 'quantity', value, unit, err } : { kind: 'quantity', value, unit };
 }
 
 /** A sequence of values, flattened; one element stays that element. */
@@ -233,6 +273,9 @@ export function compare(a: Scalar, b: Scalar): number | undefined {
   if (a.kind === 'string' && b.kind === 'string') return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
   if (a.kind === 'quantity' || b.kind === 'quantity') {
     if (a.kind === 'quantity' && b.kind === 'quantity') {
+      // Exact magnitudes in units with exact factors: compared exactly (1.000000000000001 m > 100 cm).
+      const be = a.exact && b.exact ? convertExact(b.exact, b.unit, a.unit) : undefined;
+      if (be) return compareRational(a.exact!, be);
       const bv = convertMagnitude(b.value, b.unit, a.unit);
       if (bv === undefined) return undefined;
       const crossUnit = a.unit.name !== b.unit.name;
@@ -243,6 +286,10 @@ export function compare(a: Scalar, b: Scalar): number | undefined {
     const other = a.kind === 'quantity' ? b : a;
     const n = magnitude(other);
     if (n === undefined || !isDimensionless(q.unit.dimension)) return undefined;
+    const f = exactFactor(q.unit);
+    const ne = exactOf(other);
+    const qe = q.exact && f ? multiplyRational(q.exact, f) : undefined;
+    if (qe && ne) return a.kind === 'quantity' ? compareRational(qe, ne) : compareRational(ne, qe);
     const qv = (q.value * q.unit.num) / q.unit.den;
     return a.kind === 'quantity' ? Math.sign(qv - n) : Math.sign(n - qv);
   }
@@ -364,7 +411,8 @@ export function fromProtocolValue(
     if (!unit) return error(`unknown unit '${v.unit}'`);
     const n = typeof v.value === 'number' ? v.value : typeof v.value === 'string' ? Number(v.value) : NaN;
     if (Number.isNaN(n)) return error(`a value in [${v.unit}] must be a number, not ${JSON.stringify(v.value)}`);
-    return quantity(n, unit);
+    // The decimal as written, exactly, as a number without a unit is read (below).
+    return quantity(n, unit, Number.isFinite(n) ? decimalRational(typeof v.value === 'string' ? v.value.trim() : String(n)) : undefined);
   }
   if (typeof v.value === 'boolean') return bool(v.value);
   if (typeof v.value === 'number') {
@@ -436,10 +484,10 @@ export function parseNotation(text: string): Outcome {
         const unit = tryParseUnit(unitText);
         if (!unit) return fail(`unknown unit '${unitText}'`);
         pos = end + 1;
-        return quantity(Number(digits), unit);
+        return quantity(Number(digits), unit, decimalRational(digits));
       }
       if (/^[+-]?[0-9]+$/.test(digits)) return int(BigInt(digits));
-      return real(Number(digits));
+      return real(Number(digits), decimalRational(digits));
     }
     const word = /^(?:[A-Za-z_][A-Za-z0-9_]*|'(?:[^'\\]|\\.)*')(?:::(?:[A-Za-z_][A-Za-z0-9_]*|'(?:[^'\\]|\\.)*'))*/.exec(rest);
     if (word) {

@@ -3,7 +3,7 @@ import { callBodyFunction, callLibraryFunction } from '../../../src/sysml/semant
 import { arithmetic } from '../../../src/sysml/semantics/operators';
 import { Random } from '../../../src/sysml/semantics/random';
 import { parseUnit } from '../../../src/sysml/semantics/units';
-import { asQuantity, bool, format, int, near, NULL, ok, q, real, sequence, str, unitValue, type Outcome, type Value } from './shorthands';
+import { asQuantity, bool, format, int, near, NULL, ok, q, real, sequence, str, unitValue, type Outcome, type Value, inexactReal } from './shorthands';
 
 const call = (name: string, ...args: Value[]): Outcome => {
   const r = callLibraryFunction(name, args, {});
@@ -117,15 +117,15 @@ describe('semantics/functions', () => {
     it('resolve by the draws policy', () => {
       const at = (policy: 'min' | 'max' | 'average', name: string, ...args: Value[]) =>
         callLibraryFunction(name, args, { draws: { policy } })!;
-      assert.deepEqual(at('min', 'uniform', int(2), int(4)), real(2));
-      assert.deepEqual(at('max', 'uniform', int(2), int(4)), real(4));
-      assert.deepEqual(at('average', 'uniform', int(2), int(4)), real(3));
-      assert.deepEqual(at('min', 'normal', int(10), int(2)), real(4));
-      assert.deepEqual(at('max', 'normal', int(10), int(2)), real(16));
-      assert.deepEqual(at('average', 'normal', int(10), int(2)), real(10));
-      assert.deepEqual(at('min', 'triangular', int(1), int(2), int(6)), real(1));
-      assert.deepEqual(at('max', 'triangular', int(1), int(2), int(6)), real(6));
-      assert.deepEqual(at('average', 'triangular', int(1), int(2), int(6)), real(3));
+      assert.deepEqual(at('min', 'uniform', int(2), int(4)), inexactReal(2));
+      assert.deepEqual(at('max', 'uniform', int(2), int(4)), inexactReal(4));
+      assert.deepEqual(at('average', 'uniform', int(2), int(4)), inexactReal(3));
+      assert.deepEqual(at('min', 'normal', int(10), int(2)), inexactReal(4));
+      assert.deepEqual(at('max', 'normal', int(10), int(2)), inexactReal(16));
+      assert.deepEqual(at('average', 'normal', int(10), int(2)), inexactReal(10));
+      assert.deepEqual(at('min', 'triangular', int(1), int(2), int(6)), inexactReal(1));
+      assert.deepEqual(at('max', 'triangular', int(1), int(2), int(6)), inexactReal(6));
+      assert.deepEqual(at('average', 'triangular', int(1), int(2), int(6)), inexactReal(3));
       assert.equal(format(at('max', 'uniform', q(1, 'km'), q(1500, 'm'))), '1.5 [km]');
       assert.equal(format(at('min', 'uniform', int(5), int(1))), 'error: uniform(min, max) needs min ≤ max, got 5 and 1');
     });

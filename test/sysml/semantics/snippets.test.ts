@@ -52,25 +52,41 @@ describe('semantics/evaluate on parsed snippets', () => {
     assert.equal(show(m.value('close')), 'false');
   });
 
-  it('refuses a comparison that only the rounding of doubles would decide (values without exact ones)', () => {
+  it('compares quantities exactly, and refuses a comparison that only the rounding of doubles would decide', () => {
     const m = snippetModel(`package P {
       attribute masses = 0.1 [kg] + 0.2 [kg] == 0.3 [kg];
       attribute heavier = 0.1 [kg] + 0.2 [kg] > 0.3 [kg];
+      attribute crossUnit = 100.0000000000001 [cm] > 1 [m];
+      attribute crossEqual = 100.0000000000001 [cm] == 1 [m];
+      attribute fahrenheit = 50 ['°F'] - 10 ['°C'] == 0 [K];
+      attribute fahrenheitAbove = 50 ['°F'] - 10 ['°C'] > 0 [K];
+      attribute floorExact = RealFunctions::floor(2.99999999999999999999);
+      attribute rootExact = RealFunctions::sqrt(2.25) == 1.5;
       attribute root = RealFunctions::sqrt(2.0) * RealFunctions::sqrt(2.0) <= 2.0;
+      attribute cancelled = RealFunctions::sqrt(2.0) * RealFunctions::sqrt(2.0) - 2.0 > 0.0;
+      attribute sameDouble = RealFunctions::sqrt(2.0) * RealFunctions::sqrt(2.0) == 2.0000000000000004;
+      attribute floorRoot = RealFunctions::floor(RealFunctions::sqrt(3.0) ** 2);
       attribute apart = 0.1 [kg] + 0.2 [kg] < 0.4 [kg];
       attribute equal = 1.5 [kg] == 1.5 [kg];
     }`);
-    for (const name of ['masses', 'heavier', 'root']) {
+    // Exact: decimal literals in units whose factors are exact fractions (it answered crossUnit false,
+    // crossEqual true within a tolerance, fahrenheit false and fahrenheitAbove true from 7.9e-15 K of
+    // rounding, and floorExact 3 from the double 3.0).
+    const decided: [string, string][] = [
+      ['masses', 'true'], ['heavier', 'false'], ['crossUnit', 'true'], ['crossEqual', 'false'], ['fahrenheit', 'true'],
+      ['fahrenheitAbove', 'false'], ['floorExact', '2'], ['rootExact', 'true'], ['apart', 'true'], ['equal', 'true'],
+    ];
+    for (const [name, value] of decided) assert.equal(show(m.value(name)), value, name);
+    // Inexact, within the error their computation carries (it answered cancelled true, sameDouble true
+    // and floorRoot 2: the value of each is 2 or 3 exactly).
+    for (const name of ['root', 'cancelled', 'sameDouble', 'floorRoot']) {
       const v = m.value(name);
       assert.equal(v.kind, 'error', `${name}: ${show(v)}`);
       if (v.kind === 'error') {
         assert.equal(v.code, 'unsupported', name);
-        assert.match(v.message, /differ by less than the rounding of Reals/, name);
+        assert.match(v.message, /rounding of Reals/, name);
       }
     }
-    // Far apart, or the same double of the same unit: decided.
-    assert.equal(show(m.value('apart')), 'true');
-    assert.equal(show(m.value('equal')), 'true');
   });
 
   it('reports a dimension mismatch at the operator, naming both units', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { percentileOfSorted, summarize, summarizeValues } from '../../../src/sysml/semantics/stats';
-import { bool, format, int, near, q, real } from './shorthands';
+import { bool, format, int, near, q, inexactReal } from './shorthands';
 
 describe('semantics/stats', () => {
   it('interpolates percentiles linearly between closest ranks', () => {
@@ -33,7 +33,7 @@ describe('semantics/stats', () => {
 
   it('summarizes Integers as Reals and has no summary for a Boolean column', () => {
     const s = summarizeValues([int(1), int(3)]);
-    assert.deepEqual(s?.mean, real(2));
+    assert.deepEqual(s?.mean, inexactReal(2));
     assert.equal(summarizeValues([bool(true), bool(false)]), undefined);
   });
 
