@@ -117,6 +117,12 @@ function argumentError(x: Scalar, v: number, converted: boolean): number {
   return converted ? e * Math.PI / 180 + ROUNDING * Math.abs(v) : e;
 }
 
+/** The transcendental functions' whole values at 0 and 1. */
+const EXACT_AT: Record<string, Record<number, number>> = {
+  sin: { 0: 0 }, cos: { 0: 1 }, tan: { 0: 0 }, exp: { 0: 1 }, ln: { 1: 0 }, log: { 1: 0 }, log10: { 1: 0 },
+  arcsin: { 0: 0 }, arccos: { 1: 0 }, arctan: { 0: 0 },
+};
+
 /** A transcendental function of a plain number (angles for trig are converted to radians). The result
  * carries the argument's error: through the function's slope (at most 1 for sin, cos and arctan), or
  * over the interval the argument may lie in for the others (monotone there; tan without a pole). */
@@ -133,6 +139,12 @@ function transcendental(name: string, f: (x: number) => number, angle: boolean):
     if (v === undefined) return error(`${name}() needs ${angle ? 'a number or an angle' : 'a number'}, got ${describeKind(x)}`, ctx.range);
     const y = f(v);
     if (Number.isNaN(y)) return error(`${name}(${v}) is undefined`, ctx.range);
+    // At 0 (ln and log at 1, arccos at 1) the value is a whole number exactly; at any other exact
+    // argument it is irrational (Lindemann–Weierstrass), so no exact value is lost elsewhere.
+    const exact = exactMagnitude(x);
+    const at = exact && exact.d === 1n && (exact.n === 0n || exact.n === 1n) && (x.kind !== 'quantity' || x.unit.name === 'rad') ? Number(exact.n) : undefined;
+    const special = at === undefined ? undefined : EXACT_AT[name]?.[at];
+    if (special !== undefined) return real(special, { n: BigInt(special), d: 1n });
     const ev = x.kind === 'integer' && Number.isSafeInteger(v) ? 0 : argumentError(x, v, x.kind === 'quantity' && x.unit.name !== 'rad');
     if (ev === 0) return real(y);
     let spread: number;

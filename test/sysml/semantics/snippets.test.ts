@@ -68,6 +68,8 @@ describe('semantics/evaluate on parsed snippets', () => {
       attribute floorRoot = RealFunctions::floor(RealFunctions::sqrt(3.0) ** 2);
       attribute apart = 0.1 [kg] + 0.2 [kg] < 0.4 [kg];
       attribute equal = 1.5 [kg] == 1.5 [kg];
+      attribute cosZero = TrigFunctions::cos(0.0) * 2.0 ** 2 == 4.0;
+      attribute sinOne = TrigFunctions::sin(1.0) == 0.8414709848078965;
     }`);
     // Exact: decimal literals in units whose factors are exact fractions (it answered crossUnit false,
     // crossEqual true within a tolerance, fahrenheit false and fahrenheitAbove true from 7.9e-15 K of
@@ -75,11 +77,13 @@ describe('semantics/evaluate on parsed snippets', () => {
     const decided: [string, string][] = [
       ['masses', 'true'], ['heavier', 'false'], ['crossUnit', 'true'], ['crossEqual', 'false'], ['fahrenheit', 'true'],
       ['fahrenheitAbove', 'false'], ['floorExact', '2'], ['rootExact', 'true'], ['apart', 'true'], ['equal', 'true'],
+      // cos(0) is 1 exactly; sin(1) is irrational, so no decimal equals it.
+      ['cosZero', 'true'],
     ];
     for (const [name, value] of decided) assert.equal(show(m.value(name)), value, name);
     // Inexact, within the error their computation carries (it answered cancelled true, sameDouble true
     // and floorRoot 2: the value of each is 2 or 3 exactly).
-    for (const name of ['root', 'cancelled', 'sameDouble', 'floorRoot']) {
+    for (const name of ['root', 'cancelled', 'sameDouble', 'floorRoot', 'sinOne']) {
       const v = m.value(name);
       assert.equal(v.kind, 'error', `${name}: ${show(v)}`);
       if (v.kind === 'error') {
