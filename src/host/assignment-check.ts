@@ -250,13 +250,18 @@ function contextOfPath(session: Session, path: string, name: string): InstanceCo
 }
 
 /**
- * Whether a constraint (or each `require`/`assume` of a requirement, as the engine's problem states
- * them: all hold) holds on an instance: undefined when it holds, else what failed ('' when unnamed).
+ * Whether a constraint (or a requirement: each `require` where every `assume` holds; where one fails the
+ * requirement holds, SysML's assumptions imply its requirements) holds on an instance: undefined when it
+ * holds, else what failed ('' when unnamed).
  */
 function constraintFails(session: Session, e: ModelElement, ctx: InstanceContext): string | undefined {
   const kind = declarationKind(e);
   if (kind === 'requirement' || kind === 'concern') {
-    const checks = session.values.index.featuresOf(e).filter((f) => f.node.kind === 'Usage' && (f.node.role === 'require' || f.node.role === 'assume'));
+    const features = session.values.index.featuresOf(e).filter((f) => f.node.kind === 'Usage');
+    for (const a of features.filter((f) => f.node.kind === 'Usage' && f.node.role === 'assume')) {
+      if (constraintFails(session, a, session.values.child(ctx, a)) !== undefined) return undefined;
+    }
+    const checks = features.filter((f) => f.node.kind === 'Usage' && f.node.role === 'require');
     for (const c of checks) {
       const failing = constraintFails(session, c, session.values.child(ctx, c));
       if (failing !== undefined) return failing || `${c.name ?? (c.node.kind === 'Usage' ? c.node.role : 'constraint')} is false (${place(c.path, c.node.range)})`;

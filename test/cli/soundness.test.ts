@@ -13,7 +13,7 @@ const SHARED = join(ROOT, '..', 'shared', 'soundness');
 const OURS = join(ROOT, 'test', 'fixtures', 'models', 'soundness');
 
 interface Answer {
-  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string; witness?: { inputs?: { name: string; value: unknown }[] } };
+  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string; assumptions?: string[]; witness?: { inputs?: { name: string; value: unknown }[] } };
   standing?: { strength: string };
   error?: { message: string; status: string };
 }
@@ -111,6 +111,29 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       [['evaluate', 'XR::cancelled'], /exact-reals\.sysml:19:/, /differ by less than the rounding of Reals/],
       [['evaluate', 'XR::floored'], /exact-reals\.sysml:20:/, /within the rounding of Reals/],
     ]);
+  });
+
+  it('satisfiable: a requirement holds where its assumptions fail, as evaluate answers (it answered unsatisfiable, proved)', () => {
+    const m = join(OURS, 'vacuous-requirement.sysml');
+    const r = ask('satisfiable', 'VR::narrow', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+    assert.match(String(r.answer.result?.assumptions?.[0]), /^narrow holds only vacuously: with its assumptions as conditions, narrow cannot hold; at the witness an assumption is false/);
+    const x = r.answer.result?.witness?.inputs?.find((i) => i.name === 'x')?.value;
+    assert.equal(typeof x, 'number');
+    assert.ok((x as number) <= 10, `the witness fails the assumption: x = ${String(x)}`);
+    const e = ask('evaluate', 'VR::narrow', '--bind', `x=${String(x)}`, '--model', m);
+    proved(e.code, e.answer);
+    assert.equal(value(e.answer, 'narrow'), 'true');
+    // Met and assumed at once: a witness that meets the assumption, with no note.
+    const met = ask('satisfiable', 'VR::Met', '--model', m);
+    assert.equal(met.answer.result?.claim, 'satisfiable');
+    assert.equal(met.answer.result?.assumptions, undefined);
+    assert.ok((met.answer.result?.witness?.inputs?.find((i) => i.name === 'x')?.value as number) > 10);
+    // Its assumption always holds and its requirement never: unsatisfiable.
+    const never = ask('satisfiable', 'VR::Never', '--model', m);
+    proved(never.code, never.answer);
+    assert.equal(never.answer.result?.claim, 'unsatisfiable');
   });
 
   it('calc and analysis bodies run their for/assign actions', () => {

@@ -338,10 +338,13 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       assert.ok(w['vehicle.fuelMass']! > 0);
       assert.equal(w['vehicle.fuelMass'], w['vehicle.fuelFullMass']);
       assert.ok(w['vehicle.dryMass']! + w['vehicle.fuelMass']! <= 2000);
-      // the empty-tank requirement assumes fuelMass == 0 kg, its definition fuelMass > 0 kg: nothing satisfies both
+      // the empty-tank requirement assumes fuelMass == 0 kg, its definition fuelMass > 0 kg: nothing meets
+      // both, so the requirement holds everywhere, vacuously (SysML: assumptions imply requirements; evaluate
+      // answers true there). It answered unsatisfiable, proved.
       const empty = await result('satisfiable', "'Requirement Usages'::emptyVehicleMassLimit", {}, model);
-      assert.equal(empty.claim, 'unsatisfiable');
+      assert.equal(empty.claim, 'satisfiable');
       assert.equal(empty.strength, 'proved');
+      assert.match(String((empty.assumptions as string[] | undefined)?.[0]), /^emptyVehicleMassLimit holds only vacuously: with its assumptions as conditions, .* cannot hold/);
     });
 
     it('reports a dimension mismatch in a condition with its column', async () => {

@@ -45,12 +45,23 @@ class Generator {
     if (r < 0.4) return `(${this.mass(d - 1)} / ${this.real(d - 1)})`;
     return `(${this.mass(d - 1)} ${this.pick(['+', '-'])} ${this.mass(d - 1)})`;
   }
+  /** Lengths across units whose factors are exact fractions (cm, km, ft, in): compared exactly both ways. */
+  length(d: number): string {
+    if (d <= 0 || this.rnd() < 0.35) {
+      return this.pick(['l', 'w', `${this.int()} [SI::m]`, `${this.int()}.5 [SI::cm]`, `${this.int()} [USCustomaryUnits::ft]`, `${this.int()}.25 [USCustomaryUnits::'in']`, `0.3048 [SI::m]`, `${this.int()}.001 [SI::km]`]);
+    }
+    const r = this.rnd();
+    if (r < 0.3) return `(${this.length(d - 1)} * ${this.real(d - 1)})`;
+    if (r < 0.4) return `(${this.length(d - 1)} / ${this.real(d - 1)})`;
+    return `(${this.length(d - 1)} ${this.pick(['+', '-'])} ${this.length(d - 1)})`;
+  }
   boolean(d: number): string {
     if (d <= 0 || this.rnd() < 0.15) return this.pick(['p', 'true', 'false', `${this.integer(0)} < ${this.integer(0)}`]);
     const r = this.rnd();
     if (r < 0.3) return `(${this.integer(d - 1)} ${this.pick(['<', '<=', '>', '>=', '==', '!='])} ${this.integer(d - 1)})`;
     if (r < 0.5) return `(${this.real(d - 1)} ${this.pick(['<', '<=', '>', '>=', '==', '!='])} ${this.real(d - 1)})`;
     if (r < 0.55 && this.masses) return `(${this.mass(d - 1)} ${this.pick(['<', '<=', '>', '>=', '==', '!='])} ${this.mass(d - 1)})`;
+    if (r < 0.58 && this.masses) return `(${this.length(d - 1)} ${this.pick(['<', '<=', '>', '>=', '==', '!='])} ${this.length(d - 1)})`;
     if (r < 0.6) return `not ${this.boolean(d - 1)}`;
     if (r < 0.65) return `(if ${this.boolean(d - 1)} ? ${this.boolean(d - 1)} else ${this.boolean(d - 1)})`;
     return `(${this.boolean(d - 1)} ${this.pick(['and', 'or', 'xor', 'implies'])} ${this.boolean(d - 1)})`;
@@ -83,7 +94,8 @@ async function main(): Promise<void> {
   const header = (v: ReturnType<typeof values>) => `  private import ScalarValues::*;
   attribute a : Integer = ${v.a}; attribute b : Integer = ${v.b};
   attribute x : Real = ${v.x.toFixed(2)}; attribute y : Real = ${v.y.toFixed(2)}; attribute p : Boolean = ${v.p};
-  attribute m : ISQ::MassValue = ${v.x.toFixed(2)} [SI::kg]; attribute n : ISQ::MassValue = ${Math.round(v.y * 1000)} [SI::g];`;
+  attribute m : ISQ::MassValue = ${v.x.toFixed(2)} [SI::kg]; attribute n : ISQ::MassValue = ${Math.round(v.y * 1000)} [SI::g];
+  attribute l : ISQ::LengthValue = ${v.x.toFixed(2)} [USCustomaryUnits::ft]; attribute w : ISQ::LengthValue = ${(v.y * 30.48).toFixed(4)} [SI::cm];`;
 
   const only = process.env.FUZZ_ONLY === undefined ? undefined : new Set(process.env.FUZZ_ONLY.split(',').map(Number));
   const one = async (n: number): Promise<void> => {

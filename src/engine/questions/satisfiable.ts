@@ -47,6 +47,12 @@ interface SolvableSet {
   /** `label` is the objective as the question wrote it; `dim` its dimension (the term is in SI units). */
   objective?: { direction: 'minimize' | 'maximize'; term: Term; dim: Dimension; label: string };
   pinned: { name: string; path: string; text: string; type?: string }[];
+  /**
+   * A requirement subject with assumptions: the assertions again with the requirement as SysML reads it
+   * (its assumptions imply its requirements), solved when no values meet both its assumptions and its
+   * requirements: it then holds only where an assumption fails (vacuously), as evaluate answers there.
+   */
+  vacuous?: Assertion[];
 }
 
 /** A finite domain or bounds, as a question spells them: `0..10`, `1, 3, 5`, `{1, 3, 5}`, `>= 0`, `true, false`. */
@@ -227,7 +233,7 @@ class SatisfiableQuestion {
   }
 
   /** A constraint, requirement, or constraint usage as one Boolean term. */
-  private constraintTerm(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>, nested = false): Term {
+  private constraintTerm(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>, nested = false, vacuous = false): Term {
     const kind = declarationKind(e);
     const range = e.node.nameRange ?? e.node.range;
     if (kind === 'requirement' || kind === 'concern') {
@@ -242,9 +248,10 @@ class SatisfiableQuestion {
         ...features.filter((f) => has(f, (u) => u.role === 'require' || (u.role === 'assert' && u.keyword === 'constraint'))).map((c) => term(c)),
         ...features.filter((f) => has(f, (u) => u.keyword === 'requirement' && u.role === null && !u.isRef)).map((c) => term(c, true)),
       ];
-      // The subject's own assumptions are conditions the solution meets (docs/host.md); a nested
-      // requirement holds where its assumptions do not.
-      if (nested && assumed.length > 0) return { op: 'implies', left: { op: 'and', args: assumed }, right: { op: 'and', args: required } };
+      // A requirement holds where its assumptions do not (SysML: assumptions imply requirements). The
+      // subject's own are first solved as conditions the solution meets (a witness that meets them;
+      // see runSatisfiable and docs/host.md).
+      if ((nested || vacuous) && assumed.length > 0) return { op: 'implies', left: { op: 'and', args: assumed }, right: { op: 'and', args: required } };
       return { op: 'and', args: [...assumed, ...required] };
     }
     if (kind !== 'constraint') throw new UnsupportedError(`${place(e.path, range)}: ${e.qualifiedName} is a ${kind}, not a constraint or requirement`);
@@ -285,8 +292,13 @@ class SatisfiableQuestion {
         } else assertions.push({ name: condition.name, term: symbolizer.asBool(s, undefined, what) });
       } else assertions.push({ name: condition.name, term: this.namedConstraint(symbolizer, condition.name) });
     }
+    let vacuous: Assertion[] | undefined;
     if (kind === 'constraint' || kind === 'requirement' || kind === 'concern') {
-      assertions.push({ name: subject.name ?? subject.qualifiedName, term: this.constraintTerm(symbolizer, subject, ctx) });
+      const name = subject.name ?? subject.qualifiedName;
+      const term = this.constraintTerm(symbolizer, subject, ctx);
+      const implied = kind === 'constraint' ? term : this.constraintTerm(symbolizer, subject, ctx, false, true);
+      if (implied.op === 'implies') vacuous = [...assertions, { name, term: implied }];
+      assertions.push({ name, term });
     } else {
       for (const c of constraintsOf(this.session.values.index, subject)) {
         const range = c.node.nameRange ?? c.node.range;
@@ -297,7 +309,7 @@ class SatisfiableQuestion {
       if (assertions.length === 0) throw new UnsupportedError(`${question.subject} has no constraints to satisfy; give a condition or condition sets`);
     }
     symbolizer.stateDeclaredTypes(ctx);
-    return { name: subject.name ?? 'subject', symbolizer, assertions, ...(objective ? { objective } : {}), pinned: [] };
+    return { name: subject.name ?? 'subject', symbolizer, assertions, ...(objective ? { objective } : {}), pinned: [], ...(vacuous ? { vacuous } : {}) };
   }
 }
 
@@ -359,6 +371,7 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
   const witness: ProtocolValue[] = [];
   let unbounded: string | undefined;
   const optima: ProtocolValue[] = [];
+  const notes: string[] = [];
   for (const [i, set] of sets.entries()) {
     // Leave the solver time to answer `unknown (timeout)` before the deadline stops the run: a quarter of
     // what is left (0.2 s to 2 s), counted from when z3 starts (loading z3 can take seconds on a loaded machine).
@@ -370,23 +383,39 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
     const started = Date.now();
     const heartbeat = setInterval(() => run.progress({ steps: i, text: `solving ${set.name}: ${Math.round((Date.now() - started) / 1000)} s` }), 1000);
     let outcome: Outcome;
+    const solveSet = async (s: SolvableSet): Promise<Outcome> => {
+      try {
+        return await solve({ ...problemOf(s, Math.max(1, timeoutMs)), ...(endBy === undefined ? {} : { endBy }) }, run.signal);
+      } catch (e) {
+        if (e instanceof ProblemError) throw new UnsupportedError(`condition set ${set.name}: ${e.message}`);
+        throw e;
+      }
+    };
+    const conflictOf = (o: Outcome & { status: 'unsat' }): string =>
+      o.core.length === 0
+        ? 'the features\' types and domains admit no value'
+        : o.core.length === 1
+          ? `${o.core[0]} cannot hold`
+          : `${o.core.join(', ')} cannot hold together`;
     try {
-      outcome = await solve({ ...problemOf(set, Math.max(1, timeoutMs)), ...(endBy === undefined ? {} : { endBy }) }, run.signal);
-    } catch (e) {
-      if (e instanceof ProblemError) throw new UnsupportedError(`condition set ${set.name}: ${e.message}`);
-      throw e;
+      outcome = await solveSet(set);
+      if (outcome.status === 'unsat' && set.vacuous) {
+        // No values meet the requirement's assumptions and its requirements: it may still hold where
+        // an assumption fails, as evaluate answers there (assumptions imply requirements).
+        const withAssumptions = conflictOf(outcome);
+        const vacuous = await solveSet({ ...set, assertions: set.vacuous });
+        if (vacuous.status === 'sat') {
+          notes.push(`${set.name} holds only vacuously: with its assumptions as conditions, ${withAssumptions}; at the witness an assumption is false, so the requirement holds (SysML: its assumptions imply its requirements)`);
+        }
+        outcome = vacuous;
+      }
     } finally {
       clearInterval(heartbeat);
     }
     const prefix = prefixed ? `${set.name}:` : '';
     if (outcome.status === 'cancelled') throw new BudgetError(run.stopReason === 'deadline' ? 'deadline reached while solving' : 'cancelled by the host while solving');
     if (outcome.status === 'unsat') {
-      const conflict =
-        outcome.core.length === 0
-          ? 'the features\' types and domains admit no value'
-          : outcome.core.length === 1
-            ? `${outcome.core[0]} cannot hold`
-            : `${outcome.core.join(', ')} cannot hold together`;
+      const conflict = conflictOf(outcome);
       return {
         claim: 'unsatisfiable',
         strength: 'proved',
@@ -422,6 +451,7 @@ async function runSatisfiable(params: RunParams, run: RunContext): Promise<RunRe
     inputs,
     ...(optima.length > 0 ? { values: optima } : {}),
     ...(unbounded ? { reason: unbounded } : {}),
+    ...(notes.length > 0 ? { assumptions: notes } : {}),
     elapsed: run.elapsed(),
   };
 }
