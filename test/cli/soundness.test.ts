@@ -136,6 +136,22 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(never.answer.result?.claim, 'unsatisfiable');
   });
 
+  it('sweep: a grid point is from + k·step exactly (row 3 of 0.1:0.5:0.1 is 0.3, which x <= 0.3 admits; it was refused)', () => {
+    const r = ask('sweep', 'SP::p', '--range', 'x:Real:0.1:0.5:0.1', '--model', join(OURS, 'sweep-points.sysml'));
+    proved(r.code, r.answer);
+    assert.deepEqual([1, 2, 3, 4, 5].map((i) => value(r.answer, `ok@${i}`)), ['true', 'true', 'true', 'false', 'false']);
+  });
+
+  it('multiplicity: null for a usage without one ([1..1]) is a model error, as two values are (it answered null)', () => {
+    const m = join(OURS, 'null-single.sysml');
+    refuses(m, [
+      [['evaluate', 'NS::none'], /null-single\.sysml:5:12/, /'none' holds no value \(null\), but a usage without a multiplicity holds one \(\[1\.\.1\]\)/],
+      [['evaluate', 'NS::untyped'], /null-single\.sysml:6:12/, /'untyped' holds no value \(null\)/],
+      [['evaluate', 'NS::two'], /null-single\.sysml:8:12/, /'two' holds 2 values/],
+    ]);
+    proves(m, [[['evaluate', 'NS::optional'], 'optional', 'null']]);
+  });
+
   it('calc and analysis bodies run their for/assign actions', () => {
     const m = join(SHARED, 'analysis-loop.sysml');
     let r = ask('compute', 'AL::Counter', '--bind', 'n=4', '--model', m);

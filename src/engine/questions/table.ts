@@ -7,6 +7,7 @@ import { Random, type Draws } from '../../sysml/semantics/random';
 import { SUMMARY_STATISTICS, summarize, summarizeValues } from '../../sysml/semantics/stats';
 import { quantityKindUnit, sameDimension, tryParseUnit, type Unit } from '../../sysml/semantics/units';
 import { describeKind, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
+import { addRational, decimalRational, divideRational, multiplyRational, rationalToNumber, subtractRational, type Rational } from '../../sysml/semantics/rational';
 import type { Bound, CoversParams, CoversResult, Question, Range, RunParams, RunResult, Sources, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError } from '../../sysml/model/errors';
 import { declarationKind, type ModelElement } from '../../sysml/model/model';
@@ -35,6 +36,9 @@ interface Axis {
   /** Grid: the step and the number of points (absent for a sampled axis); points are computed on demand. */
   step?: number;
   count?: number;
+  /** from and step as the decimals written, exactly: a grid point is from + k·step exactly (0.1 + 2·0.1 is 0.3). */
+  fromExact?: Rational;
+  stepExact?: Rational;
 }
 
 export interface TableSpec {
@@ -168,17 +172,37 @@ export class TablePlan {
     if (step === undefined) throw new UnsupportedError(`range ${r.parameter}: a grid over ${r.type} needs a step (or a sampled sweep)`);
     if (!(step > 0)) throw new UnsupportedError(`range ${r.parameter}: step must be positive, got ${step}`);
     if (integral && !Number.isInteger(step)) step = Math.max(1, Math.round(step));
-    const count = Math.floor((to - from) / step + 1e-9) + 1;
+    const fromExact = decimalRational(String(r.from));
+    const toExact = decimalRational(String(r.to));
+    const stepExact = integral ? decimalRational(String(step)) : r.step === undefined ? undefined : decimalRational(String(r.step));
+    // The points from + k·step up to `to`, counted exactly where the range's decimals are.
+    const span = fromExact && toExact && stepExact ? divideRational(subtractRational(toExact, fromExact) ?? { n: 0n, d: 1n }, stepExact) : undefined;
+    const count = (span ? Number(span.n / span.d) : Math.floor((to - from) / step + 1e-9)) + 1;
     if (count > MAX_TABLE_CELLS) throw new UnsupportedError(`range ${r.parameter} has ${count} points; at most ${MAX_TABLE_CELLS}`);
     axis.step = step;
     axis.count = count;
+    if (span && fromExact && stepExact) {
+      axis.fromExact = fromExact;
+      axis.stepExact = stepExact;
+    }
     return axis;
   }
 
-  private valueOf(axis: Axis, x: number): Value {
-    if (axis.integral) x = Math.round(x);
-    if (axis.unit) return quantity(x, axis.unit);
-    return axis.integral ? int(x) : real(x);
+  /** Grid point k of an axis: exact where its from and step are. */
+  private gridPoint(a: Axis, k: number): Value {
+    const exact = a.fromExact && a.stepExact ? addRational(a.fromExact, multiplyRational(a.stepExact, { n: BigInt(k), d: 1n }) ?? { n: 0n, d: 1n }) : undefined;
+    return this.valueOf(a, exact ? rationalToNumber(exact, a.from + k * a.step!) : tidy(a.from + k * a.step!), exact);
+  }
+
+  /**
+   * A point's value: an Integer, or a Real or quantity whose exact value is `exact` or, without one, the
+   * decimal the row reports it as (String(x)), so the row and its evaluation agree on the point.
+   */
+  private valueOf(axis: Axis, x: number, exact?: Rational): Value {
+    if (axis.integral) return int(Math.round(x));
+    const e = exact ?? (Number.isFinite(x) ? decimalRational(String(x)) : undefined);
+    if (axis.unit) return quantity(x, axis.unit, e);
+    return real(x, e);
   }
 
   /** The generator of row `i` (from 0): seeded by (seed, i) so rows are independent of each other. */
@@ -207,7 +231,7 @@ export class TablePlan {
       for (let j = this.axes.length - 1; j >= 0; j--) {
         const a = this.axes[j]!;
         const n = a.count!;
-        point.set(a.path, this.valueOf(a, tidy(a.from + (k % n) * a.step!)));
+        point.set(a.path, this.gridPoint(a, k % n));
         k = Math.floor(k / n);
       }
       if (q.draws) draws = { policy: q.draws };

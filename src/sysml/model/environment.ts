@@ -544,10 +544,12 @@ export class ModelValues {
   private checkCount(feature: ModelElement, path: string, v: Value): Outcome {
     const mult = this.index.multiplicityOf(feature);
     if (!mult) {
-      // A usage without a multiplicity has [1..1] (SysML 8.3.6): several values are a model error.
+      // A usage without a multiplicity has [1..1] (SysML 8.3.6): several values, or none (null), are a model error.
       const count = itemsOf(v).length;
-      if (count > 1 && feature.node.kind === 'Usage' && DEFAULT_ONE.has(feature.node.keyword)) {
-        return error(`'${path}' holds ${count} values, but a usage without a multiplicity holds one ([1..1]): declare it [${count}] or [*]`, rangeOf(feature));
+      if (count !== 1 && feature.node.kind === 'Usage' && DEFAULT_ONE.has(feature.node.keyword)) {
+        return count === 0
+          ? error(`'${path}' holds no value (null), but a usage without a multiplicity holds one ([1..1]): declare it [0..1] or give it a value`, rangeOf(feature))
+          : error(`'${path}' holds ${count} values, but a usage without a multiplicity holds one ([1..1]): declare it [${count}] or [*]`, rangeOf(feature));
       }
       return v;
     }
