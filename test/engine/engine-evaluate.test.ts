@@ -270,6 +270,44 @@ describe('reference engine process: evaluate', function () {
     assert.match(String(covers.result?.reason), /Sizing::act is an action usage/);
   });
 
+  it('reads a part that subsets a feature and is bound to one of its values by index (`part left :> wheel = wheel#(1)`) as that value', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'w.sysml', text: [
+      'package Axles {',
+      '  part def Wheel { attribute mass : Real = 10.0; }',
+      '  part def Axle {',
+      '    part wheel : Wheel[2] ordered;',
+      '    part left subsets wheel = wheel#(1);',
+      '    part right subsets wheel = wheel#(2);',
+      '    attribute total = sum(wheel.mass);',
+      '    attribute distinct = left != right;',
+      '    attribute isFirst = left == wheel#(1);',
+      '    assert constraint { total == 20.0 }',
+      '  }',
+      '  part axle : Axle;',
+      '  part beyond { part wheel : Wheel[2]; part third :> wheel = wheel#(3); }',
+      '  part open { part wheel : Wheel[2..4]; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
+      '  part mixed { part wheel : Wheel[2]; part spare : Wheel :> wheel; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
+      '  part bodied { part wheel : Wheel[2]; part left :> wheel = wheel#(1) { attribute :>> mass = 3.0; } attribute n = size(wheel); }',
+      '}',
+    ].join('\n') }] } };
+    // `left` and `right` name the two wheels the multiplicity gives, adding none (they were read as
+    // values of `wheel`, whose values were theirs: "depends on itself").
+    assert.deepEqual(valuesOf(await value('Axles::axle::total', {}, model)), { total: 20 });
+    assert.deepEqual(valuesOf(await value('Axles::axle::distinct', {}, model)), { distinct: true });
+    assert.deepEqual(valuesOf(await value('Axles::axle::isFirst', {}, model)), { isFirst: true });
+    assert.equal((await value('Axles::axle', {}, model)).reason, 'axle: its constraint holds');
+    // An index past the count, a count the model leaves open, another subsetter (which value is first is
+    // not modeled), or a body of its own (its features would differ from the value's): refused.
+    const beyond = await ask('Axles::beyond', {}, model);
+    assert.match(String(beyond.error?.message), /'third' subsets 'beyond.wheel' and is bound to one of its values by index/);
+    const open = await ask('Axles::open::n', {}, model);
+    assert.match(String(open.error?.message), /'left' subsets 'open.wheel' and is bound to one of its values by index/);
+    const mixed = await ask('Axles::mixed::n', {}, model);
+    assert.match(String(mixed.error?.message), /no other feature subsets it/);
+    const bodied = await ask('Axles::bodied::n', {}, model);
+    assert.equal(bodied.error?.code, 'unsupported');
+  });
+
   it("checks an analysis's objective against its result and reports its verdict beside it", async () => {
     const cases = { sources: { library: '2026-04', documents: [{ path: 'cases.sysml', text: [
       'package Cases {',

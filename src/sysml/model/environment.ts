@@ -494,6 +494,24 @@ export class ModelValues {
     const [lower, upper] = (bounds as [number, number] | undefined) ?? [1, 1];
     const node = feature.node as Usage;
     const structural = STRUCTURAL.has(node.keyword) || (node.keyword === 'ref' && this.index.featuresOf(feature).length > 0);
+    // A subsetter bound to one of the feature's own values by index (`part left :> wheel = wheel#(1);`)
+    // names a value the feature has, adding none (indexing yields a value of the sequence indexed): the
+    // values come from the others, or the multiplicity, as if it were not there. Taken only where the
+    // count is one known number that covers every index, and where no other subsetter declares a value
+    // (which of those is first is not modeled).
+    const aliases = subsetters.filter((s) => this.indexAlias(feature, s) !== undefined);
+    if (aliases.length > 0) {
+      const others = subsetters.filter((s) => !aliases.includes(s));
+      const covered = mult && structural && lower === upper && aliases.every((s) => this.indexAlias(feature, s)! <= lower);
+      if (others.length === 0 && covered) {
+        if (lower === 1) return undefined;
+        const items: Value[] = [];
+        for (let k = 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+        return sequence(items);
+      }
+      const alias = aliases[0]!;
+      return error(`'${alias.name ?? '<unnamed>'}' subsets '${path}' and is bound to one of its values by index; this is modeled only where '${path}' has one known number of values (a multiplicity like [2]) that covers the index and no other feature subsets it`, rangeOf(alias), 'unsupported');
+    }
     if (subsetters.length > 0) {
       const items: Value[] = [];
       for (const s of subsetters) {
@@ -520,6 +538,26 @@ export class ModelValues {
     }
     if (lower === 0) return sequence([]);
     return error(`'${path}' has between ${lower} and ${upper === Infinity ? '*' : upper} values and the model does not say which: declare them (parts that subset it) or give it a multiplicity of one number`, mult.range, 'unsupported');
+  }
+
+  /**
+   * The index k where `s` is declared `:> f = f#(k)` (k an Integer literal, `f` naming the subsetted
+   * feature), with nothing else of its own: no type, multiplicity, body or other relation, so it is one
+   * of f's values under another name. Undefined otherwise.
+   */
+  private indexAlias(feature: ModelElement, s: ModelElement): number | undefined {
+    const node = s.node;
+    if (node.kind !== 'Usage' || node.value === null || node.value.isDefault || node.value.isInitial) return undefined;
+    if ((node.body ?? []).length > 0 || node.multiplicity !== null || node.relations.length !== 1 || node.relations[0]!.relation !== 'subsetting') return undefined;
+    const e = node.value.expression;
+    if (e.kind !== 'Index' || e.target.kind !== 'Name' || e.target.name.segments.length !== 1 || e.target.name.isGlobal) return undefined;
+    if (e.index.kind !== 'Literal' || e.index.literal !== 'integer' || typeof e.index.value !== 'number' || !Number.isSafeInteger(e.index.value) || e.index.value < 1) return undefined;
+    const subsetted = this.index.resolveReference(s.parent ?? s, node.relations[0]!.target, s);
+    const named = this.index.resolveReference(s.parent ?? s, e.target.name, s);
+    if (!subsetted || !named || named !== subsetted) return undefined;
+    const roots = this.index.redefinitionRoots(feature);
+    if (!this.index.redefinitionRoots(named).some((r) => roots.includes(r))) return undefined;
+    return e.index.value;
   }
 
   /** The bounds of a multiplicity (`[4]`, `[2..*]`); its expressions must be Integers. */
