@@ -270,6 +270,58 @@ describe('reference engine process: evaluate', function () {
     assert.match(String(covers.result?.reason), /Sizing::act is an action usage/);
   });
 
+  it('reads the features of a part made by `new T(…)`: arguments in the order T declares its own features, or by name', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'n.sysml', text: [
+      'package Make {',
+      '  part def V { attribute m default = 10; attribute n = 20; }',
+      '  part def W :> V { attribute :>> m default = n; }',
+      '  part w = new W();',
+      '  attribute wm = w.m;',
+      '  part def Plate { attribute w : Real; attribute h : Real default = 2.0; private attribute k = 1; attribute area = w * h; }',
+      '  attribute one = new Plate(3.0).area;',
+      '  attribute two = new Plate(3.0, 4.0).area;',
+      '  attribute named = new Plate(h = 5.0, w = 1.0).area;',
+      '  calc def Square { in s : Real; return : Real = new Plate(s, s).area; }',
+      '  attribute sq = Square(3.0);',
+      '  attribute distinct = new Plate(1.0) == new Plate(1.0);',
+      '  attribute def Pt { attribute x : Real; }',
+      '  attribute data = new Pt(1.0) == new Pt(1.0);',
+      '  attribute bound = new Plate(1.0, 2.0, 3.0).area;',
+      '  part def Checked { attribute x : Real; assert constraint { x > 0 } }',
+      '  attribute checked = new Checked(-1.0).x;',
+      '  part def Holder { attribute q : Real; part c : Checked; }',
+      '  attribute held = new Holder(1.0).q;',
+      '  abstract part def Abs { attribute x : Real; }',
+      '  attribute abs = new Abs(1.0).x;',
+      '  attribute lib = new Unknown(1.0).x;',
+      '  constraint def Big { in s : Real; new Plate(s).area > 4.0 }',
+      '  part def Many { attribute xs : Real[*]; attribute x1 :> xs = 5.0; }',
+      '  attribute many = new Many(xs = (1.0, 2.0)).x1;',
+      '}',
+    ].join('\n') }] } };
+    // W's own `m` defaults to n (KerML: the arguments, none here, give the features; the rest are as T declares).
+    assert.deepEqual(valuesOf(await value('Make::wm', {}, model)), { wm: 20 });
+    assert.deepEqual(valuesOf(await value('Make::one', {}, model)), { one: 6 });
+    assert.deepEqual(valuesOf(await value('Make::two', {}, model)), { two: 12 });
+    assert.deepEqual(valuesOf(await value('Make::named', {}, model)), { named: 5 });
+    assert.deepEqual(valuesOf(await value('Make::sq', {}, model)), { sq: 9 });
+    assert.deepEqual(valuesOf(await value('Make::Big', { bindings: [{ name: 's', value: 3 }] }, model)), { Big: true });
+    // Two parts made by two `new`s are two parts.
+    assert.deepEqual(valuesOf(await value('Make::distinct', {}, model)), { distinct: false });
+    // Refused: a data value (equal to any other with equal features, which equality here does not
+    // compare), an argument for a feature T binds, a type with a constraint to check (in it or a part it
+    // holds), an abstract type, a type the model does not declare, and the solver.
+    assert.match(String((await ask('Make::data', {}, model)).error?.message), /constructing an instance of an attribute definition is not modeled/);
+    assert.match(String((await ask('Make::bound', {}, model)).error?.message), /gives 'area', which Plate binds to a value/);
+    assert.match(String((await ask('Make::checked', {}, model)).error?.message), /Checked holds the constraint at 16:42/);
+    assert.match(String((await ask('Make::held', {}, model)).error?.message), /Holder holds the constraint at 16:42/);
+    assert.match(String((await ask('Make::abs', {}, model)).error?.message), /Abs is abstract/);
+    assert.match(String((await ask('Make::many', {}, model)).error?.message), /gives 'xs', which other features of Many subset/);
+    assert.match(String((await ask('Make::lib', {}, model)).error?.message), /Unknown names no definition of the model/);
+    const solved = await engine.run(question('satisfiable', 'Make::Big'), model);
+    assert.match(String(solved.error?.message ?? JSON.stringify(solved.result)), /'new' is not supported by the solver/);
+  });
+
   it('reads a part that subsets a feature and is bound to one of its values by index (`part left :> wheel = wheel#(1)`) as that value', async () => {
     const model = { sources: { library: '2026-04', documents: [{ path: 'w.sysml', text: [
       'package Axles {',

@@ -51,6 +51,49 @@ const IMPLEMENTED_LIBRARY_PACKAGES = new Set([
 
 /** Usage keywords whose default multiplicity is [1..1]. */
 const DEFAULT_ONE = new Set(['attribute', 'part', 'item', 'occurrence', 'port', 'enum']);
+/** The features `new T(…)` gives positional arguments to: value and structure features. */
+const PLAIN_FEATURES = new Set(['attribute', 'part', 'item', 'occurrence', 'ref', 'feature', 'enum']);
+/** Definitions `new` makes instances of. */
+const CONSTRUCTIBLE = new Set(['part', 'item', 'occurrence']);
+
+/**
+ * Why `new T(…)` is not modeled for `t` (what the name `text` resolves to), or undefined: a type the
+ * model does not declare, one that is not an attribute, part, item or occurrence definition, an
+ * abstract one, or one with a constraint or requirement to check in it or in a structure it holds.
+ */
+export function constructionRefusal(index: ModelIndex, t: ModelElement | undefined, text: string): string | undefined {
+  if (!t) return `'new ${text}(…)': ${text} names no definition of the model (constructing an instance of a library type is not modeled)`;
+  if (t.node.kind !== 'Definition' || !CONSTRUCTIBLE.has(declarationKind(t))) {
+    const what = `${/^[aeiou]/.test(declarationKind(t)) ? 'an' : 'a'} ${declarationKind(t)} ${t.node.kind === 'Definition' ? 'definition' : 'usage'}`;
+    // A data value (an attribute definition's instance) is equal to any other with equal features, which
+    // the engine's equality (by identity) and the library's (includes, union …) do not compare.
+    return `'new ${text}(…)': constructing an instance of ${what} is not modeled (of a part, item or occurrence definition, which has an identity of its own, it is)${declarationKind(t) === 'attribute' ? '; a data value is equal to any other with equal features, which comparisons here do not decide' : ''}`;
+  }
+  if (t.node.isAbstract) return `'new ${text}(…)': ${text} is abstract, and constructing an instance of it is not modeled`;
+  const checked = checkedWithin(index, t, new Set());
+  if (checked) {
+    const at = checked.node.range;
+    const what = checked.name !== null ? `'${checked.name}'` : `the ${checked.node.kind === 'Usage' && (checked.node.keyword === 'bind' || checked.node.keyword === 'binding') ? 'binding' : 'constraint'} at ${at.line}:${at.column}`;
+    return `'new ${text}(…)': ${text} holds ${what}, a constraint, requirement or binding; the checks of the structure a new instance is made in do not reach it, so constructing one is not modeled`;
+  }
+  return undefined;
+}
+
+function checkedWithin(index: ModelIndex, e: ModelElement, seen: Set<ModelElement>): ModelElement | undefined {
+  if (seen.has(e) || seen.size > 500) return seen.size > 500 ? e : undefined;
+  seen.add(e);
+  for (const f of index.featuresOf(e)) {
+    if (f.node.kind !== 'Usage') continue;
+    const u = f.node;
+    if (u.keyword === 'constraint' || u.keyword === 'requirement' || u.keyword === 'concern' || u.keyword === 'bind' || u.keyword === 'binding' || u.keyword === 'inv') return f;
+    if (u.role === 'require' || u.role === 'assume' || u.role === 'assert' || u.role === 'satisfy' || u.role === 'verify' || u.role === 'objective') return f;
+    if (STRUCTURAL.has(u.keyword) || u.keyword === 'attribute' || u.keyword === 'ref') {
+      const inner = checkedWithin(index, f, seen);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
 
 function referenceSegments(ref: Reference): string[] {
   return ref.kind === 'QualifiedName' ? [...ref.segments] : ref.chain.flatMap((q) => [...q.segments]);
@@ -764,6 +807,64 @@ export class ModelValues {
     return made;
   }
 
+  private constructions = 0;
+
+  /**
+   * `new T(args)` (KerML ConstructorExpression): a new instance of T, a part, item or occurrence
+   * definition of the model (an occurrence: each `new` makes another), its features given by the
+   * arguments: positional ones in the order T declares its own public features, named ones by name; the
+   * others as T declares them. Refused: a type the model does not declare (a library one), an abstract
+   * one, one with constraints or requirements to check (in it or the structures it holds: a check of the
+   * structure holding the new instance does not reach them), an argument for a feature with a bound value.
+   */
+  construct(type: Reference, args: readonly CallArgument[], ctx: InstanceContext, lexical: ModelElement, at: SourceRange): Outcome {
+    const text = type.kind === 'QualifiedName' ? type.segments.join('::') : type.chain.map((q) => q.segments.join('::')).join('.');
+    const t = this.index.resolveReference(lexical, type);
+    const why = constructionRefusal(this.index, t, text);
+    if (why) return error(why, at, 'unsupported');
+    const def = t!;
+    const owned = def.members.filter((m) => m.node.kind === 'Usage' && m.node.visibility !== 'private' && m.node.visibility !== 'protected');
+    if (args.some((a) => a.name !== null) && args.some((a) => a.name === null)) {
+      return error(`'new ${text}(…)' mixes positional and named arguments`, at);
+    }
+    if (args.some((a) => a.name === null) && owned.some((m) => !PLAIN_FEATURES.has((m.node as Usage).keyword) || (m.node as Usage).role !== null || (m.node as Usage).direction !== null)) {
+      const odd = owned.find((m) => !PLAIN_FEATURES.has((m.node as Usage).keyword) || (m.node as Usage).role !== null || (m.node as Usage).direction !== null)!;
+      return error(`'new ${text}(…)' with positional arguments: ${text} declares '${odd.name ?? '<unnamed>'}', which is not an attribute, part, item or occurrence, so which features the arguments give is not modeled (name them: new ${text}(x = …))`, at, 'unsupported');
+    }
+    if (args.filter((a) => a.name === null).length > owned.length) {
+      return error(`'new ${text}(…)' has ${args.length} arguments, but ${text} declares ${owned.length} public feature${owned.length === 1 ? '' : 's'} of its own`, at);
+    }
+    const path = `${joinPath(ctx.path, `new ${def.name ?? text}`)}#${++this.constructions}`;
+    const made: InstanceContext = { element: def, path, parent: ctx };
+    const given = new Set<ModelElement>();
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      const f = a.name !== null ? this.feature(def, a.name) : owned[i];
+      if (!f) return error(`'new ${text}(…)': ${text} has no feature '${a.name}'`, at);
+      if (given.has(f)) return error(`'new ${text}(…)' gives '${f.name}' twice`, at);
+      given.add(f);
+      const refused = this.refusal(def, f);
+      if (refused) return refused;
+      const conflict = this.index.conflictOf(f, def);
+      if (conflict) return error(conflict, rangeOf(f));
+      // Features whose values other features of T give, or choose among, are read only from T's declaration.
+      if (this.index.subsettersOf(def, f).length > 0 || this.index.isVariationPoint(f) || this.index.isVariant(f)) {
+        return error(`'new ${text}(…)' gives '${f.name}', which other features of ${text} subset or which is a variation point: an argument for it is not modeled`, at, 'unsupported');
+      }
+      const valued = this.index.valueSource(f);
+      if (valued && !valued.node.value.isDefault) {
+        return error(`'new ${text}(…)' gives '${f.name}', which ${text} binds to a value (${valued.node.value.isInitial ? ':=' : '='} at ${valued.node.value.range.line}:${valued.node.value.range.column}): whether the two agree is not modeled`, at, 'unsupported');
+      }
+      const fpath = joinPath(path, f.name ?? '<unnamed>');
+      const typed = this.checkType(f, `'${fpath}'`, a.value);
+      if (isError(typed)) return typed;
+      const counted = this.checkCount(f, fpath, typed);
+      if (isError(counted)) return counted;
+      this.cache.set(fpath, { state: 'done', value: counted });
+    }
+    return this.instance(made);
+  }
+
   /** A feature (own or inherited) of an element by name. */
   feature(element: ModelElement, name: string): ModelElement | undefined {
     return this.index.featureNamed(element, name);
@@ -905,6 +1006,9 @@ class ResultEnvironment implements Environment {
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
     return this.outer.invoke(callee, args, evaluator, at);
   }
+  construct(type: Reference, args: readonly CallArgument[], at: SourceRange): Outcome | undefined {
+    return this.outer.construct(type, args, at);
+  }
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify(value, type);
   }
@@ -1031,6 +1135,10 @@ export class ModelEnvironment implements Environment {
     const named = args.find((a) => a.name !== null);
     if (named && isQualifiedLibraryPackage(library.slice(0, library.lastIndexOf('::')))) return error(`${library}() takes positional arguments only, got '${named.name} = …'`, at);
     return callQualifiedLibraryFunction(library, args.map((a) => a.value), { range: at });
+  }
+
+  construct(type: Reference, args: readonly CallArgument[], at: SourceRange): Outcome | undefined {
+    return this.values.construct(type, args, this.ctx, this.scopeOf(type), at);
   }
 
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
