@@ -270,6 +270,35 @@ describe('reference engine process: evaluate', function () {
     assert.match(String(covers.result?.reason), /Sizing::act is an action usage/);
   });
 
+  it('classifies a part by the types its declaration has (`vehicle istype VehiclePart`, `parts as VehiclePart`), and refuses what the declaration does not decide', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'c.sysml', text: [
+      'package Cls {',
+      '  part def VehiclePart { attribute m : Real = 1.0; }',
+      '  part def Vehicle :> VehiclePart;',
+      '  part def Other;',
+      '  part vehicle : Vehicle;',
+      '  part wheel :> vehicle;',
+      '  part other : Other;',
+      '  part both[*] = (vehicle, other);',
+      '  attribute isPart = vehicle istype VehiclePart;',
+      '  attribute atV = wheel @ Vehicle;',
+      '  attribute kept = size(vehicle as VehiclePart);',
+      '  attribute notVehicle = other istype Vehicle;',
+      '  attribute mixed = (both as VehiclePart).m;',
+      '  attribute has = vehicle hastype VehiclePart;',
+      '}',
+    ].join('\n') }] } };
+    // A Vehicle is a VehiclePart (Vehicle specializes it), and a feature that subsets `vehicle` holds Vehicles.
+    assert.deepEqual(valuesOf(await value('Cls::isPart', {}, model)), { isPart: true });
+    assert.deepEqual(valuesOf(await value('Cls::atV', {}, model)), { atV: true });
+    assert.deepEqual(valuesOf(await value('Cls::kept', {}, model)), { kept: 1 });
+    // That `other` is no Vehicle its declaration does not say (an instance may have more types); `hastype`
+    // (T itself, not a subtype) is not told apart.
+    assert.match(String((await ask('Cls::notVehicle', {}, model)).error?.message), /cannot tell whether other is a 'Vehicle'/);
+    assert.match(String((await ask('Cls::mixed', {}, model)).error?.message), /cannot tell whether other is a 'VehiclePart'/);
+    assert.match(String((await ask('Cls::has', {}, model)).error?.message), /'hastype VehiclePart' of vehicle/);
+  });
+
   it('reads the features of a part made by `new T(…)`: arguments in the order T declares its own features, or by name', async () => {
     const model = { sources: { library: '2026-04', documents: [{ path: 'n.sysml', text: [
       'package Make {',

@@ -212,6 +212,11 @@ export class ModelValues {
     return specializesThrough(e, type, (x) => this.index.typesOf(x));
   }
 
+  /** Whether an instance made for `e` (a feature's value, a definition's instance) is a `type`: `e` or one of its types specializes it. */
+  isInstanceOf(e: ModelElement, type: ModelElement): boolean {
+    return this.specializes(e, type);
+  }
+
   /** An environment for an expression written in `lexical` (an element), read on instance `ctx`. */
   environment(ctx: InstanceContext, lexical: ModelElement = ctx.element): ModelEnvironment {
     return new ModelEnvironment(this, ctx, lexical);
@@ -1178,6 +1183,15 @@ export class ModelEnvironment implements Environment {
   }
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
+    if (value.kind === 'instance') {
+      // A structure of the model is an instance of the types its declaration has and of what they
+      // specialize (KerML FeatureTyping, Specialization): a T when one of them is T. Otherwise not known:
+      // an instance may be classified by more types than its declaration names.
+      const made = this.values.contextOfInstance(value);
+      const t = this.values.index.resolveQualifiedName(this.scopeOf(type), type);
+      if (!made || !t || t.node.kind !== 'Definition') return undefined;
+      return this.values.isInstanceOf(made.element, t) ? true : undefined;
+    }
     if (value.kind === 'enum') {
       const t = this.values.index.resolveQualifiedName(this.scopeOf(type), type);
       if (t && t.node.kind === 'Definition' && t.node.keyword === 'enum') return t.name === value.definition;

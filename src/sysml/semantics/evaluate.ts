@@ -513,6 +513,9 @@ export class Evaluator {
     const items = itemsOf(v);
     const kept: Scalar[] = [];
     for (const x of items) {
+      // `hastype` asks for T itself, not a subtype; of a structure the model types it by its declaration
+      // and what that specializes, among which which one is its own is not told apart.
+      if (op === 'hastype' && x.kind === 'instance') return error(`'hastype ${nameText(type)}' of ${describeKind(x)}: whether T is its type itself rather than one it specializes is not modeled (istype asks whether it is a T)`, at, 'unsupported');
       const c = env.classify?.(x, type) ?? builtInClassify(x, type);
       if (c === undefined) return error(`cannot tell whether ${describeKind(x)} is a '${nameText(type)}'`, at, 'unsupported');
       if (op === 'as') {
