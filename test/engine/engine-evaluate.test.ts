@@ -270,6 +270,45 @@ describe('reference engine process: evaluate', function () {
     assert.match(String(covers.result?.reason), /Sizing::act is an action usage/);
   });
 
+  it('checks `satisfy spec by car` where spec is declared in the same part, and reads `require massLimit;` as the package-level requirement it names', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'r.sysml', text: [
+      'package Req {',
+      '  part def Vehicle { attribute mass : Real; }',
+      '  part car : Vehicle { attribute :>> mass = 1500.0; }',
+      '  part truck : Vehicle { attribute :>> mass = 2500.0; }',
+      '  requirement carLimit { subject vehicle : Vehicle = car; require constraint { vehicle.mass <= 2000.0 } }',
+      '  requirement truckLimit { subject vehicle : Vehicle = truck; require constraint { vehicle.mass <= 2000.0 } }',
+      '  requirement open { subject vehicle : Vehicle; require constraint { vehicle.mass <= 2000.0 } }',
+      '  requirement both { require carLimit; require truckLimit; }',
+      '  requirement onlyCar { require carLimit; }',
+      '  requirement grouped { subject v : Vehicle = car; require open; }',
+      '  part carContext {',
+      '    requirement spec { subject vehicle : Vehicle; require constraint { vehicle.mass <= 2000.0 } }',
+      '    satisfy spec by car;',
+      '  }',
+      '  part truckContext {',
+      '    requirement spec { subject vehicle : Vehicle; require constraint { vehicle.mass <= 2000.0 } }',
+      '    satisfy spec by truck;',
+      '  }',
+      '}',
+    ].join('\n') }] } };
+    // The requirement is the context's own feature: read on the context checked (it was refused: which
+    // instance it is read on was not modeled).
+    const carContext = await value('Req::carContext', {}, model);
+    assert.deepEqual(valuesOf(carContext), { 'satisfy spec by car': true });
+    const truckContext = await value('Req::truckContext', {}, model);
+    assert.deepEqual(valuesOf(truckContext), { 'satisfy spec by truck': false });
+    // `require carLimit;` is named carLimit where it is written: the requirement it names is the
+    // package's (it depended on itself). Two such members are two verdicts, not one remembered twice.
+    assert.deepEqual(valuesOf(await value('Req::onlyCar', {}, model)), { onlyCar: true });
+    const both = await value('Req::both', {}, model);
+    assert.deepEqual(valuesOf(both), { both: false });
+    assert.match(String(both.reason), /truckLimit is false/);
+    // A grouped requirement whose subject the model does not bind has no verdict here (whether the
+    // group's subject is its subject is not modeled).
+    assert.match(String((await ask('Req::grouped', {}, model)).error?.message), /open: no value for parameter 'vehicle'/);
+  });
+
   it('classifies a part by the types its declaration has (`vehicle istype VehiclePart`, `parts as VehiclePart`), and refuses what the declaration does not decide', async () => {
     const model = { sources: { library: '2026-04', documents: [{ path: 'c.sysml', text: [
       'package Cls {',

@@ -127,7 +127,7 @@ export class ModelValues {
     const chain: ModelElement[] = [];
     for (let e: ModelElement | undefined = element; e && e !== this.root.element; e = e.parent) chain.unshift(e);
     let ctx = this.root;
-    for (const e of chain) ctx = { element: e, path: joinPath(ctx.path, e.name ?? '<unnamed>'), parent: ctx };
+    for (const e of chain) ctx = { element: e, path: joinPath(ctx.path, pathSegment(e)), parent: ctx };
     return ctx;
   }
 
@@ -137,7 +137,7 @@ export class ModelValues {
   }
 
   child(ctx: InstanceContext, feature: ModelElement): InstanceContext {
-    return { element: feature, path: joinPath(ctx.path, feature.name ?? '<unnamed>'), parent: ctx };
+    return { element: feature, path: joinPath(ctx.path, pathSegment(feature)), parent: ctx };
   }
 
   /**
@@ -224,7 +224,7 @@ export class ModelValues {
 
   /** The value of `feature` on instance `owner`: a binding, the model's value, or a structured instance. */
   featureValue(owner: InstanceContext, feature: ModelElement): Outcome {
-    const path = joinPath(owner.path, feature.name ?? '<unnamed>');
+    const path = joinPath(owner.path, pathSegment(feature));
     const bound = this.bindings.get(path);
     if (bound !== undefined) return bound;
     const cached = this.cache.get(path);
@@ -860,7 +860,7 @@ export class ModelValues {
       if (valued && !valued.node.value.isDefault) {
         return error(`'new ${text}(…)' gives '${f.name}', which ${text} binds to a value (${valued.node.value.isInitial ? ':=' : '='} at ${valued.node.value.range.line}:${valued.node.value.range.column}): whether the two agree is not modeled`, at, 'unsupported');
       }
-      const fpath = joinPath(path, f.name ?? '<unnamed>');
+      const fpath = joinPath(path, pathSegment(f));
       const typed = this.checkType(f, `'${fpath}'`, a.value);
       if (isError(typed)) return typed;
       const counted = this.checkCount(f, fpath, typed);
@@ -971,7 +971,20 @@ export class ModelValues {
     const mixed = referencedConstraintMix(element.node);
     if (mixed) return mixed;
     const owner = ctx.element === element && ctx.parent ? ctx.parent : ctx;
-    return this.evaluator.evaluate(referenceExpression(ref), this.environment(owner, element.parent ?? owner.element));
+    const env = this.environment(owner, element.parent ?? owner.element);
+    // `require massLimit;` is itself named massLimit where it is written (SysML: a constraint usage of a
+    // RequirementConstraintMembership takes its name from the constraint it references), so the name read
+    // there is the member itself; the constraint it references is the one the name resolves to from
+    // outside the member. Read it where it is declared when that is a package and the member adds nothing
+    // of its own (a body binding its parameters would be ignored there; otherwise as before).
+    if (ref.kind === 'QualifiedName' && (element.node.body ?? []).length === 0 && this.index.resolveQualifiedName(this.index.writtenIn(ref) ?? element.parent ?? element, ref) === element) {
+      const target = this.index.resolveReference(element.parent ?? element, ref, element);
+      if (target && target !== element && target.node.kind === 'Usage' && target.parent?.node.kind === 'Package') {
+        const v = env.packageFeatureValue(target);
+        if (v !== undefined) return v;
+      }
+    }
+    return this.evaluator.evaluate(referenceExpression(ref), env);
   }
 
   /** Invokes a calc/constraint element with arguments; `ctx` is the instance it is read on. */
@@ -1109,6 +1122,11 @@ export class ModelEnvironment implements Environment {
     return this.values.conforming(element, what, value);
   }
 
+  /** The value of a package-level feature, as a name resolving to it gives. */
+  packageFeatureValue(element: ModelElement): Outcome | undefined {
+    return this.elementValue(element);
+  }
+
   /** The value of an element found by name outside the instance: an enum literal, a package-level feature. */
   private elementValue(element: ModelElement): Outcome | undefined {
     const owner = element.parent;
@@ -1202,6 +1220,17 @@ export class ModelEnvironment implements Environment {
   sourceText(range: SourceRange): string | undefined {
     return this.values.sourceText(this.lexical.path, range);
   }
+}
+
+/**
+ * A feature's step in an instance path: its name, or for an unnamed one (`require massLimit;`, `assert
+ * constraint { … }`) where it is declared, so two unnamed features of one instance are two values, not
+ * one remembered under one path.
+ */
+function pathSegment(e: ModelElement): string {
+  if (e.name !== null) return e.name;
+  const at = e.node.range;
+  return `<unnamed ${at.line}:${at.column}>`;
 }
 
 /** The elements of an instance context and of those that hold it, innermost first. */
