@@ -408,6 +408,7 @@ describe('reference engine process: evaluate', function () {
       '  part open { part wheel : Wheel[2..4]; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
       '  part mixed { part wheel : Wheel[2]; part spare : Wheel :> wheel; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
       '  part bodied { part wheel : Wheel[2]; part left :> wheel = wheel#(1) { attribute :>> mass = 3.0; } attribute n = size(wheel); }',
+      '  part valued { attribute ys : Real[2] = (1.0, 2.0); attribute y2 :> ys = ys#(2); attribute total = sum(ys); }',
       '}',
     ].join('\n') }] } };
     // `left` and `right` name the two wheels the multiplicity gives, adding none (they were read as
@@ -416,6 +417,9 @@ describe('reference engine process: evaluate', function () {
     assert.deepEqual(valuesOf(await value('Axles::axle::distinct', {}, model)), { distinct: true });
     assert.deepEqual(valuesOf(await value('Axles::axle::isFirst', {}, model)), { isFirst: true });
     assert.equal((await value('Axles::axle', {}, model)).reason, 'axle: its constraint holds');
+    // Of a feature with a value of its own: among its values by construction (it depended on itself too).
+    assert.deepEqual(valuesOf(await value('Axles::valued::y2', {}, model)), { y2: 2 });
+    assert.deepEqual(valuesOf(await value('Axles::valued::total', {}, model)), { total: 3 });
     // An index past the count, a count the model leaves open, another subsetter (which value is first is
     // not modeled), or a body of its own (its features would differ from the value's): refused.
     const beyond = await ask('Axles::beyond', {}, model);

@@ -331,6 +331,9 @@ export class ModelValues {
     if (subsetters.length === 0) return undefined;
     const mine = itemsOf(v);
     for (const s of subsetters) {
+      // One bound to one of the values by index (`y1 :> ys = ys#(1)`) is among them by construction.
+      const k = this.indexAlias(feature, s);
+      if (k !== undefined && k <= mine.length) continue;
       const sv = this.featureValue(owner, s);
       if (isError(sv)) return sv;
       for (const item of itemsOf(sv)) {
