@@ -14,7 +14,8 @@
 // - action, state: `outcomes <def> --free schedule,inputs` (every schedule and environment input).
 // A parameter whose type has no sample (a part, an item) stays unbound: the engine says why it cannot answer.
 // The model of a question: the definition's file, and the files of its folder that declare a top-level
-// package the file imports or names and does not declare itself (see `modelFor`), with the library.
+// package the file imports or names and does not declare itself (see `modelFor`; one no file of the folder
+// declares, from the file of its section, examples/ training/ validation/, that does), with the library.
 //
 //   npm run corpus-answers -- --json out.json   # also writes every question, its model and answer as JSON
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -263,9 +264,11 @@ export interface Ambiguity {
  * project's name resolution, against the built-in library, tells which), transitively. A package the
  * file declares itself is never taken from a sibling (three training folders hold two files that
  * declare the same package with different contents). A needed package that several files declare is
- * not chosen between: none of them is loaded, and the ambiguity is returned to be reported.
+ * not chosen between: none of them is loaded, and the ambiguity is returned to be reported. A package
+ * no file of the folder declares is taken from `section` (the files of the corpus section, training/ …)
+ * by the same rule.
  */
-export function modelFor(file: string, folder: readonly FolderFile[]): { files: FolderFile[]; ambiguities: Ambiguity[] } {
+export function modelFor(file: string, folder: readonly FolderFile[], section: readonly FolderFile[] = []): { files: FolderFile[]; ambiguities: Ambiguity[] } {
   const files = [folder.find((f) => f.path === file)!];
   const declared = new Set(files[0]!.declares);
   const ambiguities: Ambiguity[] = [];
@@ -282,7 +285,10 @@ export function modelFor(file: string, folder: readonly FolderFile[]): { files: 
     }
     for (const name of [...unresolved].sort()) {
       if (declared.has(name) || reported.has(name)) continue;
-      const providers = folder.filter((f) => !files.includes(f) && f.declares.has(name));
+      let providers = folder.filter((f) => !files.includes(f) && f.declares.has(name));
+      // None in its folder: the files of the corpus section (training/ …) that declare it (a training
+      // folder imports another's package: 'Analytical Constraints' imports 'Calculation Definitions').
+      if (providers.length === 0 && !folder.some((f) => f.declares.has(name))) providers = section.filter((f) => !files.includes(f) && f.declares.has(name));
       if (providers.length === 1) {
         files.push(providers[0]!);
         for (const d of providers[0]!.declares) declared.add(d);
@@ -304,6 +310,7 @@ export async function measure(only?: string, ambiguities: Ambiguity[] = []): Pro
   const results: Asked[] = [];
   for (const folder of FOLDERS) {
     const byDir = new Map<string, FolderFile[]>();
+    let section: FolderFile[] | undefined;
     for (const file of modelFiles(join(CORPUS, folder))) {
       const rel = relative(CORPUS, file);
       if (only && !rel.includes(only)) continue;
@@ -311,7 +318,8 @@ export async function measure(only?: string, ambiguities: Ambiguity[] = []): Pro
       // import each other), the library as always.
       const dir = join(file, '..');
       if (!byDir.has(dir)) byDir.set(dir, readdirSync(dir).filter((n) => n.endsWith('.sysml')).sort().map((n) => readFolderFile(join(dir, n))));
-      const model = modelFor(file, byDir.get(dir)!);
+      section ??= modelFiles(join(CORPUS, folder)).map((f) => readFolderFile(f));
+      const model = modelFor(file, byDir.get(dir)!, section);
       for (const a of model.ambiguities) ambiguities.push({ file: rel, name: a.name, declaredIn: a.declaredIn.map((p) => relative(CORPUS, p)) });
       const files = model.files;
       const documents = files.map((f) => ({ path: relative(CORPUS, f.path), text: f.text }));
@@ -361,7 +369,7 @@ export function report(results: readonly Asked[], ambiguities: readonly Ambiguit
   lines.push("(`../shared/corpus/sysml-release-2026-04/`: examples, training, validation) is asked one question through the");
   lines.push("reference engine's covers and run. The model: its file, and the files of its folder that declare a top-level");
   lines.push('package the file imports or names without declaring it itself (found by the name resolution of src/sysml,');
-  lines.push("transitively), with the library; a file that redeclares a sibling's package is asked alone, not with the sibling:", '');
+  lines.push("transitively; a package no file of its folder declares, from the one file of its section that does), with the library; a file that redeclares a sibling's package is asked alone, not with the sibling:", '');
   lines.push('| kind | question |', '|---|---|');
   lines.push('| calc, analysis | `evaluate <def>`, each `in` parameter of a scalar or ISQ quantity type bound to a sample (2, true, "a", 2 in the coherent SI unit) |');
   lines.push('| constraint, requirement | `evaluate <def>`, the same samples for its `in` parameters and its attributes without a value |');

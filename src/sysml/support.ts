@@ -438,7 +438,7 @@ export const EXPRESSIONS: Readonly<Record<Expression['kind'], ConstructInfo>> = 
   Sequence: c('a sequence (a, b)', M, M, M, 'flat sequences'),
   Invocation: c('an invocation', M, M, M, 'model calcs, or library functions with semantics; any other function is refused'),
   ArrowInvocation: c('an arrow invocation', M, M, M, 'model calcs, or library functions with semantics; any other function is refused'),
-  Constructor: c("'new T(…)'", R, R, R, 'constructing instances is not modeled'),
+  Constructor: c("'new T(…)'", M, M, M, 'a new instance of a model part, item or occurrence definition, its features given by the arguments (KerML ConstructorExpression); refused for an attribute, library, abstract or checked type, and by the solver and behaviours'),
   Body: c('a body expression { … }', M, M, M, 'the argument of a body function; elsewhere refused'),
   MetadataAccess: c('metadata access', R, R, R, 'not modeled'),
   Missing: c('a missing expression', R, R, R, 'a syntax error refuses the question'),

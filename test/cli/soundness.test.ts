@@ -428,6 +428,18 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(r.answer.result?.claim, 'unsatisfiable');
   });
 
+  it('requirements: two `require X;` members of one requirement are two verdicts (the second read the first\'s, remembered under one path)', () => {
+    const m = join(OURS, 'require-group.sysml');
+    let r = ask('evaluate', 'RG::both', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'both'), 'false');
+    assert.match(r.answer.result?.reason ?? '', /truckLimit is false/);
+    r = ask('evaluate', 'RG::heavyAndLight', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'heavyAndLight'), 'false');
+    assert.match(r.answer.result?.reason ?? '', /light is false/);
+  });
+
   it("names: a feature declared under an inherited feature's name without :>> is another feature, refused where read, never taken for the inherited one", () => {
     const m = join(OURS, 'names-redefinition.sysml');
     const unredefined = (name: string, owner: string, inherited: string) => new RegExp(`'${name}' in ${owner} has the name of the inherited ${inherited} \\(.*names-redefinition\\.sysml:\\d+:\\d+\\) but does not redefine it.*write \`\\w+ :>> ${name}\``);

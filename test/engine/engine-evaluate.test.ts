@@ -270,6 +270,168 @@ describe('reference engine process: evaluate', function () {
     assert.match(String(covers.result?.reason), /Sizing::act is an action usage/);
   });
 
+  it('checks `satisfy spec by car` where spec is declared in the same part, and reads `require massLimit;` as the package-level requirement it names', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'r.sysml', text: [
+      'package Req {',
+      '  part def Vehicle { attribute mass : Real; }',
+      '  part car : Vehicle { attribute :>> mass = 1500.0; }',
+      '  part truck : Vehicle { attribute :>> mass = 2500.0; }',
+      '  requirement carLimit { subject vehicle : Vehicle = car; require constraint { vehicle.mass <= 2000.0 } }',
+      '  requirement truckLimit { subject vehicle : Vehicle = truck; require constraint { vehicle.mass <= 2000.0 } }',
+      '  requirement open { subject vehicle : Vehicle; require constraint { vehicle.mass <= 2000.0 } }',
+      '  requirement both { require carLimit; require truckLimit; }',
+      '  requirement onlyCar { require carLimit; }',
+      '  requirement grouped { subject v : Vehicle = car; require open; }',
+      '  part carContext {',
+      '    requirement spec { subject vehicle : Vehicle; require constraint { vehicle.mass <= 2000.0 } }',
+      '    satisfy spec by car;',
+      '  }',
+      '  part truckContext {',
+      '    requirement spec { subject vehicle : Vehicle; require constraint { vehicle.mass <= 2000.0 } }',
+      '    satisfy spec by truck;',
+      '  }',
+      '}',
+    ].join('\n') }] } };
+    // The requirement is the context's own feature: read on the context checked (it was refused: which
+    // instance it is read on was not modeled).
+    const carContext = await value('Req::carContext', {}, model);
+    assert.deepEqual(valuesOf(carContext), { 'satisfy spec by car': true });
+    const truckContext = await value('Req::truckContext', {}, model);
+    assert.deepEqual(valuesOf(truckContext), { 'satisfy spec by truck': false });
+    // `require carLimit;` is named carLimit where it is written: the requirement it names is the
+    // package's (it depended on itself). Two such members are two verdicts, not one remembered twice.
+    assert.deepEqual(valuesOf(await value('Req::onlyCar', {}, model)), { onlyCar: true });
+    const both = await value('Req::both', {}, model);
+    assert.deepEqual(valuesOf(both), { both: false });
+    assert.match(String(both.reason), /truckLimit is false/);
+    // A grouped requirement whose subject the model does not bind has no verdict here (whether the
+    // group's subject is its subject is not modeled).
+    assert.match(String((await ask('Req::grouped', {}, model)).error?.message), /open: no value for parameter 'vehicle'/);
+  });
+
+  it('classifies a part by the types its declaration has (`vehicle istype VehiclePart`, `parts as VehiclePart`), and refuses what the declaration does not decide', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'c.sysml', text: [
+      'package Cls {',
+      '  part def VehiclePart { attribute m : Real = 1.0; }',
+      '  part def Vehicle :> VehiclePart;',
+      '  part def Other;',
+      '  part vehicle : Vehicle;',
+      '  part wheel :> vehicle;',
+      '  part other : Other;',
+      '  part both[*] = (vehicle, other);',
+      '  attribute isPart = vehicle istype VehiclePart;',
+      '  attribute atV = wheel @ Vehicle;',
+      '  attribute kept = size(vehicle as VehiclePart);',
+      '  attribute notVehicle = other istype Vehicle;',
+      '  attribute mixed = (both as VehiclePart).m;',
+      '  attribute has = vehicle hastype VehiclePart;',
+      '}',
+    ].join('\n') }] } };
+    // A Vehicle is a VehiclePart (Vehicle specializes it), and a feature that subsets `vehicle` holds Vehicles.
+    assert.deepEqual(valuesOf(await value('Cls::isPart', {}, model)), { isPart: true });
+    assert.deepEqual(valuesOf(await value('Cls::atV', {}, model)), { atV: true });
+    assert.deepEqual(valuesOf(await value('Cls::kept', {}, model)), { kept: 1 });
+    // That `other` is no Vehicle its declaration does not say (an instance may have more types); `hastype`
+    // (T itself, not a subtype) is not told apart.
+    assert.match(String((await ask('Cls::notVehicle', {}, model)).error?.message), /cannot tell whether other is a 'Vehicle'/);
+    assert.match(String((await ask('Cls::mixed', {}, model)).error?.message), /cannot tell whether other is a 'VehiclePart'/);
+    assert.match(String((await ask('Cls::has', {}, model)).error?.message), /'hastype VehiclePart' of vehicle/);
+  });
+
+  it('reads the features of a part made by `new T(…)`: arguments in the order T declares its own features, or by name', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'n.sysml', text: [
+      'package Make {',
+      '  part def V { attribute m default = 10; attribute n = 20; }',
+      '  part def W :> V { attribute :>> m default = n; }',
+      '  part w = new W();',
+      '  attribute wm = w.m;',
+      '  part def Plate { attribute w : Real; attribute h : Real default = 2.0; private attribute k = 1; attribute area = w * h; }',
+      '  attribute one = new Plate(3.0).area;',
+      '  attribute two = new Plate(3.0, 4.0).area;',
+      '  attribute named = new Plate(h = 5.0, w = 1.0).area;',
+      '  calc def Square { in s : Real; return : Real = new Plate(s, s).area; }',
+      '  attribute sq = Square(3.0);',
+      '  attribute distinct = new Plate(1.0) == new Plate(1.0);',
+      '  attribute def Pt { attribute x : Real; }',
+      '  attribute data = new Pt(1.0) == new Pt(1.0);',
+      '  attribute bound = new Plate(1.0, 2.0, 3.0).area;',
+      '  part def Checked { attribute x : Real; assert constraint { x > 0 } }',
+      '  attribute checked = new Checked(-1.0).x;',
+      '  part def Holder { attribute q : Real; part c : Checked; }',
+      '  attribute held = new Holder(1.0).q;',
+      '  abstract part def Abs { attribute x : Real; }',
+      '  attribute abs = new Abs(1.0).x;',
+      '  attribute lib = new Unknown(1.0).x;',
+      '  constraint def Big { in s : Real; new Plate(s).area > 4.0 }',
+      '  part def Many { attribute xs : Real[*]; attribute x1 :> xs = 5.0; }',
+      '  attribute many = new Many(xs = (1.0, 2.0)).x1;',
+      '}',
+    ].join('\n') }] } };
+    // W's own `m` defaults to n (KerML: the arguments, none here, give the features; the rest are as T declares).
+    assert.deepEqual(valuesOf(await value('Make::wm', {}, model)), { wm: 20 });
+    assert.deepEqual(valuesOf(await value('Make::one', {}, model)), { one: 6 });
+    assert.deepEqual(valuesOf(await value('Make::two', {}, model)), { two: 12 });
+    assert.deepEqual(valuesOf(await value('Make::named', {}, model)), { named: 5 });
+    assert.deepEqual(valuesOf(await value('Make::sq', {}, model)), { sq: 9 });
+    assert.deepEqual(valuesOf(await value('Make::Big', { bindings: [{ name: 's', value: 3 }] }, model)), { Big: true });
+    // Two parts made by two `new`s are two parts.
+    assert.deepEqual(valuesOf(await value('Make::distinct', {}, model)), { distinct: false });
+    // Refused: a data value (equal to any other with equal features, which equality here does not
+    // compare), an argument for a feature T binds, a type with a constraint to check (in it or a part it
+    // holds), an abstract type, a type the model does not declare, and the solver.
+    assert.match(String((await ask('Make::data', {}, model)).error?.message), /constructing an instance of an attribute definition is not modeled/);
+    assert.match(String((await ask('Make::bound', {}, model)).error?.message), /gives 'area', which Plate binds to a value/);
+    assert.match(String((await ask('Make::checked', {}, model)).error?.message), /Checked holds the constraint at 16:42/);
+    assert.match(String((await ask('Make::held', {}, model)).error?.message), /Holder holds the constraint at 16:42/);
+    assert.match(String((await ask('Make::abs', {}, model)).error?.message), /Abs is abstract/);
+    assert.match(String((await ask('Make::many', {}, model)).error?.message), /gives 'xs', which other features of Many subset/);
+    assert.match(String((await ask('Make::lib', {}, model)).error?.message), /Unknown names no definition of the model/);
+    const solved = await engine.run(question('satisfiable', 'Make::Big'), model);
+    assert.match(String(solved.error?.message ?? JSON.stringify(solved.result)), /'new' is not supported by the solver/);
+  });
+
+  it('reads a part that subsets a feature and is bound to one of its values by index (`part left :> wheel = wheel#(1)`) as that value', async () => {
+    const model = { sources: { library: '2026-04', documents: [{ path: 'w.sysml', text: [
+      'package Axles {',
+      '  part def Wheel { attribute mass : Real = 10.0; }',
+      '  part def Axle {',
+      '    part wheel : Wheel[2] ordered;',
+      '    part left subsets wheel = wheel#(1);',
+      '    part right subsets wheel = wheel#(2);',
+      '    attribute total = sum(wheel.mass);',
+      '    attribute distinct = left != right;',
+      '    attribute isFirst = left == wheel#(1);',
+      '    assert constraint { total == 20.0 }',
+      '  }',
+      '  part axle : Axle;',
+      '  part beyond { part wheel : Wheel[2]; part third :> wheel = wheel#(3); }',
+      '  part open { part wheel : Wheel[2..4]; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
+      '  part mixed { part wheel : Wheel[2]; part spare : Wheel :> wheel; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
+      '  part bodied { part wheel : Wheel[2]; part left :> wheel = wheel#(1) { attribute :>> mass = 3.0; } attribute n = size(wheel); }',
+      '  part valued { attribute ys : Real[2] = (1.0, 2.0); attribute y2 :> ys = ys#(2); attribute total = sum(ys); }',
+      '}',
+    ].join('\n') }] } };
+    // `left` and `right` name the two wheels the multiplicity gives, adding none (they were read as
+    // values of `wheel`, whose values were theirs: "depends on itself").
+    assert.deepEqual(valuesOf(await value('Axles::axle::total', {}, model)), { total: 20 });
+    assert.deepEqual(valuesOf(await value('Axles::axle::distinct', {}, model)), { distinct: true });
+    assert.deepEqual(valuesOf(await value('Axles::axle::isFirst', {}, model)), { isFirst: true });
+    assert.equal((await value('Axles::axle', {}, model)).reason, 'axle: its constraint holds');
+    // Of a feature with a value of its own: among its values by construction (it depended on itself too).
+    assert.deepEqual(valuesOf(await value('Axles::valued::y2', {}, model)), { y2: 2 });
+    assert.deepEqual(valuesOf(await value('Axles::valued::total', {}, model)), { total: 3 });
+    // An index past the count, a count the model leaves open, another subsetter (which value is first is
+    // not modeled), or a body of its own (its features would differ from the value's): refused.
+    const beyond = await ask('Axles::beyond', {}, model);
+    assert.match(String(beyond.error?.message), /'third' subsets 'beyond.wheel' and is bound to one of its values by index/);
+    const open = await ask('Axles::open::n', {}, model);
+    assert.match(String(open.error?.message), /'left' subsets 'open.wheel' and is bound to one of its values by index/);
+    const mixed = await ask('Axles::mixed::n', {}, model);
+    assert.match(String(mixed.error?.message), /no other feature subsets it/);
+    const bodied = await ask('Axles::bodied::n', {}, model);
+    assert.equal(bodied.error?.code, 'unsupported');
+  });
+
   it("checks an analysis's objective against its result and reports its verdict beside it", async () => {
     const cases = { sources: { library: '2026-04', documents: [{ path: 'cases.sysml', text: [
       'package Cases {',

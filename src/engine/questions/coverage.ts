@@ -5,14 +5,13 @@ import type { Expression, SourceRange } from '../../sysml/ast';
 import { place } from '../../sysml/model/errors';
 import type { ModelElement } from '../../sysml/model/model';
 import type { Model } from '../../sysml/model/session';
+import { constructionRefusal } from '../../sysml/model/environment';
 
 /** A construct the evaluator does not handle, as a short phrase, or undefined. */
 function constructOf(node: { kind: string } & Record<string, unknown>): string | undefined {
   switch (node.kind) {
     case 'Extent':
       return "'all' (the extent of a type)";
-    case 'Constructor':
-      return "'new' (constructing an instance)";
     case 'MetadataAccess':
       return 'metadata access';
     case 'Classification': {
@@ -25,8 +24,8 @@ function constructOf(node: { kind: string } & Record<string, unknown>): string |
   }
 }
 
-/** Walks an AST subtree for the first unsupported construct. */
-function firstUnsupported(root: unknown): { what: string; range: SourceRange } | undefined {
+/** Walks an AST subtree for the first unsupported construct; `constructs` says whether a `new T(…)` is modeled (undefined) or why not. */
+function firstUnsupported(root: unknown, constructs: (node: Expression & { kind: 'Constructor' }) => string | undefined): { what: string; range: SourceRange; sentence?: boolean } | undefined {
   const stack: unknown[] = [root];
   const seen = new Set<object>();
   while (stack.length > 0) {
@@ -41,7 +40,11 @@ function firstUnsupported(root: unknown): { what: string; range: SourceRange } |
     if (typeof node.kind === 'string') {
       // A send's or accept's expressions (`send new S() to b`) run only with the behaviour.
       if (node.kind === 'SendAction' || node.kind === 'AcceptAction') continue;
-      const what = constructOf(node as { kind: string } & Record<string, unknown>);
+      if (node.kind === 'Constructor') {
+        const why = constructs(node as unknown as Expression & { kind: 'Constructor' });
+        if (why && node.range) return { what: why, range: node.range, sentence: true };
+      }
+      const what = node.kind === 'Constructor' ? undefined : constructOf(node as { kind: string } & Record<string, unknown>);
       if (what && node.range) return { what, range: node.range };
     }
     for (const [k, v] of Object.entries(node)) if (k !== 'range' && k !== 'nameRange' && typeof v === 'object') stack.push(v);
@@ -57,9 +60,13 @@ export function unsupportedConstruct(model: Model, subject: ModelElement): strin
   const unresolved = model.index.unresolvedType(subject);
   if (unresolved) return unresolved;
   const elements = [subject, ...model.index.typesOf(subject)];
+  const constructs = (node: Expression & { kind: 'Constructor' }): string | undefined => {
+    const scope = model.index.writtenIn(node.type);
+    return constructionRefusal(model.index, scope ? model.index.resolveReference(scope, node.type) : undefined, node.type.kind === 'QualifiedName' ? node.type.segments.join('::') : node.type.chain.map((q) => q.segments.join('::')).join('.'));
+  };
   for (const e of elements) {
-    const found = firstUnsupported(e.node);
-    if (found) return `${place(e.path, found.range)}: ${found.what} is not supported`;
+    const found = firstUnsupported(e.node, constructs);
+    if (found) return `${place(e.path, found.range)}: ${found.what}${found.sentence ? '' : ' is not supported'}`;
   }
   return undefined;
 }

@@ -516,8 +516,9 @@ function referenceText(r: Reference): string {
 /**
  * A satisfaction assertion as a check (SysML 7.20.7 / 8.3.21: a SatisfyRequirementUsage is an asserted
  * requirement whose subject is bound to the satisfying feature): the requirement evaluated with its
- * subject parameter given the value of `p`, negated for `not satisfy`. Refused: no `by`, a requirement
- * declared inside a definition or part (which instance it is read on is not modeled), a requirement
+ * subject parameter given the value of `p`, negated for `not satisfy`. A requirement declared in the
+ * structure whose body holds the satisfy is read on the instance checked. Refused: no `by`, a requirement
+ * declared inside another definition or part (which instance it is read on is not modeled), a requirement
  * without a condition (no check to run).
  */
 function checkSatisfaction(session: Session, sat: Satisfaction): { name: string; value: boolean; failing: string } {
@@ -537,7 +538,11 @@ function checkSatisfaction(session: Session, sat: Satisfaction): { name: string;
   if (!requirement || (kind !== 'requirement' && kind !== 'concern')) {
     throw new UnsupportedError(`${at}: ${name}: ${referenceText(target)} is ${requirement ? `a ${kind}` : 'not found'}, not a requirement`);
   }
-  if (requirement.parent && requirement.parent.node.kind !== 'Package') {
+  // A requirement declared in the structure whose body holds the satisfy (`part context { requirement
+  // spec { … } satisfy spec by car; }`) is that structure's feature: read on the instance being checked,
+  // where the satisfy's own names (`by car`) are read too. One the asked structure redefines is not taken.
+  const onSubject = requirement.parent === owner && requirement.name !== null && values.feature(session.subject, requirement.name) === requirement;
+  if (requirement.parent && requirement.parent.node.kind !== 'Package' && !onSubject) {
     throw new UnsupportedError(`${at}: ${name}: ${requirement.qualifiedName} is declared inside '${requirement.parent.name ?? requirement.parent.qualifiedName}', so it is read on an instance of it; which instance a satisfaction check reads it on is not modeled`);
   }
   const members = values.bodyMembers(requirement);
@@ -548,7 +553,7 @@ function checkSatisfaction(session: Session, sat: Satisfaction): { name: string;
   const subjectParam = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'subject');
   const subjectName = subjectParam?.name ?? null;
   const args: CallArgument[] = subjectName !== null ? [{ name: subjectName, value: p }] : [];
-  const r = values.invokeElementDetailed(requirement, args, values.contextOf(requirement), usage.range);
+  const r = values.invokeElementDetailed(requirement, args, onSubject ? values.child(session.subjectContext, requirement) : values.contextOf(requirement), usage.range);
   if (isError(r.value)) throw failure(r.value, session.model, requirement.path);
   if (r.value.kind !== 'boolean') throw new UnsupportedError(`${at}: ${name}: the requirement gave ${r.value.kind}, not a verdict`);
   const value = usage.isNegated ? !r.value.value : r.value.value;

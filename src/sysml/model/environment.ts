@@ -51,6 +51,49 @@ const IMPLEMENTED_LIBRARY_PACKAGES = new Set([
 
 /** Usage keywords whose default multiplicity is [1..1]. */
 const DEFAULT_ONE = new Set(['attribute', 'part', 'item', 'occurrence', 'port', 'enum']);
+/** The features `new T(…)` gives positional arguments to: value and structure features. */
+const PLAIN_FEATURES = new Set(['attribute', 'part', 'item', 'occurrence', 'ref', 'feature', 'enum']);
+/** Definitions `new` makes instances of. */
+const CONSTRUCTIBLE = new Set(['part', 'item', 'occurrence']);
+
+/**
+ * Why `new T(…)` is not modeled for `t` (what the name `text` resolves to), or undefined: a type the
+ * model does not declare, one that is not an attribute, part, item or occurrence definition, an
+ * abstract one, or one with a constraint or requirement to check in it or in a structure it holds.
+ */
+export function constructionRefusal(index: ModelIndex, t: ModelElement | undefined, text: string): string | undefined {
+  if (!t) return `'new ${text}(…)': ${text} names no definition of the model (constructing an instance of a library type is not modeled)`;
+  if (t.node.kind !== 'Definition' || !CONSTRUCTIBLE.has(declarationKind(t))) {
+    const what = `${/^[aeiou]/.test(declarationKind(t)) ? 'an' : 'a'} ${declarationKind(t)} ${t.node.kind === 'Definition' ? 'definition' : 'usage'}`;
+    // A data value (an attribute definition's instance) is equal to any other with equal features, which
+    // the engine's equality (by identity) and the library's (includes, union …) do not compare.
+    return `'new ${text}(…)': constructing an instance of ${what} is not modeled (of a part, item or occurrence definition, which has an identity of its own, it is)${declarationKind(t) === 'attribute' ? '; a data value is equal to any other with equal features, which comparisons here do not decide' : ''}`;
+  }
+  if (t.node.isAbstract) return `'new ${text}(…)': ${text} is abstract, and constructing an instance of it is not modeled`;
+  const checked = checkedWithin(index, t, new Set());
+  if (checked) {
+    const at = checked.node.range;
+    const what = checked.name !== null ? `'${checked.name}'` : `the ${checked.node.kind === 'Usage' && (checked.node.keyword === 'bind' || checked.node.keyword === 'binding') ? 'binding' : 'constraint'} at ${at.line}:${at.column}`;
+    return `'new ${text}(…)': ${text} holds ${what}, a constraint, requirement or binding; the checks of the structure a new instance is made in do not reach it, so constructing one is not modeled`;
+  }
+  return undefined;
+}
+
+function checkedWithin(index: ModelIndex, e: ModelElement, seen: Set<ModelElement>): ModelElement | undefined {
+  if (seen.has(e) || seen.size > 500) return seen.size > 500 ? e : undefined;
+  seen.add(e);
+  for (const f of index.featuresOf(e)) {
+    if (f.node.kind !== 'Usage') continue;
+    const u = f.node;
+    if (u.keyword === 'constraint' || u.keyword === 'requirement' || u.keyword === 'concern' || u.keyword === 'bind' || u.keyword === 'binding' || u.keyword === 'inv') return f;
+    if (u.role === 'require' || u.role === 'assume' || u.role === 'assert' || u.role === 'satisfy' || u.role === 'verify' || u.role === 'objective') return f;
+    if (STRUCTURAL.has(u.keyword) || u.keyword === 'attribute' || u.keyword === 'ref') {
+      const inner = checkedWithin(index, f, seen);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
 
 function referenceSegments(ref: Reference): string[] {
   return ref.kind === 'QualifiedName' ? [...ref.segments] : ref.chain.flatMap((q) => [...q.segments]);
@@ -84,7 +127,7 @@ export class ModelValues {
     const chain: ModelElement[] = [];
     for (let e: ModelElement | undefined = element; e && e !== this.root.element; e = e.parent) chain.unshift(e);
     let ctx = this.root;
-    for (const e of chain) ctx = { element: e, path: joinPath(ctx.path, e.name ?? '<unnamed>'), parent: ctx };
+    for (const e of chain) ctx = { element: e, path: joinPath(ctx.path, pathSegment(e)), parent: ctx };
     return ctx;
   }
 
@@ -94,7 +137,7 @@ export class ModelValues {
   }
 
   child(ctx: InstanceContext, feature: ModelElement): InstanceContext {
-    return { element: feature, path: joinPath(ctx.path, feature.name ?? '<unnamed>'), parent: ctx };
+    return { element: feature, path: joinPath(ctx.path, pathSegment(feature)), parent: ctx };
   }
 
   /**
@@ -169,6 +212,11 @@ export class ModelValues {
     return specializesThrough(e, type, (x) => this.index.typesOf(x));
   }
 
+  /** Whether an instance made for `e` (a feature's value, a definition's instance) is a `type`: `e` or one of its types specializes it. */
+  isInstanceOf(e: ModelElement, type: ModelElement): boolean {
+    return this.specializes(e, type);
+  }
+
   /** An environment for an expression written in `lexical` (an element), read on instance `ctx`. */
   environment(ctx: InstanceContext, lexical: ModelElement = ctx.element): ModelEnvironment {
     return new ModelEnvironment(this, ctx, lexical);
@@ -176,7 +224,7 @@ export class ModelValues {
 
   /** The value of `feature` on instance `owner`: a binding, the model's value, or a structured instance. */
   featureValue(owner: InstanceContext, feature: ModelElement): Outcome {
-    const path = joinPath(owner.path, feature.name ?? '<unnamed>');
+    const path = joinPath(owner.path, pathSegment(feature));
     const bound = this.bindings.get(path);
     if (bound !== undefined) return bound;
     const cached = this.cache.get(path);
@@ -283,6 +331,9 @@ export class ModelValues {
     if (subsetters.length === 0) return undefined;
     const mine = itemsOf(v);
     for (const s of subsetters) {
+      // One bound to one of the values by index (`y1 :> ys = ys#(1)`) is among them by construction.
+      const k = this.indexAlias(feature, s);
+      if (k !== undefined && k <= mine.length) continue;
       const sv = this.featureValue(owner, s);
       if (isError(sv)) return sv;
       for (const item of itemsOf(sv)) {
@@ -494,6 +545,24 @@ export class ModelValues {
     const [lower, upper] = (bounds as [number, number] | undefined) ?? [1, 1];
     const node = feature.node as Usage;
     const structural = STRUCTURAL.has(node.keyword) || (node.keyword === 'ref' && this.index.featuresOf(feature).length > 0);
+    // A subsetter bound to one of the feature's own values by index (`part left :> wheel = wheel#(1);`)
+    // names a value the feature has, adding none (indexing yields a value of the sequence indexed): the
+    // values come from the others, or the multiplicity, as if it were not there. Taken only where the
+    // count is one known number that covers every index, and where no other subsetter declares a value
+    // (which of those is first is not modeled).
+    const aliases = subsetters.filter((s) => this.indexAlias(feature, s) !== undefined);
+    if (aliases.length > 0) {
+      const others = subsetters.filter((s) => !aliases.includes(s));
+      const covered = mult && structural && lower === upper && aliases.every((s) => this.indexAlias(feature, s)! <= lower);
+      if (others.length === 0 && covered) {
+        if (lower === 1) return undefined;
+        const items: Value[] = [];
+        for (let k = 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+        return sequence(items);
+      }
+      const alias = aliases[0]!;
+      return error(`'${alias.name ?? '<unnamed>'}' subsets '${path}' and is bound to one of its values by index; this is modeled only where '${path}' has one known number of values (a multiplicity like [2]) that covers the index and no other feature subsets it`, rangeOf(alias), 'unsupported');
+    }
     if (subsetters.length > 0) {
       const items: Value[] = [];
       for (const s of subsetters) {
@@ -520,6 +589,26 @@ export class ModelValues {
     }
     if (lower === 0) return sequence([]);
     return error(`'${path}' has between ${lower} and ${upper === Infinity ? '*' : upper} values and the model does not say which: declare them (parts that subset it) or give it a multiplicity of one number`, mult.range, 'unsupported');
+  }
+
+  /**
+   * The index k where `s` is declared `:> f = f#(k)` (k an Integer literal, `f` naming the subsetted
+   * feature), with nothing else of its own: no type, multiplicity, body or other relation, so it is one
+   * of f's values under another name. Undefined otherwise.
+   */
+  private indexAlias(feature: ModelElement, s: ModelElement): number | undefined {
+    const node = s.node;
+    if (node.kind !== 'Usage' || node.value === null || node.value.isDefault || node.value.isInitial) return undefined;
+    if ((node.body ?? []).length > 0 || node.multiplicity !== null || node.relations.length !== 1 || node.relations[0]!.relation !== 'subsetting') return undefined;
+    const e = node.value.expression;
+    if (e.kind !== 'Index' || e.target.kind !== 'Name' || e.target.name.segments.length !== 1 || e.target.name.isGlobal) return undefined;
+    if (e.index.kind !== 'Literal' || e.index.literal !== 'integer' || typeof e.index.value !== 'number' || !Number.isSafeInteger(e.index.value) || e.index.value < 1) return undefined;
+    const subsetted = this.index.resolveReference(s.parent ?? s, node.relations[0]!.target, s);
+    const named = this.index.resolveReference(s.parent ?? s, e.target.name, s);
+    if (!subsetted || !named || named !== subsetted) return undefined;
+    const roots = this.index.redefinitionRoots(feature);
+    if (!this.index.redefinitionRoots(named).some((r) => roots.includes(r))) return undefined;
+    return e.index.value;
   }
 
   /** The bounds of a multiplicity (`[4]`, `[2..*]`); its expressions must be Integers. */
@@ -728,6 +817,64 @@ export class ModelValues {
     return made;
   }
 
+  private constructions = 0;
+
+  /**
+   * `new T(args)` (KerML ConstructorExpression): a new instance of T, a part, item or occurrence
+   * definition of the model (an occurrence: each `new` makes another), its features given by the
+   * arguments: positional ones in the order T declares its own public features, named ones by name; the
+   * others as T declares them. Refused: a type the model does not declare (a library one), an abstract
+   * one, one with constraints or requirements to check (in it or the structures it holds: a check of the
+   * structure holding the new instance does not reach them), an argument for a feature with a bound value.
+   */
+  construct(type: Reference, args: readonly CallArgument[], ctx: InstanceContext, lexical: ModelElement, at: SourceRange): Outcome {
+    const text = type.kind === 'QualifiedName' ? type.segments.join('::') : type.chain.map((q) => q.segments.join('::')).join('.');
+    const t = this.index.resolveReference(lexical, type);
+    const why = constructionRefusal(this.index, t, text);
+    if (why) return error(why, at, 'unsupported');
+    const def = t!;
+    const owned = def.members.filter((m) => m.node.kind === 'Usage' && m.node.visibility !== 'private' && m.node.visibility !== 'protected');
+    if (args.some((a) => a.name !== null) && args.some((a) => a.name === null)) {
+      return error(`'new ${text}(…)' mixes positional and named arguments`, at);
+    }
+    if (args.some((a) => a.name === null) && owned.some((m) => !PLAIN_FEATURES.has((m.node as Usage).keyword) || (m.node as Usage).role !== null || (m.node as Usage).direction !== null)) {
+      const odd = owned.find((m) => !PLAIN_FEATURES.has((m.node as Usage).keyword) || (m.node as Usage).role !== null || (m.node as Usage).direction !== null)!;
+      return error(`'new ${text}(…)' with positional arguments: ${text} declares '${odd.name ?? '<unnamed>'}', which is not an attribute, part, item or occurrence, so which features the arguments give is not modeled (name them: new ${text}(x = …))`, at, 'unsupported');
+    }
+    if (args.filter((a) => a.name === null).length > owned.length) {
+      return error(`'new ${text}(…)' has ${args.length} arguments, but ${text} declares ${owned.length} public feature${owned.length === 1 ? '' : 's'} of its own`, at);
+    }
+    const path = `${joinPath(ctx.path, `new ${def.name ?? text}`)}#${++this.constructions}`;
+    const made: InstanceContext = { element: def, path, parent: ctx };
+    const given = new Set<ModelElement>();
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      const f = a.name !== null ? this.feature(def, a.name) : owned[i];
+      if (!f) return error(`'new ${text}(…)': ${text} has no feature '${a.name}'`, at);
+      if (given.has(f)) return error(`'new ${text}(…)' gives '${f.name}' twice`, at);
+      given.add(f);
+      const refused = this.refusal(def, f);
+      if (refused) return refused;
+      const conflict = this.index.conflictOf(f, def);
+      if (conflict) return error(conflict, rangeOf(f));
+      // Features whose values other features of T give, or choose among, are read only from T's declaration.
+      if (this.index.subsettersOf(def, f).length > 0 || this.index.isVariationPoint(f) || this.index.isVariant(f)) {
+        return error(`'new ${text}(…)' gives '${f.name}', which other features of ${text} subset or which is a variation point: an argument for it is not modeled`, at, 'unsupported');
+      }
+      const valued = this.index.valueSource(f);
+      if (valued && !valued.node.value.isDefault) {
+        return error(`'new ${text}(…)' gives '${f.name}', which ${text} binds to a value (${valued.node.value.isInitial ? ':=' : '='} at ${valued.node.value.range.line}:${valued.node.value.range.column}): whether the two agree is not modeled`, at, 'unsupported');
+      }
+      const fpath = joinPath(path, pathSegment(f));
+      const typed = this.checkType(f, `'${fpath}'`, a.value);
+      if (isError(typed)) return typed;
+      const counted = this.checkCount(f, fpath, typed);
+      if (isError(counted)) return counted;
+      this.cache.set(fpath, { state: 'done', value: counted });
+    }
+    return this.instance(made);
+  }
+
   /** A feature (own or inherited) of an element by name. */
   feature(element: ModelElement, name: string): ModelElement | undefined {
     return this.index.featureNamed(element, name);
@@ -829,7 +976,20 @@ export class ModelValues {
     const mixed = referencedConstraintMix(element.node);
     if (mixed) return mixed;
     const owner = ctx.element === element && ctx.parent ? ctx.parent : ctx;
-    return this.evaluator.evaluate(referenceExpression(ref), this.environment(owner, element.parent ?? owner.element));
+    const env = this.environment(owner, element.parent ?? owner.element);
+    // `require massLimit;` is itself named massLimit where it is written (SysML: a constraint usage of a
+    // RequirementConstraintMembership takes its name from the constraint it references), so the name read
+    // there is the member itself; the constraint it references is the one the name resolves to from
+    // outside the member. Read it where it is declared when that is a package and the member adds nothing
+    // of its own (a body binding its parameters would be ignored there; otherwise as before).
+    if (ref.kind === 'QualifiedName' && (element.node.body ?? []).length === 0 && this.index.resolveQualifiedName(this.index.writtenIn(ref) ?? element.parent ?? element, ref) === element) {
+      const target = this.index.resolveReference(element.parent ?? element, ref, element);
+      if (target && target !== element && target.node.kind === 'Usage' && target.parent?.node.kind === 'Package') {
+        const v = env.packageFeatureValue(target);
+        if (v !== undefined) return v;
+      }
+    }
+    return this.evaluator.evaluate(referenceExpression(ref), env);
   }
 
   /** Invokes a calc/constraint element with arguments; `ctx` is the instance it is read on. */
@@ -868,6 +1028,9 @@ class ResultEnvironment implements Environment {
   }
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
     return this.outer.invoke(callee, args, evaluator, at);
+  }
+  construct(type: Reference, args: readonly CallArgument[], at: SourceRange): Outcome | undefined {
+    return this.outer.construct(type, args, at);
   }
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify(value, type);
@@ -964,6 +1127,11 @@ export class ModelEnvironment implements Environment {
     return this.values.conforming(element, what, value);
   }
 
+  /** The value of a package-level feature, as a name resolving to it gives. */
+  packageFeatureValue(element: ModelElement): Outcome | undefined {
+    return this.elementValue(element);
+  }
+
   /** The value of an element found by name outside the instance: an enum literal, a package-level feature. */
   private elementValue(element: ModelElement): Outcome | undefined {
     const owner = element.parent;
@@ -995,6 +1163,10 @@ export class ModelEnvironment implements Environment {
     const named = args.find((a) => a.name !== null);
     if (named && isQualifiedLibraryPackage(library.slice(0, library.lastIndexOf('::')))) return error(`${library}() takes positional arguments only, got '${named.name} = …'`, at);
     return callQualifiedLibraryFunction(library, args.map((a) => a.value), { range: at });
+  }
+
+  construct(type: Reference, args: readonly CallArgument[], at: SourceRange): Outcome | undefined {
+    return this.values.construct(type, args, this.ctx, this.scopeOf(type), at);
   }
 
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
@@ -1034,6 +1206,15 @@ export class ModelEnvironment implements Environment {
   }
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
+    if (value.kind === 'instance') {
+      // A structure of the model is an instance of the types its declaration has and of what they
+      // specialize (KerML FeatureTyping, Specialization): a T when one of them is T. Otherwise not known:
+      // an instance may be classified by more types than its declaration names.
+      const made = this.values.contextOfInstance(value);
+      const t = this.values.index.resolveQualifiedName(this.scopeOf(type), type);
+      if (!made || !t || t.node.kind !== 'Definition') return undefined;
+      return this.values.isInstanceOf(made.element, t) ? true : undefined;
+    }
     if (value.kind === 'enum') {
       const t = this.values.index.resolveQualifiedName(this.scopeOf(type), type);
       if (t && t.node.kind === 'Definition' && t.node.keyword === 'enum') return t.name === value.definition;
@@ -1044,6 +1225,17 @@ export class ModelEnvironment implements Environment {
   sourceText(range: SourceRange): string | undefined {
     return this.values.sourceText(this.lexical.path, range);
   }
+}
+
+/**
+ * A feature's step in an instance path: its name, or for an unnamed one (`require massLimit;`, `assert
+ * constraint { … }`) where it is declared, so two unnamed features of one instance are two values, not
+ * one remembered under one path.
+ */
+function pathSegment(e: ModelElement): string {
+  if (e.name !== null) return e.name;
+  const at = e.node.range;
+  return `<unnamed ${at.line}:${at.column}>`;
 }
 
 /** The elements of an instance context and of those that hold it, innermost first. */

@@ -42,6 +42,12 @@ export interface Environment {
    * evaluator then tries the library functions by simple name.
    */
   invoke?(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined;
+  /**
+   * `new T(args)`: a new instance of the model's definition T, its features given by the arguments
+   * (positional ones in the order T declares its own public features, named ones by name). Undefined
+   * when the environment does not construct instances (the evaluator then refuses it).
+   */
+  construct?(type: Reference, args: readonly CallArgument[], at: SourceRange): Outcome | undefined;
   /** Whether a value conforms to a named type (`istype`, `hastype`, `@`, `as`); undefined when the
    * environment does not know the type (built-in scalar and ISQ quantity types are then tried). */
   classify?(value: Scalar, type: QualifiedName): boolean | undefined;
@@ -202,6 +208,11 @@ export class LocalScope implements Environment {
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
     return this.outer.invoke?.(callee, args, evaluator, at);
   }
+  /** The outer environment's, where it constructs instances (absent otherwise, so `new` is refused before its arguments are read). */
+  get construct(): Environment['construct'] {
+    const outer = this.outer;
+    return outer.construct ? (type, args, at) => outer.construct!(type, args, at) : undefined;
+  }
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify?.(value, type);
@@ -231,6 +242,11 @@ class ParameterScope implements Environment {
 
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
     return this.outer.invoke?.(callee, args, evaluator, at);
+  }
+  /** The outer environment's, where it constructs instances (absent otherwise, so `new` is refused before its arguments are read). */
+  get construct(): Environment['construct'] {
+    const outer = this.outer;
+    return outer.construct ? (type, args, at) => outer.construct!(type, args, at) : undefined;
   }
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
@@ -395,8 +411,14 @@ export class Evaluator {
         return this.invocation(expr.callee, expr.args, env, at);
       case 'ArrowInvocation':
         return this.arrowInvocation(expr.target, expr.callee, expr.args, env, at);
-      case 'Constructor':
-        return error(`'new ${referenceText(expr.type)}(…)' (constructing an instance) is not supported`, at, 'unsupported');
+      case 'Constructor': {
+        const refused = error(`'new ${referenceText(expr.type)}(…)' (constructing an instance) is not supported`, at, 'unsupported');
+        if (!env.construct) return refused;
+        const evaluated = this.arguments(expr.args, env);
+        if (isError(evaluated as Outcome)) return evaluated as ValueError;
+        const made = env.construct(expr.type, evaluated as CallArgument[], rangeOfPlace(at));
+        return made !== undefined ? withRange(made, at) : refused;
+      }
       case 'Body':
         return error('a body expression { … } can only be the argument of collect, select, forAll, exists or reject', at, 'unsupported');
       case 'MetadataAccess':
@@ -491,6 +513,9 @@ export class Evaluator {
     const items = itemsOf(v);
     const kept: Scalar[] = [];
     for (const x of items) {
+      // `hastype` asks for T itself, not a subtype; of a structure the model types it by its declaration
+      // and what that specializes, among which which one is its own is not told apart.
+      if (op === 'hastype' && x.kind === 'instance') return error(`'hastype ${nameText(type)}' of ${describeKind(x)}: whether T is its type itself rather than one it specializes is not modeled (istype asks whether it is a T)`, at, 'unsupported');
       const c = env.classify?.(x, type) ?? builtInClassify(x, type);
       if (c === undefined) return error(`cannot tell whether ${describeKind(x)} is a '${nameText(type)}'`, at, 'unsupported');
       if (op === 'as') {
