@@ -152,6 +152,19 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     proves(m, [[['evaluate', 'NS::optional'], 'optional', 'null']]);
   });
 
+  it("redefinition: a feature a supertype renamed (z :>> x) and a subtype redefines again (:>> x) is one feature under both names", () => {
+    const m = join(OURS, 'redefinition-chain.sysml');
+    // d.z was 2 (B's value) and B's w read it (200) while A's x read 4; d.z had no feature; big was unsatisfiable.
+    proves(m, [
+      [['evaluate', 'RC::d::z'], 'x', '4'],
+      [['evaluate', 'RC::d::w'], 'w', '400'],
+      [['evaluate', 'RC::viaChain'], 'viaChain', '4'],
+    ]);
+    const r = ask('satisfiable', 'RC::d::big', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(r.answer.result?.claim, 'satisfiable');
+  });
+
   it('calc and analysis bodies run their for/assign actions', () => {
     const m = join(SHARED, 'analysis-loop.sysml');
     let r = ask('compute', 'AL::Counter', '--bind', 'n=4', '--model', m);

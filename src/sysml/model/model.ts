@@ -363,7 +363,7 @@ export class ModelIndex {
   }
 
   /** Every feature of an element in order: inherited ones first, own ones replacing them by name. */
-  featuresOf(e: ModelElement, seen?: Set<ModelElement>): ModelElement[] {
+  featuresOf(e: ModelElement, seen?: Set<ModelElement>, names?: Map<string, ModelElement>): ModelElement[] {
     if (seen === undefined) {
       const cached = this.featuresCache.get(e);
       if (cached) return cached;
@@ -373,7 +373,7 @@ export class ModelIndex {
       this.featureNamesCache.set(e, names);
       return computed;
     }
-    return this.collectFeatures(e, seen);
+    return this.collectFeatures(e, seen, names);
   }
 
   /**
@@ -392,8 +392,8 @@ export class ModelIndex {
     let branch = -1;
     // A redefinition is one feature under two names (KerML 7.3.4.6): `attribute y :>> x` replaces the
     // inherited `x`, and reading `x` or `y` gives the same feature.
-    const put = (m: ModelElement, own: boolean) => {
-      const names = [m.name, ...this.redefinedNamesOf(m)].filter((n): n is string => n !== null);
+    const put = (m: ModelElement, own: boolean, given: readonly string[] = []) => {
+      const names = [m.name, ...this.redefinedNamesOf(m), ...given].filter((n, i, all): n is string => n !== null && all.indexOf(n) === i);
       let at: number | undefined;
       for (const n of names) {
         at = index.get(n);
@@ -440,7 +440,14 @@ export class ModelIndex {
     const types = this.typesOf(e);
     for (const [i, t] of types.entries()) {
       branch = i;
-      for (const m of this.featuresOf(t, seen)) put(m, false);
+      // The names the supertype gives each feature come along: `D :> B` where B's `z :>> x` is replaced
+      // by D's `:>> x` leaves one feature that answers to z on D's instances too (it read B's z = 2 beside
+      // D's x = 4, while A's expressions read 4).
+      const given = new Map<string, ModelElement>();
+      const inherited = this.featuresOf(t, seen, given);
+      const namesGiven = new Map<ModelElement, string[]>();
+      for (const [n, f] of given) namesGiven.set(f, [...(namesGiven.get(f) ?? []), n]);
+      for (const m of inherited) put(m, false, namesGiven.get(m));
     }
     // A variation point's variants are its choices, not features of its instances.
     for (const m of e.members) if (!this.isVariant(m)) put(m, true);
