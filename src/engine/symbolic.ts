@@ -378,8 +378,10 @@ export class Symbolizer {
       case 'integer':
         return { kind: 'num', term: num(v.value.toString()), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       case 'real':
+        this.notRounded(v, path, at);
         return { kind: 'num', term: num(numeral(v.value)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
       case 'quantity':
+        this.notRounded(v, path, at);
         return inUnit(num(numeral(v.value)), v.unit, v.unit);
       case 'unit':
         return { kind: 'unit', unit: v.unit };
@@ -391,6 +393,17 @@ export class Symbolizer {
       // eslint-disable-next-line no-fallthrough
       default:
         return { kind: 'const', value: v };
+    }
+  }
+
+  /**
+   * A constant the evaluator computed whose double is only near the number (a function's result such as
+   * `sin(pi)`, a difference that cancels): stated as the exact numeral of its double, it would let z3
+   * prove what the number does not say (`x > 0.0 and sin(pi) == 0.0` was unsatisfiable).
+   */
+  private notRounded(v: Value & { kind: 'real' | 'quantity' }, path: string, at: SourceRange | undefined): void {
+    if (v.loose || v.err !== undefined) {
+      this.fail(at, path, `the value ${format(v)} computed here is only near the number it stands for (a function's result or a difference of nearly equal numbers, rounded in binary floating point), so the solver cannot state it exactly`);
     }
   }
 
@@ -571,8 +584,15 @@ export class Symbolizer {
             if (isError(v)) this.fail(v.range ?? at, path, v.message);
             return this.fromValue(v, path, at);
           }
-          case 'real':
-            return { kind: 'num', term: num(numeral(expr.value as number)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
+          case 'real': {
+            const x = expr.value as number;
+            // Outside the doubles' range (1e400, 1e-400) the evaluator refuses the literal: so does the solver.
+            if (!Number.isFinite(x) || Math.abs(x) < 2.2250738585072014e-308) {
+              const v = this.concrete.evaluate(expr, this.values.environment(this.values.root, env.lexical));
+              if (isError(v)) this.fail(v.range ?? at, path, v.message);
+            }
+            return { kind: 'num', term: num(numeral(x)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
+          }
           case 'boolean':
             return { kind: 'bool', term: { op: 'bool', value: expr.value as boolean } };
           case 'string':

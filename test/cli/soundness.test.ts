@@ -152,6 +152,47 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     proves(m, [[['evaluate', 'NS::optional'], 'optional', 'null']]);
   });
 
+  it('Reals: a literal or result outside the doubles is refused; a rounding far from the compared size (a function near 0, a cancelling difference, across units) is refused', () => {
+    const m = join(OURS, 'rounding-range.sysml');
+    // Each was answered at proved, wrongly: true, false, false, false, false, true, false, true, true.
+    refuses(m, [
+      [['evaluate', 'RR::huge'], /rounding-range\.sysml:5:/, /the Real literal 1e400 is outside the range/],
+      [['evaluate', 'RR::tiny'], /rounding-range\.sysml:6:/, /the Real literal 1e-400 is outside the range/],
+      [['evaluate', 'RR::power'], /rounding-range\.sysml:7:/, /'\*\*' of 2\.0 and 2000 gives Infinity: the result is outside the range/],
+      [['evaluate', 'RR::under'], /rounding-range\.sysml:8:/, /exp\(-1000\) is 0: outside the range/],
+      [['evaluate', 'RR::sinPi'], /rounding-range\.sysml:10:/, /differ by less than the rounding of Reals/],
+      [['evaluate', 'RR::cancel'], /rounding-range\.sysml:11:/, /differ by less than the rounding of Reals/],
+      [['evaluate', 'RR::expOne'], /rounding-range\.sysml:13:/, /their doubles are equal, but a function computed one/],
+      // Each was unsatisfiable at proved; each holds (sin(π) = 0, 1e-400 > 0, e^(1e-20) > 1).
+      [['satisfiable', 'RR::sinPiSat'], /rounding-range\.sysml:24:/, /only near the number it stands for/],
+      [['satisfiable', 'RR::tinySat'], /rounding-range\.sysml:25:/, /the Real literal 1e-400 is outside the range/],
+      [['satisfiable', 'RR::expSat'], /rounding-range\.sysml:26:/, /only near the number it stands for/],
+      // was Infinity at proved
+      [['evaluate', 'RR::toRealHuge'], /rounding-range\.sysml:30:/, /ToReal\("1e400"\) is Infinity: outside the range/],
+      // false, false and 2 at proved: includes and excluding compared doubles
+      [['evaluate', 'RR::member'], /rounding-range\.sysml:32:/, /includes\(\): '==' of 0\.0 and 1\.2246467991473532e-16: they differ by less than the rounding/],
+      [['evaluate', 'RR::left'], /rounding-range\.sysml:34:/, /excluding\(\): '=='/],
+    ]);
+    proves(m, [
+      [['evaluate', 'RR::root'], 'root', 'true'],
+      [['evaluate', 'RR::sinZero'], 'sinZero', 'true'],
+      [['evaluate', 'RR::kmEqual'], 'kmEqual', 'true'],
+      [['evaluate', 'RR::mass'], 'mass', 'true'],
+      // Quantities from decimals are exact: 0.3 kg − 0.1 kg − 0.2 kg is 0 kg (it was false at proved).
+      [['evaluate', 'RR::margin'], 'margin', 'true'],
+      // and across units with exact factors: 1 km is not 1000.0000000001 m (it was true at proved, a 1e-12 tolerance).
+      [['evaluate', 'RR::acrossUnits'], 'acrossUnits', 'false'],
+      [['evaluate', 'RR::big'], 'big', 'true'],
+      [['evaluate', 'RR::apart'], 'apart', 'true'],
+      // both were 3
+      [['evaluate', 'RR::floorExact'], 'floorExact', '2'],
+      [['evaluate', 'RR::toIntegerExact'], 'toIntegerExact', '2'],
+      [['evaluate', 'RR::memberExact'], 'memberExact', 'true'],
+      // exact quantities: 0.1 kg + 0.2 kg is 0.3 kg (it was false at proved)
+      [['evaluate', 'RR::memberMass'], 'memberMass', 'true'],
+    ]);
+  });
+
   it("redefinition: a feature a supertype renamed (z :>> x) and a subtype redefines again (:>> x) is one feature under both names", () => {
     const m = join(OURS, 'redefinition-chain.sysml');
     // d.z was 2 (B's value) and B's w read it (200) while A's x read 4; d.z had no feature; big was unsatisfiable.
@@ -163,6 +204,20 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     const r = ask('satisfiable', 'RC::d::big', '--model', m);
     proved(r.code, r.answer);
     assert.equal(r.answer.result?.claim, 'satisfiable');
+  });
+
+  it('types: a whole number is an Integer to istype as to a declaration; a Real\'s exact value decides, and a rounding that reaches a whole number is refused', () => {
+    const m = join(OURS, 'whole-numbers.sysml');
+    // literal and quotient were false (while `t : Integer = 3.0` held); notWhole was the Integer 3, rounded 2.
+    proves(m, [
+      [['evaluate', 'WN::literal'], 'literal', 'true'],
+      [['evaluate', 'WN::quotient'], 'quotient', 'true'],
+      [['evaluate', 'WN::half'], 'half', 'false'],
+    ]);
+    refuses(m, [
+      [['evaluate', 'WN::notWhole'], /whole-numbers\.sysml:5:/, /'notWhole' is declared Integer but its value is/],
+      [['evaluate', 'WN::rounded'], /whole-numbers\.sysml:6:/, /whether 2\.0 is a whole number is not known/],
+    ]);
   });
 
   it('calc and analysis bodies run their for/assign actions', () => {

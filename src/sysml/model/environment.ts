@@ -11,7 +11,7 @@ import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, t
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
-import { asInstanceOf, specializesThrough } from '../semantics/types';
+import { asInstanceOf, isIntegerTypeName, specializesThrough, wholeNumberDoubt } from '../semantics/types';
 import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
 
 /** One instance in the evaluation: the element whose features it has, and its path from the root. */
@@ -692,6 +692,8 @@ export class ModelValues {
       }
       let typed: Scalar | undefined = item;
       for (const t of types) {
+        const doubt = t.kind === 'scalar' && isIntegerTypeName(t.name) ? wholeNumberDoubt(typed) : undefined;
+        if (doubt !== undefined) return error(`${what} is declared ${t.written}, but ${doubt}`, rangeOf(feature), 'unsupported');
         typed = t.kind === 'scalar' ? asInstanceOf(typed, t.name) : this.isLiteralOf(t.definition, typed) ? typed : undefined;
         if (typed === undefined) return error(`${what} is declared ${t.written} but its value is ${format(item)}`, rangeOf(feature));
       }

@@ -7,6 +7,7 @@ import type {
   Argument, BodyExpression, Expression, Member, QualifiedName, Reference, SourceRange, Usage,
 } from '../ast';
 import { refusalMessage, unmodeled, type Unmodeled } from '../support';
+import { asInstanceOf, wholeNumberDoubt } from './types';
 import { CalcBodyRunner, hasBodyActions } from './calc-body';
 import { BODY_FUNCTIONS, callBodyFunction, callLibraryFunction, isBodyFunction, type BodyFunction } from './functions';
 import { binary, index, single, truth, unary, withUnit, type BinaryOperator } from './operators';
@@ -95,14 +96,23 @@ const INTERRUPT_EVERY = 1024;
  * axis its value is a Real, which the engine holds as another kind, so it cannot tell (undefined). */
 const complexOfRealType = (v: Scalar): false | undefined => (v.kind === 'complex' && v.im !== 0 ? false : undefined);
 
+/** Whether a value is an instance of Integer, Natural or Positive; undefined when its rounding cannot tell. */
+function wholeInstance(v: Scalar, type: 'Integer' | 'Natural' | 'Positive'): boolean | undefined {
+  if (v.kind === 'complex') return complexOfRealType(v);
+  if (wholeNumberDoubt(v) !== undefined) return undefined;
+  return asInstanceOf(v, type) !== undefined;
+}
+
 /** Names of the built-in scalar types, for classification when the environment does not know them;
  * undefined when it cannot tell. */
 const SCALAR_TYPES: Record<string, (v: Scalar) => boolean | undefined> = {
   Boolean: (v) => v.kind === 'boolean',
   String: (v) => v.kind === 'string',
-  Integer: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer'),
-  Natural: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' && v.value >= 0n),
-  Positive: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' && v.value > 0n),
+  // A whole number is an Integer whichever expression made it (`6 / 2`, `3.0`), as a feature's type
+  // check reads it (types.ts asInstanceOf): `3.0 istype Integer` was false while `t : Integer = 3.0` held.
+  Integer: (v) => wholeInstance(v, 'Integer'),
+  Natural: (v) => wholeInstance(v, 'Natural'),
+  Positive: (v) => wholeInstance(v, 'Positive'),
   Rational: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' || v.kind === 'real'),
   Real: (v) => (v.kind === 'complex' ? complexOfRealType(v) : v.kind === 'integer' || v.kind === 'real'),
   // ScalarValues: Real specializes Complex, which specializes Number.
@@ -347,7 +357,7 @@ export class Evaluator {
     const at: Place = expr;
     switch (expr.kind) {
       case 'Literal':
-        return this.literal(expr, env, unitContext);
+        return this.literal(expr, env, unitContext, at);
       case 'Null':
         return NULL;
       case 'Name':
@@ -428,7 +438,7 @@ export class Evaluator {
     }
   }
 
-  private literal(expr: Expression & { kind: 'Literal' }, env: Environment, unitContext: boolean): Outcome {
+  private literal(expr: Expression & { kind: 'Literal' }, env: Environment, unitContext: boolean, at: Place): Outcome {
     switch (expr.literal) {
       case 'integer': {
         const n = expr.value as number;
@@ -443,7 +453,16 @@ export class Evaluator {
       case 'real': {
         // Its exact value from its digits (0.1 is one tenth; the double is only near it).
         const exact = expr.digits !== undefined ? decimalRational(expr.digits) : undefined;
-        return real(expr.value as number, exact);
+        const v = expr.value as number;
+        // Without its exact value (an exponent past ±300), a literal outside the doubles' range would
+        // be read as Infinity or 0 (`1e400 == 1e401` was true, `1e-400 > 0.0` false): refused.
+        if (exact === undefined && (!Number.isFinite(v) || Math.abs(v) < 2.2250738585072014e-308)) {
+          const text = expr.digits ?? env.sourceText?.(expr.range) ?? String(v);
+          if (!Number.isFinite(v) || /[1-9]/.test(text.replace(/[eE].*$/, ''))) {
+            return error(`the Real literal ${text.trim()} is outside the range of the binary floating point the engine computes with (about 2.2e-308 to 1.8e308 in size), and its exact value is not kept (exponents past ±300); not decided`, at, 'unsupported');
+          }
+        }
+        return real(v, exact);
       }
       case 'string': return str(expr.value as string);
       case 'boolean': return bool(expr.value as boolean);

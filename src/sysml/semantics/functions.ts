@@ -7,10 +7,32 @@ import { arithmetic, comparison, convertQuantity, equality, single, truth, unary
 import { drawNormal, drawTriangular, drawUniform, type Draws } from './random';
 import { convertMagnitude, parseUnit, powerUnit, type Unit } from './units';
 import {
-  bool, complex, complexParts, describeKind, equals, error, errorOf, exactMagnitude, format, int, isError, itemsOf, nameNotation, NULL, quantity, real,
+  bool, complex, complexParts, describeKind, equals, error, errorOf, exactMagnitude, format, int, isError, isLoose, itemsOf, nameNotation, NULL, quantity, real,
   ROUNDING, sequence, str, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
-import { decimalRational, multiplyRational, rationalToNumber, type Rational } from './rational';
+
+/** Smallest normal double: below it a double holds fewer than 53 bits. */
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/** A result no double holds near enough to decide with: infinite, or a non-zero number that underflowed. */
+function outsideDoubles(name: string, v: number | string, y: number, ctx: CallContext): ValueError {
+  return error(`${name}(${v}) is ${y}: outside the range of the binary floating point the engine computes with (about 2.2e-308 to 1.8e308 in size), so it is not a Real the engine can decide with; not decided`, ctx.range, 'unsupported');
+}
+
+/** The whole square root of n ≥ 0, or undefined when n is no square. */
+function bigSqrt(n: bigint): bigint | undefined {
+  if (n < 0n) return undefined;
+  if (n < 2n) return n;
+  // Newton's steps down from a power of two above the root, to the floor of the root.
+  let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2) + 1);
+  for (;;) {
+    const y = (x + n / x) / 2n;
+    if (y >= x) break;
+    x = y;
+  }
+  return x * x === n ? x : undefined;
+}
+import { decimalRational, rationalToNumber, type Rational } from './rational';
 
 /** A body expression (`{in x; x > 0}`) applied to one element. */
 export type Body = (item: Scalar, index: number) => Outcome;
@@ -106,8 +128,8 @@ function numeric(name: string, f: (x: number) => number, integral: boolean, onIn
       // A whole number decided past the argument's error is exact; abs keeps the error.
       if (integral && Number.isFinite(y)) ye = { n: BigInt(y), d: 1n };
     }
-    if (x.kind === 'real') return integral && Number.isFinite(y) ? int(ye ? ye.n : BigInt(y)) : real(y, ye, ye ? undefined : err);
-    return quantity(y, x.unit, ye, ye ? undefined : err);
+    if (x.kind === 'real') return integral && Number.isFinite(y) ? int(ye ? ye.n : BigInt(y)) : real(y, ye, ye ? undefined : err, !ye && isLoose(x));
+    return quantity(y, x.unit, ye, ye ? undefined : err, !ye && isLoose(x));
   };
 }
 
@@ -139,14 +161,18 @@ function transcendental(name: string, f: (x: number) => number, angle: boolean):
     if (v === undefined) return error(`${name}() needs ${angle ? 'a number or an angle' : 'a number'}, got ${describeKind(x)}`, ctx.range);
     const y = f(v);
     if (Number.isNaN(y)) return error(`${name}(${v}) is undefined`, ctx.range);
+    if (!Number.isFinite(y) || (name === 'exp' && Math.abs(y) < MIN_NORMAL)) return outsideDoubles(name, v, y, ctx);
     // At 0 (ln and log at 1, arccos at 1) the value is a whole number exactly; at any other exact
     // argument it is irrational (Lindemann–Weierstrass), so no exact value is lost elsewhere.
     const exact = exactMagnitude(x);
     const at = exact && exact.d === 1n && (exact.n === 0n || exact.n === 1n) && (x.kind !== 'quantity' || x.unit.name === 'rad') ? Number(exact.n) : undefined;
     const special = at === undefined ? undefined : EXACT_AT[name]?.[at];
     if (special !== undefined) return real(special, { n: BigInt(special), d: 1n });
+    // log10 of a whole power of ten is that power.
+    if (name === 'log10' && exact && exact.d === 1n && /^10*$/.test(exact.n.toString())) return real(y, { n: BigInt(exact.n.toString().length - 1), d: 1n });
     const ev = x.kind === 'integer' && Number.isSafeInteger(v) ? 0 : argumentError(x, v, x.kind === 'quantity' && x.unit.name !== 'rad');
-    if (ev === 0) return real(y);
+    // Any other value is irrational: no double holds it (loose).
+    if (ev === 0) return real(y, undefined, undefined, true);
     let spread: number;
     if (name === 'sin' || name === 'cos' || name === 'arctan') spread = ev;
     else {
@@ -158,7 +184,7 @@ function transcendental(name: string, f: (x: number) => number, angle: boolean):
       }
       spread = Math.max(Math.abs(hi - y), Math.abs(y - lo));
     }
-    return real(y, undefined, spread + ROUNDING * Math.abs(y));
+    return real(y, undefined, spread + ROUNDING * Math.abs(y), true);
   };
 }
 
@@ -202,8 +228,16 @@ const FUNCTIONS: Record<string, Fn> = {
   size: (args, ctx) => arity('size', args, 1, 1, ctx) ?? int(itemsOf(args[0]!).length),
   isEmpty: (args, ctx) => arity('isEmpty', args, 1, 1, ctx) ?? bool(itemsOf(args[0]!).length === 0),
   notEmpty: (args, ctx) => arity('notEmpty', args, 1, 1, ctx) ?? bool(itemsOf(args[0]!).length > 0),
-  includes: (args, ctx) => arity('includes', args, 2, 2, ctx) ?? bool(includesAll(args[0]!, args[1]!)),
-  excludes: (args, ctx) => arity('excludes', args, 2, 2, ctx) ?? bool(!itemsOf(args[1]!).some((y) => includesAll(args[0]!, y))),
+  includes: (args, ctx) => arity('includes', args, 2, 2, ctx) ?? asBool(includesAll(args[0]!, args[1]!, ctx, 'includes')),
+  excludes: (args, ctx) => {
+    const bad = arity('excludes', args, 2, 2, ctx);
+    if (bad) return bad;
+    for (const y of itemsOf(args[1]!)) {
+      const m = memberOf(itemsOf(args[0]!), y, ctx, 'excludes');
+      if (m !== false) return typeof m === 'boolean' ? bool(false) : m;
+    }
+    return bool(true);
+  },
   first: (args, ctx) => arity('first', args, 1, 1, ctx) ?? (itemsOf(args[0]!)[0] ?? NULL),
   last: (args, ctx) => arity('last', args, 1, 1, ctx) ?? (itemsOf(args[0]!).at(-1) ?? NULL),
   min: (args, ctx) => (args.length === 0 ? error('min() needs at least one argument', ctx.range) : extreme('min', args, ctx)),
@@ -233,15 +267,18 @@ const FUNCTIONS: Record<string, Fn> = {
       return error(`sqrt(${format(x)}): the argument is within the rounding of Reals computed in binary floating point (±${ev.toPrecision(2)}) of 0, and may be negative, where sqrt has no Real value; not decided`, ctx.range, 'unsupported');
     }
     const y = Math.sqrt(v);
-    // An exact argument whose root is a short decimal (sqrt(2.25) = 1.5) keeps an exact root.
+    if (!Number.isFinite(y) || (v !== 0 && y < MIN_NORMAL)) return outsideDoubles('sqrt', v, y, ctx);
+    // The square of a rational has its root exactly (sqrt(6.25) is 2.5, sqrt(1/9) is 1/3); any other
+    // root no double holds (loose).
     const exact = exactMagnitude(x);
-    const candidate = exact && Number.isFinite(y) ? decimalRational(String(y)) : undefined;
-    const root = candidate && exact && (() => { const sq = multiplyRational(candidate, candidate); return sq && sq.n === exact.n && sq.d === exact.d; })() ? candidate : undefined;
+    const rn = exact ? bigSqrt(exact.n) : undefined;
+    const rd = exact && rn !== undefined ? bigSqrt(exact.d) : undefined;
+    const root = rn !== undefined && rd !== undefined ? { n: rn, d: rd } : undefined;
     const err = root ? undefined : Math.max(Math.sqrt(v + ev) - y, y - Math.sqrt(Math.max(0, v - ev))) + ROUNDING * y;
-    if (x.kind !== 'quantity') return real(y, root, err);
+    if (x.kind !== 'quantity') return real(root ? rationalToNumber(root, y) : y, root, err, !root);
     const unit = powerUnit(x.unit, 0.5);
     if (!unit) return error(`sqrt() of [${x.unit.name}] has no unit: an exponent would be fractional`, ctx.range);
-    return quantity(y, unit, root, err);
+    return quantity(root ? rationalToNumber(root, y) : y, unit, root, err, !root);
   },
   exp: transcendental('exp', Math.exp, false),
   ln: transcendental('ln', (x) => (x > 0 ? Math.log(x) : NaN), false),
@@ -263,10 +300,16 @@ const FUNCTIONS: Record<string, Fn> = {
   union: (args, ctx) => arity('union', args, 2, 2, ctx) ?? sequence([args[0]!, args[1]!]),
   including: (args, ctx) => arity('including', args, 2, 2, ctx) ?? sequence([args[0]!, args[1]!]),
   excluding: (args, ctx) => arity('excluding', args, 2, 2, ctx)
-    ?? sequence(itemsOf(args[0]!).filter((x) => !itemsOf(args[1]!).some((y) => equals(x, y)))),
+    ?? filterBy(args[0]!, args[1]!, false, ctx, 'excluding'),
   intersection: (args, ctx) => arity('intersection', args, 2, 2, ctx)
-    ?? sequence(itemsOf(args[0]!).filter((x) => itemsOf(args[1]!).some((y) => equals(x, y)))),
-  includesOnly: (args, ctx) => arity('includesOnly', args, 2, 2, ctx) ?? bool(includesAll(args[0]!, args[1]!) && includesAll(args[1]!, args[0]!)),
+    ?? filterBy(args[0]!, args[1]!, true, ctx, 'intersection'),
+  includesOnly: (args, ctx) => {
+    const bad = arity('includesOnly', args, 2, 2, ctx);
+    if (bad) return bad;
+    const one = includesAll(args[0]!, args[1]!, ctx, 'includesOnly');
+    if (one !== true) return asBool(one);
+    return asBool(includesAll(args[1]!, args[0]!, ctx, 'includesOnly'));
+  },
   subsequence: (args, ctx) => {
     const bad = arity('subsequence', args, 2, 3, ctx);
     if (bad) return bad;
@@ -322,7 +365,15 @@ const FUNCTIONS: Record<string, Fn> = {
     const x = single(args[0]!, 'ToInteger()', 'as its argument', ctx.range);
     if (isError(x)) return x;
     if (x.kind === 'integer') return x;
-    if (x.kind === 'real' && Number.isFinite(x.value)) return int(BigInt(Math.trunc(x.value)));
+    // An exact value decides, not its double (ToInteger(2.99999999999999999999) is 2; bigint division truncates).
+    if (x.kind === 'real' && x.exact) return int(x.exact.n / x.exact.d);
+    if (x.kind === 'real' && Number.isFinite(x.value)) {
+      const e = errorOf(x);
+      if (Math.trunc(x.value - e) !== Math.trunc(x.value + e)) {
+        return error(`ToInteger() of ${format(x)}: a whole number lies within the rounding of its argument (a value a function computed, or a difference of nearly equal numbers), so which one it gives is not known; not decided`, ctx.range, 'unsupported');
+      }
+      return int(BigInt(Math.trunc(x.value)));
+    }
     if (x.kind === 'string' && /^\s*[+-]?[0-9]+\s*$/.test(x.value)) return int(BigInt(x.value.trim()));
     return error(`ToInteger() cannot convert ${x.kind === 'string' ? JSON.stringify(x.value) : describeKind(x)}`, ctx.range);
   },
@@ -334,7 +385,15 @@ const FUNCTIONS: Record<string, Fn> = {
     // The Real an Integer or a decimal text is, exactly (rational.ts).
     if (x.kind === 'integer') return real(Number(x.value), { n: x.value, d: 1n });
     if (x.kind === 'real') return x;
-    if (x.kind === 'string' && x.value.trim() !== '' && !Number.isNaN(Number(x.value))) return real(Number(x.value), decimalRational(x.value.trim()));
+    // A decimal as a Real literal writes it, with its exact value (`ToReal("0.1")` is one tenth); not
+    // JavaScript's other spellings (`0x10`, `Infinity`), and not a number outside the doubles without it.
+    if (x.kind === 'string' && /^\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*$/.test(x.value)) {
+      const v = Number(x.value);
+      const exact = decimalRational(x.value.trim().replace(/^\+/, ''));
+      if (exact && Number.isFinite(v) && (v === 0 || Math.abs(v) >= MIN_NORMAL)) return real(v, exact);
+      if (!Number.isFinite(v) || Math.abs(v) < MIN_NORMAL) return outsideDoubles('ToReal', JSON.stringify(x.value), v, ctx);
+      return real(v, exact);
+    }
     return error(`ToReal() cannot convert ${x.kind === 'string' ? JSON.stringify(x.value) : describeKind(x)}`, ctx.range);
   },
   // SequenceFunctions (KerML 9.2.x, library SequenceFunctions.kerml), computed as their library bodies read.
@@ -424,7 +483,10 @@ function realFunction(name: string, f: (x: number) => number): Fn {
     if (v === undefined) return error(`${name}() needs a Real, got ${describeKind(x)}`, ctx.range);
     const y = f(v);
     if (!Number.isFinite(y)) return error(`${name}(${v}) is undefined`, ctx.range);
-    return real(y);
+    // deg(0.0) and rad(0.0) are 0; otherwise π enters and no double holds the result.
+    if (y === 0 && v === 0 && name !== 'cot') return real(0, { n: 0n, d: 1n });
+    const slope = name === 'deg' ? 180 / Math.PI : name === 'rad' ? Math.PI / 180 : 1 + y * y;
+    return real(y, undefined, slope * errorOf(x) + 2 * ROUNDING * Math.abs(y), true);
   };
 }
 
@@ -670,7 +732,8 @@ const COMPLEX_FUNCTIONS: Record<string, Fn> = {
 export function libraryFeatureValue(qualifiedName: string, range?: Place): Outcome | undefined {
   switch (qualifiedName) {
     case 'TrigFunctions::pi':
-      return real(Math.PI);
+      // π: no double holds it.
+      return real(Math.PI, undefined, undefined, true);
     case 'ComplexFunctions::i':
       return complex(0, 1);
     case 'VectorFunctions::cartesian3DZeroVector':
@@ -722,10 +785,46 @@ function numericTest(name: string, test: (x: number) => boolean): Fn {
   };
 }
 
-function includesAll(seq: Value, wanted: Value): boolean {
-  const items = itemsOf(seq);
-  return itemsOf(wanted).every((w) => items.some((x) => equals(x, w)));
+/**
+ * Whether x == w, as `==` decides it: a pair that only the rounding of doubles tells apart or together
+ * (`sin(pi)` and 0.0) is refused, not answered from the doubles.
+ */
+function sameItem(x: Scalar, w: Scalar, ctx: CallContext, name: string): boolean | ValueError {
+  const c = equality('==', x, w, ctx.range);
+  if (isError(c)) return c.code === 'unsupported' ? error(`${name}(): ${c.message}`, ctx.range, 'unsupported') : equals(x, w);
+  return c.kind === 'boolean' && c.value;
 }
+
+/** Whether some item of `items` is w (sameItem), or the refusal. */
+function memberOf(items: readonly Scalar[], w: Scalar, ctx: CallContext, name: string): boolean | ValueError {
+  for (const x of items) {
+    const s = sameItem(x, w, ctx, name);
+    if (s !== false) return s;
+  }
+  return false;
+}
+
+function includesAll(seq: Value, wanted: Value, ctx: CallContext, name: string): boolean | ValueError {
+  const items = itemsOf(seq);
+  for (const w of itemsOf(wanted)) {
+    const m = memberOf(items, w, ctx, name);
+    if (m !== true) return m;
+  }
+  return true;
+}
+
+/** The items of `seq` that are (or are not) among `others`, or the refusal. */
+function filterBy(seq: Value, others: Value, keep: boolean, ctx: CallContext, name: string): Outcome {
+  const out: Scalar[] = [];
+  for (const x of itemsOf(seq)) {
+    const m = memberOf(itemsOf(others), x, ctx, name);
+    if (typeof m !== 'boolean') return m;
+    if (m === keep) out.push(x);
+  }
+  return sequence(out);
+}
+
+const asBool = (b: boolean | ValueError): Outcome => (typeof b === 'boolean' ? bool(b) : b);
 
 function allAny(name: string, args: readonly Value[], ctx: CallContext, all: boolean): Outcome {
   const bad = arity(name, args, 1, 1, ctx);

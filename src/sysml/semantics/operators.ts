@@ -7,7 +7,7 @@ import {
 } from './units';
 import { addRational, divideRational, multiplyRational, powerRational, rationalToNumber, subtractRational, type Rational } from './rational';
 import {
-  bool, compare, complex, complexParts, describeKind, equals, error, errorOf, exactMagnitude, exactOf, format, int, isNull, itemsOf, NULL,
+  bool, compare, complex, complexParts, describeKind, equals, error, errorOf, exactMagnitude, exactOf, format, int, isLoose, isNull, itemsOf, NULL,
   quantity, real, ROUNDING, formatReal, sequence, str, unitValue, type Outcome, type Scalar, type Place, type Value, type ValueError,
 } from './values';
 
@@ -58,21 +58,21 @@ const asNumber = (v: Scalar & { kind: 'integer' | 'real' }): number => (v.kind =
  * A quantity result, with mixed scales (km·s/h) rewritten in the coherent unit; `exact` and `err` are
  * the magnitude's in `unit` (values.ts), carried through the rescaling.
  */
-function quantityIn(value: number, unit: Unit, exact?: Rational, err?: number): Scalar {
+function quantityIn(value: number, unit: Unit, exact?: Rational, err?: number, loose?: boolean): Scalar {
   const { unit: tidy, scale } = tidyUnit(unit);
   if (tidy.terms.length > 0 && isDimensionless(tidy.dimension) && tidy.dimension[7] === 0) {
     // km/m and the like: a pure number in the end.
     const v = (value * scale * tidy.num) / tidy.den;
     const f = exactFactor(unit);
     const e = exact && f ? multiplyRational(exact, f) : undefined;
-    return e ? real(rationalToNumber(e, v), e) : real(v, undefined, rescaledError(err, scale * tidy.num / tidy.den, v));
+    return e ? real(rationalToNumber(e, v), e) : real(v, undefined, rescaledError(err, scale * tidy.num / tidy.den, v), loose);
   }
-  if (tidy === unit) return quantity(value, unit, exact, exact ? undefined : err);
+  if (tidy === unit) return quantity(value, unit, exact, exact ? undefined : err, loose);
   const v = value * scale;
   const f = exactFactor(unit);
   const t = exactFactor(tidy);
   const e = exact && f && t ? divideRational(multiplyRational(exact, f) ?? ZERO, t) : undefined;
-  return e ? quantity(rationalToNumber(e, v), tidy, e) : quantity(v, tidy, undefined, rescaledError(err, scale, v));
+  return e ? quantity(rationalToNumber(e, v), tidy, e) : quantity(v, tidy, undefined, rescaledError(err, scale, v), loose);
 }
 
 const ZERO: Rational = { n: 0n, d: 1n };
@@ -120,20 +120,56 @@ export function arithmetic(op: ArithmeticOperator, left: Value, right: Value, ra
   if (a.kind === 'unit' || b.kind === 'unit') return unitArithmetic(op, a, b, range) ?? mismatch();
   if (!isNumericScalar(a) || !isNumericScalar(b)) return mismatch();
 
+  let r: Outcome;
   switch (op) {
     case '+':
     case '-':
-      return addOrSubtract(op, a, b, range, mismatch);
+      r = addOrSubtract(op, a, b, range, mismatch);
+      break;
     case '*':
-      return multiply(a, b);
+      r = multiply(a, b);
+      break;
     case '/':
-      return divide(a, b, range);
+      r = divide(a, b, range);
+      break;
     case '%':
-      return modulo(a, b, range, mismatch);
+      r = modulo(a, b, range, mismatch);
+      break;
     case '**':
     case '^':
-      return power(a, b, range, mismatch);
+      r = power(a, b, range, mismatch);
+      break;
   }
+  if ((r.kind !== 'real' && r.kind !== 'quantity') || r.exact) return r;
+  const beyond = beyondDoubles(op, a, b, r, range);
+  if (beyond) return beyond;
+  // A function's value no double holds stays so through arithmetic, as does a fractional power (a root).
+  const root = (op === '**' || op === '^') && !(b.kind === 'integer' || exactOf(b)?.d === 1n);
+  if (r.loose || !(isLoose(a) || isLoose(b) || root)) return r;
+  return r.kind === 'real' ? real(r.value, undefined, r.err, true) : quantity(r.value, r.unit, undefined, r.err, true);
+}
+
+/** Smallest normal double: below it a double holds fewer than 53 bits. */
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/**
+ * A Real or quantity result without an exact value whose double left the doubles' range: infinite, NaN,
+ * or a non-zero number that became 0 or a subnormal (`1e200 * 1e200`, `2.0 ** 2000`, `1e-200 *
+ * 1e-200` of inexact operands). ScalarValues::Real has neither infinities nor a smallest number, so
+ * such a double is no answer (`2.0 ** 2000 > 2.0 ** 1999` was false); refused.
+ */
+function beyondDoubles(op: ArithmeticOperator, a: Numeric, b: Numeric, r: Scalar & { kind: 'real' | 'quantity' }, range?: Place): ValueError | undefined {
+  const v = r.value;
+  const nonZero = (x: Numeric): boolean => (x.kind === 'integer' ? x.value !== 0n : x.value !== 0);
+  let outside = !Number.isFinite(v) || (v !== 0 && Math.abs(v) < MIN_NORMAL);
+  if (v === 0 && (op === '*' ? nonZero(a) && nonZero(b) : op === '/' || op === '**' || op === '^' ? nonZero(a) : false)) outside = true;
+  // Arithmetic on a value already infinite (the library's `*`) is left as the operands make it.
+  if (!Number.isFinite(a.kind === 'integer' ? 0 : a.value) || !Number.isFinite(b.kind === 'integer' ? 0 : b.value)) return undefined;
+  if (!outside) return undefined;
+  return error(
+    `'${op}' of ${format(a)} and ${format(b)} gives ${format(r)}: the result is outside the range of the binary floating point the engine computes with (about 2.2e-308 to 1.8e308 in size) and has no exact value kept, so it is not a Real the engine can decide with; not decided`,
+    range, 'unsupported',
+  );
 }
 
 /** An operator with a Complex operand: ComplexFunctions' operator, an Integer or Real operand read as
@@ -364,8 +400,8 @@ function unitArithmetic(op: ArithmeticOperator, a: Scalar, b: Scalar, range?: Pl
   // A number (or quantity) times a unit is a quantity in that unit.
   const [n, u, dividing] = a.kind === 'unit' ? [b, a.unit, false] : [a, (b as Scalar & { kind: 'unit' }).unit, op === '/'];
   if (op !== '*' && !(op === '/' && a.kind !== 'unit')) return undefined;
-  if (isPlainNumber(n)) return quantity(asNumber(n), dividing ? divideUnits(ONE, u) : u, exactOf(n), trackedError(n));
-  if (n.kind === 'quantity') return quantityIn(n.value, dividing ? divideUnits(n.unit, u) : multiplyUnits(n.unit, u), n.exact, n.err);
+  if (isPlainNumber(n)) return quantity(asNumber(n), dividing ? divideUnits(ONE, u) : u, exactOf(n), trackedError(n), isLoose(n));
+  if (n.kind === 'quantity') return quantityIn(n.value, dividing ? divideUnits(n.unit, u) : multiplyUnits(n.unit, u), n.exact, n.err, n.loose);
   return undefined;
 }
 
@@ -376,7 +412,7 @@ export function withUnit(v: Value, u: Value, range?: Place): Outcome {
   if (unit.kind !== 'unit') return error(`expected a unit inside [ ], got ${describeKind(unit)}`, range);
   const items: Scalar[] = [];
   for (const x of itemsOf(v)) {
-    if (isPlainNumber(x)) items.push(quantity(asNumber(x), unit.unit, exactOf(x), trackedError(x)));
+    if (isPlainNumber(x)) items.push(quantity(asNumber(x), unit.unit, exactOf(x), trackedError(x), isLoose(x)));
     else if (x.kind === 'quantity') {
       const converted = convertQuantity(x, unit.unit, range);
       if (converted.kind === 'error') return converted;
@@ -394,14 +430,14 @@ export function convertQuantity(q: Scalar, to: Unit, range?: Place): Outcome {
       const x = exactOf(q);
       const f = exactFactor(to);
       const e = x && f ? divideRational(x, f) : undefined;
-      return e ? quantity(rationalToNumber(e, v), to, e) : quantity(v, to, undefined, rescaledError(errorOf(q), to.den / to.num, v));
+      return e ? quantity(rationalToNumber(e, v), to, e) : quantity(v, to, undefined, rescaledError(errorOf(q), to.den / to.num, v), isLoose(q));
     }
     return error(`cannot convert ${describeKind(q)} to [${to.name}]`, range);
   }
   const v = convertMagnitude(q.value, q.unit, to);
   if (v === undefined) return error(`cannot convert [${q.unit.name}] to [${to.name}]: different dimensions`, range);
   const e = q.exact && convertExact(q.exact, q.unit, to);
-  return e ? quantity(rationalToNumber(e, v), to, e) : quantity(v, to, undefined, rescaledError(errorOf(q), factorBetween(q.unit, to), v));
+  return e ? quantity(rationalToNumber(e, v), to, e) : quantity(v, to, undefined, rescaledError(errorOf(q), factorBetween(q.unit, to), v), isLoose(q));
 }
 
 /** The error bound a Real or quantity carries from its arithmetic (undefined: none tracked). */
@@ -440,19 +476,20 @@ export function comparison(op: ComparisonOperator, left: Value, right: Value, ra
 function roundingDoubt(op: string, a: Scalar, b: Scalar, range?: Place): ValueError | undefined {
   if (a === b) return undefined;
   const m = inexactMagnitudes(a, b);
-  // Equal doubles neither of which tracks an error: taken as equal, as before errors were tracked
-  // (a value without one is within a few roundings of its double; see values.ts errorOf).
-  if (m && m.x === m.y && !tracked(a) && !tracked(b)) return undefined;
+  // Equal doubles neither of which tracks an error nor was made by a function whose value no double
+  // holds: taken as equal (a value without one is within a few roundings of its double; values.ts errorOf).
+  const loose = isLoose(a) || isLoose(b);
+  if (m && m.x === m.y && !tracked(a) && !tracked(b) && !loose) return undefined;
   if (!m || !Number.isFinite(m.x) || !Number.isFinite(m.y) || Math.abs(m.x - m.y) > m.ex + m.ey) return undefined;
-  return error(
-    `'${op}' of ${format(a)} and ${format(b)}: they differ by less than the rounding of Reals computed in binary floating point (a value without an exact decimal one, from a function or a quantity) may make up, so whether they are equal or which is larger is not known; not decided`,
-    range, 'unsupported',
-  );
+  const how = m.x === m.y && loose
+    ? 'their doubles are equal, but a function computed one of them and no double holds its exact value'
+    : 'they differ by less than the rounding of Reals computed in binary floating point (a value without an exact decimal one, from a function or a quantity) may make up';
+  return error(`'${op}' of ${format(a)} and ${format(b)}: ${how}, so whether they are equal or which is larger is not known; not decided`, range, 'unsupported');
 }
 
 /** A Real or quantity that is exact or carries an error bound of its own. */
 function tracked(v: Scalar): boolean {
-  return (v.kind === 'real' || v.kind === 'quantity') && (v.exact !== undefined || v.err !== undefined);
+  return (v.kind === 'real' || v.kind === 'quantity') && (v.exact !== undefined || v.err !== undefined || v.loose === true);
 }
 
 /** Two numbers on one scale (quantities in the left one's unit): their doubles and error bounds;
@@ -594,8 +631,8 @@ export function unary(op: UnaryOperator, operand: Value, where?: Place): Outcome
     case '-': {
       const neg = op === '-';
       if (x.kind === 'integer') return int(neg ? -x.value : x.value);
-      if (x.kind === 'real') return neg ? real(-x.value, x.exact && { n: -x.exact.n, d: x.exact.d }, x.err) : x;
-      if (x.kind === 'quantity') return neg ? quantity(-x.value, x.unit, x.exact && { n: -x.exact.n, d: x.exact.d }, x.err) : x;
+      if (x.kind === 'real') return neg ? real(-x.value, x.exact && { n: -x.exact.n, d: x.exact.d }, x.err, x.loose) : x;
+      if (x.kind === 'quantity') return neg ? quantity(-x.value, x.unit, x.exact && { n: -x.exact.n, d: x.exact.d }, x.err, x.loose) : x;
       if (x.kind === 'complex') return neg ? complex(-x.re, -x.im) : x;
       return error(`unary '${op}' needs a number, got ${describeKind(x)}`, where);
     }

@@ -1,7 +1,7 @@
 // A value against the ScalarValues type a feature is declared with (KerML FeatureTyping: a feature's
 // values are instances of its types). The model layer, the behaviours and the solver share it.
 import { isDimensionless } from './units';
-import { int, type Scalar } from './values';
+import { format, int, type Scalar } from './values';
 
 /** The ScalarValues types whose instances the engine tells apart (KerML 9.2.2, ScalarValues.kerml). */
 export type ScalarTypeName = 'Boolean' | 'String' | 'Integer' | 'Natural' | 'Positive' | 'Rational' | 'Real' | 'Complex' | 'Number' | 'NumericalValue';
@@ -66,12 +66,26 @@ function realPart(v: Scalar): number | undefined {
   }
 }
 
-/** The whole number a scalar is, Infinity for `*`, or undefined. */
+/** The whole number a scalar is, Infinity for `*`, or undefined. A Real with an exact value is whole
+ * when that value is (2.99999999999999999999 is not, though its double is 3.0). */
 function wholeNumber(v: Scalar): bigint | typeof Infinity | undefined {
   if (v.kind === 'integer') return v.value;
   if (v.kind === 'real' && v.value === Infinity) return Infinity;
+  if (v.kind === 'real' && v.exact) return v.exact.d === 1n ? v.exact.n : undefined;
   const x = realPart(v);
   return x !== undefined && Number.isInteger(x) ? BigInt(x) : undefined;
+}
+
+/**
+ * Why whether `v` is a whole number (an instance of Integer, Natural, Positive) is not known: a Real
+ * without an exact value whose rounding (a function's result, a cancelling difference) reaches a whole
+ * number. Undefined when it is known.
+ */
+export function wholeNumberDoubt(v: Scalar): string | undefined {
+  if ((v.kind !== 'real' && v.kind !== 'quantity') || v.exact || (v.err === undefined && !v.loose)) return undefined;
+  const e = v.err ?? 1e-9 * Math.abs(v.value);
+  if (Math.floor(v.value + e) < Math.ceil(v.value - e)) return undefined; // no whole number within
+  return `whether ${format(v)} is a whole number is not known: it is a double near a number computed in binary floating point (a function's result, or a difference of nearly equal numbers), and a whole number lies within its rounding; not decided`;
 }
 
 /** Whether `a` is `b` or specializes it transitively, through `typesOf` (the model's or the

@@ -13,8 +13,10 @@ export type Scalar =
   | { readonly kind: 'boolean'; readonly value: boolean }
   | { readonly kind: 'integer'; readonly value: bigint }
   /** `exact`: the Real's exact value, when it has one the double cannot hold (rational.ts). Without
-   * one, `err` bounds how far the double may be from the value (absent: rounding, ROUNDING·|value|). */
-  | { readonly kind: 'real'; readonly value: number; readonly exact?: Rational; readonly err?: number }
+   * one, `err` bounds how far the double may be from the value (absent: rounding, ROUNDING·|value|).
+   * `loose`: a function made it whose value no double holds (a square root, `sin`, π), so even a double
+   * equal to another's does not say the numbers are equal. */
+  | { readonly kind: 'real'; readonly value: number; readonly exact?: Rational; readonly err?: number; readonly loose?: true }
   /** A ScalarValues::Complex that ComplexFunctions made (rect, polar, arithmetic with a Complex
    * operand). Kept apart from Real so what the library types Complex stays Complex; a Real is a
    * Complex too (ScalarValues: Real specializes Complex), read as (x, 0) where a Complex is wanted. */
@@ -22,7 +24,7 @@ export type Scalar =
   | { readonly kind: 'string'; readonly value: string }
   | { readonly kind: 'enum'; readonly definition: string; readonly literal: string }
   /** `exact` and `err`: the magnitude's, in `unit`, as a Real's. */
-  | { readonly kind: 'quantity'; readonly value: number; readonly unit: Unit; readonly exact?: Rational; readonly err?: number }
+  | { readonly kind: 'quantity'; readonly value: number; readonly unit: Unit; readonly exact?: Rational; readonly err?: number; readonly loose?: true }
   /** A measurement unit used as a value (`SI::kg`, the inside of `[km/h]`). */
   | { readonly kind: 'unit'; readonly unit: Unit }
   | Instance;
@@ -67,9 +69,17 @@ export const NULL: SequenceValue = { kind: 'sequence', items: [] };
 
 export const bool = (value: boolean): Scalar => (value ? TRUE : FALSE);
 export const int = (value: bigint | number): Scalar => ({ kind: 'integer', value: BigInt(value) });
-export function real(value: number, exact?: Rational, err?: number): Scalar {
+export function real(value: number, exact?: Rational, err?: number, loose?: boolean): Scalar {
   if (exact !== undefined) return { kind: 'real', value, exact };
-  return worthCarrying(err, value) ? { kind: 'real', value, err } : { kind: 'real', value };
+  const v: { kind: 'real'; value: number; err?: number; loose?: true } = { kind: 'real', value };
+  if (worthCarrying(err, value)) v.err = err;
+  if (loose) v.loose = true;
+  return v;
+}
+
+/** Whether a function whose value no double holds made the number (see `loose`), through its arithmetic. */
+export function isLoose(v: Scalar): boolean {
+  return (v.kind === 'real' || v.kind === 'quantity') && v.exact === undefined && v.loose === true;
 }
 
 /**
@@ -106,7 +116,8 @@ export const ROUNDING = 1e-9;
  * rounding relative to the double.
  */
 export function errorOf(v: Scalar): number {
-  if (v.kind === 'integer') return 0;
+  // An Integer past 2^53 is read as a double rounded to its size.
+  if (v.kind === 'integer') return v.value > 9007199254740992n || v.value < -9007199254740992n ? ROUNDING * Math.abs(Number(v.value)) : 0;
   if (v.kind !== 'real' && v.kind !== 'quantity') return 0;
   if (v.exact !== undefined) return 0;
   if (v.err !== undefined) return v.err;
@@ -118,10 +129,13 @@ export const enumLiteral = (definition: string, literal: string): Scalar => ({ k
 export const unitValue = (unit: Unit): Scalar => ({ kind: 'unit', unit });
 
 /** A quantity; a dimensionless result with no unit left collapses to a plain Real. */
-export function quantity(value: number, unit: Unit, exact?: Rational, err?: number): Scalar {
-  if (isOne(unit)) return real(value, exact, err);
+export function quantity(value: number, unit: Unit, exact?: Rational, err?: number, loose?: boolean): Scalar {
+  if (isOne(unit)) return real(value, exact, err, loose);
   if (exact !== undefined) return { kind: 'quantity', value, unit, exact };
-  return worthCarrying(err, value) ? { kind: 'quantity', value, unit, err } : { kind: 'quantity', value, unit };
+  const v: { kind: 'quantity'; value: number; unit: Unit; err?: number; loose?: true } = { kind: 'quantity', value, unit };
+  if (worthCarrying(err, value)) v.err = err;
+  if (loose) v.loose = true;
+  return v;
 }
 
 /** A sequence of values, flattened; one element stays that element. */

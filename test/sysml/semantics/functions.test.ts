@@ -53,7 +53,18 @@ describe('semantics/functions', () => {
     assert.match(format(call('Substring', str('assay'), int(3), int(9))), /^error: Substring\(\) from 3 to 9/);
     assert.deepEqual(call('ToString', q(2.5, 'kg')), str('2.5 [kg]'));
     assert.deepEqual(call('ToInteger', str(' 42 ')), int(42));
-    assert.deepEqual(call('ToReal', str('2.5')), real(2.5));
+    assert.deepEqual(call('ToReal', str('2.5')), real(2.5, { n: 5n, d: 2n }));
+    // a decimal as a literal writes it, exactly; not JavaScript's other spellings, not past the doubles
+    assert.equal(format(call('ToReal', str('0x10'))), 'error: ToReal() cannot convert "0x10"');
+    assert.match(format(call('ToReal', str('1e400'))), /ToReal\("1e400"\) is Infinity: outside the range/);
+    // an exact value decides integral functions, not its double (2.99999999999999999999 is the double 3.0)
+    const nearly3 = real(3, { n: 299999999999999999999n, d: 100000000000000000000n });
+    assert.deepEqual(call('floor', nearly3), int(2));
+    assert.deepEqual(call('truncate', nearly3), int(2));
+    assert.deepEqual(call('ToInteger', nearly3), int(2));
+    assert.deepEqual(call('ceiling', real(-2.5, { n: -5n, d: 2n })), int(-2));
+    assert.deepEqual(call('round', real(-2.5, { n: -5n, d: 2n })), int(-3));
+    assert.deepEqual(call('round', real(2.5, { n: 5n, d: 2n })), int(3));
     assert.equal(format(call('ToInteger', str('x'))), 'error: ToInteger() cannot convert "x"');
     const big = (x: Value) => ({ kind: 'boolean', value: (x as { value: bigint }).value > 2n }) as Value;
     assert.deepEqual(callBodyFunction('selectOne', s, big), int(3));
@@ -76,7 +87,9 @@ describe('semantics/functions', () => {
     assert.deepEqual(call('round', real(2.5)), int(3));
     assert.deepEqual(call('round', real(-2.5)), int(-3));
     assert.deepEqual(call('truncate', real(-2.7)), int(-2));
-    assert.deepEqual(call('sqrt', int(16)), real(4));
+    // 16 is a square: its root is exactly 4; 2's is no double, and carries its rounding
+    assert.deepEqual(call('sqrt', int(16)), real(4, { n: 4n, d: 1n }));
+    assert.equal((call('sqrt', real(2)) as { loose?: boolean }).loose, true);
     assert.equal(format(call('sqrt', q(16, 'm^2'))), '4 [m]');
     assert.equal(format(call('sqrt', int(-1))), 'error: sqrt() of a negative number (-1)');
     assert.equal(format(call('sqrt', q(2, 'm'))), 'error: sqrt() of [m] has no unit: an exponent would be fractional');
