@@ -12,7 +12,7 @@ import { CalcBodyRunner, hasBodyActions } from './calc-body';
 import { BODY_FUNCTIONS, callBodyFunction, callLibraryFunction, isBodyFunction, type BodyFunction } from './functions';
 import { binary, index, single, truth, unary, withUnit, type BinaryOperator } from './operators';
 import type { Draws } from './random';
-import { decimalRational } from './rational';
+import { decimalRational, type Rational } from './rational';
 import { isDimensionless, ONE, quantityKindUnit, sameDimension, tryParseUnit } from './units';
 import {
   bool, equals, error, format, int, isError, isNull, itemsOf, NULL, rangeOfPlace, real, sequence, str, unitValue, describeKind,
@@ -101,6 +101,17 @@ function wholeInstance(v: Scalar, type: 'Integer' | 'Natural' | 'Positive'): boo
   if (v.kind === 'complex') return complexOfRealType(v);
   if (wholeNumberDoubt(v) !== undefined) return undefined;
   return asInstanceOf(v, type) !== undefined;
+}
+
+/** A Real literal's exact value, read from its digits once per literal (a sweep evaluates it per row). */
+const LITERAL_RATIONALS = new WeakMap<object, Rational | null>();
+function literalRational(expr: Expression & { kind: 'Literal' }): Rational | undefined {
+  let r = LITERAL_RATIONALS.get(expr);
+  if (r === undefined) {
+    r = decimalRational(expr.digits!) ?? null;
+    LITERAL_RATIONALS.set(expr, r);
+  }
+  return r ?? undefined;
 }
 
 /** Names of the built-in scalar types, for classification when the environment does not know them;
@@ -452,7 +463,7 @@ export class Evaluator {
       }
       case 'real': {
         // Its exact value from its digits (0.1 is one tenth; the double is only near it).
-        const exact = expr.digits !== undefined ? decimalRational(expr.digits) : undefined;
+        const exact = expr.digits !== undefined ? literalRational(expr) : undefined;
         const v = expr.value as number;
         // Without its exact value (an exponent past ±300), a literal outside the doubles' range would
         // be read as Infinity or 0 (`1e400 == 1e401` was true, `1e-400 > 0.0` false): refused.

@@ -18,9 +18,22 @@ function abs(x: bigint): bigint {
   return x < 0n ? -x : x;
 }
 
+const SAFE = 9007199254740991n;
+
 function gcd(a: bigint, b: bigint): bigint {
   a = abs(a);
   b = abs(b);
+  // Small parts (most of a model's numbers): Euclid on doubles, which hold them exactly.
+  if (a <= SAFE && b <= SAFE) {
+    let x = Number(a);
+    let y = Number(b);
+    while (y !== 0) {
+      const r = x % y;
+      x = y;
+      y = r;
+    }
+    return BigInt(x);
+  }
   while (b !== 0n) [a, b] = [b, a % b];
   return a;
 }
@@ -32,7 +45,7 @@ export function rational(n: bigint, d: bigint = 1n): Rational | undefined {
     n = -n;
     d = -d;
   }
-  const g = gcd(n, d);
+  const g = d === 1n ? 1n : gcd(n, d);
   if (g > 1n) {
     n /= g;
     d /= g;

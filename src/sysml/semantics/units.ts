@@ -611,12 +611,24 @@ export function ownDimensionUnit(name: string): Unit | undefined {
 // ---------------------------------------------------------------------------------------------------
 // Arithmetic on units
 
+// Products and quotients by the pair of units (a sweep multiplies the same units every row).
+const PRODUCTS = new WeakMap<Unit, WeakMap<Unit, Unit>>();
+const QUOTIENTS = new WeakMap<Unit, WeakMap<Unit, Unit>>();
+
+function byPair(cache: WeakMap<Unit, WeakMap<Unit, Unit>>, a: Unit, b: Unit, make: () => Unit): Unit {
+  let inner = cache.get(a);
+  if (!inner) cache.set(a, (inner = new WeakMap()));
+  let u = inner.get(b);
+  if (!u) inner.set(b, (u = make()));
+  return u;
+}
+
 export function multiplyUnits(a: Unit, b: Unit): Unit {
-  return unitFromTerms([...a.terms, ...b.terms]);
+  return byPair(PRODUCTS, a, b, () => unitFromTerms([...a.terms, ...b.terms]));
 }
 
 export function divideUnits(a: Unit, b: Unit): Unit {
-  return unitFromTerms([...a.terms, ...b.terms.map(([n, e]) => [n, -e] as [string, number])]);
+  return byPair(QUOTIENTS, a, b, () => unitFromTerms([...a.terms, ...b.terms.map(([n, e]) => [n, -e] as [string, number])]));
 }
 
 /** `u ** e` for a rational `e` that leaves every exponent an integer; undefined otherwise. */
@@ -773,10 +785,23 @@ const QUANTITY_KINDS: ReadonlyArray<readonly [names: readonly string[], unit: st
 /** The coherent unit of an ISQ quantity kind named by its definition (`MassValue`) or its usage
  * (`mass`), qualified or not; undefined for names that are not quantity kinds. */
 export function quantityKindUnit(typeName: string): Unit | undefined {
-  const simple = typeName.split('::').at(-1)!.replace(/^'|'$/g, '');
-  for (const [names, unit] of QUANTITY_KINDS) if (names.includes(simple)) return parseUnit(unit);
-  return undefined;
+  // Asked for every value a row or a state checks against its feature's type: kept per name.
+  let u = KIND_UNITS.get(typeName);
+  if (u === undefined) {
+    const simple = typeName.split('::').at(-1)!.replace(/^'|'$/g, '');
+    u = null;
+    for (const [names, unit] of QUANTITY_KINDS) {
+      if (names.includes(simple)) {
+        u = parseUnit(unit);
+        break;
+      }
+    }
+    KIND_UNITS.set(typeName, u);
+  }
+  return u ?? undefined;
 }
+
+const KIND_UNITS = new Map<string, Unit | null>();
 
 
 /**
