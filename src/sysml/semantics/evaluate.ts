@@ -548,6 +548,14 @@ export class Evaluator {
       if (op === 'hastype' && x.kind === 'instance') return error(`'hastype ${nameText(type)}' of ${describeKind(x)}: whether T is its type itself rather than one it specializes is not modeled (istype asks whether it is a T)`, at, 'unsupported');
       const c = env.classify?.(x, type) ?? builtInClassify(x, type);
       if (c === undefined) return error(`cannot tell whether ${describeKind(x)} is a '${nameText(type)}'`, at, 'unsupported');
+      // A number that is a T is also an instance of T's subtypes and supertypes among the number types
+      // (3 is a Positive, a Natural, an Integer, a Real …): which one is its type itself is not told
+      // apart (`3 hastype Real` was true). A Boolean, a String and an enumeration literal have one type.
+      if (op === 'hastype' && c && x.kind !== 'boolean' && x.kind !== 'string' && x.kind !== 'enum') {
+        return error(`'hastype ${nameText(type)}' of ${format(x)}: it is a '${nameText(type)}', but whether that is its type itself rather than a supertype of it is not modeled (istype asks whether it is one)`, at, 'unsupported');
+      }
+      // An enumeration literal's type is its enumeration, not what that specializes.
+      if (op === 'hastype' && c && x.kind === 'enum' && x.definition.split('::').at(-1) !== type.segments.at(-1)) return bool(false);
       if (op === 'as') {
         if (c) kept.push(x);
       } else if (!c) return bool(false);

@@ -93,6 +93,24 @@ describe('semantics/evaluate on parsed snippets', () => {
     }
   });
 
+  it('hastype asks for the type itself: of a number, not told apart from its supertypes (3 hastype Real was true)', () => {
+    const m = snippetModel(`package P {
+      attribute real = 3 hastype ScalarValues::Real;
+      attribute kind = 3 istype ScalarValues::Real;
+      attribute text = "x" hastype ScalarValues::String;
+      attribute other = "x" hastype ScalarValues::Integer;
+    }`);
+    const v = m.value('real');
+    assert.equal(v.kind, 'error', show(v));
+    if (v.kind === 'error') {
+      assert.equal(v.code, 'unsupported');
+      assert.match(v.message, /'hastype ScalarValues::Real' of 3: it is a 'ScalarValues::Real', but whether that is its type itself/);
+    }
+    assert.equal(show(m.value('kind')), 'true');
+    assert.equal(show(m.value('text')), 'true');
+    assert.equal(show(m.value('other')), 'false');
+  });
+
   it('reports a dimension mismatch at the operator, naming both units', () => {
     const m = snippetModel(`package P {
       attribute bad = 1 [kg] + 2 [m];
