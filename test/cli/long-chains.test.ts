@@ -20,7 +20,8 @@ const BOOLEAN_OPS = new Set(['and', 'or', 'xor', 'implies', '|', '&']);
 /** `package P { attribute x = t op t op … op t; }` with `terms` terms. */
 function chain(op: string, terms: number): string {
   const term = BOOLEAN_OPS.has(op) ? 'true' : op === '??' ? 'null' : '1';
-  return `package P { attribute x = ${Array.from({ length: terms }, () => term).join(` ${op} `)}; }\n`;
+  // `null ?? … ?? 1`: x holds one value, as a usage without a multiplicity must.
+  return `package P { attribute x = ${Array.from({ length: terms }, (_, i) => (op === '??' && i === terms - 1 ? '1' : term)).join(` ${op} `)}; }\n`;
 }
 
 describe('cli: long operator chains', function () {

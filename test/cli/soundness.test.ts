@@ -220,6 +220,16 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     ]);
   });
 
+  it('evaluate of a part whose behaviour assigns what an asserted constraint reads is refused (it answered the constraint holds)', () => {
+    const m = join(OURS, 'behaviour-assigns.sysml');
+    refuses(m, [
+      [['evaluate', 'BA::d'], /behaviour-assigns\.sysml:8:25/, /a behaviour of d assigns 'k', which the asserted constraint .* reads: .*`holds` answers/],
+      [['evaluate', 'BA::t'], /behaviour-assigns\.sysml:11:36/, /a behaviour of t assigns 'k'/],
+    ]);
+    // A behaviour that assigns only what the constraint does not read leaves it answered.
+    proves(m, [[['evaluate', 'BA::c'], "BA::Calm::'<unnamed>'", 'true']]);
+  });
+
   it('calc and analysis bodies run their for/assign actions', () => {
     const m = join(SHARED, 'analysis-loop.sysml');
     let r = ask('compute', 'AL::Counter', '--bind', 'n=4', '--model', m);

@@ -1,5 +1,6 @@
 // `evaluate`: the value of an attribute or calc usage, or the verdict of a constraint or requirement.
-import type { Member, Reference, Usage } from '../../sysml/ast';
+import type { Member, Node, QualifiedName, Reference, SourceRange, Usage } from '../../sysml/ast';
+import { walk } from '../../sysml/walk';
 import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
 import { expectBoolean, referencedConstraint, type CallArgument, type Verdict } from '../../sysml/semantics/evaluate';
@@ -451,9 +452,20 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
   // Soundness: what the structure asserts besides constraints (a satisfy, a verification) must be modeled too.
   const refused = session.values.bodyRefusal(session.subject, 'checks');
   if (refused) throw failure(refused, session.model, session.subject.path);
+  const assigned = behaviourAssignments(session);
   const values: ProtocolValue[] = [];
   const failing: string[] = [];
   for (const c of checks) {
+    // An asserted constraint holds at all times of the part's life; evaluate reads initial values, so a
+    // behaviour of the part that assigns a feature the constraint reads could break it as it runs.
+    if (assigned.size > 0) {
+      for (const n of namesIn(c.node)) {
+        const a = assigned.get(n);
+        if (a) {
+          throw new UnsupportedError(`${place(a.path, a.range)}: a behaviour of ${label(session.subject)} assigns '${n}', which the asserted constraint ${label(c)} reads: evaluate checks the features' initial values, and whether the constraint holds while the behaviour runs is what \`holds\` answers`);
+        }
+      }
+    }
     const ctx = session.values.child(session.subjectContext, c);
     const env = session.values.environment(ctx, c);
     const verdict = c.node.kind === 'Usage' && referencedConstraint(c.node) ? namedVerdict(session, c, ctx) : session.evaluator.checkConstraint(label(c), constraintMembers(session, c), [], env, c.node.range);
@@ -481,6 +493,46 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
       : `${subject}: ${count === 1 ? (checks.length === 1 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}`,
     elapsed: run.elapsed(),
   };
+}
+
+/** The names a behaviour in the subject's body, or in what it specializes, assigns (`assign k := …`): by
+ * each segment of the target, with the first such assignment's place. */
+function behaviourAssignments(session: Session): Map<string, { path: string; range: SourceRange }> {
+  const out = new Map<string, { path: string; range: SourceRange }>();
+  const seen = new Set<ModelElement>();
+  const visit = (e: ModelElement): void => {
+    if (seen.has(e) || e.node.kind === 'Package') return;
+    seen.add(e);
+    walk(e.node as Node, (n) => {
+      if (n.kind !== 'AssignAction') return;
+      for (const name of namesIn(n.target as Node)) if (!out.has(name)) out.set(name, { path: e.path, range: n.range });
+    });
+    for (const t of session.values.index.typesOf(e)) visit(t);
+    // Nested usages' types (`perform action bump : Bump;`) and what a usage names (`perform bump;`).
+    const index = session.values.index;
+    const members = (m: ModelElement): void => {
+      for (const x of m.members) {
+        for (const t of index.typesOf(x)) visit(t);
+        for (const r of 'relations' in x.node ? x.node.relations : []) {
+          const target = index.resolveReference(x.parent ?? x, r.target, x);
+          if (target && target !== e) visit(target);
+        }
+        members(x);
+      }
+    };
+    members(e);
+  };
+  visit(session.subject);
+  return out;
+}
+
+/** Every name segment written in a node (feature references, chains, member accesses). */
+function namesIn(node: Node): Set<string> {
+  const out = new Set<string>();
+  walk(node, (n) => {
+    if (n.kind === 'QualifiedName') for (const s of (n as unknown as QualifiedName).segments) out.add(s);
+  });
+  return out;
 }
 
 /** The verdict of a constraint usage that names its constraint (`assert heavy;`): that constraint's value on the instance holding it. */
