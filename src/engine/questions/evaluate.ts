@@ -495,10 +495,16 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
   };
 }
 
+const ASSIGNMENTS = new WeakMap<ModelElement, Map<string, { path: string; range: SourceRange }>>();
+
 /** The names a behaviour in the subject's body, or in what it specializes, assigns (`assign k := …`): by
  * each segment of the target, with the first such assignment's place. */
 function behaviourAssignments(session: Session): Map<string, { path: string; range: SourceRange }> {
+  // Once per subject: a sweep checks its constraints on every row.
+  const cached = ASSIGNMENTS.get(session.subject);
+  if (cached) return cached;
   const out = new Map<string, { path: string; range: SourceRange }>();
+  ASSIGNMENTS.set(session.subject, out);
   const seen = new Set<ModelElement>();
   const visit = (e: ModelElement): void => {
     if (seen.has(e) || e.node.kind === 'Package') return;

@@ -233,31 +233,37 @@ class SatisfiableQuestion {
   }
 
   /** A constraint, requirement, or constraint usage as one Boolean term. */
-  private constraintTerm(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>, nested = false, vacuous = false): Term {
+  private constraintTerm(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>, nested = false): Term {
     const kind = declarationKind(e);
     const range = e.node.nameRange ?? e.node.range;
     if (kind === 'requirement' || kind === 'concern') {
-      const features = this.session.values.index.featuresOf(e);
-      const has = (f: ModelElement, test: (u: Usage) => boolean) => f.node.kind === 'Usage' && test(f.node);
-      const term = (c: ModelElement, inner = false) => this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c), inner);
-      const assumed = features.filter((f) => has(f, (u) => u.role === 'assume')).map((c) => term(c));
-      // What evaluate requires of a requirement: its `require` and `assert constraint` members, and its
-      // nested requirements (Requirements library: subrequirements :> constraints), each read as evaluate
-      // reads it (its assumptions false make it hold).
-      const required = [
-        ...features.filter((f) => has(f, (u) => u.role === 'require' || (u.role === 'assert' && u.keyword === 'constraint'))).map((c) => term(c)),
-        ...features.filter((f) => has(f, (u) => u.keyword === 'requirement' && u.role === null && !u.isRef)).map((c) => term(c, true)),
-      ];
+      const { assumed, required } = this.requirementTerms(symbolizer, e, ctx);
       // A requirement holds where its assumptions do not (SysML: assumptions imply requirements). The
       // subject's own are first solved as conditions the solution meets (a witness that meets them;
       // see runSatisfiable and docs/host.md).
-      if ((nested || vacuous) && assumed.length > 0) return { op: 'implies', left: { op: 'and', args: assumed }, right: { op: 'and', args: required } };
+      if (nested && assumed.length > 0) return { op: 'implies', left: { op: 'and', args: assumed }, right: { op: 'and', args: required } };
       return { op: 'and', args: [...assumed, ...required] };
     }
     if (kind !== 'constraint') throw new UnsupportedError(`${place(e.path, range)}: ${e.qualifiedName} is a ${kind}, not a constraint or requirement`);
     const s: Sym = symbolizer.invokeElement(e, [], ctx, range);
     const term = symbolizer.asBool(s, range, e.path);
     return e.node.kind === 'Usage' && e.node.isNegated ? { op: 'not', arg: term } : term;
+  }
+
+  /** A requirement's assumptions and what it requires, each as one Boolean term. */
+  private requirementTerms(symbolizer: Symbolizer, e: ModelElement, ctx: ReturnType<SatisfiableQuestion['contextOfPath']>): { assumed: Term[]; required: Term[] } {
+    const features = this.session.values.index.featuresOf(e);
+    const has = (f: ModelElement, test: (u: Usage) => boolean) => f.node.kind === 'Usage' && test(f.node);
+    const term = (c: ModelElement, inner = false) => this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c), inner);
+    const assumed = features.filter((f) => has(f, (u) => u.role === 'assume')).map((c) => term(c));
+    // What evaluate requires of a requirement: its `require` and `assert constraint` members, and its
+    // nested requirements (Requirements library: subrequirements :> constraints), each read as evaluate
+    // reads it (its assumptions false make it hold).
+    const required = [
+      ...features.filter((f) => has(f, (u) => u.role === 'require' || (u.role === 'assert' && u.keyword === 'constraint'))).map((c) => term(c)),
+      ...features.filter((f) => has(f, (u) => u.keyword === 'requirement' && u.role === null && !u.isRef)).map((c) => term(c, true)),
+    ];
+    return { assumed, required };
   }
 
   /**
@@ -295,10 +301,13 @@ class SatisfiableQuestion {
     let vacuous: Assertion[] | undefined;
     if (kind === 'constraint' || kind === 'requirement' || kind === 'concern') {
       const name = subject.name ?? subject.qualifiedName;
-      const term = this.constraintTerm(symbolizer, subject, ctx);
-      const implied = kind === 'constraint' ? term : this.constraintTerm(symbolizer, subject, ctx, false, true);
-      if (implied.op === 'implies') vacuous = [...assertions, { name, term: implied }];
-      assertions.push({ name, term });
+      if (kind === 'constraint') assertions.push({ name, term: this.constraintTerm(symbolizer, subject, ctx) });
+      else {
+        // Stated once: met with its assumptions as conditions, and, for the second search, as implied.
+        const { assumed, required } = this.requirementTerms(symbolizer, subject, ctx);
+        if (assumed.length > 0) vacuous = [...assertions, { name, term: { op: 'implies', left: { op: 'and', args: assumed }, right: { op: 'and', args: required } } }];
+        assertions.push({ name, term: { op: 'and', args: [...assumed, ...required] } });
+      }
     } else {
       for (const c of constraintsOf(this.session.values.index, subject)) {
         const range = c.node.nameRange ?? c.node.range;

@@ -366,10 +366,10 @@ const FUNCTIONS: Record<string, Fn> = {
     if (isError(x)) return x;
     if (x.kind === 'integer') return x;
     // An exact value decides, not its double (ToInteger(2.99999999999999999999) is 2; bigint division truncates).
-    if (x.kind === 'real' && x.exact) return int(x.exact.n / x.exact.d);
+    if (x.kind === 'real' && x.exact) return int(ON_RATIONAL.truncate!(x.exact).n);
     if (x.kind === 'real' && Number.isFinite(x.value)) {
       const e = errorOf(x);
-      if (Math.trunc(x.value - e) !== Math.trunc(x.value + e)) {
+      if (e > 0 && nearStep('truncate', x.value, e)) {
         return error(`ToInteger() of ${format(x)}: a whole number lies within the rounding of its argument (a value a function computed, or a difference of nearly equal numbers), so which one it gives is not known; not decided`, ctx.range, 'unsupported');
       }
       return int(BigInt(Math.trunc(x.value)));

@@ -99,6 +99,17 @@ function quotientError(ex: number, ey: number, x: number, y: number): number {
   return (Math.abs(x) * ey + Math.abs(y) * ex) / (Math.abs(y) * (Math.abs(y) - ey)) + ROUNDING * Math.abs(x / y);
 }
 
+/** Quantity `b`'s magnitude read in `unit` (as a point, or a difference): its double, its exact value
+ * where the conversion keeps it, and its error bound, plus a rounding when it has no exact value (an
+ * operand of arithmetic), or when it was converted at all (`converted`: a compared value). */
+function inUnit(b: Scalar & { kind: 'quantity' }, unit: Unit, asDifference: boolean, converted = false): { y: number; exact: Rational | undefined; err: number } | undefined {
+  const y = convertMagnitude(b.value, b.unit, unit, asDifference);
+  if (y === undefined) return undefined;
+  const exact = b.exact && convertExact(b.exact, b.unit, unit, asDifference);
+  const rounded = converted ? b.unit.name !== unit.name : !exact;
+  return { y, exact, err: errorOf(b) * Math.abs(factorBetween(b.unit, unit)) + (rounded ? ROUNDING * Math.abs(y) : 0) };
+}
+
 /** The factor a magnitude in `from` is multiplied by to read in `to` (as a difference). */
 function factorBetween(from: Unit, to: Unit): number {
   return (from.num * to.den) / (from.den * to.num);
@@ -221,10 +232,9 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
     const twoPoints = op === '-' && a.unit.offset !== 0 && b.unit.offset !== 0;
     // Two points on offset scales (25 °C − 20 °C): their difference is an interval, 5 K, not the point
     // 5 °C; the right one is a point on the left one's scale (20 °C − 68 °F is 0 K).
-    const y = convertMagnitude(b.value, b.unit, a.unit, twoPoints ? false : asDifference);
-    if (y === undefined) return mismatch();
-    const yExact = b.exact && convertExact(b.exact, b.unit, a.unit, twoPoints ? false : asDifference);
-    const ey = errorOf(b) * Math.abs(factorBetween(b.unit, a.unit)) + (yExact ? 0 : ROUNDING * Math.abs(y));
+    const c = inUnit(b, a.unit, twoPoints ? false : asDifference);
+    if (!c) return mismatch();
+    const { y, exact: yExact, err: ey } = c;
     const v = op === '+' ? a.value + y : a.value - y;
     const e = a.exact && yExact ? (op === '+' ? addRational : subtractRational)(a.exact, yExact) : undefined;
     const err = e ? undefined : sumError(errorOf(a), ey, a.value, y);
@@ -233,18 +243,13 @@ function addOrSubtract(op: '+' | '-', a: Numeric, b: Numeric, range: Place | und
       const f = a.unit.num / a.unit.den;
       const fe = exactFactor(a.unit);
       const ce = e && fe ? multiplyRational(e, fe) : undefined;
-      if (ce) return quantity(rationalToNumber(ce, v * f), differenceUnit(a.unit), ce);
-      return quantity(v * f, differenceUnit(a.unit), undefined, rescaledError(err ?? errorOf(a) + ey, f, v * f));
+      if (ce) return quantity(rationalToNumber(ce, v * f), coherentUnit(a.unit.dimension), ce);
+      return quantity(v * f, coherentUnit(a.unit.dimension), undefined, rescaledError(err ?? errorOf(a) + ey, f, v * f));
     }
     return quantity(e ? rationalToNumber(e, v) : v, a.unit, e, err);
   }
   void range;
   return mismatch();
-}
-
-/** The unit of a difference of two points on an affine scale: the coherent one (K for °C). */
-function differenceUnit(u: Unit): Unit {
-  return coherentUnit(u.dimension);
 }
 
 /** The magnitude of a number or quantity as a double, and its exact value and error bound. */
@@ -314,11 +319,9 @@ function modulo(a: Numeric, b: Numeric, range: Place | undefined, mismatch: () =
   let ey: number;
   if (isPlainNumber(b)) ({ x: y, exact: yExact, err: ey } = parts(b));
   else if (a.kind === 'quantity' && b.kind === 'quantity') {
-    const c = convertMagnitude(b.value, b.unit, a.unit, true);
-    if (c === undefined) return mismatch();
-    y = c;
-    yExact = b.exact && convertExact(b.exact, b.unit, a.unit, true);
-    ey = errorOf(b) * Math.abs(factorBetween(b.unit, a.unit)) + (yExact ? 0 : ROUNDING * Math.abs(c));
+    const c = inUnit(b, a.unit, true);
+    if (!c) return mismatch();
+    ({ y, exact: yExact, err: ey } = c);
   } else return mismatch();
   const unit = a.kind === 'quantity' ? a.unit : undefined;
   const make = (v: number, exact?: Rational, err?: number): Scalar => (unit ? quantity(v, unit, exact, err) : real(v, exact, err));
@@ -479,7 +482,7 @@ function roundingDoubt(op: string, a: Scalar, b: Scalar, range?: Place): ValueEr
   // Equal doubles neither of which tracks an error nor was made by a function whose value no double
   // holds: taken as equal (a value without one is within a few roundings of its double; values.ts errorOf).
   const loose = isLoose(a) || isLoose(b);
-  if (m && m.x === m.y && !tracked(a) && !tracked(b) && !loose) return undefined;
+  if (m && m.x === m.y && !tracked(a) && !tracked(b)) return undefined;
   if (!m || !Number.isFinite(m.x) || !Number.isFinite(m.y) || Math.abs(m.x - m.y) > m.ex + m.ey) return undefined;
   const how = m.x === m.y && loose
     ? 'their doubles are equal, but a function computed one of them and no double holds its exact value'
@@ -501,11 +504,9 @@ function inexactMagnitudes(a: Scalar, b: Scalar): { x: number; y: number; ex: nu
   }
   if (a.kind === 'quantity' && b.kind === 'quantity') {
     if (!sameDimension(a.unit.dimension, b.unit.dimension)) return undefined;
-    if (a.exact && b.exact && convertExact(b.exact, b.unit, a.unit)) return undefined;
-    const y = convertMagnitude(b.value, b.unit, a.unit);
-    if (y === undefined) return undefined;
-    const converted = a.unit.name !== b.unit.name;
-    return { x: a.value, y, ex: errorOf(a), ey: errorOf(b) * Math.abs(factorBetween(b.unit, a.unit)) + (converted ? ROUNDING * Math.abs(y) : 0) };
+    const c = inUnit(b, a.unit, false, true);
+    if (!c || (a.exact && c.exact)) return undefined;
+    return { x: a.value, y: c.y, ex: errorOf(a), ey: c.err };
   }
   // A quantity against a plain number (dimensionless, or 0 with any unit without a zero shift): in the coherent unit.
   const q = a.kind === 'quantity' ? a : b.kind === 'quantity' ? b : undefined;
