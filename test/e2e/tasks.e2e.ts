@@ -349,16 +349,26 @@ function unwrapped(text: string): string {
 }
 
 /** Pids of running `adapter.js wait …` processes (started by the editor's extension host). */
+// Only this run's processes count: another run on the machine (a second clone's suite) has its own
+// adapter waits, so the search keeps the descendants of this test process.
 function adapterWaits(): number[] {
-  const pids: number[] = [];
+  const parentOf = new Map<number, number>();
+  const waits: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // the field after the parenthesised command name is the state, then the parent pid
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
       const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (args.some((a) => a.endsWith('adapter.js')) && args.includes('wait')) pids.push(Number(entry));
+      if (args.some((a) => a.endsWith('adapter.js')) && args.includes('wait')) waits.push(Number(entry));
     } catch {
       // exited meanwhile
     }
   }
-  return pids;
+  const ours = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parentOf.get(p) ?? 0, hops++) if (p === process.pid) return true;
+    return false;
+  };
+  return waits.filter(ours);
 }

@@ -86,6 +86,32 @@ function putUint(b: Uint8Array, n: number, u: number): number {
  * A value as states tell values apart: its notation, except that a Real says whether it has an exact
  * value and which (two Reals with one double may differ, and compare differently: rational.ts).
  */
+/** Small Integers as shared values: a counter's assignments allocate none (values are never mutated). */
+const SMALL_INTEGERS: Scalar[] = Array.from({ length: 1280 }, (_, k) => int(k - 256));
+function integer(v: bigint): Scalar {
+  return v >= -256n && v < 1024n ? SMALL_INTEGERS[Number(v) + 256]! : int(v);
+}
+
+/**
+ * An operator on two Integers as `binary` answers it (operators.ts: exact sums, differences and
+ * products of bigints; comparisons and equality of their values), or undefined for the operators
+ * whose Integer result is not an Integer or can be an error (`/`, `%`, `**`).
+ */
+function integerOperator(op: string): ((a: bigint, b: bigint) => Value) | undefined {
+  switch (op) {
+    case '+': return (a, b) => integer(a + b);
+    case '-': return (a, b) => integer(a - b);
+    case '*': return (a, b) => integer(a * b);
+    case '<': return (a, b) => bool(a < b);
+    case '<=': return (a, b) => bool(a <= b);
+    case '>': return (a, b) => bool(a > b);
+    case '>=': return (a, b) => bool(a >= b);
+    case '==': case '===': return (a, b) => bool(a === b);
+    case '!=': case '!==': return (a, b) => bool(a !== b);
+    default: return undefined;
+  }
+}
+
 function stateText(v: Value): string {
   if (v.kind === 'real') return v.exact ? `r${formatRational(v.exact)}` : `~${format(v)}`;
   if (v.kind === 'quantity') return `${v.exact ? `q${formatRational(v.exact)}` : `~${format(v)}`}[${v.unit.name}]`;
@@ -365,11 +391,15 @@ export class Runtime {
             return b === undefined || b.kind !== 'boolean' ? undefined : b;
           };
         }
+        const onIntegers = integerOperator(op);
         return (values) => {
           const a = left(values);
           if (a === undefined) return undefined;
           const b = right(values);
           if (b === undefined) return undefined;
+          // Two Integers (the loops and counters of most behaviours): the operator at once, with the
+          // same result `binary` gives them; everything else through `binary`.
+          if (onIntegers !== undefined && a.kind === 'integer' && b.kind === 'integer') return onIntegers(a.value, b.value);
           const r = binary(op, a, b, expr);
           return isError(r) ? undefined : r;
         };
