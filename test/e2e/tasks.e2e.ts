@@ -1,12 +1,12 @@
 // The `Assay Tasks:` commands in a real VS Code (code-server, the extension installed from its VSIX),
 // driven through the command palette against the local test task service started by this test.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTaskService, type TaskService } from '../fixtures/task-service/service';
 import type { Page } from './.tools/node_modules/playwright-core';
-import { openFile, packagedExtension, recordFigure, runCommand, screenshot, Session, waitForNotification } from './harness';
+import { openFile, packagedExtension, processesUsing, recordFigure, runCommand, screenshot, Session, waitForNotification } from './harness';
 
 /** Fills the quick input whose title matches with `text` (a value, or a filter of its rows) and presses Enter. */
 async function answer(page: Page, title: RegExp, text: string): Promise<void> {
@@ -159,12 +159,12 @@ describe('Assay Tasks commands in a real VS Code (local task service)', function
     await input.fill('0');
     await page.keyboard.press('Enter');
     const progress = await waitForNotification(page, `Assay Tasks: waiting for ${submittedId}`);
-    assert.equal(adapterWaits().length, 1, 'no adapter wait process is running');
+    assert.equal(adapterWaits(session!.dir).length, 1, 'no adapter wait process is running');
     await screenshot(page, 'tasks-wait-progress');
     await progress.getByRole('button', { name: 'Cancel', exact: true }).click();
     await waitForNotification(page, `Stopped waiting for ${submittedId}`);
-    for (let i = 0; i < 50 && adapterWaits().length > 0; i++) await page.waitForTimeout(100);
-    assert.deepEqual(adapterWaits(), [], 'the adapter process outlived the cancelled progress');
+    for (let i = 0; i < 50 && adapterWaits(session!.dir).length > 0; i++) await page.waitForTimeout(100);
+    assert.deepEqual(adapterWaits(session!.dir), [], 'the adapter process outlived the cancelled progress');
     assert.equal(service!.tasks.get(submittedId)?.status, 'running');
   });
 
@@ -349,26 +349,15 @@ function unwrapped(text: string): string {
 }
 
 /** Pids of running `adapter.js wait …` processes (started by the editor's extension host). */
-// Only this run's processes count: another run on the machine (a second clone's suite) has its own
-// adapter waits, so the search keeps the descendants of this test process.
-function adapterWaits(): number[] {
-  const parentOf = new Map<number, number>();
-  const waits: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+// Only this session's processes count (processesUsing: its directory in their command line or
+// environment): another run on the machine, a second clone's suite, has adapter waits of its own.
+function adapterWaits(dir: string): number[] {
+  return processesUsing(dir).filter((pid) => {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // the field after the parenthesised command name is the state, then the parent pid
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (args.some((a) => a.endsWith('adapter.js')) && args.includes('wait')) waits.push(Number(entry));
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return args.some((a) => a.endsWith('adapter.js')) && args.includes('wait');
     } catch {
-      // exited meanwhile
+      return false; // exited meanwhile
     }
-  }
-  const ours = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parentOf.get(p) ?? 0, hops++) if (p === process.pid) return true;
-    return false;
-  };
-  return waits.filter(ours);
+  });
 }
