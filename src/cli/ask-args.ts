@@ -360,9 +360,51 @@ export function parseScalarWithUnit(text: string): { value: Scalar; unit?: strin
   const number = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(?:\[\s*([^\]]+?)\s*\]|([A-Za-z°µΩ%][\w°µΩ/·*^%-]*))?$/.exec(trimmed);
   if (number) {
     const unit = number[2] ?? number[3];
-    return unit ? { value: Number(number[1]), unit } : { value: Number(number[1]) };
+    const value = carriedNumber(number[1]!);
+    return unit ? { value, unit } : { value };
   }
   return { value: trimmed };
+}
+
+/**
+ * A number's text as the double a question carries (the protocol's JSON numbers; an engine reads a
+ * double as its shortest decimal, so `0.1` is one tenth). Text whose value that double does not
+ * keep is refused rather than rounded: `1.999999999999999999` would arrive as 2 (and `x < 2` would be
+ * answered false), `9007199254740993` as 9007199254740992, `1e400` as no number at all.
+ */
+function carriedNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || (value === 0 && decimalOf(text) !== '0')) {
+    throw new UsageError(`${text} is beyond the range of the numbers a question carries (doubles, about 1e-308 to 1e308)`);
+  }
+  if (decimalOf(text) !== decimalOf(String(value))) {
+    throw new UsageError(`${text} is not carried exactly: a question carries numbers as doubles, and the nearest one is ${value}; give at most 15 significant digits`);
+  }
+  return value;
+}
+
+/** A decimal numeral's value in one spelling (digits without leading or trailing zeros, and a power of ten). */
+function decimalOf(text: string): string {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!m) return text;
+  let digits = (m[2] ?? '') + (m[3] ?? '');
+  let exponent = Number(m[4] ?? 0) - (m[3] ?? '').length;
+  digits = digits.replace(/^0+/, '');
+  if (digits === '') return '0';
+  const trailing = /0*$/.exec(digits)![0].length;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += trailing;
+  return `${m[1] === '-' ? '-' : ''}${digits}e${exponent}`;
+}
+
+/** What `read` refuses, said of the flag it came from. */
+function withFlag<T>(flag: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof UsageError) throw new UsageError(`${flag}: ${e.message}`);
+    throw e;
+  }
 }
 
 function parseBinding(text: string): Value {
@@ -370,7 +412,7 @@ function parseBinding(text: string): Value {
   const name = eq >= 0 ? text.slice(0, eq).trim() : '';
   const rest = eq >= 0 ? text.slice(eq + 1).trim() : '';
   if (name === '' || rest === '') throw new UsageError(`--bind ${text}: expected <name>=<value>[<unit>], e.g. mass=3.5[kg]`);
-  const { value, unit } = parseScalarWithUnit(rest);
+  const { value, unit } = withFlag(`--bind ${text}`, () => parseScalarWithUnit(rest));
   return unit ? { name, value, unit } : { name, value };
 }
 
@@ -390,9 +432,9 @@ function parseRange(text: string): Range {
     throw new UsageError(`--range ${text}: expected <param>:<type>:<from>:<to>[:<step>]`);
   }
   const [parameter, type, fromText, toText, stepText] = parts.map((p) => p.trim()) as [string, string, string, string, string?];
-  const from = parseScalarWithUnit(fromText);
-  const to = parseScalarWithUnit(toText);
-  const step = stepText !== undefined ? parseScalarWithUnit(stepText) : undefined;
+  const from = withFlag(`--range ${text}`, () => parseScalarWithUnit(fromText));
+  const to = withFlag(`--range ${text}`, () => parseScalarWithUnit(toText));
+  const step = stepText !== undefined ? withFlag(`--range ${text}`, () => parseScalarWithUnit(stepText)) : undefined;
   const units = [from.unit, to.unit, step?.unit].filter((u): u is string => u !== undefined);
   if (new Set(units).size > 1) throw new UsageError(`--range ${text}: from, to and step use different units (${[...new Set(units)].join(', ')})`);
   const range: Range = { parameter, type, from: from.value, to: to.value };

@@ -47,6 +47,19 @@ describe('cli: ask arguments', () => {
     assert.deepEqual(parseScalarWithUnit('"12"'), { value: '12' });
     assert.deepEqual(parseScalarWithUnit('red'), { value: 'red' });
     assert.deepEqual(parseScalarWithUnit('20 [°C]'), { value: 20, unit: '°C' });
+    // Spellings of a number its double keeps exactly (an engine reads the double as its shortest decimal).
+    assert.deepEqual(parseScalarWithUnit('0.30000000000000004'), { value: 0.30000000000000004 });
+    assert.deepEqual(parseScalarWithUnit('001.2500e2 [m]'), { value: 125, unit: 'm' });
+    assert.deepEqual(parseScalarWithUnit('.5'), { value: 0.5 });
+    assert.deepEqual(parseScalarWithUnit('-0.0'), { value: -0 });
+  });
+
+  it('refuses a number its double would change, rather than carry another', () => {
+    assert.throws(() => parseScalarWithUnit('1.999999999999999999 [kg]'), /1\.999999999999999999 is not carried exactly: .* the nearest one is 2;/);
+    assert.throws(() => parseScalarWithUnit('9007199254740993'), /nearest one is 9007199254740992/);
+    assert.throws(() => parseScalarWithUnit('1e400'), /1e400 is beyond the range/);
+    assert.throws(() => parseScalarWithUnit('-1e-400'), /-1e-400 is beyond the range/);
+    assert.throws(() => parseAskArgs(['sweep', 'P::p', '--model', 'm.sysml', '--range', 'x:Real:0:1:0.10000000000000000001']), /^UsageError: --range x:Real:0:1:0\.10000000000000000001: 0\.10000000000000000001 is not carried exactly/);
   });
 
   it('assay engines', () => {

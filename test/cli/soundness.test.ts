@@ -707,6 +707,26 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     refuses(m, [[['evaluate', 'RG::unnamed'], /requirement-groups\.sysml:10:27/, /specializes a definition the environment did not resolve/]]);
   });
 
+  it('a bound number its double does not keep is refused as a usage error, naming the flag (1.999999999999999999 kg arrived as 2 kg)', () => {
+    const m = ['--model', join(OURS, 'bound-numbers.sysml')];
+    const cases: [string, RegExp][] = [
+      ['--bind=mass=1.999999999999999999[kg]', /--bind mass=1\.999999999999999999\[kg\]: 1\.999999999999999999 is not carried exactly.*nearest one is 2\b/],
+      ['--bind=count=9007199254740993', /--bind count=9007199254740993: .*nearest one is 9007199254740992/],
+      ['--bind=mass=1e-400[kg]', /--bind mass=1e-400\[kg\]: 1e-400 is beyond the range/],
+    ];
+    for (const [bind, message] of cases) {
+      const [flag, value] = [bind.slice(0, 6), bind.slice(7)];
+      const r = ask('evaluate', 'BN::tank', flag, value, '--bind', 'count=1', '--bind', 'mass=1[kg]', ...m);
+      assert.equal(r.code, 2, JSON.stringify(r.answer));
+      assert.equal(r.answer.error?.status, 'usage');
+      assert.match(r.answer.error?.message ?? '', message);
+    }
+    // What a double does keep is answered, exactly: 0.1 is one tenth, 1.99999999999999 kg is light.
+    const light = ask('evaluate', 'BN::tank', '--bind', 'mass=1.99999999999999[kg]', '--bind', 'count=1', ...m);
+    proved(light.code, light.answer);
+    assert.equal(value(light.answer, 'light'), 'true');
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });

@@ -50,6 +50,7 @@ describe('editor ask flow: compute and sweep inputs', () => {
     assert.deepEqual(parseInputValue(m, ''), {}, 'empty keeps the model\'s default');
     assert.match(parseInputValue(n, '2.5').error!, /whole number/);
     assert.match(parseInputValue(n, '2 [m]').error!, /plain number: no unit/);
+    assert.match(parseInputValue(v, '1.999999999999999999 [m/s]').error!, /^v: 1\.999999999999999999 is not carried exactly/);
     assert.equal(valueInputText({ value: 10, unit: 'm/s' }), '10 [m/s]');
   });
 

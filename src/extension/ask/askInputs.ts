@@ -31,7 +31,13 @@ function isIntegralType(p: Parameter): boolean {
 
 /** Checks a scalar typed for a parameter: its kind against the type, its unit against the type's dimension. */
 function checkScalar(p: Parameter, text: string): { value: Scalar; unit?: string } | string {
-  const parsed = parseScalarWithUnit(text);
+  let parsed: ReturnType<typeof parseScalarWithUnit>;
+  try {
+    parsed = parseScalarWithUnit(text);
+  } catch (e) {
+    // A number the question could not carry exactly (too many digits, beyond the doubles' range).
+    return `${p.name}: ${(e as Error).message}`;
+  }
   if (isNumericType(p)) {
     if (typeof parsed.value !== 'number' || !Number.isFinite(parsed.value)) return `${p.name} takes a number${p.unit ? ` with a unit like [${p.unit}]` : ''}, e.g. ${p.unit ? `10 [${p.unit}]` : '10'}`;
     if (isIntegralType(p) && !Number.isInteger(parsed.value)) return `${p.name} is ${p.type}: a whole number`;
