@@ -725,6 +725,11 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     const light = ask('evaluate', 'BN::tank', '--bind', 'mass=1.99999999999999[kg]', '--bind', 'count=1', ...m);
     proved(light.code, light.answer);
     assert.equal(value(light.answer, 'light'), 'true');
+    // And an answer's number is the one computed: its exact decimal where the double's would be another.
+    proves(m.slice(1), [
+      [['evaluate', 'BN::precise'], 'precise', '1.999999999999999999'],
+      [['evaluate', 'BN::third'], 'third', String(1 / 3)],
+    ]);
   });
 
   it('a refusal names the file that holds the construct, with several model files', () => {

@@ -100,6 +100,31 @@ export function decimalRational(text: string): Rational | undefined {
   return scale >= 0 ? rational(digits * 10n ** BigInt(scale)) : rational(digits, 10n ** BigInt(-scale));
 }
 
+/**
+ * The decimal numeral of a rational whose decimal ends (its denominator's only prime factors are 2
+ * and 5: `1.999999999999999999`, `0.1`), with at most `maxDigits` digits after the point; undefined
+ * for one that repeats (1/3) or is longer.
+ */
+export function terminatingDecimal(a: Rational, maxDigits = 60): string | undefined {
+  let d = a.d;
+  let twos = 0;
+  let fives = 0;
+  while (d % 2n === 0n) {
+    d /= 2n;
+    twos++;
+  }
+  while (d % 5n === 0n) {
+    d /= 5n;
+    fives++;
+  }
+  const places = Math.max(twos, fives);
+  if (d !== 1n || places > maxDigits) return undefined;
+  const scaled = abs(a.n) * 10n ** BigInt(places) / a.d;
+  const digits = scaled.toString().padStart(places + 1, '0');
+  const sign = a.n < 0n ? '-' : '';
+  return places === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, digits.length - places)}.${digits.slice(digits.length - places)}`;
+}
+
 export function formatRational(a: Rational): string {
   return a.d === 1n ? a.n.toString() : `${a.n}/${a.d}`;
 }

@@ -3,7 +3,7 @@
 // `null`; a single value and a one-element sequence are the same thing.
 
 import { convertExact, convertMagnitude, exactFactor, isDimensionless, isOne, sameDimension, tryParseUnit, type Unit } from './units';
-import { compareRational, decimalRational, multiplyRational, type Rational } from './rational';
+import { compareRational, decimalRational, multiplyRational, terminatingDecimal, type Rational } from './rational';
 
 import type { SourceRange } from '../ast';
 
@@ -400,16 +400,28 @@ export function toProtocolValue(name: string, v: Value): ProtocolValue {
       const safe = v.value <= BigInt(Number.MAX_SAFE_INTEGER) && v.value >= BigInt(Number.MIN_SAFE_INTEGER);
       return { name, value: safe ? Number(v.value) : v.value.toString() };
     }
-    case 'real': return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value) };
+    case 'real': return { name, value: Number.isFinite(v.value) ? wireNumber(v.value, v.exact) : formatReal(v.value) };
     case 'complex': return { name, value: format(v) };
     case 'string': return { name, value: v.value };
     case 'enum': return { name, value: format(v) };
     case 'quantity':
-      return { name, value: Number.isFinite(v.value) ? v.value : formatReal(v.value), unit: v.unit.name };
+      return { name, value: Number.isFinite(v.value) ? wireNumber(v.value, v.exact) : formatReal(v.value), unit: v.unit.name };
     case 'unit': return { name, value: 1, unit: v.unit.name };
     case 'instance': return { name, value: v.label };
     case 'sequence': return { name, value: format(v) };
   }
+}
+
+/**
+ * A Real on the wire: its double, read as its shortest decimal (`fromProtocolValue`), unless that
+ * decimal is not its exact value and the exact value is a decimal that ends: then that decimal as text
+ * (`1.999999999999999999` is not shown as 2). A value whose decimal repeats (1/3) goes as its double.
+ */
+function wireNumber(value: number, exact: Rational | undefined): number | string {
+  if (exact === undefined) return value;
+  const shortest = decimalRational(String(value));
+  if (shortest !== undefined && shortest.n === exact.n && shortest.d === exact.d) return value;
+  return terminatingDecimal(exact) ?? value;
 }
 
 /** What a binding or witness means: number → Integer when integral (Real when `type` says Real). */

@@ -48,6 +48,14 @@ describe('semantics/values', () => {
     assert.deepEqual(toProtocolValue('c', enumLiteral('Colour', 'red')), { name: 'c', value: 'Colour::red' });
     assert.deepEqual(toProtocolValue('s', sequence([int(1), int(2)])), { name: 's', value: '(1, 2)' });
     assert.deepEqual(toProtocolValue('b', bool(false)), { name: 'b', value: false });
+    // A Real goes as its double when its shortest decimal is its exact value; as the exact decimal
+    // when that ends and the double's is another (no double is 1.999999999999999999); a repeating
+    // decimal (1/3) as its double.
+    assert.deepEqual(toProtocolValue('x', real(0.1)), { name: 'x', value: 0.1 });
+    assert.deepEqual(toProtocolValue('x', real(2, { n: 1999999999999999999n, d: 10n ** 18n })), { name: 'x', value: '1.999999999999999999' });
+    assert.deepEqual(toProtocolValue('x', real(-1e-30, { n: -1n, d: 10n ** 30n })), { name: 'x', value: -1e-30 });
+    assert.deepEqual(toProtocolValue('x', real(1 / 3, { n: 1n, d: 3n })), { name: 'x', value: 1 / 3 });
+    assert.deepEqual(toProtocolValue('m', quantity(0.5, parseUnit('kg'), { n: 500000000000000001n, d: 10n ** 18n })), { name: 'm', value: '0.500000000000000001', unit: 'kg' });
   });
 
   it('reads protocol values back, with the declared type deciding Integer or Real', () => {
