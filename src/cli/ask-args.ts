@@ -417,11 +417,14 @@ function parseBinding(text: string): Value {
 }
 
 function parseInput(text: string): FreeInput {
-  const [name, type, ...domainParts] = text.split(':');
-  if (!name || name.trim() === '') throw new UsageError(`--input ${text}: expected <name>:<type>:<domain>`);
-  const input: FreeInput = { name: name.trim() };
-  if (type !== undefined && type.trim() !== '') input.type = type.trim();
-  const domain = domainParts.join(':').trim();
+  // The type may be qualified (ISQ::MassValue): single colons separate, double ones belong to the name.
+  const m = /^([^:]*)(?::((?:[^:]|::)*))?(?::(.*))?$/s.exec(text);
+  const name = m?.[1]?.trim() ?? '';
+  if (!m || name === '') throw new UsageError(`--input ${text}: expected <name>:<type>:<domain>`);
+  const input: FreeInput = { name };
+  const type = m[2]?.trim() ?? '';
+  if (type !== '') input.type = type;
+  const domain = m[3]?.trim() ?? '';
   if (domain !== '') input.domain = domain;
   return input;
 }

@@ -9,7 +9,8 @@ import type { Argument, Expression, Member, QualifiedName, Reference, SourceRang
 import { declaredName, Evaluator, referencedConstraint, referencedConstraintMix, referenceExpression } from '../sysml/semantics/evaluate';
 import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
-import { coherentUnit, DIMENSIONLESS, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
+import { coherentUnit, DIMENSIONLESS, exactFactor, exactOffset, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
+import { decimalRational, type Rational } from '../sysml/semantics/rational';
 import { describeKind, format, isError, itemsOf, nameNotation, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
 import { UnsupportedError, place } from '../sysml/model/errors';
@@ -122,15 +123,37 @@ export function numeral(x: number): string {
   return `${sign}${digits}/1${'0'.repeat(-exp)}`;
 }
 
+/** An exact fraction as a numeral z3 reads (`p/q` or an integer). */
+function rationalNumeral(r: Rational): string {
+  return r.d === 1n ? r.n.toString() : `${r.n}/${r.d}`;
+}
+
+/** A Real's or quantity's magnitude as a numeral: its exact value where it has one (a decimal no double
+ * is, 1.999999999999999999, was its double 2), else its double as the decimal it prints as. */
+function magnitudeNumeral(value: number, exact: Rational | undefined): string {
+  return exact !== undefined ? rationalNumeral(exact) : numeral(value);
+}
+
 const num = (value: string): Term => ({ op: 'num', value });
 const isZero = (t: Term) => t.op === 'num' && /^-?0+(\.0+)?$/.test(t.value);
 const isOneTerm = (t: Term) => t.op === 'num' && /^1(\.0+)?$/.test(t.value);
 
 /** A magnitude in `unit` as a number in coherent SI units (a point on the scale for °C and °F). */
 function inUnit(magnitude: Term, unit: Unit, shape: Shape): NumSym {
-  let t = scale(magnitude, unit.num, unit.den);
-  if (unit.offset !== 0) t = { op: 'add', args: [t, num(numeral(unit.offset))] };
+  // The unit's exact factor and zero shift where they are known (ft³, lb, °F): their doubles are only near them.
+  const factor = exactFactor(unit);
+  let t = factor ? scaleExact(magnitude, factor) : scale(magnitude, unit.num, unit.den);
+  const offset = unit.offset !== 0 ? exactOffset(unit) : undefined;
+  if (unit.offset !== 0) t = { op: 'add', args: [t, num(offset ? rationalNumeral(offset) : numeral(unit.offset))] };
   return { kind: 'num', term: t, dim: unit.dimension, integral: false, shape, ...(unit.offset !== 0 ? { affine: unit.offset } : {}) };
+}
+
+/** `term · n/d` for an exact factor, without noise for 1. */
+function scaleExact(term: Term, f: Rational): Term {
+  let t = term;
+  if (f.n !== 1n) t = { op: 'mul', args: [num(f.n.toString()), t] };
+  if (f.d !== 1n) t = { op: 'div', left: t, right: num(f.d.toString()) };
+  return t;
 }
 
 /** `term · num/den` without noise for factor 1. */
@@ -379,10 +402,10 @@ export class Symbolizer {
         return { kind: 'num', term: num(v.value.toString()), dim: DIMENSIONLESS, integral: true, shape: 'integer' };
       case 'real':
         this.notRounded(v, path, at);
-        return { kind: 'num', term: num(numeral(v.value)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
+        return { kind: 'num', term: num(magnitudeNumeral(v.value, v.exact)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
       case 'quantity':
         this.notRounded(v, path, at);
-        return inUnit(num(numeral(v.value)), v.unit, v.unit);
+        return inUnit(num(magnitudeNumeral(v.value, v.exact)), v.unit, v.unit);
       case 'unit':
         return { kind: 'unit', unit: v.unit };
       case 'complex':
@@ -591,7 +614,9 @@ export class Symbolizer {
               const v = this.concrete.evaluate(expr, this.values.environment(this.values.root, env.lexical));
               if (isError(v)) this.fail(v.range ?? at, path, v.message);
             }
-            return { kind: 'num', term: num(numeral(x)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
+            // Its digits, exactly, as the evaluator reads them (1.999999999999999999 is not 2).
+            const exact = expr.digits !== undefined ? decimalRational(expr.digits) : undefined;
+            return { kind: 'num', term: num(magnitudeNumeral(x, exact)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
           }
           case 'boolean':
             return { kind: 'bool', term: { op: 'bool', value: expr.value as boolean } };

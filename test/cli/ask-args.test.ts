@@ -54,6 +54,21 @@ describe('cli: ask arguments', () => {
     assert.deepEqual(parseScalarWithUnit('-0.0'), { value: -0 });
   });
 
+  it('--input: a qualified type keeps its ::, and a domain may hold qualified names too', () => {
+    const inputs = (...flags: string[]) => {
+      const args = parseAskArgs(['satisfiable', 'P::p', '--model', 'm.sysml', ...flags.flatMap((f) => ['--input', f])]);
+      assert.equal(args.command, 'ask');
+      return args.command === 'ask' ? args.question.inputs : undefined;
+    };
+    assert.deepEqual(inputs('m:ISQ::MassValue:0 [kg]..2 [kg]', 'c:Colors::Colour:Colors::Colour::red,Colors::Colour::blue', 'x', 'y:Real'), [
+      { name: 'm', type: 'ISQ::MassValue', domain: '0 [kg]..2 [kg]' },
+      { name: 'c', type: 'Colors::Colour', domain: 'Colors::Colour::red,Colors::Colour::blue' },
+      { name: 'x' },
+      { name: 'y', type: 'Real' },
+    ]);
+    assert.throws(() => inputs(':Real:0..1'), /--input :Real:0\.\.1: expected <name>:<type>:<domain>/);
+  });
+
   it('refuses a number its double would change, rather than carry another', () => {
     assert.throws(() => parseScalarWithUnit('1.999999999999999999 [kg]'), /1\.999999999999999999 is not carried exactly: .* the nearest one is 2;/);
     assert.throws(() => parseScalarWithUnit('9007199254740993'), /nearest one is 9007199254740992/);

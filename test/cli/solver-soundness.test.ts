@@ -92,6 +92,19 @@ describe('cli: satisfiable means what evaluate means', function () {
     assert.deepEqual(proved('Lit::Big', 'satisfiable'), { x: '18446744073709551617' });
   });
 
+  it('Real literals, values and domain bounds keep every digit (1.999999999999999999 was the double 2), and a witness gives its exact decimal', () => {
+    // Each was unsatisfiable at proved: between 1.999999999999999999 and 2 there was nothing.
+    assert.deepEqual(Object.keys(proved('Digits::Literal', 'satisfiable')), ['x']);
+    assert.deepEqual(Object.keys(proved('Digits::Valued', 'satisfiable')), ['x']);
+    // The domain's lower bound as written, and the witness as the decimal it is (through a double it
+    // was 2, which fails x < 2).
+    const w = proved('Digits::Below', 'satisfiable', '--input', 'x:Real:1.999999999999999999..3');
+    assert.equal(w.x, '1.999999999999999999');
+    // A unit's exact factor: 0.1 lb is exactly 0.045359237 kg.
+    proved('Digits::Pounds', 'unsatisfiable', '--input', 'm:ISQ::MassValue:0..0.045359237');
+    proved('Digits::Pounds', 'satisfiable', '--input', 'm:ISQ::MassValue:0..0.0453592371');
+  });
+
   it('temperatures: the right one of two °C points is a difference; other arithmetic on °C is refused', () => {
     proved('Temp::Sum', 'satisfiable');
     refused('Temp::Scaled', /solver\.sysml:105:43/, /'\*' of a temperature on an offset scale/);

@@ -4,7 +4,8 @@
 import { parse, sourceOf } from '../../sysml';
 import type { Expression, Reference, SourceRange, Usage } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
-import { format, int, isError, quantity, real, type Value } from '../../sysml/semantics/values';
+import { format, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
+import { decimalRational, rational, type Rational } from '../../sysml/semantics/rational';
 import type { ConditionSet, CoversParams, Question, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError, place } from '../../sysml/model/errors';
 import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
@@ -13,7 +14,7 @@ import { DEFAULT_SOLVER_TIMEOUT_MS } from '../run';
 import type { QuestionHandler } from '../server';
 import { Model, Session, typeName } from '../../sysml/model/session';
 import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
-import { describeType, enumerationVariable, numeral, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
+import { describeType, enumerationVariable, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
 import { referencedConstraint } from '../../sysml/semantics/evaluate';
 import { satisfactions } from './evaluate';
@@ -69,10 +70,15 @@ function parseDomain(domain: string, variable: FreeVariable): Pick<FreeVariable,
       if (t !== 'true' && t !== 'false') throw new UnsupportedError(`domain of ${variable.name}: ${t} is not true or false`);
       return t;
     }
-    const n = Number(t);
-    if (t === '' || !Number.isFinite(n)) throw new UnsupportedError(`domain of ${variable.name}: ${JSON.stringify(t)} is not a number`);
-    if (variable.sort === 'Int' && !Number.isInteger(n)) throw new UnsupportedError(`domain of ${variable.name}: ${t} is not an Integer`);
-    return numeral(n);
+    // The decimal as written, exactly (as a literal in the model is read): through a double,
+    // 1.999999999999999999 was the bound 2 and 9007199254740993 was …992.
+    const exact = decimalRational(t);
+    if (exact === undefined) {
+      const unitHint = t.includes('[') && variable.unit ? ` (give numbers in the feature's unit, ${variable.unit.name}, without one)` : '';
+      throw new UnsupportedError(`domain of ${variable.name}: ${JSON.stringify(t)} is not a number${unitHint}`);
+    }
+    if (variable.sort === 'Int' && exact.d !== 1n) throw new UnsupportedError(`domain of ${variable.name}: ${t} is not an Integer`);
+    return exact.d === 1n ? exact.n.toString() : `${exact.n}/${exact.d}`;
   };
   const range = /^\[?\s*([^.\s][^\s]*?)\s*\.\.\s*([^\]\s]*)\s*\]?$/.exec(text);
   if (range) {
@@ -93,19 +99,31 @@ function parseDomain(domain: string, variable: FreeVariable): Pick<FreeVariable,
   return { values: list.split(',').map(num) };
 }
 
+/** A solver's exact numeral (`p/q` or an integer) as a rational. */
+function exactRational(text: string): Rational | undefined {
+  const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text.trim());
+  return m ? rational(BigInt(m[1]!), m[2] !== undefined ? BigInt(m[2]) : 1n) : undefined;
+}
+
 function describeOutcomeValue(v: SolverValue, variable: FreeVariable): { protocol: ProtocolValue; notation: string } {
   if (variable.enumeration && v.sort === 'Int') {
     const literal = `${variable.enumeration.definition}::${variable.enumeration.literals[Number(v.value)] ?? '?'}`;
     return { protocol: { name: variable.name, value: literal }, notation: literal };
   }
   let value: Value;
+  // A rational solution keeps its exact value: the witness then gives it as the decimal it is when that
+  // ends and no double is it (1.9999999999999999995 is no double; through one it was 2, which fails x < 2).
+  const exact = v.sort === 'Real' && !v.algebraic ? exactRational(v.exact) : undefined;
   if (v.sort === 'Bool') value = { kind: 'boolean', value: v.value };
   else if (v.sort === 'Int') value = variable.unit ? quantity(Number(v.value), variable.unit) : int(v.value);
-  else value = variable.unit ? quantity(v.approx, variable.unit) : real(v.approx);
+  else value = variable.unit ? quantity(v.approx, variable.unit, exact) : real(v.approx, exact);
   const raw: number | boolean | string =
-    v.sort === 'Bool' ? v.value : v.sort === 'Int' ? (v.value <= BigInt(Number.MAX_SAFE_INTEGER) && v.value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v.value) : v.value.toString()) : v.approx;
+    v.sort === 'Bool' ? v.value : v.sort === 'Int' ? (v.value <= BigInt(Number.MAX_SAFE_INTEGER) && v.value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v.value) : v.value.toString()) : toProtocolValue(variable.name, value).value;
   const protocol: ProtocolValue = { name: variable.name, value: raw, ...(variable.unit ? { unit: variable.unit.name } : {}) };
-  const notation = v.sort === 'Real' && !variable.unit && !v.algebraic && !v.exact.includes('/') ? `${v.exact}.0` : format(value);
+  const decimal = typeof raw === 'string' && v.sort === 'Real' ? raw : undefined;
+  const notation =
+    decimal !== undefined ? (variable.unit ? `${decimal} [${variable.unit.name}]` : /[.eE]/.test(decimal) ? decimal : `${decimal}.0`)
+    : v.sort === 'Real' && !variable.unit && !v.algebraic && !v.exact.includes('/') ? `${v.exact}.0` : format(value);
   return { protocol, notation };
 }
 

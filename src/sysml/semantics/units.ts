@@ -688,7 +688,8 @@ function computeExactFactor(u: Unit): Rational | undefined {
   return Math.abs(approx - u.num / u.den) <= 1e-12 * Math.abs(u.num / u.den) ? f : undefined;
 }
 
-function exactOffset(u: Unit): Rational | undefined {
+/** A unit's zero shift in K as an exact fraction (0 for units without one), undefined when it is not known exactly. */
+export function exactOffset(u: Unit): Rational | undefined {
   if (u.offset === 0) return { n: 0n, d: 1n };
   return u.terms.length === 1 ? EXACT_OFFSETS.get(u.terms[0]![0]) : undefined;
 }
