@@ -9,7 +9,7 @@ import type { Argument, Expression, Member, QualifiedName, Reference, SourceRang
 import { declaredName, Evaluator, referencedConstraint, referencedConstraintMix, referenceExpression } from '../sysml/semantics/evaluate';
 import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
-import { coherentUnit, DIMENSIONLESS, exactFactor, exactOffset, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
+import { coherentUnit, DIMENSIONLESS, exactFactor, exactOffset, exactOffsetOf, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
 import { decimalRational, type Rational } from '../sysml/semantics/rational';
 import { describeKind, format, isError, itemsOf, nameNotation, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
@@ -139,12 +139,18 @@ const isZero = (t: Term) => t.op === 'num' && /^-?0+(\.0+)?$/.test(t.value);
 const isOneTerm = (t: Term) => t.op === 'num' && /^1(\.0+)?$/.test(t.value);
 
 /** A magnitude in `unit` as a number in coherent SI units (a point on the scale for °C and °F). */
-function inUnit(magnitude: Term, unit: Unit, shape: Shape): NumSym {
+function inUnit(magnitude: Term, unit: Unit, shape: Shape, refuse: (message: string) => never): NumSym {
   // The unit's exact factor and zero shift where they are known (ft³, lb, °F): their doubles are only near them.
   const factor = exactFactor(unit);
-  let t = factor ? scaleExact(magnitude, factor) : scale(magnitude, unit.num, unit.den);
-  const offset = unit.offset !== 0 ? exactOffset(unit) : undefined;
-  if (unit.offset !== 0) t = { op: 'add', args: [t, num(offset ? rationalNumeral(offset) : numeral(unit.offset))] };
+  // A factor no fraction is (° is π/180 rad): the solver would decide on its double, which a
+  // boundary can fall between (an `unsatisfiable` the host does not re-check): refused by name.
+  if (!factor) refuse(`the unit [${unit.name}] has no exact factor to [${coherentUnit(unit.dimension).name}] (its double ${unit.num / unit.den} only approaches it), so the solver cannot state it exactly; ask evaluate`);
+  let t = scaleExact(magnitude, factor);
+  if (unit.offset !== 0) {
+    const offset = exactOffset(unit);
+    if (!offset) refuse(`the zero of [${unit.name}] has no exact value in K, so the solver cannot state it exactly; ask evaluate`);
+    t = { op: 'add', args: [t, num(rationalNumeral(offset))] };
+  }
   return { kind: 'num', term: t, dim: unit.dimension, integral: false, shape, ...(unit.offset !== 0 ? { affine: unit.offset } : {}) };
 }
 
@@ -156,13 +162,6 @@ function scaleExact(term: Term, f: Rational): Term {
   return t;
 }
 
-/** `term · num/den` without noise for factor 1. */
-function scale(term: Term, factorNum: number, factorDen: number): Term {
-  let t = term;
-  if (factorNum !== 1) t = { op: 'mul', args: [num(numeral(factorNum)), t] };
-  if (factorDen !== 1) t = { op: 'div', left: t, right: num(numeral(factorDen)) };
-  return t;
-}
 
 function addDims(a: Dimension, b: Dimension, sign: 1 | -1): Dimension {
   return a.map((x, i) => x + sign * b[i]!) as unknown as Dimension;
@@ -389,7 +388,9 @@ export class Symbolizer {
       const shape = v.sort === 'Int' ? 'integer' : v.type !== undefined && /(^|::)(Real|Rational|Number)$/.test(v.type) ? 'real' : 'number';
       return { kind: 'num', term, dim: DIMENSIONLESS, integral: v.sort === 'Int', shape };
     }
-    return inUnit(term, v.unit, 'quantity');
+    return inUnit(term, v.unit, 'quantity', (m) => {
+      throw new UnsupportedError(`feature ${v.name}: ${m}`);
+    });
   }
 
   /** A concrete value as a symbol (SI magnitudes for quantities). */
@@ -405,7 +406,7 @@ export class Symbolizer {
         return { kind: 'num', term: num(magnitudeNumeral(v.value, v.exact)), dim: DIMENSIONLESS, integral: false, shape: 'real' };
       case 'quantity':
         this.notRounded(v, path, at);
-        return inUnit(num(magnitudeNumeral(v.value, v.exact)), v.unit, v.unit);
+        return inUnit(num(magnitudeNumeral(v.value, v.exact)), v.unit, v.unit, (m) => this.fail(at, path, m));
       case 'unit':
         return { kind: 'unit', unit: v.unit };
       case 'complex':
@@ -671,7 +672,7 @@ export class Symbolizer {
         const u = this.concrete.evaluateUnit(expr.unit, this.values.environment(this.values.root, env.lexical));
         if (isError(u)) this.fail(u.range ?? expr.unit.range, path, u.message);
         if (u.kind !== 'unit') this.fail(expr.unit.range, path, `expected a unit in [ ], got ${describeKind(u)}`);
-        if (isPlain(v.shape)) return inUnit(v.term, u.unit, u.unit);
+        if (isPlain(v.shape)) return inUnit(v.term, u.unit, u.unit, (m) => this.fail(expr.unit.range, path, m));
         // `q [u]` converts a quantity (withUnit): the same point in SI units, now in u.
         if (!isQuantity(v.shape)) this.fail(at, path, `a unit applies to a number or converts a quantity; the solver does not know which ${symKind(v)} is`);
         if (!sameDimension(v.dim, u.unit.dimension)) this.fail(at, path, `cannot convert ${symKind(v)} to [${u.unit.name}]: different dimensions`);
@@ -868,7 +869,9 @@ export class Symbolizer {
           // Two points on offset scales (20 [°C] + 10 [°C]): the right one is read as a difference, 10 K
           // (docs/semantics.md, Temperatures), so its scale's offset is not added twice.
           if (!Number.isFinite(r.affine) || !Number.isFinite(l.affine)) this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
-          rt = { op: 'sub', left: r.term, right: num(numeral(r.affine)) };
+          const zero = exactOffsetOf(r.affine);
+          if (!zero) this.fail(at, path, `the zero of a temperature scale here has no exact value in K, so the solver cannot state it exactly; ask evaluate`);
+          rt = { op: 'sub', left: r.term, right: num(rationalNumeral(zero)) };
         } else if (r.affine !== undefined && !Number.isFinite(r.affine)) {
           this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
         }

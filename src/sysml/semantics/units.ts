@@ -58,9 +58,9 @@ function atom(
   dimension: Dimension,
   num: number,
   den: number,
-  options: { aliases?: string[]; offset?: number; preferred?: boolean } = {},
+  options: { aliases?: string[]; offset?: number; preferred?: boolean; exact?: Rational } = {},
 ): void {
-  ATOMS.set(name, { name, dimension, num, den, offset: options.offset ?? 0, preferred: options.preferred ?? true });
+  ATOMS.set(name, { name, dimension, num, den, offset: options.offset ?? 0, preferred: options.preferred ?? true, ...(options.exact ? { exact: options.exact } : {}) });
   ALIASES.set(name, name);
   for (const alias of options.aliases ?? []) ALIASES.set(alias, name);
 }
@@ -144,9 +144,11 @@ atom('in', LENGTH, 254, 10000, { aliases: ['inch'], preferred: false });
 atom('yd', LENGTH, 9144, 10000, { aliases: ['yard'], preferred: false });
 atom('mi', LENGTH, 1609344, 1000, { aliases: ['mile'], preferred: false });
 atom('lb', MASS, 45359237, 1e8, { aliases: ['pound'], preferred: false });
-atom('lbf', FORCE, 4.4482216152605, 1, { aliases: ['pound-force'], preferred: false });
-atom('psi', PRESSURE, 6894.757293168361, 1, { preferred: false });
-atom('gal', VOLUME, 3.785411784, 1000, { aliases: ['gallon'], preferred: false });
+// Their definitions are exact fractions the doubles only approach: lbf = 0.45359237 kg × 9.80665 m/s²,
+// psi = lbf/in² (in = 0.0254 m), gal = 231 in³.
+atom('lbf', FORCE, 4.4482216152605, 1, { aliases: ['pound-force'], preferred: false, exact: { n: 8896443230521n, d: 2000000000000n } });
+atom('psi', PRESSURE, 6894.757293168362, 1, { preferred: false, exact: { n: 8896443230521n, d: 1290320000n } });
+atom('gal', VOLUME, 3.785411784, 1000, { aliases: ['gallon'], preferred: false, exact: { n: 473176473n, d: 125000000000n } });
 // °F: 5/9 K per degree, zero at 459.67 °R = 255.372… K.
 atom('°F', TEMPERATURE, 5, 9, { aliases: ['degF', '℉'], offset: (459.67 * 5) / 9, preferred: false });
 // The dimensionless unit of the SI library.
@@ -686,6 +688,13 @@ function computeExactFactor(u: Unit): Rational | undefined {
   // The unit's own factor is the same product in doubles: a unit not made of its terms alone is not taken.
   const approx = Number(f.n) / Number(f.d);
   return Math.abs(approx - u.num / u.den) <= 1e-12 * Math.abs(u.num / u.den) ? f : undefined;
+}
+
+/** The exact zero shift whose double is `offset` (an affine scale's, 273.15 for °C), or undefined. */
+export function exactOffsetOf(offset: number): Rational | undefined {
+  if (offset === 0) return { n: 0n, d: 1n };
+  for (const r of EXACT_OFFSETS.values()) if (Number(r.n) / Number(r.d) === offset) return r;
+  return undefined;
 }
 
 /** A unit's zero shift in K as an exact fraction (0 for units without one), undefined when it is not known exactly. */
