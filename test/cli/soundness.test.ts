@@ -299,7 +299,7 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'len'), '2 [m]');
   });
 
-  it('calc bodies: ordered actions run; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
+  it('calc bodies: ordered actions run, a nested action read as its run left it; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
     const m = join(OURS, 'calc-bodies.sysml');
     let r = ask('compute', 'CB::Factorial', '--bind', 'n=6', '--model', m);
     proved(r.code, r.answer);
@@ -314,6 +314,12 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       [['compute', 'CB::Racy'], /calc-bodies\.sysml:29:9/, /two actions of its body use 'x' and no succession orders them/],
       [['compute', 'CB::Bound'], /calc-bodies\.sysml:42:9/, /'x' is bound with '=' to its value, so it cannot be assigned/],
       [['compute', 'CB::Sends', '--bind', 'x=1'], /calc-bodies\.sysml:54:9/, /send/],
+      [['evaluate', 'CB::NestedRacy', '--bind', 'x=2'], /calc-bodies\.sysml:75:9/, /two actions of its body use 'first1' and no succession orders them/],
+    ]);
+    // A nested action's output read after it ran is the value it assigned (it answered the initial 0).
+    proves(m, [
+      [['evaluate', 'CB::NestedOut', '--bind', 'x=2'], 'NestedOut', '3'],
+      [['evaluate', 'CB::ThenAction', '--bind', 'x=2'], 'ThenAction', '30'],
     ]);
   });
 

@@ -133,8 +133,11 @@ function orderActions(members: readonly Member[], label: string): Ordered[] | Va
     collectReads(m, reads);
     collectWrites(m, writes);
     const i = actions.length;
-    actions.push({ action: m, index: i, reads, writes });
     const n = usageNamed(m);
+    // A named action that assigns may change its own features while it runs (`out y := 0; assign y := …`):
+    // another action reading `a.y` touches what `a` writes, so the two must be ordered like any other pair.
+    if (n !== null && m.kind === 'Usage' && writes.size > 0) writes.add(n);
+    actions.push({ action: m, index: i, reads, writes });
     if (n !== null) byName.set(n, i);
     return i;
   };
@@ -326,7 +329,15 @@ export class CalcBodyRunner {
     }
     const body = u.body ?? [];
     const inner = this.host.localScope(body, scope);
-    return this.run(body, inner);
+    const stop = this.run(body, inner);
+    if (stop) return stop;
+    // The action's features as its run left them: `a.y` read after `a` ran is the value its actions
+    // assigned, not the value its declaration starts with (the performance that ran is the one named).
+    const n = u.name ?? u.shortName;
+    if (n !== null && scope.has(n) && scope.declaration(n) === u) {
+      scope.define(n, { kind: 'instance', label: n, identity: {}, member: (f) => (inner.has(f) ? inner.local(f) : undefined) }, u);
+    }
+    return undefined;
   }
 
   private condition(e: Expression, scope: LocalScope, what: string): boolean | ValueError {

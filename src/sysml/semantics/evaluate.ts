@@ -671,7 +671,10 @@ export class Evaluator {
 
   /** Defines every named usage with a value (or a body) among `members` lazily in `scope`. */
   private defineLocals(scope: LocalScope, members: readonly Member[], skip: readonly Member[]): void {
-    for (const m of members) {
+    for (const member of members) {
+      // `then action a { … }` declares `a` as a feature of the body like `action a { … };` (the
+      // succession is a member of its own, SysML 8.2.2.16 SourceSuccessionMember).
+      const m = member.kind === 'Succession' && member.targetMember?.kind === 'Usage' ? member.targetMember : member;
       if (m.kind !== 'Usage' || skip.includes(m)) continue;
       const n = declaredName(m);
       if (n === null || scope.has(n)) continue;
