@@ -299,6 +299,23 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'len'), '2 [m]');
   });
 
+  it('evaluate --condition: the expression is read on the structure (it was ignored, and the structure\'s values answered)', () => {
+    const m = join(OURS, 'conditions.sysml');
+    proves(m, [
+      // Bound by a binding connector, p1 and p2 are one object.
+      [['evaluate', 'EC::Sys', '--condition', 'same=p1 == p2'], 'same', 'true'],
+      [['evaluate', 'EC::Sys', '--condition', 'q=p1.q + limit'], 'q', '6'],
+      [['evaluate', 'EC::sys', '--condition', 'within=p2.q < limit and limit == 7'], 'within', 'true'],
+      [['evaluate', 'EC::Sys', '--condition', 'over=limit > 4', '--bind', 'limit=3'], 'over', 'false'],
+    ]);
+    refuses(m, [
+      [['evaluate', 'EC::Sys', '--condition', 'bad=nosuch > 1'], /condition bad, column 1/, /unknown name 'nosuch'/],
+      [['evaluate', 'EC::alone', '--condition', 'c=alone > 1'], /condition c/, /alone is an attribute: ask about it without a condition/],
+      [['evaluate', 'EC::Sys', '--condition', 'named'], /condition named/, /no expression/],
+      [['evaluate', 'EC::Counter', '--condition', 'c=count == 0'], /conditions\.sysml:14:/, /assigns 'count', which condition c reads/],
+    ]);
+  });
+
   it('calc bodies: ordered actions run, a nested action read as its run left it; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
     const m = join(OURS, 'calc-bodies.sysml');
     let r = ask('compute', 'CB::Factorial', '--bind', 'n=6', '--model', m);
