@@ -337,6 +337,10 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     proves(m, [
       [['evaluate', 'CB::NestedOut', '--bind', 'x=2'], 'NestedOut', '3'],
       [['evaluate', 'CB::ThenAction', '--bind', 'x=2'], 'ThenAction', '30'],
+      // first start; then s1 (y = 6); then s2 (acc = 7); then acc * 10 = 70 (it was refused: 'then' has no action before it).
+      [['evaluate', 'CB::FromStart', '--bind', 'x=3'], 'FromStart', '70'],
+      // (1 + 3) * 10 = 40 (the `then a2;` was no edge, so the two were refused as unordered).
+      [['evaluate', 'CB::FirstNamed', '--bind', 'x=3'], 'FirstNamed', '40'],
     ]);
   });
 
