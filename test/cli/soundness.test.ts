@@ -316,6 +316,20 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     ]);
   });
 
+  it('analysis objectives read the case\'s names as its run left them (the result by its name was read at its initial value)', () => {
+    const m = join(OURS, 'objective-after-run.sysml');
+    let r = ask('evaluate', 'OR::Assigned', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Assigned'), '20');
+    assert.equal(value(r.answer, 'objective'), 'true');
+    r = ask('evaluate', 'OR::Nested', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Nested'), '20');
+    // 20 > 25 is false: the objective is not met, and the reason says which constraint.
+    assert.equal(value(r.answer, 'objective'), 'false');
+    assert.match(String(r.answer.result?.reason), /objective is not met: economy > 25\.0 is false/);
+  });
+
   it('calc bodies: ordered actions run, a nested action read as its run left it; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
     const m = join(OURS, 'calc-bodies.sysml');
     let r = ask('compute', 'CB::Factorial', '--bind', 'n=6', '--model', m);

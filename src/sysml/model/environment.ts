@@ -6,7 +6,7 @@
 // paths. Feature values are computed once per instance path and remembered.
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
-import { declaredName, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
+import { declaredName, LocalScope, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
@@ -935,7 +935,7 @@ export class ModelValues {
     const out = checked === r.value ? r : { ...r, value: checked };
     if (isError(out.value)) return out;
     const objective = this.index.featuresOf(element).find((f) => f.node.kind === 'Usage' && f.node.role === 'objective');
-    return objective ? { ...out, objective: this.objectiveVerdict(objective, out.value, ctx, at) } : out;
+    return objective ? { ...out, objective: this.objectiveVerdict(objective, out.value, ctx, at, r.scope ? { scope: r.scope, members: this.bodyMembers(element) } : undefined) } : out;
   }
 
   /**
@@ -944,7 +944,7 @@ export class ModelValues {
    * its subject parameter is given the result, a `subject = result;` it writes says the same, and its
    * require/assume constraints (its own and its definition's) are checked.
    */
-  private objectiveVerdict(objective: ModelElement, result: Value, ctx: InstanceContext, at: SourceRange | undefined): NonNullable<BodyOutcome['objective']> {
+  private objectiveVerdict(objective: ModelElement, result: Value, ctx: InstanceContext, at: SourceRange | undefined, ran?: { scope: LocalScope; members: readonly Member[] }): NonNullable<BodyOutcome['objective']> {
     const label = objective.name ?? 'objective';
     const range = rangeOf(objective) ?? at ?? (objective.node as Usage).range;
     const isResultRef = (m: Member): boolean => {
@@ -960,7 +960,24 @@ export class ModelValues {
     }
     const named = subjects.find((m) => m.name !== null);
     const args: CallArgument[] = named ? [{ name: named.name, value: result }] : [];
-    const verdict = this.evaluator.checkRequirement(label, members, args, new ResultEnvironment(this.environment(ctx, objective), result), range);
+    // The case's own names (its result parameter `economy`, its outputs and locals) are read as its run
+    // left them: the objective is checked after the case ran (its result is the run's), not against the
+    // values its declarations start with.
+    const env = new ResultEnvironment(this.environment(ctx, objective), result);
+    let scope: Environment = env;
+    if (ran) {
+      const after = new LocalScope(env);
+      for (const m of ran.members) {
+        const member = m.kind === 'Succession' && m.targetMember?.kind === 'Usage' ? m.targetMember : m;
+        if (member.kind !== 'Usage') continue;
+        const n = declaredName(member);
+        if (n === null || n === 'result' || after.has(n) || !ran.scope.has(n)) continue;
+        const run = ran.scope;
+        after.define(n, () => run.local(n)!);
+      }
+      scope = after;
+    }
+    const verdict = this.evaluator.checkRequirement(label, members, args, scope, range);
     const states = members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || m.role === 'assert' || (m.keyword === 'requirement' && m.role === null)));
     return { label, range, verdict, ...(states ? {} : { unstated: true }) };
   }

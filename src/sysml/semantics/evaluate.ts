@@ -826,10 +826,12 @@ export class Evaluator {
   callBodyDetailed(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place, kind?: string): BodyOutcome {
     let outputs: { name: string; value: Outcome }[] = [];
     let failing: { label: string; range: SourceRange } | undefined;
+    let ended: LocalScope | undefined;
     const value = this.nested(label, at, () => {
       const run = this.runBody(label, members, args, outer, at);
       if (isError(run as Outcome)) return run as ValueError;
       const scope = run as LocalScope;
+      ended = scope;
       const r = this.bodyResult(label, members, scope, at, kind);
       if (r.kind === 'boolean' && !r.value) {
         const f = this.assertedFailure(label, members, scope);
@@ -838,7 +840,8 @@ export class Evaluator {
       if (!isError(r)) outputs = this.outputsOf(members).map((o) => ({ name: declaredName(o)!, value: scope.local(declaredName(o)!) ?? NULL }));
       return r;
     });
-    return failing ? { value, outputs, failing } : { value, outputs };
+    const base = failing ? { value, outputs, failing } : { value, outputs };
+    return ended ? { ...base, scope: ended } : base;
   }
 
   /**
@@ -1101,6 +1104,8 @@ export interface BodyOutcome {
   readonly failing?: { readonly label: string; readonly range: SourceRange };
   /** A case's objective checked against its result: its name and verdict (or why it has none). */
   readonly objective?: { readonly label: string; readonly verdict: Verdict | ValueError; readonly range: SourceRange; readonly unstated?: boolean };
+  /** The body's scope at the end of the run (its parameters, locals and result as the run left them). */
+  readonly scope?: LocalScope;
 }
 
 /** What an invocation needs to know of a body besides its values, computed once per body (bodies never
