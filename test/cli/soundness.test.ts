@@ -330,6 +330,22 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.match(String(r.answer.result?.reason), /objective is not met: economy > 25\.0 is false/);
   });
 
+  it('a calc or analysis usage performs its definition\'s actions, and its features read from outside are the run\'s (it answered the initial values)', () => {
+    const m = join(OURS, 'inherited-steps.sysml');
+    proves(m, [
+      [['evaluate', 'IS::cu'], 'cu', '5'],
+      [['evaluate', 'IS::viaResult'], 'viaResult', '5'],
+      [['evaluate', 'IS::viaLocal'], 'viaLocal', '5'],
+      [['evaluate', 'IS::economy'], 'economy', '20'],
+      [['evaluate', 'IS::extra'], 'extra', '21'],
+      [['evaluate', 'IS::fa'], 'extra', '21'],
+    ]);
+    refuses(m, [
+      [['evaluate', 'IS::twice'], /inherited-steps\.sysml:15:14/, /Twice performs the actions of Inc and actions of its own; which of them runs before which is not modeled/],
+      [['evaluate', 'IS::both'], /inherited-steps\.sysml:19:14/, /Both performs the actions of Inc and Dec/],
+    ]);
+  });
+
   it('calc bodies: ordered actions run, a nested action read as its run left it; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
     const m = join(OURS, 'calc-bodies.sysml');
     let r = ask('compute', 'CB::Factorial', '--bind', 'n=6', '--model', m);

@@ -6,6 +6,7 @@
 // paths. Feature values are computed once per instance path and remembered.
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
+import { hasBodyActions } from '../semantics/calc-body';
 import { declaredName, LocalScope, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
@@ -241,6 +242,27 @@ export class ModelValues {
     }
   }
 
+  /**
+   * A feature of a calc or analysis (usage or definition) whose body has actions, read from outside
+   * (`cu.r`, `fa.economy`, an output or local): its value as the body's run leaves it, the run that gives
+   * the calc its value (a calc is a behaviour: its result is read after its actions ran). Its declared
+   * value is only where the run starts. Undefined where the body has no actions or does not declare it.
+   */
+  private afterRun(owner: InstanceContext, feature: ModelElement): Outcome | undefined {
+    const e = owner.element;
+    const name = feature.name;
+    if (name === null || feature.node.kind !== 'Usage' || !isCallable(e)) return undefined;
+    const members = this.bodyMembers(e);
+    if (!hasBodyActions(members)) return undefined;
+    const node = feature.node;
+    if (!members.some((m) => m === node || (m.kind === 'Succession' && m.targetMember === node))) return undefined;
+    const r = this.invokeElementDetailed(e, [], owner, rangeOf(feature));
+    // The run did not end (a refusal, a model error, the budget): no value after it.
+    if (!r.scope) return isError(r.value) ? r.value : undefined;
+    if (!r.scope.has(name)) return undefined;
+    return r.scope.local(name);
+  }
+
   private computeFeature(owner: InstanceContext, feature: ModelElement, path: string): Outcome {
     const node = feature.node;
     const ctx = this.child(owner, feature);
@@ -251,6 +273,8 @@ export class ModelValues {
     if (conflict) return error(conflict, rangeOf(feature));
     const chained = this.chainRedefinition(owner, feature);
     if (chained) return chained;
+    const ran = this.afterRun(owner, feature);
+    if (ran !== undefined) return ran;
     const valued = this.index.valueSource(feature);
     if (valued) {
       // The value is written in the feature's owner; names in it are features of that instance.
@@ -906,9 +930,39 @@ export class ModelValues {
   private computeBodyMembers(element: ModelElement): Member[] {
     const features = this.index.featuresOf(element).map((f) => f.node as Member);
     const own = element.node.kind === 'Package' ? element.node.members ?? [] : element.node.body ?? [];
-    const extra = own.filter((m) => m.kind !== 'Usage' && m.kind !== 'Definition' && m.kind !== 'Package');
+    let extra: Member[] = own.filter((m) => m.kind !== 'Usage' && m.kind !== 'Definition' && m.kind !== 'Package');
+    if (isCallable(element)) extra = [...this.inheritedSteps(element, extra), ...extra];
     const result = this.resultExpression(element);
     return [...features, ...extra.filter((m) => m.kind !== 'ResultExpression'), ...(result ? [result] : [])];
+  }
+
+  /**
+   * The steps a calc or analysis inherits that are not named features (`assign`, `if`, loops,
+   * successions, …: SysML action usages of its type's body, which a usage `cu : C` performs as C does):
+   * the body's behaviour members of the nearest type that has any (with what that type inherits). Its
+   * own and a type's together, or two types' (whose steps run when, against each other, is not said by
+   * text order), are refused.
+   */
+  private inheritedSteps(element: ModelElement, own: readonly Member[]): Member[] {
+    const providers: ModelElement[] = [];
+    const seen = new Set<ModelElement>([element]);
+    const visit = (e: ModelElement): void => {
+      for (const t of this.index.typesOf(e)) {
+        if (seen.has(t)) continue;
+        seen.add(t);
+        if (t.node.kind === 'Package') continue;
+        if ((t.node.body ?? []).some((m) => STEP_KINDS.has(m.kind))) providers.push(t);
+        else visit(t);
+      }
+    };
+    visit(element);
+    if (providers.length === 0) return [];
+    const label = element.name ?? element.qualifiedName;
+    if (providers.length > 1 || own.some((m) => STEP_KINDS.has(m.kind))) {
+      const from = providers.map((t) => t.name ?? t.qualifiedName).join(' and ');
+      throw new UnsupportedError(`${place(element.path, rangeOf(element))}: ${label} performs the actions of ${from}${providers.length > 1 ? '' : ' and actions of its own'}; which of them runs before which is not modeled (write them in one body)`);
+    }
+    return this.bodyMembers(providers[0]!).filter((m) => STEP_KINDS.has(m.kind));
   }
 
   private resultExpression(element: ModelElement, seen = new Set<ModelElement>()): Member | undefined {
@@ -1030,6 +1084,9 @@ const NO_VALUE = ' has no value: give it one in the model or bind it in the ques
 export function isMissingValue(e: ValueError): boolean {
   return e.code === undefined && e.message.endsWith(NO_VALUE);
 }
+
+/** Body members that are steps of a behaviour without being named features of it (action usages the parser keeps apart). */
+const STEP_KINDS = new Set<Member['kind']>(['Succession', 'Transition', 'AcceptAction', 'SendAction', 'AssignAction', 'IfAction', 'LoopAction', 'ForAction', 'TerminateAction', 'StateSubaction']);
 
 export function isCallable(e: ModelElement): boolean {
   return e.node.kind !== 'Package' && CALLABLE_KEYWORDS.has(declarationKind(e));
