@@ -299,7 +299,54 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     assert.equal(value(r.answer, 'len'), '2 [m]');
   });
 
-  it('calc bodies: ordered actions run; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
+  it('evaluate --condition: the expression is read on the structure (it was ignored, and the structure\'s values answered)', () => {
+    const m = join(OURS, 'conditions.sysml');
+    proves(m, [
+      // Bound by a binding connector, p1 and p2 are one object.
+      [['evaluate', 'EC::Sys', '--condition', 'same=p1 == p2'], 'same', 'true'],
+      [['evaluate', 'EC::Sys', '--condition', 'q=p1.q + limit'], 'q', '6'],
+      [['evaluate', 'EC::sys', '--condition', 'within=p2.q < limit and limit == 7'], 'within', 'true'],
+      [['evaluate', 'EC::Sys', '--condition', 'over=limit > 4', '--bind', 'limit=3'], 'over', 'false'],
+    ]);
+    refuses(m, [
+      [['evaluate', 'EC::Sys', '--condition', 'bad=nosuch > 1'], /condition bad, column 1/, /unknown name 'nosuch'/],
+      [['evaluate', 'EC::alone', '--condition', 'c=alone > 1'], /condition c/, /alone is an attribute: ask about it without a condition/],
+      [['evaluate', 'EC::Sys', '--condition', 'named'], /condition named/, /no expression/],
+      [['evaluate', 'EC::Counter', '--condition', 'c=count == 0'], /conditions\.sysml:14:/, /assigns 'count', which condition c reads/],
+    ]);
+  });
+
+  it('analysis objectives read the case\'s names as its run left them (the result by its name was read at its initial value)', () => {
+    const m = join(OURS, 'objective-after-run.sysml');
+    let r = ask('evaluate', 'OR::Assigned', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Assigned'), '20');
+    assert.equal(value(r.answer, 'objective'), 'true');
+    r = ask('evaluate', 'OR::Nested', '--model', m);
+    proved(r.code, r.answer);
+    assert.equal(value(r.answer, 'Nested'), '20');
+    // 20 > 25 is false: the objective is not met, and the reason says which constraint.
+    assert.equal(value(r.answer, 'objective'), 'false');
+    assert.match(String(r.answer.result?.reason), /objective is not met: economy > 25\.0 is false/);
+  });
+
+  it('a calc or analysis usage performs its definition\'s actions, and its features read from outside are the run\'s (it answered the initial values)', () => {
+    const m = join(OURS, 'inherited-steps.sysml');
+    proves(m, [
+      [['evaluate', 'IS::cu'], 'cu', '5'],
+      [['evaluate', 'IS::viaResult'], 'viaResult', '5'],
+      [['evaluate', 'IS::viaLocal'], 'viaLocal', '5'],
+      [['evaluate', 'IS::economy'], 'economy', '20'],
+      [['evaluate', 'IS::extra'], 'extra', '21'],
+      [['evaluate', 'IS::fa'], 'extra', '21'],
+    ]);
+    refuses(m, [
+      [['evaluate', 'IS::twice'], /inherited-steps\.sysml:15:14/, /Twice performs the actions of Inc and actions of its own; which of them runs before which is not modeled/],
+      [['evaluate', 'IS::both'], /inherited-steps\.sysml:19:14/, /Both performs the actions of Inc and Dec/],
+    ]);
+  });
+
+  it('calc bodies: ordered actions run, a nested action read as its run left it; unordered actions over one local, a bound local assigned, or a send are refused with their place', () => {
     const m = join(OURS, 'calc-bodies.sysml');
     let r = ask('compute', 'CB::Factorial', '--bind', 'n=6', '--model', m);
     proved(r.code, r.answer);
@@ -314,6 +361,16 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       [['compute', 'CB::Racy'], /calc-bodies\.sysml:29:9/, /two actions of its body use 'x' and no succession orders them/],
       [['compute', 'CB::Bound'], /calc-bodies\.sysml:42:9/, /'x' is bound with '=' to its value, so it cannot be assigned/],
       [['compute', 'CB::Sends', '--bind', 'x=1'], /calc-bodies\.sysml:54:9/, /send/],
+      [['evaluate', 'CB::NestedRacy', '--bind', 'x=2'], /calc-bodies\.sysml:75:9/, /two actions of its body use 'first1' and no succession orders them/],
+    ]);
+    // A nested action's output read after it ran is the value it assigned (it answered the initial 0).
+    proves(m, [
+      [['evaluate', 'CB::NestedOut', '--bind', 'x=2'], 'NestedOut', '3'],
+      [['evaluate', 'CB::ThenAction', '--bind', 'x=2'], 'ThenAction', '30'],
+      // first start; then s1 (y = 6); then s2 (acc = 7); then acc * 10 = 70 (it was refused: 'then' has no action before it).
+      [['evaluate', 'CB::FromStart', '--bind', 'x=3'], 'FromStart', '70'],
+      // (1 + 3) * 10 = 40 (the `then a2;` was no edge, so the two were refused as unordered).
+      [['evaluate', 'CB::FirstNamed', '--bind', 'x=3'], 'FirstNamed', '40'],
     ]);
   });
 

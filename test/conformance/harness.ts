@@ -810,7 +810,11 @@ async function checksOf(c: Case): Promise<Check[]> {
       for (const [name, v] of Object.entries(e.constraints ?? {})) {
         checks.push(valueCheck(`constraint ${name}`, await asked(['evaluate', featurePath(type, name), ...model]), { type: 'Boolean', value: v }));
       }
-      for (const group of e.identical ?? []) checks.push(notAskable(`identity of ${group.join(', ')}`, 'assay has no question for object identity'));
+      // Object identity: `evaluate <type> --condition identical=a == b and …` (instances compare by identity).
+      for (const group of e.identical ?? []) {
+        const text = group.slice(1).map((x, i) => `${group[i]} == ${x}`).join(' and ');
+        checks.push(valueCheck(`identity of ${group.join(', ')}`, await asked(['evaluate', type, ...model, '--condition', `identical=${text}`]), { type: 'Boolean', value: true }));
+      }
       for (const [i, o] of (e.objects ?? []).entries()) {
         checks.push(notAskable(`object ${o.instance ?? i + 1}`, 'per-object performance of a behaviour (its own events, final state and slots) is not a question assay asks of a definition', describeBehaviour(o)));
       }

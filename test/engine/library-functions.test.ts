@@ -34,6 +34,10 @@ const MODEL = `package L {
   attribute zeros = cartesianZeroVector;
   attribute vectorSum = VectorFunctions::sum((1.0, 2.0));
   attribute angleOf = VectorFunctions::angle((1.0, 0.0), (0.0, 1.0));
+  attribute folded = (1, 2, 3, 4)->reduce { in a : Integer; in b : Integer; a * 10 + b };
+  attribute largest = (3, 9, 4)->reduce { in a : Integer; in b : Integer; if a > b ? a else b };
+  attribute single = (7)->reduce { in a : Integer; in b : Integer; a + b };
+  attribute oneParam = (1, 2)->reduce { in a : Integer; a };
 }`;
 
 describe('library functions through the engine (SequenceFunctions, TrigFunctions, VectorFunctions)', function () {
@@ -66,6 +70,16 @@ describe('library functions through the engine (SequenceFunctions, TrigFunctions
     assert.ok(Math.abs((await value('circumference')) as number - 3 * Math.PI) < 1e-12);
     // cot(pi/4) = cos/sin = 1 (to rounding)
     assert.ok(Math.abs((await value('cotQuarter')) as number - 1) < 1e-12);
+  });
+
+  it('ControlFunctions::reduce with a body of two parameters folds from the left; another body is refused', async () => {
+    // ((1*10 + 2)*10 + 3)*10 + 4 = 1234: left to right, the value so far first
+    assert.equal(await value('folded'), 1234);
+    // max(max(3, 9), 4) = 9
+    assert.equal(await value('largest'), 9);
+    // one element is itself (no step)
+    assert.equal(await value('single'), 7);
+    assert.match(await refusal('oneParam'), /the body of ->reduce takes two named parameters/);
   });
 
   it('SequenceFunctions: equals compares size and order; excludingAt removes a range; includingAt appends at size + 1', async () => {

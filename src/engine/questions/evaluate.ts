@@ -1,5 +1,6 @@
 // `evaluate`: the value of an attribute or calc usage, or the verdict of a constraint or requirement.
-import type { Member, Node, QualifiedName, Reference, SourceRange, Usage } from '../../sysml/ast';
+import type { Expression, Member, Node, QualifiedName, Reference, SourceRange, Usage } from '../../sysml/ast';
+import { parse, sourceOf } from '../../sysml';
 import { walk } from '../../sysml/walk';
 import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
@@ -324,6 +325,10 @@ export const evaluateQuestion: QuestionHandler = {
   covers: coversEvaluate,
   async run(params: RunParams, run: RunContext): Promise<RunResult> {
     const { session, random } = runSession(params, run, { stepLimit: true });
+    if (params.question.conditions && params.question.conditions.length > 0) {
+      throw new UnsupportedError(`evaluate takes one condition (--condition), not condition sets: condition sets are solved by satisfiable`);
+    }
+    if (params.question.condition) return conditionValue(session, params.question.condition, random, run);
     const checks = checkedConstraints(session.values.index, session.subject);
     const satisfied = evaluable(session.subject) ? [] : satisfactions(session.values.index, session.subject);
     if (checks.length > 0 || satisfied.length > 0) return checkConstraints(session, checks, satisfied, random, run);
@@ -345,6 +350,68 @@ export const evaluateQuestion: QuestionHandler = {
     };
   },
 };
+
+const CONDITION_WRAPPER = 'calc __assay_condition__ {\n';
+
+/** The text of a question's condition as one expression (as satisfiable reads it). */
+function conditionExpression(text: string, what: string): Expression {
+  const r = parse(`${CONDITION_WRAPPER}${text}\n}`);
+  const first = r.errors[0];
+  if (first) {
+    const column = first.range.line === 2 ? first.range.column : text.length + 1;
+    throw new UnsupportedError(`${what}: ${first.message} (column ${column} of "${text}")`);
+  }
+  const calc = r.document.members[0];
+  const body = calc && 'body' in calc ? calc.body : null;
+  const result = body?.find((m) => m.kind === 'ResultExpression');
+  if (!result || result.kind !== 'ResultExpression' || body!.length !== 1) throw new UnsupportedError(`${what}: "${text}" is not one expression`);
+  return result.expression;
+}
+
+/**
+ * `evaluate <structure> --condition c=<expr>`: the value of the expression on the subject's instance,
+ * its names read as the subject's features (as a constraint in its body reads them), under the
+ * question's bindings, answered under the condition's name (`p1 == p2` is whether the two parts are one
+ * object). Only a structure (part, item, port, occurrence) is the scope of a condition here: a calc,
+ * constraint or attribute has a value of its own, which evaluate answers without one. A condition
+ * without text (naming a constraint) is refused: ask about the constraint itself.
+ */
+function conditionValue(session: Session, condition: { name: string; text?: string | undefined }, random: CountingRandom | undefined, run: RunContext): RunResult {
+  const e = session.subject;
+  const subject = label(e);
+  const what = `condition ${condition.name}`;
+  if (!STRUCTURES.has(declarationKind(e))) {
+    throw new UnsupportedError(`${what}: evaluate reads a condition on a part, item, port or occurrence (its names are the structure's features); ${subject} is ${/^[aeiou]/.test(declarationKind(e)) ? 'an' : 'a'} ${declarationKind(e)}: ask about it without a condition`);
+  }
+  if (condition.text === undefined || condition.text.trim() === '') {
+    throw new UnsupportedError(`${what}: no expression; to evaluate a declared constraint, ask about it (evaluate <its qualified name>)`);
+  }
+  const expr = conditionExpression(condition.text, what);
+  const refused = session.values.bodyRefusal(e, 'checks');
+  if (refused) throw failure(refused, session.model, e.path);
+  // The condition reads the features' values as the model gives them (bound, initial or default): a
+  // behaviour of the subject that assigns one it reads would change it as it runs.
+  const assigned = behaviourAssignments(session);
+  for (const n of namesIn(expr as unknown as Node)) {
+    const a = assigned.get(n);
+    if (a) throw new UnsupportedError(`${place(a.path, a.range)}: a behaviour of ${subject} assigns '${n}', which ${what} reads: evaluate reads the features' initial values; whether the condition holds while the behaviour runs is what \`holds\` answers`);
+  }
+  const source = sourceOf(expr.range);
+  let v = session.evaluateExpression(expr);
+  if (isError(v)) {
+    if (v.code === 'budget' || !v.range || sourceOf(v.range) !== source) throw failure(v, session.model, e.path);
+    throw new UnsupportedError(`${what}, column ${v.range.column}: ${v.message}`);
+  }
+  if (v.kind === 'instance') throw new UnsupportedError(`${what}: its value is a structured value (${v.label}); ask about that feature (evaluate <its qualified name>)`);
+  v = shownVariant(v);
+  return {
+    claim: 'value',
+    strength: random && random.draws > 0 ? 'observed' : 'proved',
+    values: protocolValues(condition.name, v),
+    reason: `${what} (${condition.text.trim()}) on ${subject}`,
+    elapsed: run.elapsed(),
+  };
+}
 
 /**
  * Subjects without a value of their own whose attributes evaluate lists (when they assert no

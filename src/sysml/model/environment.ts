@@ -6,7 +6,8 @@
 // paths. Feature values are computed once per instance path and remembered.
 import type { Expression, Member, Multiplicity, QualifiedName, Reference, SourceRange, Usage } from '../ast';
 import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../support';
-import { declaredName, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
+import { hasBodyActions } from '../semantics/calc-body';
+import { declaredName, LocalScope, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
@@ -241,6 +242,27 @@ export class ModelValues {
     }
   }
 
+  /**
+   * A feature of a calc or analysis (usage or definition) whose body has actions, read from outside
+   * (`cu.r`, `fa.economy`, an output or local): its value as the body's run leaves it, the run that gives
+   * the calc its value (a calc is a behaviour: its result is read after its actions ran). Its declared
+   * value is only where the run starts. Undefined where the body has no actions or does not declare it.
+   */
+  private afterRun(owner: InstanceContext, feature: ModelElement): Outcome | undefined {
+    const e = owner.element;
+    const name = feature.name;
+    if (name === null || feature.node.kind !== 'Usage' || !isCallable(e)) return undefined;
+    const members = this.bodyMembers(e);
+    if (!hasBodyActions(members)) return undefined;
+    const node = feature.node;
+    if (!members.some((m) => m === node || (m.kind === 'Succession' && m.targetMember === node))) return undefined;
+    const r = this.invokeElementDetailed(e, [], owner, rangeOf(feature));
+    // The run did not end (a refusal, a model error, the budget): no value after it.
+    if (!r.scope) return isError(r.value) ? r.value : undefined;
+    if (!r.scope.has(name)) return undefined;
+    return r.scope.local(name);
+  }
+
   private computeFeature(owner: InstanceContext, feature: ModelElement, path: string): Outcome {
     const node = feature.node;
     const ctx = this.child(owner, feature);
@@ -251,6 +273,8 @@ export class ModelValues {
     if (conflict) return error(conflict, rangeOf(feature));
     const chained = this.chainRedefinition(owner, feature);
     if (chained) return chained;
+    const ran = this.afterRun(owner, feature);
+    if (ran !== undefined) return ran;
     const valued = this.index.valueSource(feature);
     if (valued) {
       // The value is written in the feature's owner; names in it are features of that instance.
@@ -906,9 +930,39 @@ export class ModelValues {
   private computeBodyMembers(element: ModelElement): Member[] {
     const features = this.index.featuresOf(element).map((f) => f.node as Member);
     const own = element.node.kind === 'Package' ? element.node.members ?? [] : element.node.body ?? [];
-    const extra = own.filter((m) => m.kind !== 'Usage' && m.kind !== 'Definition' && m.kind !== 'Package');
+    let extra: Member[] = own.filter((m) => m.kind !== 'Usage' && m.kind !== 'Definition' && m.kind !== 'Package');
+    if (isCallable(element)) extra = [...this.inheritedSteps(element, extra), ...extra];
     const result = this.resultExpression(element);
     return [...features, ...extra.filter((m) => m.kind !== 'ResultExpression'), ...(result ? [result] : [])];
+  }
+
+  /**
+   * The steps a calc or analysis inherits that are not named features (`assign`, `if`, loops,
+   * successions, …: SysML action usages of its type's body, which a usage `cu : C` performs as C does):
+   * the body's behaviour members of the nearest type that has any (with what that type inherits). Its
+   * own and a type's together, or two types' (whose steps run when, against each other, is not said by
+   * text order), are refused.
+   */
+  private inheritedSteps(element: ModelElement, own: readonly Member[]): Member[] {
+    const providers: ModelElement[] = [];
+    const seen = new Set<ModelElement>([element]);
+    const visit = (e: ModelElement): void => {
+      for (const t of this.index.typesOf(e)) {
+        if (seen.has(t)) continue;
+        seen.add(t);
+        if (t.node.kind === 'Package') continue;
+        if ((t.node.body ?? []).some((m) => STEP_KINDS.has(m.kind))) providers.push(t);
+        else visit(t);
+      }
+    };
+    visit(element);
+    if (providers.length === 0) return [];
+    const label = element.name ?? element.qualifiedName;
+    if (providers.length > 1 || own.some((m) => STEP_KINDS.has(m.kind))) {
+      const from = providers.map((t) => t.name ?? t.qualifiedName).join(' and ');
+      throw new UnsupportedError(`${place(element.path, rangeOf(element))}: ${label} performs the actions of ${from}${providers.length > 1 ? '' : ' and actions of its own'}; which of them runs before which is not modeled (write them in one body)`);
+    }
+    return this.bodyMembers(providers[0]!).filter((m) => STEP_KINDS.has(m.kind));
   }
 
   private resultExpression(element: ModelElement, seen = new Set<ModelElement>()): Member | undefined {
@@ -935,7 +989,7 @@ export class ModelValues {
     const out = checked === r.value ? r : { ...r, value: checked };
     if (isError(out.value)) return out;
     const objective = this.index.featuresOf(element).find((f) => f.node.kind === 'Usage' && f.node.role === 'objective');
-    return objective ? { ...out, objective: this.objectiveVerdict(objective, out.value, ctx, at) } : out;
+    return objective ? { ...out, objective: this.objectiveVerdict(objective, out.value, ctx, at, r.scope ? { scope: r.scope, members: this.bodyMembers(element) } : undefined) } : out;
   }
 
   /**
@@ -944,7 +998,7 @@ export class ModelValues {
    * its subject parameter is given the result, a `subject = result;` it writes says the same, and its
    * require/assume constraints (its own and its definition's) are checked.
    */
-  private objectiveVerdict(objective: ModelElement, result: Value, ctx: InstanceContext, at: SourceRange | undefined): NonNullable<BodyOutcome['objective']> {
+  private objectiveVerdict(objective: ModelElement, result: Value, ctx: InstanceContext, at: SourceRange | undefined, ran?: { scope: LocalScope; members: readonly Member[] }): NonNullable<BodyOutcome['objective']> {
     const label = objective.name ?? 'objective';
     const range = rangeOf(objective) ?? at ?? (objective.node as Usage).range;
     const isResultRef = (m: Member): boolean => {
@@ -960,7 +1014,24 @@ export class ModelValues {
     }
     const named = subjects.find((m) => m.name !== null);
     const args: CallArgument[] = named ? [{ name: named.name, value: result }] : [];
-    const verdict = this.evaluator.checkRequirement(label, members, args, new ResultEnvironment(this.environment(ctx, objective), result), range);
+    // The case's own names (its result parameter `economy`, its outputs and locals) are read as its run
+    // left them: the objective is checked after the case ran (its result is the run's), not against the
+    // values its declarations start with.
+    const env = new ResultEnvironment(this.environment(ctx, objective), result);
+    let scope: Environment = env;
+    if (ran) {
+      const after = new LocalScope(env);
+      for (const m of ran.members) {
+        const member = m.kind === 'Succession' && m.targetMember?.kind === 'Usage' ? m.targetMember : m;
+        if (member.kind !== 'Usage') continue;
+        const n = declaredName(member);
+        if (n === null || n === 'result' || after.has(n) || !ran.scope.has(n)) continue;
+        const run = ran.scope;
+        after.define(n, () => run.local(n)!);
+      }
+      scope = after;
+    }
+    const verdict = this.evaluator.checkRequirement(label, members, args, scope, range);
     const states = members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || m.role === 'assert' || (m.keyword === 'requirement' && m.role === null)));
     return { label, range, verdict, ...(states ? {} : { unstated: true }) };
   }
@@ -1013,6 +1084,9 @@ const NO_VALUE = ' has no value: give it one in the model or bind it in the ques
 export function isMissingValue(e: ValueError): boolean {
   return e.code === undefined && e.message.endsWith(NO_VALUE);
 }
+
+/** Body members that are steps of a behaviour without being named features of it (action usages the parser keeps apart). */
+const STEP_KINDS = new Set<Member['kind']>(['Succession', 'Transition', 'AcceptAction', 'SendAction', 'AssignAction', 'IfAction', 'LoopAction', 'ForAction', 'TerminateAction', 'StateSubaction']);
 
 export function isCallable(e: ModelElement): boolean {
   return e.node.kind !== 'Package' && CALLABLE_KEYWORDS.has(declarationKind(e));

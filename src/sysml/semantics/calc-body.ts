@@ -133,39 +133,70 @@ function orderActions(members: readonly Member[], label: string): Ordered[] | Va
     collectReads(m, reads);
     collectWrites(m, writes);
     const i = actions.length;
-    actions.push({ action: m, index: i, reads, writes });
     const n = usageNamed(m);
+    // A named action that assigns may change its own features while it runs (`out y := 0; assign y := …`):
+    // another action reading `a.y` touches what `a` writes, so the two must be ordered like any other pair.
+    if (n !== null && m.kind === 'Usage' && writes.size > 0) writes.add(n);
+    actions.push({ action: m, index: i, reads, writes });
     if (n !== null) byName.set(n, i);
     return i;
   };
   const pending: Succession[] = [];
+  /** The action a `then b;` member follows (the member written before it), by the succession. */
+  const previousOf = new Map<Succession, number | undefined>();
+  // After `first start;` (the body's initial node, SysML InitialNodeMember, not one of its actions), a
+  // `then` member succeeds the start: it orders nothing among the body's actions.
+  let afterStart = false;
   for (const m of members) {
     if (isBodyAction(m)) {
       previous = add(m);
+      afterStart = false;
       continue;
     }
     if (m.kind !== 'Succession') continue;
     if (m.form !== 'then' && m.form !== 'first' && m.form !== 'succession') return error(`${label}: a ${m.form} succession in a calc body is not supported`, m.range, 'unsupported');
+    if (m.form === 'first' && m.target === null && m.targetMember === null) {
+      const initial = referenceName(m.source);
+      if (initial === undefined) return error(`${label}: the initial node is not a name`, m.range, 'unsupported');
+      const declared = byName.get(initial);
+      if (declared !== undefined) {
+        previous = declared;
+        afterStart = false;
+      } else if (initial === 'start' && !members.some((x) => usageNamed(x) === 'start')) {
+        previous = undefined;
+        afterStart = true;
+      } else {
+        return error(`${label}: 'first ${initial};' names no action of this body written before it`, m.range, 'unsupported');
+      }
+      continue;
+    }
     if (m.form === 'then' && m.source === null) {
-      if (previous === undefined) return error(`${label}: 'then' has no action before it`, m.range, 'unsupported');
+      if (previous === undefined && !afterStart) return error(`${label}: 'then' has no action before it`, m.range, 'unsupported');
       if (m.targetMember !== null) {
         if (!isBodyAction(m.targetMember)) return error(`${label}: 'then' to ${m.targetMember.kind} in a calc body is not supported`, m.range, 'unsupported');
         const from = previous;
         previous = add(m.targetMember);
-        edges.push([from, previous, m.range]);
+        if (from !== undefined) edges.push([from, previous, m.range]);
+        afterStart = false;
         continue;
       }
+      // `then done;`: the body's end succeeds every action; it orders none of them.
+      if (referenceName(m.target) === 'done' && !members.some((x) => usageNamed(x) === 'done')) continue;
     }
     pending.push(m);
+    if (m.form === 'then' && m.source === null) previousOf.set(m, previous);
   }
   for (const s of pending) {
     const to = s.targetMember !== null ? undefined : referenceName(s.target);
     const fromName = s.source === null ? undefined : referenceName(s.source);
-    const from = fromName !== undefined ? byName.get(fromName) : s.form === 'then' && s.source === null ? undefined : undefined;
+    const from = fromName !== undefined ? byName.get(fromName) : undefined;
     const target = to !== undefined ? byName.get(to) : undefined;
     if (s.form === 'then' && s.source === null) {
-      // `then b;` after a declaration that is not an action of this body (start, a local): it orders nothing here.
       if (target === undefined) return error(`${label}: the succession's target is not an action of this body`, s.range, 'unsupported');
+      // `then b;` after an action a (or after `first a;`): a before b. After a declaration that is not an
+      // action of this body (start, a local) it orders nothing here.
+      const before = previousOf.get(s);
+      if (before !== undefined) edges.push([before, target, s.range]);
       continue;
     }
     if (from === undefined || target === undefined) return error(`${label}: a succession between elements that are not actions of this calc body is not supported`, s.range, 'unsupported');
@@ -326,7 +357,15 @@ export class CalcBodyRunner {
     }
     const body = u.body ?? [];
     const inner = this.host.localScope(body, scope);
-    return this.run(body, inner);
+    const stop = this.run(body, inner);
+    if (stop) return stop;
+    // The action's features as its run left them: `a.y` read after `a` ran is the value its actions
+    // assigned, not the value its declaration starts with (the performance that ran is the one named).
+    const n = u.name ?? u.shortName;
+    if (n !== null && scope.has(n) && scope.declaration(n) === u) {
+      scope.define(n, { kind: 'instance', label: n, identity: {}, member: (f) => (inner.has(f) ? inner.local(f) : undefined) }, u);
+    }
+    return undefined;
   }
 
   private condition(e: Expression, scope: LocalScope, what: string): boolean | ValueError {

@@ -628,15 +628,20 @@ export class Evaluator {
       }
       return this.applyBody(name, target, body, env, at);
     }
-    if (name === 'reduce') return this.reduce(target, args, at);
+    if (name === 'reduce') return this.reduce(target, args, env, at);
     const evaluated = this.arguments(args, env);
     if (isError(evaluated as Outcome)) return evaluated as ValueError;
     return this.call(callee, [{ name: null, value: target }, ...(evaluated as CallArgument[])], env, at);
   }
 
-  /** `seq->reduce '+'` with an operator name: a left fold. */
-  private reduce(target: Value, args: readonly Argument[], at: Place): Outcome {
+  /**
+   * `seq->reduce '+'` with an operator name, or `seq->reduce { in a; in b; a + b }` with a body of two
+   * parameters (ControlFunctions::reduce, its reducer `{ in firstArg; in secondArg; }`): a left fold,
+   * f(…f(f(x1, x2), x3)…, xn); one element is itself, none is null.
+   */
+  private reduce(target: Value, args: readonly Argument[], env: Environment, at: Place): Outcome {
     const fn = args[0]?.value;
+    if (args.length === 1 && fn?.kind === 'Body') return this.reduceBody(target, fn, env, at);
     const op = fn?.kind === 'Name' ? fn.name.segments.at(-1) : undefined;
     const operators = new Set(['+', '-', '*', '/', '%', '**', '^', 'and', 'or', 'xor', '&', '|']);
     if (args.length !== 1 || op === undefined || !operators.has(op)) {
@@ -649,6 +654,35 @@ export class Evaluator {
       const next = binary(op as BinaryOperator, acc, items[i]!, at);
       if (isError(next)) return next;
       acc = next;
+    }
+    return acc;
+  }
+
+  private reduceBody(target: Value, body: BodyExpression, env: Environment, at: Place): Outcome {
+    const params = body.members.filter((m): m is Usage => m.kind === 'Usage' && m.direction === 'in');
+    const names = params.map((p) => declaredName(p));
+    const [first, second] = names;
+    if (params.length !== 2 || first == null || second == null || first === second) {
+      return error('the body of ->reduce takes two named parameters ({ in a; in b; … }), the value so far and the next element', body.range, 'unsupported');
+    }
+    if (!body.result) return error('the body of reduce has no result expression', body.range);
+    const result = body.result;
+    const others = body.members.filter((m) => m.kind === 'Usage' && !params.includes(m as Usage));
+    const items = itemsOf(target);
+    if (items.length === 0) return NULL;
+    let acc: Value = items[0]!;
+    for (let i = 1; i < items.length; i++) {
+      const stop = this.tick(rangeOfPlace(at));
+      if (stop) return stop;
+      const scope = new LocalScope(env);
+      scope.define(first, acc, params[0]);
+      scope.define(second, items[i]!, params[1]);
+      if (others.length > 0) this.defineLocals(scope, body.members, params);
+      const next = this.eval(result, scope, false);
+      if (isError(next)) return next;
+      const one = itemsOf(next);
+      if (one.length !== 1) return error(`the body of ->reduce gave ${one.length} values for one step (its result is one value)`, result.range);
+      acc = one[0]!;
     }
     return acc;
   }
@@ -671,7 +705,10 @@ export class Evaluator {
 
   /** Defines every named usage with a value (or a body) among `members` lazily in `scope`. */
   private defineLocals(scope: LocalScope, members: readonly Member[], skip: readonly Member[]): void {
-    for (const m of members) {
+    for (const member of members) {
+      // `then action a { … }` declares `a` as a feature of the body like `action a { … };` (the
+      // succession is a member of its own, SysML 8.2.2.16 SourceSuccessionMember).
+      const m = member.kind === 'Succession' && member.targetMember?.kind === 'Usage' ? member.targetMember : member;
       if (m.kind !== 'Usage' || skip.includes(m)) continue;
       const n = declaredName(m);
       if (n === null || scope.has(n)) continue;
@@ -789,10 +826,12 @@ export class Evaluator {
   callBodyDetailed(label: string, members: readonly Member[], args: readonly CallArgument[], outer: Environment, at?: Place, kind?: string): BodyOutcome {
     let outputs: { name: string; value: Outcome }[] = [];
     let failing: { label: string; range: SourceRange } | undefined;
+    let ended: LocalScope | undefined;
     const value = this.nested(label, at, () => {
       const run = this.runBody(label, members, args, outer, at);
       if (isError(run as Outcome)) return run as ValueError;
       const scope = run as LocalScope;
+      ended = scope;
       const r = this.bodyResult(label, members, scope, at, kind);
       if (r.kind === 'boolean' && !r.value) {
         const f = this.assertedFailure(label, members, scope);
@@ -801,7 +840,8 @@ export class Evaluator {
       if (!isError(r)) outputs = this.outputsOf(members).map((o) => ({ name: declaredName(o)!, value: scope.local(declaredName(o)!) ?? NULL }));
       return r;
     });
-    return failing ? { value, outputs, failing } : { value, outputs };
+    const base = failing ? { value, outputs, failing } : { value, outputs };
+    return ended ? { ...base, scope: ended } : base;
   }
 
   /**
@@ -1064,6 +1104,8 @@ export interface BodyOutcome {
   readonly failing?: { readonly label: string; readonly range: SourceRange };
   /** A case's objective checked against its result: its name and verdict (or why it has none). */
   readonly objective?: { readonly label: string; readonly verdict: Verdict | ValueError; readonly range: SourceRange; readonly unstated?: boolean };
+  /** The body's scope at the end of the run (its parameters, locals and result as the run left them). */
+  readonly scope?: LocalScope;
 }
 
 /** What an invocation needs to know of a body besides its values, computed once per body (bodies never
