@@ -789,6 +789,18 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     ]);
   });
 
+  it('== of two parts or structured values the model does not bind together is refused (p1 == p2 was false, two equal data values unequal, at proved); bound ones and two values of one feature are decided', () => {
+    const m = join(OURS, 'identity.sysml');
+    refuses(m, [
+      [['evaluate', 'ID::ab'], /identity\.sysml:7:18/, /'==' of a and b: whether they are one object or equal data values is not decided/],
+      [['evaluate', 'ID::q12'], /identity\.sysml:13:19/, /'==' of p1 and p2/],
+    ]);
+    proves(m, [
+      [['evaluate', 'ID::q13'], 'q13', 'true'],
+      [['evaluate', 'ID::wheelsDiffer'], 'wheelsDiffer', 'true'],
+    ]);
+  });
+
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });

@@ -538,6 +538,12 @@ export function equality(op: EqualityOperator, a: Value, b: Value, range?: Place
     if (x.kind === 'quantity' && y.kind === 'quantity' && !sameDimension(x.unit.dimension, y.unit.dimension)) {
       return error(`cannot compare ${describeKind(x)} with ${describeKind(y)}`, range);
     }
+    // Two features the model neither binds nor redefines into one: whether their values are one
+    // object (two parts) or equal data (two attribute values of a definition, compared feature by
+    // feature) is not what the engine's one-instance-per-usage reading decides; `p1 == p2` was false at proved.
+    if (x.kind === 'instance' && y.kind === 'instance' && x.identity !== y.identity && x.usage !== undefined && y.usage !== undefined && x.usage !== y.usage) {
+      return error(`'${op}' of ${x.label} and ${y.label}: whether they are one object or equal data values is not decided (the model does not bind one to the other; values of structured types are not compared feature by feature)`, range, 'unsupported');
+    }
   }
   if (xs.length === ys.length) {
     for (let i = 0; i < xs.length; i++) {

@@ -39,6 +39,13 @@ export interface Instance {
   /** How the instance reads in notation and messages (`vehicle.engine`, `DynamicState`). */
   readonly label: string;
   readonly identity: unknown;
+  /**
+   * The feature the instance is a value of, when it is one of a usage's values (not a variant, not
+   * made by `new`): its path without the index. Two values of one feature are distinct (a feature's
+   * values are unique); values of two features the model does not bind together are not known to be
+   * the same or different.
+   */
+  readonly usage?: string;
   /** The instance is a variant chosen for a variation point: the point's qualified name and the variant's name. */
   readonly variant?: { readonly point: string; readonly name: string };
   member(name: string): Outcome | undefined;
