@@ -18,6 +18,9 @@ export const CATCHUP_LIMIT = 1000;
 
 type Ack = (answer: unknown) => void;
 
+/** The events a client may send (each acknowledged). */
+const CLIENT_EVENTS = ['subscribe', 'unsubscribe', 'catchup'];
+
 function errorAnswer(error: unknown) {
   if (error instanceof HttpError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
   return { ok: false, error: { code: 'internal', message: 'internal server error' } };
@@ -85,6 +88,16 @@ export class Live {
         );
       });
     };
+
+    // An event the server does not listen for is answered, when it asks for an acknowledgement, with
+    // not_found (a client waiting on the ack would otherwise wait forever).
+    socket.onAny((event: unknown, ...args: unknown[]) => {
+      if (typeof event === 'string' && CLIENT_EVENTS.includes(event)) return;
+      const ack = args[args.length - 1];
+      if (typeof ack === 'function') {
+        (ack as Ack)({ ok: false, error: { code: 'not_found', message: `no event "${String(event)}"; the server answers ${CLIENT_EVENTS.join(', ')}` } });
+      }
+    });
 
     handle('subscribe', SubscribeRequest, async ({ model }) => {
       await socket.join(`model:${model}`);

@@ -2,6 +2,7 @@
 // handshake, post events to every client, subscriptions and acknowledgements, catching up after a
 // reconnect, the socket closed when its token expires, and (Postgres) two processes acting as one.
 import { strict as assert } from 'node:assert';
+import { connect } from 'node:net';
 import { SignJWT } from 'jose';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { modelHash } from '../../src/feed/shapes';
@@ -189,6 +190,39 @@ for (const kind of STORES) {
       assert.equal(u1.post.id, missed1.id);
       assert.equal(d2.id, missed2.id);
       assert.ok(c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq, 'c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq');
+    });
+
+    it('acknowledges an event it does not listen for with not_found, instead of leaving the client waiting', async () => {
+      const a = await connected(feed.url, { token: ada.token });
+      const answer = await ask(a, 'post:create', { title: 'not an event' });
+      assert.equal(answer.ok, false);
+      assert.equal(answer.error.code, 'not_found');
+      assert.match(answer.error.message, /no event "post:create"; the server answers subscribe, unsubscribe, catchup/);
+      // The socket stays usable.
+      assert.equal((await ask(a, 'catchup', { since: 0, limit: 1 })).ok, true);
+    });
+
+    it('keeps serving when clients vanish mid-replay and mid-request', async () => {
+      for (let i = 0; i < 3; i++) await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: `replayed ${i}` } });
+      // Twenty clients ask for the whole history and go away before it is sent.
+      const leaving = Array.from({ length: 20 }, () => open(feed.url, { token: ada.token, since: 0 }));
+      await Promise.all(leaving.map((s) => new Promise((resolve) => s.once('connect', resolve))));
+      for (const s of leaving) s.disconnect();
+      // A client that sends half a post and hangs up.
+      const { hostname, port } = new URL(feed.url);
+      await new Promise<void>((resolve) => {
+        const half = connect(Number(port), hostname, () => {
+          half.write(`POST /feed/post HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nAuthorization: Bearer ${ada.token}\r\n\r\n{"title":`);
+          setTimeout(() => (half.destroy(), resolve()), 50);
+        });
+      });
+      const b = await connected(feed.url, { token: bob.token });
+      const created = collect(b, 'post:created');
+      const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'after the vanishing' } })).json;
+      const [event] = await created.until(1);
+      assert.equal(event.post.id, post.id);
+      assert.equal(feed.child.exitCode, null);
+      assert.doesNotMatch(feed.output(), /"level":(50|60)/);
     });
 
     it('closes a socket when its token expires', async () => {
