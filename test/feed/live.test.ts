@@ -206,7 +206,7 @@ for (const kind of STORES) {
       for (let i = 0; i < 3; i++) await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: `replayed ${i}` } });
       // Twenty clients ask for the whole history and go away before it is sent.
       const leaving = Array.from({ length: 20 }, () => open(feed.url, { token: ada.token, since: 0 }));
-      await Promise.all(leaving.map((s) => new Promise((resolve) => s.once('connect', resolve))));
+      await Promise.all(leaving.map((s) => new Promise<void>((resolve) => s.once('connect', () => resolve()))));
       for (const s of leaving) s.disconnect();
       // A client that sends half a post and hangs up.
       const { hostname, port } = new URL(feed.url);
