@@ -121,13 +121,20 @@ export class Live {
     if (since !== undefined) {
       // Sent after the socket joined the broadcast, so nothing falls between replay and live events;
       // a change may come twice (replayed and live): clients drop a seq they have seen.
-      this.changes(since, CATCHUP_LIMIT + 1).then(
-        (changes) => {
+      Promise.all([this.store.lastSeq(), this.changes(since, CATCHUP_LIMIT + 1)]).then(
+        ([last, changes]) => {
+          if (since > last) {
+            // The client saw changes this store never made (it was replaced, or restored from a backup):
+            // nothing can be replayed, and the seqs it saw will be given again. It reloads and starts over
+            // from this store's last seq.
+            socket.emit('feed:resync', { reason: `the last change seen (seq ${since}) is ahead of this store's last change (seq ${last}); reload GET /feed/posts`, seq: last });
+            return;
+          }
           for (const change of changes.slice(0, CATCHUP_LIMIT)) {
             if (change.type === 'post:deleted') socket.emit(change.type, { seq: change.seq, id: change.id, ...(change.model ? { model: change.model } : {}) });
             else socket.emit(change.type, { seq: change.seq, post: change.post });
           }
-          if (changes.length > CATCHUP_LIMIT) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts` });
+          if (changes.length > CATCHUP_LIMIT) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts`, seq: last });
         },
         (error: unknown) => this.log.error({ err: error }, 'live catch-up failed'),
       );

@@ -225,6 +225,21 @@ for (const kind of STORES) {
       assert.doesNotMatch(feed.output(), /"level":(50|60)/);
     });
 
+    it('tells a client whose last seq is ahead of the store to resync, with the store\'s last seq', async () => {
+      await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'the latest' } });
+      const last = Number((await store.sql('SELECT MAX(seq) AS seq FROM changes'))[0]!['seq']);
+      const ahead = open(feed.url, { token: ada.token, since: last + 1000 });
+      const [resync] = await collect(ahead, 'feed:resync').until(1);
+      assert.deepEqual(Object.keys(resync).sort(), ['reason', 'seq']);
+      assert.equal(resync.seq, last);
+      assert.match(resync.reason, /ahead of this store's last change/);
+      // A client that is up to date is not told to resync.
+      const current = await connected(feed.url, { token: ada.token, since: last });
+      const resyncs = collect(current, 'feed:resync');
+      assert.equal((await ask(current, 'catchup', { since: last })).changes.length, 0);
+      assert.equal(resyncs.items.length, 0);
+    });
+
     it('closes a socket when its token expires', async () => {
       const now = Math.floor(Date.now() / 1000);
       const shortLived = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt(now).setExpirationTime(now + 4).sign(new TextEncoder().encode(SECRET));
