@@ -18,6 +18,9 @@ export const CATCHUP_LIMIT = 1000;
 
 type Ack = (answer: unknown) => void;
 
+/** The longest delay setTimeout keeps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The events a client may send (each acknowledged). */
 const CLIENT_EVENTS = ['subscribe', 'unsubscribe', 'catchup'];
 
@@ -67,8 +70,19 @@ export class Live {
   private connected(socket: Socket): void {
     const { exp, since } = socket.data as { userId: string; exp: number; since?: number };
     // A socket lives no longer than its token: the client reconnects with a fresh one (and `since`).
-    const timer = setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now()));
-    this.expiryTimers.add(timer);
+    // setTimeout holds at most 2^31 - 1 ms (24.8 days; a longer delay fires at once), and JWT_LIFETIME
+    // may be 30 days: wait in steps.
+    let timer: NodeJS.Timeout;
+    const arm = () => {
+      const left = exp * 1000 - Date.now();
+      timer = setTimeout(() => {
+        this.expiryTimers.delete(timer);
+        if (left > MAX_TIMER_MS) arm();
+        else socket.disconnect(true);
+      }, Math.max(0, Math.min(left, MAX_TIMER_MS)));
+      this.expiryTimers.add(timer);
+    };
+    arm();
     socket.on('disconnect', () => {
       clearTimeout(timer);
       this.expiryTimers.delete(timer);

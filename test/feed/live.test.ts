@@ -240,6 +240,20 @@ for (const kind of STORES) {
       assert.equal(resyncs.items.length, 0);
     });
 
+    it('keeps a socket whose token lives longer than 24.8 days (JWT_LIFETIME=30d) open', async () => {
+      const long = await startFeed({ env: { DATABASE_URL: store.url, JWT_LIFETIME: '30d' } });
+      try {
+        const session = await call(long.url, 'POST', '/auth/login', { body: { username: ada.username, password: ada.password } });
+        const socket = await connected(long.url, { token: session.json.token });
+        const disconnected = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+        const outcome = await Promise.race([disconnected, new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 1500))]);
+        assert.equal(outcome, 'still open');
+        assert.doesNotMatch(long.output(), /TimeoutOverflowWarning/);
+      } finally {
+        await long.stop();
+      }
+    });
+
     it('closes a socket when its token expires', async () => {
       const now = Math.floor(Date.now() / 1000);
       const shortLived = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt(now).setExpirationTime(now + 4).sign(new TextEncoder().encode(SECRET));
