@@ -115,6 +115,11 @@ export class PostgresDb implements Db {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    // Nor may a checked-out one (pg-pool listens for errors on idle clients only): the socket.io
+    // adapter keeps one checked out for LISTEN, and a database restart or failover ended the process
+    // with an unhandled 'error' (57P01 terminating connection). Its queries still fail, the pool drops
+    // it on release, and the adapter listens again on a new one.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async query<T>(sql: string, params: Param[] = []): Promise<T[]> {

@@ -291,6 +291,37 @@ for (const kind of STORES) {
           await other.stop();
         }
       });
+
+      it('survives the database dropping every connection: the processes stay up, answer again, and carry posts across again', async () => {
+        const other = await startFeed({ env: { DATABASE_URL: store.url } });
+        try {
+          const onSecond = await connected(other.url, { token: bob.token });
+          const seen = collect(onSecond, 'post:created');
+          // What a database restart or a failover does to the servers' connections (LISTEN included).
+          const killed = await store.sql('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+          assert.ok(killed.length >= 2, `${killed.length} connections terminated`);
+          // HTTP: a request may meet a connection that died; within a few tries both answer again.
+          const until = async (check: () => Promise<boolean>, what: string) => {
+            for (let i = 0; i < 50; i++) {
+              if (await check().catch(() => false)) return;
+              await new Promise((r) => setTimeout(r, 200));
+            }
+            assert.fail(`${what} did not come back`);
+          };
+          await until(async () => (await call(feed.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the first process');
+          await until(async () => (await call(other.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the second process');
+          // Live: once the adapter listens again, a post through the first reaches the second's client.
+          await until(async () => {
+            const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'after the drop' } })).json;
+            await new Promise((r) => setTimeout(r, 300));
+            return seen.items.some((e) => e.post.id === post.id);
+          }, 'the cross-process broadcast');
+          assert.equal(feed.child.exitCode, null);
+          assert.equal(other.child.exitCode, null);
+        } finally {
+          await other.stop();
+        }
+      });
     }
   });
 }
