@@ -44,9 +44,29 @@ export class SqliteDb implements Db {
   private readonly db: BetterSqlite3.Database;
   private readonly statements = new Map<string, { stmt: BetterSqlite3.Statement; order: (p: Param[]) => Param[] }>();
 
+  /** Held for the process's life: a second server on the same file is refused (see the constructor). */
+  private readonly lock: BetterSqlite3.Database | undefined;
+
   constructor(readonly file: string) {
     // A directory made here is the owner's only: the file holds password hashes.
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // One server per SQLite file: a second one would share the data but not the live channel (its
+    // clients would miss the other's posts until they reconnect). An exclusive lock on a file beside the
+    // store, held until the process ends (the system releases it even after a crash), keeps it out.
+    if (file !== ':memory:') {
+      const lock = new BetterSqlite3(`${file}-lock`, { timeout: 0 });
+      try {
+        lock.pragma('locking_mode = EXCLUSIVE');
+        lock.exec('BEGIN EXCLUSIVE');
+      } catch (error) {
+        lock.close();
+        if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+          throw new Error(`the SQLite file ${file} is in use by another assay-feed process (an SQLite store serves one process; stop the other, or use PostgreSQL for several)`);
+        }
+        throw error;
+      }
+      this.lock = lock;
+    }
     this.db = new BetterSqlite3(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -101,6 +121,7 @@ export class SqliteDb implements Db {
 
   async close(): Promise<void> {
     this.db.close();
+    this.lock?.close();
   }
 }
 

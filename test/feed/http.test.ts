@@ -504,6 +504,8 @@ for (const kind of STORES) {
 
     describe('limits and failures', () => {
       it('answers 429 with Retry-After once the auth routes are asked too often', async () => {
+        // In the suite's server's place: an SQLite store serves one process.
+        await feed.stop();
         const limited = await startFeed({ env: { DATABASE_URL: store.url, AUTH_RATE_LIMIT: '3' } });
         try {
           const statuses: number[] = [];
@@ -519,6 +521,8 @@ for (const kind of STORES) {
           assert.equal((await call(limited.url, 'GET', '/feed/posts', { token: ada.token })).status, 200);
         } finally {
           await limited.stop();
+          feed = await startFeed({ env: { DATABASE_URL: store.url } });
+          base = feed.url;
         }
       });
 

@@ -62,6 +62,24 @@ describe('feed: starting assay-feed', function () {
     assert.match(host.output, /HOST=192\.0\.2\.1: cannot listen on 192\.0\.2\.1:\d+: no network interface/);
   });
 
+  it('refuses a second server on the same SQLite file, naming it, and starts once the first has stopped', async () => {
+    const file = join(tempDir(), 'feed.db');
+    const first = await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } });
+    try {
+      const second = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: `sqlite:${file}` });
+      assert.equal(second.code, 1);
+      assert.ok(second.output.includes(`cannot open the store (DATABASE_URL): the SQLite file ${file} is in use by another assay-feed process`), second.output);
+    } finally {
+      await first.stop();
+    }
+    const again = await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } });
+    await again.stop();
+    // A process that dies without closing leaves no lock behind.
+    const killed = await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } });
+    await new Promise<void>((resolve) => (killed.child.once('exit', () => resolve()), killed.child.kill('SIGKILL')));
+    await (await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } })).stop();
+  });
+
   it('says so when the Postgres store cannot be reached, without the password', async () => {
     const r = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: 'postgres://feed:hunter2@127.0.0.1:1/feed' });
     assert.equal(r.code, 1);
