@@ -34,23 +34,24 @@ const LoginCredentials = z.strictObject({
   password: z.string().min(1).max(LIMITS.passwordMax),
 });
 
-// Cursors are opaque to clients: the last item's time and id, base64url-encoded JSON.
-function encodeCursor(position: Position): string {
-  return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
+// Cursors are opaque to clients: the listing they page ('posts' or 'users'), the last item's time and id,
+// base64url-encoded JSON. A cursor of one listing given to the other is refused, not read as a position.
+type Listing = 'posts' | 'users';
+function encodeCursor(listing: Listing, position: Position): string {
+  return Buffer.from(JSON.stringify([listing, position.at, position.id])).toString('base64url');
 }
-function decodeCursor(cursor: string | undefined): Position | undefined {
+function decodeCursor(listing: Listing, cursor: string | undefined): Position | undefined {
   if (cursor === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
-      return { at: value[0] as number, id: value[1] };
+    if (Array.isArray(value) && value.length === 3 && value[0] === listing && Number.isSafeInteger(value[1]) && typeof value[2] === 'string') {
+      return { at: value[1] as number, id: value[2] };
     }
   } catch {
     // fall through
   }
-  throw new HttpError(400, 'validation', 'query.cursor: not a cursor this server gave out', {
-    issues: [{ path: 'query.cursor', message: 'not a cursor this server gave out' }],
-  });
+  const message = `not a cursor this server gave out for GET /${listing === 'posts' ? 'feed/posts' : 'users'}`;
+  throw new HttpError(400, 'validation', `query.cursor: ${message}`, { issues: [{ path: 'query.cursor', message }] });
 }
 
 /** The query string, each parameter given once (`?limit=1&limit=2` is a 400 naming it, not a NaN). */
@@ -195,10 +196,10 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
     async Index(_reply, request) {
       await signedIn(request);
       const query = parseOr400(PageQuery, singleQuery(request), 'query');
-      const rows = await store.users(query.limit + 1, decodeCursor(query.cursor));
+      const rows = await store.users(query.limit + 1, decodeCursor('users', query.cursor));
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
-      return { users: page.map(toUser), next: rows.length > query.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+      return { users: page.map(toUser), next: rows.length > query.limit && last ? encodeCursor('users', { at: last.created_at, id: last.id }) : null };
     },
     async Find(_reply, id, request) {
       await signedIn(request);
@@ -239,13 +240,13 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       const query = parseOr400(PostQuery, singleQuery(request), 'query');
       const rows = await store.posts({
         limit: query.limit + 1,
-        after: decodeCursor(query.cursor),
+        after: decodeCursor('posts', query.cursor),
         ...(query.model !== undefined ? { model: query.model } : {}),
         ...(query.author !== undefined ? { author: query.author } : {}),
       });
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
-      return { posts: page.map(toPost), next: rows.length > query.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+      return { posts: page.map(toPost), next: rows.length > query.limit && last ? encodeCursor('posts', { at: last.created_at, id: last.id }) : null };
     },
     async Find(_reply, id, request) {
       await signedIn(request);

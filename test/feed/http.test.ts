@@ -288,6 +288,16 @@ for (const kind of STORES) {
         const badCursor = await call(base, 'GET', '/feed/posts?cursor=nonsense', { token: ada.token });
         assert.equal(badCursor.status, 400);
         assert.equal(badCursor.json.error.details.issues[0].path, 'query.cursor');
+        // A cursor of one listing is not a position in the other (it paged to nothing or to the wrong place).
+        const postsCursor = (await call(base, 'GET', '/feed/posts?limit=1', { token: ada.token })).json.next;
+        const usersCursor = (await call(base, 'GET', '/users?limit=1', { token: ada.token })).json.next;
+        assert.equal(typeof postsCursor, 'string');
+        assert.equal(typeof usersCursor, 'string');
+        const crossed = await call(base, 'GET', `/users?cursor=${postsCursor}`, { token: ada.token });
+        assert.equal(crossed.status, 400);
+        assert.deepEqual(crossed.json.error.details.issues, [{ path: 'query.cursor', message: 'not a cursor this server gave out for GET /users' }]);
+        assert.equal((await call(base, 'GET', `/feed/posts?cursor=${usersCursor}`, { token: ada.token })).status, 400);
+        assert.equal((await call(base, 'GET', `/users?cursor=${usersCursor}`, { token: ada.token })).status, 200);
       });
 
       it('lets only the author update (200) or delete (204); another user gets 403, a missing post 404', async () => {
