@@ -151,6 +151,35 @@ for (const kind of STORES) {
       assert.deepEqual(await ask(b, 'unsubscribe', { model: hashA }), { ok: true, model: hashA });
     });
 
+    it('sends a model\'s subscribers the update that moves a post to another model or drops its run, and the deletion', async () => {
+      const runA = sampleRun('part def Moving;');
+      const runB = sampleRun('part def Elsewhere;');
+      const hashA = modelHash(runA.model.documents);
+      const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'moving', run: runA } })).json;
+      const b = await connected(feed.url, { token: bob.token });
+      const ack = await ask(b, 'subscribe', { model: hashA });
+      const changes = collect(b, 'model:change');
+      const fresh = async (n: number) => {
+        while (changes.items.filter((x: { seq: number }) => x.seq > ack.seq).length < n) await changes.until(changes.items.length + 1);
+        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq);
+      };
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runB } });
+      const [moved] = await fresh(1);
+      assert.equal(moved.type, 'post:updated');
+      assert.equal(moved.post.run.model.hash, modelHash(runB.model.documents));
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runA } });
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: null } });
+      const [, back, dropped] = await fresh(3);
+      assert.equal(back.post.run.model.hash, hashA);
+      assert.equal(dropped.type, 'post:updated');
+      assert.equal(dropped.post.run, undefined);
+      // Back on model A, then deleted: the subscriber of A is told, with the model.
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runA } });
+      await call(feed.url, 'DELETE', `/feed/post/${post.id}`, { token: ada.token });
+      const all = await fresh(5);
+      assert.deepEqual(all[4], { type: 'post:deleted', seq: all[4].seq, id: post.id, model: hashA });
+    });
+
     it('answers catchup with the changes after a seq, oldest first', async () => {
       const a = await connected(feed.url, { token: ada.token });
       const created = collect(a, 'post:created');
