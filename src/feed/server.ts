@@ -135,7 +135,19 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body === '' || body.length === 0) && request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return done(null, undefined);
-    return json(request, typeof body === 'string' ? body : body.toString('utf8'), done);
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    // fastify says "Body is not valid JSON" for both broken JSON and a __proto__ key: say which, and where.
+    return json(request, text, (error, value) => {
+      if ((error as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return done(error, value);
+      let message: string;
+      try {
+        JSON.parse(text);
+        message = 'a "__proto__" or "constructor.prototype" key is refused';
+      } catch (syntax) {
+        message = `not valid JSON: ${syntax instanceof Error ? syntax.message : String(syntax)}`;
+      }
+      return done(new HttpError(400, 'validation', `body: ${message}`, { issues: [{ path: 'body', message }] }), undefined);
+    });
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {

@@ -409,8 +409,10 @@ for (const kind of STORES) {
         const broken = await call(base, 'POST', '/feed/post', { token: ada.token, raw: '{"title": ', headers: { 'content-type': 'application/json' } });
         assert.equal(broken.status, 400);
         assert.equal(broken.json.error.code, 'validation');
+        assert.match(broken.json.error.details.issues[0].message, /^not valid JSON: /);
         const proto = await call(base, 'POST', '/feed/post', { token: ada.token, raw: '{"title":"x","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
         assert.equal(proto.status, 400);
+        assert.deepEqual(proto.json.error.details.issues, [{ path: 'body', message: 'a "__proto__" or "constructor.prototype" key is refused' }]);
         const big = await declaredPost(base, '/feed/post', ada.token, 5 * 1024 * 1024);
         assert.equal(big.status, 413);
         assert.equal(big.json.error.code, 'payload_too_large');
