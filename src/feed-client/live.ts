@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { io, type Socket } from 'socket.io-client';
 import type { z } from 'zod';
-import { LIVE_EVENTS, PostCreatedEvent, PostDeletedEvent, PostUpdatedEvent, type Change } from '../feed/shapes';
+import { LIVE_EVENTS, PostCreatedEvent, PostDeletedEvent, PostUpdatedEvent, ResyncEvent, type Change } from '../feed/shapes';
 import { FeedMalformed, issuesOf } from './errors';
 import { feedUrl } from './http';
 
@@ -90,7 +90,16 @@ export class FeedLive extends EventEmitter<Events> {
     this.socket.on(LIVE_EVENTS.created, (p: unknown) => this.received('post:created', PostCreatedEvent, p));
     this.socket.on(LIVE_EVENTS.updated, (p: unknown) => this.received('post:updated', PostUpdatedEvent, p));
     this.socket.on(LIVE_EVENTS.deleted, (p: unknown) => this.received('post:deleted', PostDeletedEvent, p));
-    this.socket.on('feed:resync', () => this.emit('resync'));
+    this.socket.on('feed:resync', (payload: unknown) => {
+      const parsed = ResyncEvent.safeParse(payload);
+      // Our last seq is ahead of the server's store (replaced or restored): the seqs we saw will be given
+      // again, so forget them and go on from the store's last one.
+      if (parsed.success && this.lastSeq !== undefined && parsed.data.seq < this.lastSeq) {
+        this.lastSeq = parsed.data.seq;
+        this.seen.clear();
+      }
+      this.emit('resync');
+    });
   }
 
   get status(): LiveStatus {

@@ -44,6 +44,24 @@ function durationSetting(env: NodeJS.ProcessEnv, name: string, fallback: number)
   return seconds;
 }
 
+/** `true`/`1` or `false`/`0` (unset: false); anything else is refused rather than read as off. */
+function booleanSetting(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return false;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name}="${env[name]}": use true or false`);
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function logLevelSetting(env: NodeJS.ProcessEnv): string {
+  const raw = env['LOG_LEVEL']?.trim();
+  if (!raw) return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`LOG_LEVEL="${raw}": use one of ${LOG_LEVELS.join(', ')}`);
+  return raw;
+}
+
 /**
  * The signing secret: JWT_SECRET, or outside production with an SQLite store, a random one kept in a
  * file beside the database (mode 0600), created on the first start.
@@ -91,8 +109,8 @@ export function readConfig(env: NodeJS.ProcessEnv): FeedConfig {
       max: intSetting(env, 'AUTH_RATE_LIMIT', 20, 1, 1_000_000),
       windowMs: durationSetting(env, 'AUTH_RATE_WINDOW', 60) * 1000,
     },
-    trustProxy: env['TRUST_PROXY'] === 'true' || env['TRUST_PROXY'] === '1',
-    logLevel: env['LOG_LEVEL']?.trim() || 'info',
+    trustProxy: booleanSetting(env, 'TRUST_PROXY'),
+    logLevel: logLevelSetting(env),
     production,
   };
   // The secret last: a bad setting above must not leave a generated secret file behind.

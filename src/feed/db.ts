@@ -44,9 +44,29 @@ export class SqliteDb implements Db {
   private readonly db: BetterSqlite3.Database;
   private readonly statements = new Map<string, { stmt: BetterSqlite3.Statement; order: (p: Param[]) => Param[] }>();
 
+  /** Held for the process's life: a second server on the same file is refused (see the constructor). */
+  private readonly lock: BetterSqlite3.Database | undefined;
+
   constructor(readonly file: string) {
     // A directory made here is the owner's only: the file holds password hashes.
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // One server per SQLite file: a second one would share the data but not the live channel (its
+    // clients would miss the other's posts until they reconnect). An exclusive lock on a file beside the
+    // store, held until the process ends (the system releases it even after a crash), keeps it out.
+    if (file !== ':memory:') {
+      const lock = new BetterSqlite3(`${file}-lock`, { timeout: 0 });
+      try {
+        lock.pragma('locking_mode = EXCLUSIVE');
+        lock.exec('BEGIN EXCLUSIVE');
+      } catch (error) {
+        lock.close();
+        if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+          throw new Error(`the SQLite file ${file} is in use by another assay-feed process (an SQLite store serves one process; stop the other, or use PostgreSQL for several)`);
+        }
+        throw error;
+      }
+      this.lock = lock;
+    }
     this.db = new BetterSqlite3(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -101,6 +121,7 @@ export class SqliteDb implements Db {
 
   async close(): Promise<void> {
     this.db.close();
+    this.lock?.close();
   }
 }
 
@@ -115,6 +136,11 @@ export class PostgresDb implements Db {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    // Nor may a checked-out one (pg-pool listens for errors on idle clients only): the socket.io
+    // adapter keeps one checked out for LISTEN, and a database restart or failover ended the process
+    // with an unhandled 'error' (57P01 terminating connection). Its queries still fail, the pool drops
+    // it on release, and the adapter listens again on a new one.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async query<T>(sql: string, params: Param[] = []): Promise<T[]> {

@@ -18,6 +18,12 @@ export const CATCHUP_LIMIT = 1000;
 
 type Ack = (answer: unknown) => void;
 
+/** The longest delay setTimeout keeps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The events a client may send (each acknowledged). */
+const CLIENT_EVENTS = ['subscribe', 'unsubscribe', 'catchup'];
+
 function errorAnswer(error: unknown) {
   if (error instanceof HttpError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
   return { ok: false, error: { code: 'internal', message: 'internal server error' } };
@@ -64,8 +70,19 @@ export class Live {
   private connected(socket: Socket): void {
     const { exp, since } = socket.data as { userId: string; exp: number; since?: number };
     // A socket lives no longer than its token: the client reconnects with a fresh one (and `since`).
-    const timer = setTimeout(() => socket.disconnect(true), Math.max(0, exp * 1000 - Date.now()));
-    this.expiryTimers.add(timer);
+    // setTimeout holds at most 2^31 - 1 ms (24.8 days; a longer delay fires at once), and JWT_LIFETIME
+    // may be 30 days: wait in steps.
+    let timer: NodeJS.Timeout;
+    const arm = () => {
+      const left = exp * 1000 - Date.now();
+      timer = setTimeout(() => {
+        this.expiryTimers.delete(timer);
+        if (left > MAX_TIMER_MS) arm();
+        else socket.disconnect(true);
+      }, Math.max(0, Math.min(left, MAX_TIMER_MS)));
+      this.expiryTimers.add(timer);
+    };
+    arm();
     socket.on('disconnect', () => {
       clearTimeout(timer);
       this.expiryTimers.delete(timer);
@@ -85,6 +102,16 @@ export class Live {
         );
       });
     };
+
+    // An event the server does not listen for is answered, when it asks for an acknowledgement, with
+    // not_found (a client waiting on the ack would otherwise wait forever).
+    socket.onAny((event: unknown, ...args: unknown[]) => {
+      if (typeof event === 'string' && CLIENT_EVENTS.includes(event)) return;
+      const ack = args[args.length - 1];
+      if (typeof ack === 'function') {
+        (ack as Ack)({ ok: false, error: { code: 'not_found', message: `no event "${String(event)}"; the server answers ${CLIENT_EVENTS.join(', ')}` } });
+      }
+    });
 
     handle('subscribe', SubscribeRequest, async ({ model }) => {
       await socket.join(`model:${model}`);
@@ -108,13 +135,20 @@ export class Live {
     if (since !== undefined) {
       // Sent after the socket joined the broadcast, so nothing falls between replay and live events;
       // a change may come twice (replayed and live): clients drop a seq they have seen.
-      this.changes(since, CATCHUP_LIMIT + 1).then(
-        (changes) => {
+      Promise.all([this.store.lastSeq(), this.changes(since, CATCHUP_LIMIT + 1)]).then(
+        ([last, changes]) => {
+          if (since > last) {
+            // The client saw changes this store never made (it was replaced, or restored from a backup):
+            // nothing can be replayed, and the seqs it saw will be given again. It reloads and starts over
+            // from this store's last seq.
+            socket.emit('feed:resync', { reason: `the last change seen (seq ${since}) is ahead of this store's last change (seq ${last}); reload GET /feed/posts`, seq: last });
+            return;
+          }
           for (const change of changes.slice(0, CATCHUP_LIMIT)) {
             if (change.type === 'post:deleted') socket.emit(change.type, { seq: change.seq, id: change.id, ...(change.model ? { model: change.model } : {}) });
             else socket.emit(change.type, { seq: change.seq, post: change.post });
           }
-          if (changes.length > CATCHUP_LIMIT) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts` });
+          if (changes.length > CATCHUP_LIMIT) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts`, seq: last });
         },
         (error: unknown) => this.log.error({ err: error }, 'live catch-up failed'),
       );

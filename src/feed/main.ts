@@ -16,7 +16,14 @@ async function main(): Promise<void> {
     throw error;
   }
   const server = await createFeedServer(config);
-  const { port } = await server.listen();
+  let port: number;
+  try {
+    ({ port } = await server.listen());
+  } catch (error) {
+    await server.close().catch(() => undefined);
+    process.stderr.write(`assay-feed: ${listenFailure(error, config.host, config.port)}\n`);
+    process.exit(2);
+  }
 
   const store = config.databaseUrl.startsWith('sqlite:') ? `SQLite file ${config.databaseUrl.slice('sqlite:'.length)}` : 'PostgreSQL';
   const say = (line: string) => process.stderr.write(`assay-feed: ${line}\n`);
@@ -45,6 +52,25 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Why the server could not listen, naming the settings to change (PORT, HOST). */
+function listenFailure(error: unknown, host: string, port: number): string {
+  const code = (error as { code?: string }).code;
+  const where = `${host}:${port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `PORT=${port}: cannot listen on ${where}: the port is in use by another program; choose another PORT (0: any free port)`;
+    case 'EACCES':
+      return `PORT=${port}: cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose another PORT`;
+    case 'EADDRNOTAVAIL':
+      return `HOST=${host}: cannot listen on ${where}: no network interface of this machine has that address; use 0.0.0.0, 127.0.0.1 or one of its addresses`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `HOST=${host}: cannot listen on ${where}: not an address or a name this machine resolves`;
+    default:
+      return `cannot listen on ${where} (HOST, PORT): ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -34,23 +34,35 @@ const LoginCredentials = z.strictObject({
   password: z.string().min(1).max(LIMITS.passwordMax),
 });
 
-// Cursors are opaque to clients: the last item's time and id, base64url-encoded JSON.
-function encodeCursor(position: Position): string {
-  return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
+// Cursors are opaque to clients: the listing they page ('posts' or 'users'), the last item's time and id,
+// base64url-encoded JSON. A cursor of one listing given to the other is refused, not read as a position.
+type Listing = 'posts' | 'users';
+function encodeCursor(listing: Listing, position: Position): string {
+  return Buffer.from(JSON.stringify([listing, position.at, position.id])).toString('base64url');
 }
-function decodeCursor(cursor: string | undefined): Position | undefined {
+function decodeCursor(listing: Listing, cursor: string | undefined): Position | undefined {
   if (cursor === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
-      return { at: value[0] as number, id: value[1] };
+    if (Array.isArray(value) && value.length === 3 && value[0] === listing && Number.isSafeInteger(value[1]) && typeof value[2] === 'string') {
+      return { at: value[1] as number, id: value[2] };
     }
   } catch {
     // fall through
   }
-  throw new HttpError(400, 'validation', 'query.cursor: not a cursor this server gave out', {
-    issues: [{ path: 'query.cursor', message: 'not a cursor this server gave out' }],
-  });
+  const message = `not a cursor this server gave out for GET /${listing === 'posts' ? 'feed/posts' : 'users'}`;
+  throw new HttpError(400, 'validation', `query.cursor: ${message}`, { issues: [{ path: 'query.cursor', message }] });
+}
+
+/** The query string, each parameter given once (`?limit=1&limit=2` is a 400 naming it, not a NaN). */
+function singleQuery(request: FastifyRequest): Record<string, unknown> {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const repeated = Object.keys(query).filter((key) => Array.isArray(query[key]));
+  if (repeated.length) {
+    const issues = repeated.map((key) => ({ path: `query.${key}`, message: 'given more than once; give it once' }));
+    throw new HttpError(400, 'validation', issues.map((i) => `${i.path}: ${i.message}`).join('; '), { issues });
+  }
+  return query;
 }
 
 /** A run as stored: its model's content hash computed here, and a client-given one checked against it. */
@@ -92,9 +104,51 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
     // Respond to a client that stops reading instead of waiting forever.
     connectionTimeout: 60_000,
     requestTimeout: 60_000,
+    // Refusals before routing (a malformed percent-escape, a path segment over maxParamLength) get the
+    // contract's error body, not fastify's own.
+    frameworkErrors: (error, _request, reply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is longer than 200 characters' : error.message;
+      return (reply as FastifyReply).code(status).send(errorBody('bad_request', message));
+    },
+    // And so do requests Node's HTTP parser refuses (a broken request line or header, a body shorter
+    // than its Content-Length, headers too large, a client too slow to send its request).
+    clientErrorHandler: (error, socket) => {
+      const code = (error as { code?: string }).code;
+      if (code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, reason, message] =
+        code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'the request did not arrive in time']
+        : code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
+        : [400, 'Bad Request', `the request is not well-formed HTTP (${code ?? 'parse error'})`];
+      const body = JSON.stringify(errorBody('bad_request', message));
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy(error);
+    },
   });
   // Bodies are JSON only: text/plain would otherwise be accepted as a string.
   app.removeContentTypeParser('text/plain');
+  // A request that carries no content (DELETE, GET, OPTIONS) may still say Content-Type: application/json
+  // — several HTTP clients do; an empty body is no body there. POST and PUT still need one.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body === '' || body.length === 0) && request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return done(null, undefined);
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    // fastify says "Body is not valid JSON" for both broken JSON and a __proto__ key: say which, and where.
+    return json(request, text, (error, value) => {
+      if ((error as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return done(error, value);
+      let message: string;
+      try {
+        JSON.parse(text);
+        message = 'a "__proto__" or "constructor.prototype" key is refused';
+      } catch (syntax) {
+        message = `not valid JSON: ${syntax instanceof Error ? syntax.message : String(syntax)}`;
+      }
+      return done(new HttpError(400, 'validation', `body: ${message}`, { issues: [{ path: 'body', message }] }), undefined);
+    });
+  });
 
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof HttpError) {
@@ -111,8 +165,13 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
         return reply.code(400).send(errorBody('validation', `body: ${e.message ?? 'not JSON'}`, { issues: [{ path: 'body', message: e.message ?? 'not JSON' }] }));
     }
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-      // fastify's own client errors (bad JSON, prototype poisoning, bad content length…).
-      return reply.code(e.statusCode).send(errorBody(e.statusCode === 400 ? 'validation' : 'bad_request', e.message ?? 'bad request'));
+      // fastify's own client errors: a body it could not read (a bad content length…) is a validation
+      // error at `body`, like broken JSON; the rest are refusals of the HTTP layer.
+      const message = e.message ?? 'bad request';
+      if (e.statusCode === 400 && e.code?.startsWith('FST_ERR_CTP_')) {
+        return reply.code(400).send(errorBody('validation', `body: ${message}`, { issues: [{ path: 'body', message }] }));
+      }
+      return reply.code(e.statusCode).send(errorBody('bad_request', message));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorBody('internal', 'internal server error; the server log has the details under this request id', { requestId: request.id }));
@@ -148,11 +207,11 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
   const users: Resource = {
     async Index(_reply, request) {
       await signedIn(request);
-      const query = parseOr400(PageQuery, request.query, 'query');
-      const rows = await store.users(query.limit + 1, decodeCursor(query.cursor));
+      const query = parseOr400(PageQuery, singleQuery(request), 'query');
+      const rows = await store.users(query.limit + 1, decodeCursor('users', query.cursor));
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
-      return { users: page.map(toUser), next: rows.length > query.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+      return { users: page.map(toUser), next: rows.length > query.limit && last ? encodeCursor('users', { at: last.created_at, id: last.id }) : null };
     },
     async Find(_reply, id, request) {
       await signedIn(request);
@@ -190,16 +249,16 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
   const posts: Resource = {
     async Index(_reply, request) {
       await signedIn(request);
-      const query = parseOr400(PostQuery, request.query, 'query');
+      const query = parseOr400(PostQuery, singleQuery(request), 'query');
       const rows = await store.posts({
         limit: query.limit + 1,
-        after: decodeCursor(query.cursor),
+        after: decodeCursor('posts', query.cursor),
         ...(query.model !== undefined ? { model: query.model } : {}),
         ...(query.author !== undefined ? { author: query.author } : {}),
       });
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
-      return { posts: page.map(toPost), next: rows.length > query.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null };
+      return { posts: page.map(toPost), next: rows.length > query.limit && last ? encodeCursor('posts', { at: last.created_at, id: last.id }) : null };
     },
     async Find(_reply, id, request) {
       await signedIn(request);

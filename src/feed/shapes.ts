@@ -159,6 +159,12 @@ export const PostDeletedEvent = z.strictObject({ seq: Seq, id: z.string(), model
 
 export const LIVE_EVENTS = { created: 'post:created', updated: 'post:updated', deleted: 'post:deleted' } as const;
 
+/**
+ * Server → client `feed:resync`: what was missed cannot be replayed (over 1,000 changes, or the client's
+ * last seq is ahead of the store's); reload the list. `seq` is the store's last change when it was sent.
+ */
+export const ResyncEvent = z.strictObject({ reason: z.string(), seq: Seq });
+
 /** Client → server `subscribe` / `unsubscribe`: the posts about one model (by content hash). */
 export const SubscribeRequest = z.strictObject({ model: ContentHash });
 /** Client → server `catchup`: the changes after `since`. */

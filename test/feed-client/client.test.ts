@@ -253,6 +253,41 @@ describe('feed client: a server that is down, restarts, and missed changes', fun
       await feed.stop();
     }
   });
+
+  it('after the server\'s store is replaced, resyncs and takes the new store\'s changes although it saw their seqs before', async () => {
+    ensureBuilt();
+    const port = await freePort();
+    let feed = await startFeed({ port, env: { DATABASE_URL: `sqlite:${join(tempDir(), 'feed.db')}` } });
+    try {
+      let token = (await new FeedHttp({ url: feed.url }).signUp(name('old'), PASSWORD)).token;
+      const l = live(feed.url, () => token);
+      const seen = changes(l);
+      l.start();
+      await status(l, 'online');
+      const http = (url: string) => new FeedHttp({ url, token: () => token });
+      for (const title of ['one', 'two', 'three']) await http(feed.url).create({ title });
+      await seen.until((c) => c.type === 'post:created' && c.post.title === 'three');
+      assert.equal(l.seq, 3);
+      await feed.stop();
+      await status(l, 'offline');
+
+      // A new, empty store (replaced, or restored from an old backup) on the same address.
+      const fresh = `sqlite:${join(tempDir(), 'feed.db')}`;
+      const setup = await startFeed({ env: { DATABASE_URL: fresh } });
+      token = (await new FeedHttp({ url: setup.url }).signUp(name('new'), PASSWORD)).token;
+      await setup.stop();
+      const resynced = new Promise<void>((resolve) => l.once('resync', () => resolve()));
+      feed = await startFeed({ port, env: { DATABASE_URL: fresh } });
+      await resynced;
+      assert.equal(l.seq, 0);
+      // Its seq 1 is a change this client has not seen, whatever the old store's seq 1 was.
+      const post = await http(feed.url).create({ title: 'in the new store' });
+      const change = await seen.until((c) => c.type === 'post:created' && c.post.id === post.id);
+      assert.equal(change.type === 'post:created' && change.seq, 1);
+    } finally {
+      await feed.stop();
+    }
+  });
 });
 
 describe('feed client: malformed answers are refused, naming what was wrong', function () {

@@ -43,6 +43,32 @@ function declaredPost(base: string, path: string, token: string, length: number)
   });
 }
 
+/** Sends `request` as it is over a plain socket; the status and JSON body of the answer. */
+function rawRequest(base: string, request: string): Promise<{ status: number; type: string; json: any }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    const done = () => {
+      const m = /^HTTP\/1\.1 (\d+)[^]*?\r\n\r\n([^]*)$/.exec(received);
+      if (!m) return reject(new Error(`no HTTP answer: ${JSON.stringify(received)}`));
+      const type = /content-type: ([^\r]*)/i.exec(received)?.[1] ?? '';
+      resolve({ status: Number(m[1]), type, json: JSON.parse(m[2]!) });
+    };
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    socket.on('end', done);
+    socket.on('error', () => (received ? done() : reject(new Error('connection failed'))));
+    socket.on('connect', () => socket.end(request));
+  });
+}
+
+/** The contract's error body with this code, and nothing else. */
+function assertErrorBody(json: any, code: string): void {
+  assert.deepEqual(Object.keys(json), ['error'], JSON.stringify(json));
+  assert.equal(json.error.code, code, JSON.stringify(json));
+  assert.equal(typeof json.error.message, 'string');
+}
+
 const key = (secret: string) => new TextEncoder().encode(secret);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -262,6 +288,16 @@ for (const kind of STORES) {
         const badCursor = await call(base, 'GET', '/feed/posts?cursor=nonsense', { token: ada.token });
         assert.equal(badCursor.status, 400);
         assert.equal(badCursor.json.error.details.issues[0].path, 'query.cursor');
+        // A cursor of one listing is not a position in the other (it paged to nothing or to the wrong place).
+        const postsCursor = (await call(base, 'GET', '/feed/posts?limit=1', { token: ada.token })).json.next;
+        const usersCursor = (await call(base, 'GET', '/users?limit=1', { token: ada.token })).json.next;
+        assert.equal(typeof postsCursor, 'string');
+        assert.equal(typeof usersCursor, 'string');
+        const crossed = await call(base, 'GET', `/users?cursor=${postsCursor}`, { token: ada.token });
+        assert.equal(crossed.status, 400);
+        assert.deepEqual(crossed.json.error.details.issues, [{ path: 'query.cursor', message: 'not a cursor this server gave out for GET /users' }]);
+        assert.equal((await call(base, 'GET', `/feed/posts?cursor=${usersCursor}`, { token: ada.token })).status, 400);
+        assert.equal((await call(base, 'GET', `/users?cursor=${usersCursor}`, { token: ada.token })).status, 200);
       });
 
       it('lets only the author update (200) or delete (204); another user gets 403, a missing post 404', async () => {
@@ -373,8 +409,10 @@ for (const kind of STORES) {
         const broken = await call(base, 'POST', '/feed/post', { token: ada.token, raw: '{"title": ', headers: { 'content-type': 'application/json' } });
         assert.equal(broken.status, 400);
         assert.equal(broken.json.error.code, 'validation');
+        assert.match(broken.json.error.details.issues[0].message, /^not valid JSON: /);
         const proto = await call(base, 'POST', '/feed/post', { token: ada.token, raw: '{"title":"x","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
         assert.equal(proto.status, 400);
+        assert.deepEqual(proto.json.error.details.issues, [{ path: 'body', message: 'a "__proto__" or "constructor.prototype" key is refused' }]);
         const big = await declaredPost(base, '/feed/post', ada.token, 5 * 1024 * 1024);
         assert.equal(big.status, 413);
         assert.equal(big.json.error.code, 'payload_too_large');
@@ -382,6 +420,81 @@ for (const kind of STORES) {
         const long = await call(base, 'POST', '/feed/post', { token: ada.token, body: { title: 'long', body: 'x'.repeat(20_001) } });
         assert.equal(long.status, 400);
         assert.equal(long.json.error.details.issues[0].path, 'body.body');
+      });
+    });
+
+    describe('the HTTP layer', () => {
+      it('answers requests refused before routing with the contract\'s error body (bad URL, over-long id, broken HTTP, huge headers)', async () => {
+        const badUrl = await call(base, 'GET', '/feed/post/%zz', { token: ada.token });
+        assert.equal(badUrl.status, 400);
+        assertErrorBody(badUrl.json, 'bad_request');
+        const longId = await call(base, 'GET', `/feed/post/${'a'.repeat(300)}`, { token: ada.token });
+        assert.equal(longId.status, 414);
+        assertErrorBody(longId.json, 'bad_request');
+        const { host } = new URL(base);
+        const broken = await rawRequest(base, `GET /feed/posts HTTP/1.1\r\nHost: ${host}\r\nNo colon here\r\n\r\n`);
+        assert.equal(broken.status, 400);
+        assert.match(broken.type, /^application\/json/);
+        assertErrorBody(broken.json, 'bad_request');
+        const huge = await rawRequest(base, `GET /feed/posts HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+        assert.equal(huge.status, 431);
+        assertErrorBody(huge.json, 'bad_request');
+      });
+
+      it('deletes with Content-Type: application/json and no body (204), and still needs a body on POST', async () => {
+        const post = await call(base, 'POST', '/feed/post', { token: ada.token, body: { title: 'to delete' } });
+        const del = await call(base, 'DELETE', `/feed/post/${post.json.id}`, { token: ada.token, headers: { 'content-type': 'application/json' } });
+        assert.equal(del.status, 204, del.text);
+        assert.equal((await call(base, 'GET', `/feed/post/${post.json.id}`, { token: ada.token })).status, 404);
+        const options = await call(base, 'OPTIONS', '/feed/post', { headers: { 'content-type': 'application/json' } });
+        assert.equal(options.status, 204);
+        const empty = await call(base, 'POST', '/feed/post', { token: ada.token, headers: { 'content-type': 'application/json' } });
+        assert.equal(empty.status, 400);
+        assert.equal(empty.json.error.code, 'validation');
+        assert.equal(empty.json.error.details.issues[0].path, 'body');
+      });
+
+      it('answers a query parameter given twice with 400 naming it', async () => {
+        const r = await call(base, 'GET', '/feed/posts?limit=1&limit=2', { token: ada.token });
+        assert.equal(r.status, 400);
+        assert.equal(r.json.error.code, 'validation');
+        assert.deepEqual(r.json.error.details.issues, [{ path: 'query.limit', message: 'given more than once; give it once' }]);
+        const users = await call(base, 'GET', '/users?cursor=a&cursor=b', { token: ada.token });
+        assert.equal(users.status, 400);
+        assert.equal(users.json.error.details.issues[0].path, 'query.cursor');
+      });
+    });
+
+    describe('concurrency', () => {
+      it('creates every one of 40 posts sent at once, each with its own id and seq, all listed', async () => {
+        const titles = Array.from({ length: 40 }, (_, i) => `together ${i}`);
+        const answers = await Promise.all(titles.map((title, i) => call(base, 'POST', '/feed/post', { token: i % 2 ? ada.token : bob.token, body: { title, run: sampleRun(`part def P${i};`) } })));
+        assert.deepEqual(answers.map((a) => a.status), titles.map(() => 201));
+        const ids = new Set(answers.map((a) => a.json.id));
+        assert.equal(ids.size, titles.length);
+        const listed: any[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: any = await call(base, 'GET', `/feed/posts?limit=7${cursor ? `&cursor=${cursor}` : ''}`, { token: ada.token });
+          assert.equal(page.status, 200);
+          listed.push(...page.json.posts);
+          cursor = page.json.next;
+        } while (cursor);
+        const listedIds = listed.map((p) => p.id);
+        assert.equal(new Set(listedIds).size, listedIds.length, 'a post listed twice across pages');
+        for (const id of ids) assert.ok(listedIds.includes(id), `post ${id} is not listed`);
+        const seqs = await store.sql("SELECT seq FROM changes WHERE type = 'post:created'");
+        assert.equal(new Set(seqs.map((r) => Number(r['seq']))).size, seqs.length);
+      });
+
+      it('gives a username to exactly one of 8 sign-ups sent at once; the others get 409', async () => {
+        const username = `race${process.pid}${kind.name}`;
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => call(base, 'POST', '/auth/signup', { body: { username: i % 2 ? username : username.toUpperCase(), password: `password number ${i}` } })),
+        );
+        const statuses = answers.map((a) => a.status).sort();
+        assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409, 409, 409]);
+        for (const a of answers.filter((x) => x.status === 409)) assert.equal(a.json.error.code, 'username_taken');
       });
     });
 
@@ -403,6 +516,8 @@ for (const kind of STORES) {
 
     describe('limits and failures', () => {
       it('answers 429 with Retry-After once the auth routes are asked too often', async () => {
+        // In the suite's server's place: an SQLite store serves one process.
+        await feed.stop();
         const limited = await startFeed({ env: { DATABASE_URL: store.url, AUTH_RATE_LIMIT: '3' } });
         try {
           const statuses: number[] = [];
@@ -418,6 +533,8 @@ for (const kind of STORES) {
           assert.equal((await call(limited.url, 'GET', '/feed/posts', { token: ada.token })).status, 200);
         } finally {
           await limited.stop();
+          feed = await startFeed({ env: { DATABASE_URL: store.url } });
+          base = feed.url;
         }
       });
 

@@ -2,6 +2,7 @@
 // handshake, post events to every client, subscriptions and acknowledgements, catching up after a
 // reconnect, the socket closed when its token expires, and (Postgres) two processes acting as one.
 import { strict as assert } from 'node:assert';
+import { connect } from 'node:net';
 import { SignJWT } from 'jose';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { modelHash } from '../../src/feed/shapes';
@@ -150,6 +151,35 @@ for (const kind of STORES) {
       assert.deepEqual(await ask(b, 'unsubscribe', { model: hashA }), { ok: true, model: hashA });
     });
 
+    it('sends a model\'s subscribers the update that moves a post to another model or drops its run, and the deletion', async () => {
+      const runA = sampleRun('part def Moving;');
+      const runB = sampleRun('part def Elsewhere;');
+      const hashA = modelHash(runA.model.documents);
+      const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'moving', run: runA } })).json;
+      const b = await connected(feed.url, { token: bob.token });
+      const ack = await ask(b, 'subscribe', { model: hashA });
+      const changes = collect(b, 'model:change');
+      const fresh = async (n: number) => {
+        while (changes.items.filter((x: { seq: number }) => x.seq > ack.seq).length < n) await changes.until(changes.items.length + 1);
+        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq);
+      };
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runB } });
+      const [moved] = await fresh(1);
+      assert.equal(moved.type, 'post:updated');
+      assert.equal(moved.post.run.model.hash, modelHash(runB.model.documents));
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runA } });
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: null } });
+      const [, back, dropped] = await fresh(3);
+      assert.equal(back.post.run.model.hash, hashA);
+      assert.equal(dropped.type, 'post:updated');
+      assert.equal(dropped.post.run, undefined);
+      // Back on model A, then deleted: the subscriber of A is told, with the model.
+      await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runA } });
+      await call(feed.url, 'DELETE', `/feed/post/${post.id}`, { token: ada.token });
+      const all = await fresh(5);
+      assert.deepEqual(all[4], { type: 'post:deleted', seq: all[4].seq, id: post.id, model: hashA });
+    });
+
     it('answers catchup with the changes after a seq, oldest first', async () => {
       const a = await connected(feed.url, { token: ada.token });
       const created = collect(a, 'post:created');
@@ -191,6 +221,71 @@ for (const kind of STORES) {
       assert.ok(c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq, 'c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq');
     });
 
+    it('acknowledges an event it does not listen for with not_found, instead of leaving the client waiting', async () => {
+      const a = await connected(feed.url, { token: ada.token });
+      const answer = await ask(a, 'post:create', { title: 'not an event' });
+      assert.equal(answer.ok, false);
+      assert.equal(answer.error.code, 'not_found');
+      assert.match(answer.error.message, /no event "post:create"; the server answers subscribe, unsubscribe, catchup/);
+      // The socket stays usable.
+      assert.equal((await ask(a, 'catchup', { since: 0, limit: 1 })).ok, true);
+    });
+
+    it('keeps serving when clients vanish mid-replay and mid-request', async () => {
+      for (let i = 0; i < 3; i++) await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: `replayed ${i}` } });
+      // Twenty clients ask for the whole history and go away before it is sent.
+      const leaving = Array.from({ length: 20 }, () => open(feed.url, { token: ada.token, since: 0 }));
+      await Promise.all(leaving.map((s) => new Promise<void>((resolve) => s.once('connect', () => resolve()))));
+      for (const s of leaving) s.disconnect();
+      // A client that sends half a post and hangs up.
+      const { hostname, port } = new URL(feed.url);
+      await new Promise<void>((resolve) => {
+        const half = connect(Number(port), hostname, () => {
+          half.write(`POST /feed/post HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nAuthorization: Bearer ${ada.token}\r\n\r\n{"title":`);
+          setTimeout(() => (half.destroy(), resolve()), 50);
+        });
+      });
+      const b = await connected(feed.url, { token: bob.token });
+      const created = collect(b, 'post:created');
+      const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'after the vanishing' } })).json;
+      const [event] = await created.until(1);
+      assert.equal(event.post.id, post.id);
+      assert.equal(feed.child.exitCode, null);
+      assert.doesNotMatch(feed.output(), /"level":(50|60)/);
+    });
+
+    it('tells a client whose last seq is ahead of the store to resync, with the store\'s last seq', async () => {
+      await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'the latest' } });
+      const last = Number((await store.sql('SELECT MAX(seq) AS seq FROM changes'))[0]!['seq']);
+      const ahead = open(feed.url, { token: ada.token, since: last + 1000 });
+      const [resync] = await collect(ahead, 'feed:resync').until(1);
+      assert.deepEqual(Object.keys(resync).sort(), ['reason', 'seq']);
+      assert.equal(resync.seq, last);
+      assert.match(resync.reason, /ahead of this store's last change/);
+      // A client that is up to date is not told to resync.
+      const current = await connected(feed.url, { token: ada.token, since: last });
+      const resyncs = collect(current, 'feed:resync');
+      assert.equal((await ask(current, 'catchup', { since: last })).changes.length, 0);
+      assert.equal(resyncs.items.length, 0);
+    });
+
+    it('keeps a socket whose token lives longer than 24.8 days (JWT_LIFETIME=30d) open', async () => {
+      // In the suite's server's place: an SQLite store serves one process.
+      await feed.stop();
+      const long = await startFeed({ env: { DATABASE_URL: store.url, JWT_LIFETIME: '30d' } });
+      try {
+        const session = await call(long.url, 'POST', '/auth/login', { body: { username: ada.username, password: ada.password } });
+        const socket = await connected(long.url, { token: session.json.token });
+        const disconnected = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+        const outcome = await Promise.race([disconnected, new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 1500))]);
+        assert.equal(outcome, 'still open');
+        assert.doesNotMatch(long.output(), /TimeoutOverflowWarning/);
+      } finally {
+        await long.stop();
+        feed = await startFeed({ env: { DATABASE_URL: store.url } });
+      }
+    });
+
     it('closes a socket when its token expires', async () => {
       const now = Math.floor(Date.now() / 1000);
       const shortLived = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ada.id).setIssuedAt(now).setExpirationTime(now + 4).sign(new TextEncoder().encode(SECRET));
@@ -224,6 +319,37 @@ for (const kind of STORES) {
           assert.equal(d.id, viaSecond.id);
           // Reads through either process see the same store.
           assert.equal((await call(other.url, 'GET', `/feed/post/${viaSecond.id}`, { token: bob.token })).status, 404);
+        } finally {
+          await other.stop();
+        }
+      });
+
+      it('survives the database dropping every connection: the processes stay up, answer again, and carry posts across again', async () => {
+        const other = await startFeed({ env: { DATABASE_URL: store.url } });
+        try {
+          const onSecond = await connected(other.url, { token: bob.token });
+          const seen = collect(onSecond, 'post:created');
+          // What a database restart or a failover does to the servers' connections (LISTEN included).
+          const killed = await store.sql('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+          assert.ok(killed.length >= 2, `${killed.length} connections terminated`);
+          // HTTP: a request may meet a connection that died; within a few tries both answer again.
+          const until = async (check: () => Promise<boolean>, what: string) => {
+            for (let i = 0; i < 50; i++) {
+              if (await check().catch(() => false)) return;
+              await new Promise((r) => setTimeout(r, 200));
+            }
+            assert.fail(`${what} did not come back`);
+          };
+          await until(async () => (await call(feed.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the first process');
+          await until(async () => (await call(other.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the second process');
+          // Live: once the adapter listens again, a post through the first reaches the second's client.
+          await until(async () => {
+            const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'after the drop' } })).json;
+            await new Promise((r) => setTimeout(r, 300));
+            return seen.items.some((e) => e.post.id === post.id);
+          }, 'the cross-process broadcast');
+          assert.equal(feed.child.exitCode, null);
+          assert.equal(other.child.exitCode, null);
         } finally {
           await other.stop();
         }

@@ -37,6 +37,49 @@ describe('feed: starting assay-feed', function () {
     assert.match(life.output, /JWT_LIFETIME="forever"/);
   });
 
+  it('refuses a LOG_LEVEL or TRUST_PROXY it does not know, naming the setting (exit 2)', async () => {
+    const sqlite = `sqlite:${join(tempDir(), 'feed.db')}`;
+    const level = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: sqlite, LOG_LEVEL: 'verbose' });
+    assert.equal(level.code, 2);
+    assert.match(level.output, /LOG_LEVEL="verbose": use one of fatal, error, warn, info, debug, trace, silent/);
+    const proxy = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: sqlite, TRUST_PROXY: 'yes' });
+    assert.equal(proxy.code, 2);
+    assert.match(proxy.output, /TRUST_PROXY="yes": use true or false/);
+  });
+
+  it('names PORT when the port is taken and HOST when it is not an address of this machine (exit 2)', async () => {
+    const running = await startFeed({ env: { DATABASE_URL: `sqlite:${join(tempDir(), 'feed.db')}` } });
+    try {
+      const taken = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: `sqlite:${join(tempDir(), 'feed.db')}`, PORT: String(running.port) });
+      assert.equal(taken.code, 2);
+      assert.match(taken.output, new RegExp(`PORT=${running.port}: cannot listen on 127\\.0\\.0\\.1:${running.port}: the port is in use`));
+    } finally {
+      await running.stop();
+    }
+    // 192.0.2.1 is TEST-NET-1: no machine has it.
+    const host = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: `sqlite:${join(tempDir(), 'feed.db')}`, HOST: '192.0.2.1' });
+    assert.equal(host.code, 2);
+    assert.match(host.output, /HOST=192\.0\.2\.1: cannot listen on 192\.0\.2\.1:\d+: no network interface/);
+  });
+
+  it('refuses a second server on the same SQLite file, naming it, and starts once the first has stopped', async () => {
+    const file = join(tempDir(), 'feed.db');
+    const first = await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } });
+    try {
+      const second = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: `sqlite:${file}` });
+      assert.equal(second.code, 1);
+      assert.ok(second.output.includes(`cannot open the store (DATABASE_URL): the SQLite file ${file} is in use by another assay-feed process`), second.output);
+    } finally {
+      await first.stop();
+    }
+    const again = await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } });
+    await again.stop();
+    // A process that dies without closing leaves no lock behind.
+    const killed = await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } });
+    await new Promise<void>((resolve) => (killed.child.once('exit', () => resolve()), killed.child.kill('SIGKILL')));
+    await (await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } })).stop();
+  });
+
   it('says so when the Postgres store cannot be reached, without the password', async () => {
     const r = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: 'postgres://feed:hunter2@127.0.0.1:1/feed' });
     assert.equal(r.code, 1);
