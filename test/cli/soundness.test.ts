@@ -710,4 +710,10 @@ describe('cli: soundness — the wrong answers of real models are right or refus
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });
+
+  it('behaviours: a send with neither `to` nor `via` is refused (it was delivered to the sending part, whose machine heard it)', () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: state@1 = heard, x@1 = 1, at proved.
+    refuses(m, [[['outcomes', 'BS::noReceiver', '-schedule', 'all'], /behaviour-semantics\.sysml:18:28/, /send … with neither `to` nor `via`/]]);
+  });
 });

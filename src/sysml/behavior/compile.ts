@@ -1445,6 +1445,10 @@ class Compiler {
       if (this.connectedNames().has(port)) this.fail(`send … via '${port}', a port something in the model connects: delivery over connections and interfaces is not modeled (send … to a part instead)`, ctx.path, m.via.range);
       return null;
     }
+    // No receiver: SendActionUsage leaves it to be determined (by, e.g., the sender's outgoing
+    // connections; Transfers.kerml SendPerformance: `receiver [0..1]` has no default). The sender
+    // (`this`) is not its receiver: delivering it there would answer for a model that says otherwise.
+    if (!m.to) this.fail('send … with neither `to` nor `via`: SysML v2 leaves its receiver to be determined (SendActionUsage: "If no receiverArgument is given, then the receiver is to be determined by, e.g., outgoing Connections from the sender"; SendPerformance\'s receiver has no default), and the sending part is not it; which occurrence receives it is not modeled (write `send … to <part or port>`, or `to this` for the performing part)', ctx.path, m.range);
     this.sent.add(signal);
     const e: Effect = { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
     this.effectPaths.set(e, ctx.path);
