@@ -716,4 +716,14 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     // Once: state@1 = heard, x@1 = 1, at proved.
     refuses(m, [[['outcomes', 'BS::noReceiver', '-schedule', 'all'], /behaviour-semantics\.sysml:18:28/, /send … with neither `to` nor `via`/]]);
   });
+
+  it('behaviours: a ref part is a part owned elsewhere: sending to it or assigning through it is refused (it ran as a fresh instance)', () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: ctrl.l.m.state@1 = lit beside lamp.m.state@1 = off, and lamp.n@1 = 0 after `assign l.n := 5`, at proved.
+    refuses(m, [
+      [['outcomes', 'BS::refSend', '-schedule', 'all'], /behaviour-semantics\.sysml:38:49/, /'l' is a referential part \(ref\)/],
+      [['outcomes', 'BS::refAssign', '-schedule', 'all'], /behaviour-semantics\.sysml:45:32/, /'l\.n' cannot be assigned: 'ctrl\.l' is a referential part/],
+    ]);
+    proves(m, [[['outcomes', 'BS::refUnused', '-schedule', 'all'], 'lamp.n@1', '1']]);
+  });
 });

@@ -80,6 +80,8 @@ class Compiler {
   readonly featureIndex = new Map<string, number>();
   readonly instances = new Set<string>(['']);
   readonly opaque = new Map<string, string>();
+  /** `ref part` (item, occurrence) usages met: parts owned elsewhere, never instances of the run. */
+  private readonly refInstances = new Set<Usage>();
   readonly globals = new Map<QualifiedName, string>();
   /** Calc usages read through their parameters and results (calcUsage), by path. */
   readonly calcs = new Set<string>();
@@ -237,6 +239,13 @@ class Compiler {
       } else if (m.keyword === 'port' && m.role === null) {
         this.ports.add(key);
         this.receiverDecls.set(key, m);
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null && m.isRef) {
+        // `ref part l : Lamp;` refers to a part owned elsewhere (not composite): possibly another part of
+        // the model, whose features it then shares and whose behaviours run once, where it is owned. One
+        // fresh instance of its own (its initial values, its machine run here) would answer for a model
+        // that does not say so: reading, assigning or sending to it is refused.
+        this.opaque.set(key, `'${key}' is a referential ${m.keyword} (ref ${m.keyword} ${name}): it refers to a ${m.keyword} owned elsewhere, possibly another ${m.keyword} of the model (then one with it, its behaviours run once, where it is owned); which one is not modeled`);
+        this.refInstances.add(m);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
         if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
@@ -1062,7 +1071,7 @@ class Compiler {
         else {
           out.push(this.callFor(target, entry, label, inner).id);
         }
-      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && name && m.role === null) {
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && name && m.role === null && !m.isRef) {
         if (depth >= 8) this.fail(`'${name}' is nested more than 8 parts deep: not modeled`, ctx.path, m.range);
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
@@ -1361,6 +1370,14 @@ class Compiler {
     }
     // What the name or chain names, resolved once.
     const named = this.chainEntry(to, ctx);
+    // A referential part (or a part or port through one) is a part owned elsewhere: which one is not modeled.
+    for (let x: Expression = to; ; x = (x as Extract<Expression, { kind: 'MemberAccess' }>).target) {
+      const e = x === to ? named : this.chainEntry(x, ctx);
+      if (e?.node.kind === 'Usage' && this.refInstances.has(e.node)) {
+        this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': '${e.node.name ?? ''}' is a referential ${e.node.keyword} (ref): it refers to a ${e.node.keyword} owned elsewhere, possibly another ${e.node.keyword} of the model; which one receives the signal is not modeled`, ctx.path, to.range);
+      }
+      if (x.kind !== 'MemberAccess') break;
+    }
     // An attribute holds values; it receives no signal (by its name or through a chain).
     if (named?.node.kind === 'Usage' && named.node.keyword === 'attribute') {
       this.fail(`send … to ${this.targetPath(to, ctx).join('.')}: an attribute receives no signal (send to a part, a port or the subject)`, ctx.path, to.range);

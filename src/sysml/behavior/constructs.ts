@@ -28,7 +28,7 @@ export const MODELED_CONSTRUCTS: readonly ConstructRule[] = [
   { construct: 'in parameter', places: FEATURES, semantics: 'the subject’s: a feature the question binds or ranges over (one typed by a part: its attributes); `= e` (a perform’s binding): bound to e; a flow’s target: its transfer; else computed outside the model (reading it is refused)', spec: 'SysML 7.16.2 Action parameters; 7.16.8 Perform action usages' },
   { construct: 'out parameter', places: FEATURES, semantics: 'the subject’s: its result (never a free input); of a body-less action that runs at most once: a free input of the run; else as in parameter', spec: 'SysML 7.16.2' },
   { construct: 'inout parameter', places: FEATURES, semantics: 'as in parameter', spec: 'SysML 7.16.2' },
-  { construct: 'part', places: ['action flow', 'state', 'part'], semantics: 'one instance; its features are features of the state, its behaviours run (in a part)', spec: 'SysML 7.11 Parts' },
+  { construct: 'part', places: ['action flow', 'state', 'part'], semantics: 'one instance; its features are features of the state, its behaviours run (in a part); a `ref part` is a part owned elsewhere, possibly another of the model: no instance, and reading, assigning or sending to it is refused', spec: 'SysML 7.11 Parts' },
   { construct: 'item', places: ['action flow', 'state', 'part'], semantics: 'as part', spec: 'SysML 7.10 Items' },
   { construct: 'occurrence', places: ['action flow', 'state', 'part'], semantics: 'as part', spec: 'SysML 7.9 Occurrences' },
   { construct: 'port', places: ['part'], semantics: 'a receiver of signals (`accept … via p`, `send … to p`); its features are not features of the state (reading them is refused)', spec: 'SysML 7.12 Ports; 7.16.9 Send and accept action usages' },
