@@ -726,4 +726,17 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     ]);
     proves(m, [[['outcomes', 'BS::refUnused', '-schedule', 'all'], 'lamp.n@1', '1']]);
   });
+
+  it("behaviours: a part parameter's initial values are not its values now (the part exists before the run): reading one unbound is refused", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: seen@1 = 0 (Lamp's `n := 0`) at proved, though the lamp lights itself.
+    refuses(m, [
+      [['outcomes', 'BS::UseLamp', '-schedule', 'all'], /behaviour-semantics\.sysml:60:38/, /'lamp\.n' has no value/],
+      [['outcomes', 'BS::UseLamp2', '-schedule', 'all'], /behaviour-semantics\.sysml:65:38/, /'lamp\.n' has no value/],
+    ]);
+    proves(m, [
+      [['outcomes', 'BS::UseLamp', '-schedule', 'all', '--bind', 'lamp.n=1'], 'seen@1', '1'],
+      [['outcomes', 'BS::UseLamp2', '-schedule', 'all', '--bind', 'lamp.n=1'], 'seen@1', '1'],
+    ]);
+  });
 });

@@ -28,6 +28,11 @@ interface Ctx {
   readonly inlining: ReadonlySet<object>;
   /** Members here belong to the subject itself (its asserted constraints are the questions' conditions). */
   readonly inSubject: boolean;
+  /**
+   * Features here are of a part a parameter refers to (`in vehicle : Vehicle`): it exists before the
+   * run, so an initial or default value (`:=`, `default`) tells its value when it was created, not now.
+   */
+  readonly referenced?: boolean;
 }
 
 const PLACE_TEXT: Record<Place, string> = {
@@ -170,7 +175,10 @@ class Compiler {
     const valueTypes = entry ? this.scope.valueTypesOf(entry) : [];
     this.featureIndex.set(key, this.features.length);
     this.declarations.set(key, u);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
+    // A referenced part's initial and default values were its values when it was created: now it has the
+    // values the question binds or ranges over (a bound value, `=`, holds for its whole life).
+    const value = ctx.referenced && u.value && (u.value.isInitial || u.value.isDefault) ? null : u.value;
+    this.features.push({ key, init: value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: value !== null && !value.isInitial && !value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   /** A feature, a parameter computed outside, or a part of this behaviour has this key. */
@@ -223,7 +231,7 @@ class Compiler {
             this.instances.add(key);
             this.parts.add(key);
             this.receiverDecls.set(key, m);
-            const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
+            const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, referenced: true };
             this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
           } else this.addFeature(key, m, ctx, m.direction === 'out');
         } else if (params === 'bodyless' && m.direction === 'out') {
@@ -246,13 +254,17 @@ class Compiler {
         // that does not say so: reading, assigning or sending to it is refused.
         this.opaque.set(key, `'${key}' is a referential ${m.keyword} (ref ${m.keyword} ${name}): it refers to a ${m.keyword} owned elsewhere, possibly another ${m.keyword} of the model (then one with it, its behaviours run once, where it is owned); which one is not modeled`);
         this.refInstances.add(m);
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null && m.direction !== null && params !== 'subject') {
+        // `in part l : Lamp;` of a behaviour other than the subject, with no binding: a part computed outside.
+        if (!this.declared(key)) this.opaque.set(key, `'${key}' is a parameter computed outside the model (a ${m.keyword} it refers to, which nothing binds)`);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
         if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
         this.parts.add(key);
         this.receiverDecls.set(key, m);
         const entry = this.scope.entryOf(m);
-        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
+        // The subject's `in part x : T;`: a part that exists before the run, as `in x : T;` is.
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, ...(m.direction !== null ? { referenced: true } : {}) };
         this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
       }
     }
