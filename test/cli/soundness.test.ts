@@ -739,4 +739,14 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       [['outcomes', 'BS::UseLamp2', '-schedule', 'all', '--bind', 'lamp.n=1'], 'seen@1', '1'],
     ]);
   });
+
+  it("behaviours: a transition's effect that conflicts with the exit action of a state around its source is refused (the run exited that state first)", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: log@1 = 4123 (SysML v2: 4213) and k@1 = 2 (SysML v2: 3), at proved.
+    refuses(m, [
+      [['outcomes', 'BS::LeaveOuter', '-schedule', 'all'], /behaviour-semantics\.sysml:78:48/, /the exit action 'assign log := …' .* of 'outer', a state the transition leaves around its source, conflict \(both write 'log'\)/],
+      [['outcomes', 'BS::EffectThenExit', '-schedule', 'all'], /behaviour-semantics\.sysml:87:40/, /of 'EffectThenExit', a state the transition leaves around its source, conflict/],
+    ]);
+    proves(m, [[['outcomes', 'BS::Apart', '-schedule', 'all'], 'k@1', '2']]);
+  });
 });

@@ -477,6 +477,60 @@ class Compiler {
     for (const p of this.nodes) if (p.kind === 'state' && p.parallel && p.children.length > 1) this.checkRegions(p, access);
     if (behaviors.length > 1) this.checkInitialEntries(behaviors, access);
     this.checkDoActions(access);
+    this.checkTransitionEffects(access);
+  }
+
+  /**
+   * A transition's effect against the exit actions of the states around its source that it leaves, and
+   * the entry (and do) actions of the states around its target that it enters. SysML v2 orders the
+   * source's exit before the effect and the effect before the target's entry (TransitionPerformance:
+   * `transitionLinkSource then effect`, `effect then transitionLink.laterOccurrence`); a state around
+   * the source ends only after its transitions, which are its subactions (States library: StateAction
+   * `subactions :> middle`, StatePerformance `middle then exit`), so its exit follows the effect of a
+   * transition written in it, and nothing orders it against one written further out; nor is a state
+   * around the target entered before or after the effect (only before the target, its middle). The run
+   * performs the exits, then the effect, then the entries (UML's order): where the effect conflicts with
+   * one of those exit or entry actions, the model is refused naming both.
+   */
+  private checkTransitionEffects(access: FeatureReader): void {
+    const nodes = this.nodes;
+    const below = (id: number): number[] => [id, ...nodes[id]!.children.flatMap(below)];
+    for (const t of this.transitions) {
+      if (t.unmodeled || t.source < 0) continue;
+      const effects = t.effects.filter((e) => this.runs(e));
+      if (effects.length === 0) continue;
+      const sc = this.stateChain(t.source);
+      const tc = t.target >= 0 ? this.stateChain(t.target) : [];
+      let keep = 0;
+      if (t.completes !== undefined) keep = sc.indexOf(t.completes) + 1;
+      else while (keep < sc.length - 1 && keep < tc.length - 1 && sc[keep] === tc[keep]) keep++;
+      // Left: the states holding the source below the kept one, and their other regions.
+      const left: number[] = [];
+      for (let i = keep; i < sc.length - 1; i++) {
+        left.push(sc[i]!);
+        if (nodes[sc[i]!]!.parallel) for (const c of nodes[sc[i]!]!.children) if (c !== sc[i + 1]) left.push(...below(c));
+      }
+      // Entered: the states holding the target below the kept one, and their other regions' default entries.
+      const entered: number[] = [];
+      for (let i = keep; i < tc.length - 1; i++) {
+        entered.push(tc[i]!);
+        if (nodes[tc[i]!]!.parallel) for (const c of nodes[tc[i]!]!.children) if (c !== tc[i + 1]) entered.push(...this.defaultEntered(c));
+      }
+      const exits = left.flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e)));
+      const found = this.conflicting(access, effects, exits) ?? this.conflicting(access, effects, this.entries(entered));
+      if (!found) continue;
+      const [ea, eb, why] = found;
+      const isExit = exits.includes(eb!);
+      const owner = [...left, ...entered].find((id) => (isExit ? nodes[id]!.exitEffects : nodes[id]!.effects).includes(eb!));
+      const state = owner !== undefined ? `'${nodes[owner]!.name}'` : 'a state';
+      this.fail(
+        isExit
+          ? `the effect '${effectText(ea)}' of the transition '${t.name}' and the exit action '${effectText(eb!)}' (${this.effectPlace(eb!)}) of ${state}, a state the transition leaves around its source, conflict (${why}): SysML v2 ends ${state} only after its transitions (its subactions: States library StateAction \`subactions :> middle\`, StatePerformance \`middle then exit\`), so a transition written in it performs its effect before that exit action, and nothing orders one written outside it; the run performs the exit first: not modeled`
+          : `the effect '${effectText(ea)}' of the transition '${t.name}' and the entry (or do) action '${effectText(eb!)}' (${this.effectPlace(eb!)}) of ${state}, a state the transition enters around its target, conflict (${why}): SysML v2 orders the effect before the target (TransitionPerformance: \`effect then transitionLink.laterOccurrence\`), not before ${state}, whose entry only precedes the target; the run performs the effect first: not modeled`,
+        this.effectPaths.get(ea) ?? t.path,
+        ea.range,
+      );
+    }
   }
 
   /**
