@@ -749,4 +749,13 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     ]);
     proves(m, [[['outcomes', 'BS::Apart', '-schedule', 'all'], 'k@1', '2']]);
   });
+
+  it("behaviours: `perform ping;` written twice in a part runs ping (an empty action ran instead); restated from its definition, too", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once (twice): state@1 = off, lamp.n@1 = 0, at proved: ping's send never ran.
+    proves(m, [
+      [['outcomes', 'BS::twice', '-schedule', 'all'], 'lamp.n@1', '1'],
+      [['outcomes', 'BS::restated', '-schedule', 'all'], 'lamp.n@1', '1'],
+    ]);
+  });
 });

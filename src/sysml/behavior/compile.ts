@@ -1070,8 +1070,36 @@ class Compiler {
    */
   private performedBy(m: Usage, ref: Reference, ctx: Ctx): ScopeEntry | undefined {
     const t = this.scope.resolveReference(ctx.lexical, ref);
-    if (t?.node !== m || !ctx.lexical?.parent) return t;
-    return this.scope.resolveReference(ctx.lexical.parent, ref);
+    if (t?.node !== m || !ctx.lexical?.parent) return this.throughPerforms(t, m);
+    return this.throughPerforms(this.scope.resolveReference(ctx.lexical.parent, ref), m);
+  }
+
+  /**
+   * What an unnamed `perform x;` (`exhibit x;`) a name resolved to performs: such a usage takes x's name
+   * (SysML: a perform's effective name is the performed feature's), so `x` written beside two of them,
+   * or beside one a definition declares, may resolve to the other perform; that one performs x, which
+   * is the behaviour. One of an owner around `m` (a part it is nested in performs it) is kept: `m`
+   * references that performance.
+   */
+  private throughPerforms(t: ScopeEntry | undefined, m: Usage): ScopeEntry | undefined {
+    for (let i = 0; i < 16 && t && t.node !== m; i++) {
+      const u = t.node;
+      if (u.kind !== 'Usage' || (u.role !== 'perform' && u.role !== 'exhibit') || u.name !== null || (u.body ?? []).length > 0) return t;
+      // Kept when it is written in a namespace around m's (an enclosing part's performance).
+      const owner = t.parent;
+      const mine = this.scope.entryOf(m)?.parent;
+      if (owner && mine && owner !== mine && this.encloses(owner, mine)) return t;
+      const ref = u.relations.find((r) => r.relation === 'reference' || r.relation === 'typing')?.target;
+      if (!ref || !owner?.parent) return t;
+      t = this.scope.resolveReference(owner.parent, ref);
+    }
+    return t;
+  }
+
+  /** Whether scope entry `outer` holds `inner` (or is it). */
+  private encloses(outer: ScopeEntry, inner: ScopeEntry): boolean {
+    for (let x: ScopeEntry | undefined = inner; x; x = x.parent) if (x === outer) return true;
+    return false;
   }
 
   /** Behaviours a part performs or exhibits, its nested parts' included. */
@@ -1121,7 +1149,7 @@ class Compiler {
         let entry = this.scope.entryOf(m);
         let named: Usage | Definition = m;
         if (ref) {
-          const t = this.scope.resolveReference(ctx.lexical, ref);
+          const t = this.performedBy(m, ref, ctx);
           if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
           named = t.node;
           // `perform a redefines b;` does what a and b both do: the usage's own groups (a by reference, b by redefinition).
