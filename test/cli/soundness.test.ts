@@ -758,4 +758,14 @@ describe('cli: soundness — the wrong answers of real models are right or refus
       [['outcomes', 'BS::restated', '-schedule', 'all'], 'lamp.n@1', '1'],
     ]);
   });
+
+  it("behaviours: a nested action's initial values are taken when it begins, each performance its own: where that differs from the run's start, refused", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: r@1 = 0 (SysML: 5) and r@1 = 6 (SysML: 3), at proved.
+    refuses(m, [
+      [['outcomes', 'BS::LateInit', '-schedule', 'all'], /behaviour-semantics\.sysml:131:23/, /'s\.local' takes its initial value when 's' begins .* reads 'x', which the run writes/],
+      [['outcomes', 'BS::FreshCount', '-schedule', 'all'], /behaviour-semantics\.sysml:142:23/, /'s\.cnt' takes its initial value anew each time 's' begins/],
+    ]);
+    proves(m, [[['outcomes', 'BS::early', '-schedule', 'all'], 'drv.r@1', '3']]);
+  });
 });

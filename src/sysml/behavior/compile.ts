@@ -119,6 +119,13 @@ class Compiler {
   private bodylessOuts: string[] = [];
   /** Per body-less action node, the out parameters it produces (free inputs of the run). */
   readonly produced = new Map<number, string[]>();
+  /**
+   * Features declared in the body of a nested action, named loop body or nested state, by its node
+   * (`again`: a loop body, performed once per iteration): each performance of it has its own, given
+   * their initial values when it begins; the run gives them once, when it starts (finish() refuses
+   * where that differs).
+   */
+  readonly locals = new Map<number, { keys: string[]; again: boolean }>();
   /** Where the model was read beyond SysML v2 (OpenSysML's readings), each with its place: the answer lists them. */
   readonly readings: string[] = [];
   private readonly usedNames = new Set<string>();
@@ -1206,14 +1213,17 @@ class Compiler {
     // A body-less action (no flow, no assignment, no send) gives its out parameters values the model
     // does not compute: free inputs of the run (finish() refuses one that may run more than once).
     const bodyless = !this.isFlowBody(members) && !members.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction');
+    const before = this.features.length;
     if (name !== '') {
       this.instances.add(prefix);
       this.bodylessOuts = [];
       this.collectFeatures(members, inner, 0, bodyless ? 'bodyless' : 'none');
     }
+    const locals = this.features.slice(before).map((f) => f.key);
     if (!this.isFlowBody(members)) {
       for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
+      if (locals.length > 0 && name !== '') this.locals.set(a.id, { keys: locals, again: false });
       a.effects = this.effectsOf(members, inner);
       this.unordered.push([...a.effects]);
       if (this.bodylessOuts.length > 0 && name !== '') this.produced.set(a.id, this.bodylessOuts);
@@ -1222,6 +1232,7 @@ class Compiler {
     }
     this.bodylessOuts = [];
     const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
+    if (locals.length > 0 && name !== '') this.locals.set(call.id, { keys: locals, again: false });
     if (name === '') call.name = '';
     this.flowBody(call, groups, { ...inner, container: call.id });
     return call;
@@ -1965,7 +1976,10 @@ class Compiler {
     const inner: Ctx = { ...ctx, prefix, scope: prefix === ctx.prefix ? ctx.scope : [prefix, ...ctx.scope] };
     if (m.bodyAction.name) {
       this.instances.add(prefix);
+      const before = this.features.length;
       this.collectFeatures(m.bodyAction.body ?? [], inner);
+      const locals = this.features.slice(before).map((f) => f.key);
+      if (locals.length > 0) this.locals.set(head.id, { keys: locals, again: true });
     }
     const body = this.bodyCall(m.bodyAction, m.bodyAction.name ? head.name : `${head.name}.body`, inner);
     head.body = body.id;
@@ -2010,7 +2024,13 @@ class Compiler {
     const body: readonly Member[] = groups.flat();
     // The subject's own states are named relative to it (`running.a`); an exhibited machine keeps its name (`ping.lights.red`).
     const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical, inSubject: isSubject && ctx.inSubject };
+    const before = this.features.length;
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
+    // A nested state may be entered again (each entry a new performance): assumed so.
+    if (!top) {
+      const locals = this.features.slice(before).map((f) => f.key);
+      if (locals.length > 0) this.locals.set(s.id, { keys: locals, again: true });
+    }
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
     let prev: number | string | null = null;
     const entryNames = new Set<string>();
@@ -2426,31 +2446,35 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   // again (in a loop, after a merge back, inside a composite that runs again) would produce a new
   // value each time, which one input does not model: its out parameters stay computed outside the
   // model (no value; reading one is refused), and no question gives them one.
-  for (const [id, keys] of [...c.produced]) {
+  // What runs after a node: its successors, or (at the end of a composite) what follows the composite.
+  const after = (x: ExecNode): number[] => {
+    for (let y: ExecNode | undefined = x; y; y = y.container >= 0 ? nodes[y.container] : undefined) if (y.succ.length > 0) return [...y.succ];
+    return [];
+  };
+  /** Whether node `id` may run again after it ran: what follows it leads back to it or to a node holding it. */
+  const mayRunAgain = (id: number): boolean => {
     const n = nodes[id]!;
     const again = new Set([id, ...n.ancestors]);
     const seen = new Set<number>();
-    // What runs after a node: its successors, or (at the end of a composite) what follows the composite.
-    const after = (x: ExecNode): number[] => {
-      for (let y: ExecNode | undefined = x; y; y = y.container >= 0 ? nodes[y.container] : undefined) if (y.succ.length > 0) return [...y.succ];
-      return [];
-    };
     const stack = after(n);
     while (stack.length > 0) {
       const x = stack.pop()!;
       if (x < 0 || seen.has(x)) continue;
-      if (again.has(x)) {
-        for (const k of keys) {
-          const i = c.featureIndex.get(k)!;
-          features[i] = { ...features[i]!, outside: `'${k}' is computed outside the model: an out parameter of '${n.name}', a body-less action that may run more than once` };
-        }
-        c.produced.delete(id);
-        break;
-      }
+      if (again.has(x)) return true;
       seen.add(x);
       const y = nodes[x]!;
       stack.push(...after(y), y.thenNode, y.elseNode, y.body, y.head, y.bodyStart);
     }
+    return false;
+  };
+  for (const [id, keys] of [...c.produced]) {
+    const n = nodes[id]!;
+    if (!mayRunAgain(id)) continue;
+    for (const k of keys) {
+      const i = c.featureIndex.get(k)!;
+      features[i] = { ...features[i]!, outside: `'${k}' is computed outside the model: an out parameter of '${n.name}', a body-less action that may run more than once` };
+    }
+    c.produced.delete(id);
   }
   const featuresRead = featureReader(features);
   const reads: number[][] = [];
@@ -2497,6 +2521,33 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     const hit = featuresRead.named(r).find((f) => written.has(f));
     if (hit !== undefined) {
       throw new BehaviorError(`accept after …: the delay reads '${features[hit]!.key}', which the run writes; a delay is evaluated when its wait begins (Triggers.kerml TriggerAfter: the current time when invoked plus the delay), and a delay that changes while its wait is pending is not modeled`, x.path, x.range);
+    }
+  }
+  // A feature of a nested action's (loop body's, nested state's) performance takes its initial value
+  // (`:=`, `default`) when that performance begins; each performance has its own (an action run again in
+  // a loop, a state entered again, starts afresh: KerML, a feature's values are per featuring occurrence).
+  // The run gives it once, when the run starts: where that can differ — the initial value reads a
+  // feature the run writes, or the run writes the feature and its performance may begin again — refused.
+  for (const [id, { keys, again }] of c.locals) {
+    // A behaviour of the run (a part's performed action) begins when the run does, once.
+    if (behaviors.includes(id) && !again) continue;
+    const n = nodes[id]!;
+    let repeats: boolean | undefined;
+    for (const k of keys) {
+      const i = c.featureIndex.get(k);
+      if (i === undefined) continue;
+      const f = features[i]!;
+      if (!f.init || f.bound || f.hidden) continue;
+      const r = new Set<string>();
+      mentioned(f.init, r);
+      const hit = featuresRead.named(r).find((x) => written.has(x));
+      const what = n.kind === 'state' ? `the state '${n.name}' is entered` : n.kind === 'loop' ? `each iteration of '${n.name}' begins` : `'${n.name}' begins`;
+      if (hit !== undefined) {
+        throw new BehaviorError(`'${k}' takes its initial value when ${what} (a new performance, with features of its own), and that value reads '${features[hit]!.key}', which the run writes; the run gives it once, when the run starts: not modeled`, f.path, f.range);
+      }
+      if (written.has(i) && (repeats ??= again || mayRunAgain(id))) {
+        throw new BehaviorError(`'${k}' takes its initial value anew each time ${what} (each performance has features of its own), and the run assigns it; the run gives it once, when the run starts, and keeps what was assigned: not modeled`, f.path, f.range);
+      }
     }
   }
   // A node is local when its move touches no feature that a node able to run in parallel with it
