@@ -768,4 +768,13 @@ describe('cli: soundness — the wrong answers of real models are right or refus
     ]);
     proves(m, [[['outcomes', 'BS::early', '-schedule', 'all'], 'drv.r@1', '3']]);
   });
+
+  it("behaviours: a feature declared in an entry action's body is refused where read, never read as a unit of its spelling (y was 1 t, 1 s)", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: y@1 = 1 [t] and 1 [s], at proved.
+    refuses(m, [
+      [['outcomes', 'BS::UnitLocal', '-schedule', 'all'], /behaviour-semantics\.sysml:173:70/, /'t' is declared in this body \(.*behaviour-semantics\.sysml:173:40\), an entry\/do\/exit action/],
+      [['outcomes', 'BS::ParamLocal', '-schedule', 'all'], /behaviour-semantics\.sysml:180:58/, /'s' is declared in this body/],
+    ]);
+  });
 });

@@ -7,11 +7,12 @@ import type {
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
 import { specializesThrough } from '../semantics/types';
+import { tryParseUnit } from '../semantics/units';
 import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
 import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
-import { inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { eachSyntaxObject, inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { BehaviorScope, lastSegment, rangeText, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
@@ -411,6 +412,13 @@ class Compiler {
         }
         if (name.segments.length > 1 && this.enums.has(name.segments.at(-2)!)) return;
         const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
+        // A feature of the model the run has none for (one declared in an entry/do/exit action, a
+        // transition effect or an unnamed if/loop body) whose name spells a unit (`t`, `m`, `s`): the
+        // run would read the unit (1 t) where the model names the feature.
+        if (target?.node.kind === 'Usage' && target.parent?.node.kind !== 'Package' && name.segments.length === 1 && !name.isGlobal && tryParseUnit(name.segments[0]!)) {
+          this.misreads.set(name, new BehaviorError(`'${name.segments[0]}' names ${this.placeOf(target)} where it is written, which the run has no feature for (a feature declared in an entry/do/exit action, a transition effect or an unnamed if/loop body is not modeled); it would read the unit '${name.segments[0]}' instead`, path, name.range));
+          return;
+        }
         if (!target || target.node.kind !== 'Usage' || target.parent?.node.kind !== 'Package') return;
         const u = target.node;
         if ((u.keyword !== 'attribute' && u.keyword !== 'ref' && u.keyword !== 'feature') || u.direction !== null) return;
@@ -1286,6 +1294,7 @@ class Compiler {
       if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
         const a = this.node('action', label, { ...inner, names: '' }, u.range, true);
         a.effects = this.effectsOf(body, inner);
+        this.checkBodyLocals(body, a.effects, inner);
         this.unordered.push([...a.effects]);
         start.succ = [a.id];
       }
@@ -2304,6 +2313,35 @@ class Compiler {
   }
 
   /** An entry/do/exit action or a transition effect: atomic effects, its own or those of the action it is typed by or names. */
+  /**
+   * Features declared in an atomic body (an entry/do/exit action's, a transition effect's, an unnamed
+   * if/loop body's: `attribute t := x;`, `in s = x;`) have no feature in the run: an effect that reads
+   * or assigns one by its name would read another feature, or a unit of that spelling (`t`, `s`), or
+   * nothing. Refused, naming it.
+   */
+  private checkBodyLocals(members: readonly Member[], effects: readonly Effect[], ctx: Ctx): void {
+    const locals = new Map<string, Usage>();
+    for (const x of members) if (x.kind === 'Usage' && !isCalcUsage(x)) {
+      const n = usageName(x);
+      if (n && !this.declared(join(ctx.prefix, n))) locals.set(n, x);
+    }
+    if (locals.size === 0) return;
+    for (const e of effects) {
+      const names: { name: string; range: SourceRange }[] = [];
+      if (e.kind === 'assign') {
+        names.push({ name: e.target[0]!, range: e.range });
+        eachSyntaxObject(e.expr, (n) => {
+          const name = (n as { name?: QualifiedName }).name;
+          if (n.kind === 'Name' && name && !name.isGlobal) names.push({ name: name.segments[0]!, range: name.range });
+        });
+      }
+      for (const { name, range } of names) {
+        const u = locals.get(name);
+        if (u) this.fail(`'${name}' is declared in this body (${this.at(ctx, u).path}:${(u.nameRange ?? u.range).line}:${(u.nameRange ?? u.range).column}), an entry/do/exit action, transition effect or unnamed if/loop body that runs as one step, which keeps no feature for it: reading or assigning it is not modeled (the name would read another feature, or a unit of that spelling); declare it in the state or action around`, this.effectPaths.get(e) ?? ctx.path, range);
+      }
+    }
+  }
+
   private subactionEffects(m: Member, ctx: Ctx): Effect[] {
     if (m.kind === 'AssignAction') return [this.assignEffect(m.target, m.assigned, ctx, m.range)];
     if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null);
@@ -2322,7 +2360,9 @@ class Compiler {
       for (const g of groups) {
         if (this.isFlowBody(g.members)) this.fail('an entry/do/exit action or transition effect with its own flow is not supported (it runs atomically)', g.ctx.path, m.range);
         for (const x of g.members) this.admit(x, 'atomic action', this.at(g.ctx, x));
-        out.push(...this.effectsOf(g.members, g.ctx));
+        const own = this.effectsOf(g.members, g.ctx);
+        this.checkBodyLocals(g.members, own, g.ctx);
+        out.push(...own);
       }
       this.unordered.push([...out]);
       return out;
