@@ -2326,19 +2326,19 @@ class Compiler {
       if (n && !this.declared(join(ctx.prefix, n))) locals.set(n, x);
     }
     if (locals.size === 0) return;
+    // Refused where the run reads or assigns it (ExecutionModel.misreads, miswrites).
+    const why = (name: string, u: Usage, path: string, range: SourceRange) =>
+      new BehaviorError(`'${name}' is declared in this body (${this.at(ctx, u).path}:${(u.nameRange ?? u.range).line}:${(u.nameRange ?? u.range).column}), an entry/do/exit action, transition effect or unnamed if/loop body that runs as one step, which keeps no feature for it: reading or assigning it is not modeled (the name would read another feature, or a unit of that spelling); declare it in the state or action around`, path, range);
     for (const e of effects) {
-      const names: { name: string; range: SourceRange }[] = [];
-      if (e.kind === 'assign') {
-        names.push({ name: e.target[0]!, range: e.range });
-        eachSyntaxObject(e.expr, (n) => {
-          const name = (n as { name?: QualifiedName }).name;
-          if (n.kind === 'Name' && name && !name.isGlobal) names.push({ name: name.segments[0]!, range: name.range });
-        });
-      }
-      for (const { name, range } of names) {
-        const u = locals.get(name);
-        if (u) this.fail(`'${name}' is declared in this body (${this.at(ctx, u).path}:${(u.nameRange ?? u.range).line}:${(u.nameRange ?? u.range).column}), an entry/do/exit action, transition effect or unnamed if/loop body that runs as one step, which keeps no feature for it: reading or assigning it is not modeled (the name would read another feature, or a unit of that spelling); declare it in the state or action around`, this.effectPaths.get(e) ?? ctx.path, range);
-      }
+      if (e.kind !== 'assign') continue;
+      const path = this.effectPaths.get(e) ?? ctx.path;
+      const target = locals.get(e.target[0]!);
+      if (target) this.miswrites.set(e.target, why(e.target[0]!, target, path, e.range));
+      eachSyntaxObject(e.expr, (n) => {
+        const name = (n as { name?: QualifiedName }).name;
+        const u = n.kind === 'Name' && name && !name.isGlobal ? locals.get(name.segments[0]!) : undefined;
+        if (u && name) this.misreads.set(name, why(name.segments[0]!, u, path, name.range));
+      });
     }
   }
 
