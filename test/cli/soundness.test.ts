@@ -804,4 +804,71 @@ describe('cli: soundness — the wrong answers of real models are right or refus
   it('a refusal names the file that holds the construct, with several model files', () => {
     refuses([join(OURS, 'values.sysml'), join(OURS, 'second-file.sysml')], [[['evaluate', 'W::p::t'], /second-file\.sysml:2:58/, /a snapshot is not supported/]]);
   });
+
+  it('behaviours: a send with neither `to` nor `via` is refused (it was delivered to the sending part, whose machine heard it)', () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: state@1 = heard, x@1 = 1, at proved.
+    refuses(m, [[['outcomes', 'BS::noReceiver', '-schedule', 'all'], /behaviour-semantics\.sysml:18:28/, /send … with neither `to` nor `via`/]]);
+  });
+
+  it('behaviours: a ref part is a part owned elsewhere: sending to it or assigning through it is refused (it ran as a fresh instance)', () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: ctrl.l.m.state@1 = lit beside lamp.m.state@1 = off, and lamp.n@1 = 0 after `assign l.n := 5`, at proved.
+    refuses(m, [
+      [['outcomes', 'BS::refSend', '-schedule', 'all'], /behaviour-semantics\.sysml:38:49/, /'l' is a referential part \(ref\)/],
+      [['outcomes', 'BS::refAssign', '-schedule', 'all'], /behaviour-semantics\.sysml:45:32/, /'l\.n' cannot be assigned: 'ctrl\.l' is a referential part/],
+    ]);
+    proves(m, [[['outcomes', 'BS::refUnused', '-schedule', 'all'], 'lamp.n@1', '1']]);
+  });
+
+  it("behaviours: a part parameter's initial values are not its values now (the part exists before the run): reading one unbound is refused", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: seen@1 = 0 (Lamp's `n := 0`) at proved, though the lamp lights itself.
+    refuses(m, [
+      [['outcomes', 'BS::UseLamp', '-schedule', 'all'], /behaviour-semantics\.sysml:60:38/, /'lamp\.n' has no value/],
+      [['outcomes', 'BS::UseLamp2', '-schedule', 'all'], /behaviour-semantics\.sysml:65:38/, /'lamp\.n' has no value/],
+    ]);
+    proves(m, [
+      [['outcomes', 'BS::UseLamp', '-schedule', 'all', '--bind', 'lamp.n=1'], 'seen@1', '1'],
+      [['outcomes', 'BS::UseLamp2', '-schedule', 'all', '--bind', 'lamp.n=1'], 'seen@1', '1'],
+    ]);
+  });
+
+  it("behaviours: a transition's effect that conflicts with the exit action of a state around its source is refused (the run exited that state first)", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: log@1 = 4123 (SysML v2: 4213) and k@1 = 2 (SysML v2: 3), at proved.
+    refuses(m, [
+      [['outcomes', 'BS::LeaveOuter', '-schedule', 'all'], /behaviour-semantics\.sysml:78:48/, /the exit action 'assign log := …' .* of 'outer', a state the transition leaves around its source, conflict \(both write 'log'\)/],
+      [['outcomes', 'BS::EffectThenExit', '-schedule', 'all'], /behaviour-semantics\.sysml:87:40/, /of 'EffectThenExit', a state the transition leaves around its source, conflict/],
+    ]);
+    proves(m, [[['outcomes', 'BS::Apart', '-schedule', 'all'], 'k@1', '2']]);
+  });
+
+  it("behaviours: `perform ping;` written twice in a part runs ping (an empty action ran instead); restated from its definition, too", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once (twice): state@1 = off, lamp.n@1 = 0, at proved: ping's send never ran.
+    proves(m, [
+      [['outcomes', 'BS::twice', '-schedule', 'all'], 'lamp.n@1', '1'],
+      [['outcomes', 'BS::restated', '-schedule', 'all'], 'lamp.n@1', '1'],
+    ]);
+  });
+
+  it("behaviours: a nested action's initial values are taken when it begins, each performance its own: where that differs from the run's start, refused", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: r@1 = 0 (SysML: 5) and r@1 = 6 (SysML: 3), at proved.
+    refuses(m, [
+      [['outcomes', 'BS::LateInit', '-schedule', 'all'], /behaviour-semantics\.sysml:131:23/, /'s\.local' takes its initial value when 's' begins .* reads 'x', which the run writes/],
+      [['outcomes', 'BS::FreshCount', '-schedule', 'all'], /behaviour-semantics\.sysml:142:23/, /'s\.cnt' takes its initial value anew each time 's' begins/],
+    ]);
+    proves(m, [[['outcomes', 'BS::early', '-schedule', 'all'], 'drv.r@1', '3']]);
+  });
+
+  it("behaviours: a feature declared in an entry action's body is refused where read, never read as a unit of its spelling (y was 1 t, 1 s)", () => {
+    const m = join(OURS, 'behaviour-semantics.sysml');
+    // Once: y@1 = 1 [t] and 1 [s], at proved.
+    refuses(m, [
+      [['outcomes', 'BS::UnitLocal', '-schedule', 'all'], /behaviour-semantics\.sysml:173:70/, /'t' is declared in this body \(.*behaviour-semantics\.sysml:173:40\), an entry\/do\/exit action/],
+      [['outcomes', 'BS::ParamLocal', '-schedule', 'all'], /behaviour-semantics\.sysml:180:58/, /'s' is declared in this body/],
+    ]);
+  });
 });

@@ -7,11 +7,12 @@ import type {
 } from '../ast';
 import { bool, enumLiteral, nameNotation as q, type Value } from '../semantics/values';
 import { specializesThrough } from '../semantics/types';
+import { tryParseUnit } from '../semantics/units';
 import {
   BehaviorError, emptyNode, type Effect, type ExecNode, type ExecTransition, type ExecutionModel, type FeatureDecl, type NodeKind, type Trigger,
 } from './model';
 import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
-import { inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { eachSyntaxObject, inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { BehaviorScope, lastSegment, rangeText, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
@@ -28,6 +29,11 @@ interface Ctx {
   readonly inlining: ReadonlySet<object>;
   /** Members here belong to the subject itself (its asserted constraints are the questions' conditions). */
   readonly inSubject: boolean;
+  /**
+   * Features here are of a part a parameter refers to (`in vehicle : Vehicle`): it exists before the
+   * run, so an initial or default value (`:=`, `default`) tells its value when it was created, not now.
+   */
+  readonly referenced?: boolean;
 }
 
 const PLACE_TEXT: Record<Place, string> = {
@@ -80,6 +86,8 @@ class Compiler {
   readonly featureIndex = new Map<string, number>();
   readonly instances = new Set<string>(['']);
   readonly opaque = new Map<string, string>();
+  /** `ref part` (item, occurrence) usages met: parts owned elsewhere, never instances of the run. */
+  private readonly refInstances = new Set<Usage>();
   readonly globals = new Map<QualifiedName, string>();
   /** Calc usages read through their parameters and results (calcUsage), by path. */
   readonly calcs = new Set<string>();
@@ -112,6 +120,13 @@ class Compiler {
   private bodylessOuts: string[] = [];
   /** Per body-less action node, the out parameters it produces (free inputs of the run). */
   readonly produced = new Map<number, string[]>();
+  /**
+   * Features declared in the body of a nested action, named loop body or nested state, by its node
+   * (`again`: a loop body, performed once per iteration): each performance of it has its own, given
+   * their initial values when it begins; the run gives them once, when it starts (finish() refuses
+   * where that differs).
+   */
+  readonly locals = new Map<number, { keys: string[]; again: boolean }>();
   /** Where the model was read beyond SysML v2 (OpenSysML's readings), each with its place: the answer lists them. */
   readonly readings: string[] = [];
   private readonly usedNames = new Set<string>();
@@ -168,7 +183,10 @@ class Compiler {
     const valueTypes = entry ? this.scope.valueTypesOf(entry) : [];
     this.featureIndex.set(key, this.features.length);
     this.declarations.set(key, u);
-    this.features.push({ key, init: u.value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: u.value !== null && !u.value.isInitial && !u.value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
+    // A referenced part's initial and default values were its values when it was created: now it has the
+    // values the question binds or ranges over (a bound value, `=`, holds for its whole life).
+    const value = ctx.referenced && u.value && (u.value.isInitial || u.value.isDefault) ? null : u.value;
+    this.features.push({ key, init: value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: value !== null && !value.isInitial && !value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   /** A feature, a parameter computed outside, or a part of this behaviour has this key. */
@@ -221,7 +239,7 @@ class Compiler {
             this.instances.add(key);
             this.parts.add(key);
             this.receiverDecls.set(key, m);
-            const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
+            const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, referenced: true };
             this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
           } else this.addFeature(key, m, ctx, m.direction === 'out');
         } else if (params === 'bodyless' && m.direction === 'out') {
@@ -237,13 +255,24 @@ class Compiler {
       } else if (m.keyword === 'port' && m.role === null) {
         this.ports.add(key);
         this.receiverDecls.set(key, m);
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null && m.isRef) {
+        // `ref part l : Lamp;` refers to a part owned elsewhere (not composite): possibly another part of
+        // the model, whose features it then shares and whose behaviours run once, where it is owned. One
+        // fresh instance of its own (its initial values, its machine run here) would answer for a model
+        // that does not say so: reading, assigning or sending to it is refused.
+        this.opaque.set(key, `'${key}' is a referential ${m.keyword} (ref ${m.keyword} ${name}): it refers to a ${m.keyword} owned elsewhere, possibly another ${m.keyword} of the model (then one with it, its behaviours run once, where it is owned); which one is not modeled`);
+        this.refInstances.add(m);
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null && m.direction !== null && params !== 'subject') {
+        // `in part l : Lamp;` of a behaviour other than the subject, with no binding: a part computed outside.
+        if (!this.declared(key)) this.opaque.set(key, `'${key}' is a parameter computed outside the model (a ${m.keyword} it refers to, which nothing binds)`);
       } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && m.role === null) {
         if (depth >= 8) this.fail(`'${key}' is nested more than 8 parts deep: not modeled`, this.at(ctx, m).path, m.range);
         this.instances.add(key);
         this.parts.add(key);
         this.receiverDecls.set(key, m);
         const entry = this.scope.entryOf(m);
-        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.` };
+        // The subject's `in part x : T;`: a part that exists before the run, as `in x : T;` is.
+        const inner: Ctx = { ...ctx, prefix: key, scope: [key, ...ctx.scope], lexical: entry ?? ctx.lexical, receiver: key, names: `${key.split('.').map(q).join('.')}.`, ...(m.direction !== null ? { referenced: true } : {}) };
         this.collectFeatures(this.membersWithTypes(m, entry), inner, depth + 1);
       }
     }
@@ -383,6 +412,13 @@ class Compiler {
         }
         if (name.segments.length > 1 && this.enums.has(name.segments.at(-2)!)) return;
         const target = this.scope.resolve(this.scope.entryAt(path, name.range), name);
+        // A feature of the model the run has none for (one declared in an entry/do/exit action, a
+        // transition effect or an unnamed if/loop body) whose name spells a unit (`t`, `m`, `s`): the
+        // run would read the unit (1 t) where the model names the feature.
+        if (target?.node.kind === 'Usage' && target.parent?.node.kind !== 'Package' && name.segments.length === 1 && !name.isGlobal && tryParseUnit(name.segments[0]!)) {
+          this.misreads.set(name, new BehaviorError(`'${name.segments[0]}' names ${this.placeOf(target)} where it is written, which the run has no feature for (a feature declared in an entry/do/exit action, a transition effect or an unnamed if/loop body is not modeled); it would read the unit '${name.segments[0]}' instead`, path, name.range));
+          return;
+        }
         if (!target || target.node.kind !== 'Usage' || target.parent?.node.kind !== 'Package') return;
         const u = target.node;
         if ((u.keyword !== 'attribute' && u.keyword !== 'ref' && u.keyword !== 'feature') || u.direction !== null) return;
@@ -456,6 +492,60 @@ class Compiler {
     for (const p of this.nodes) if (p.kind === 'state' && p.parallel && p.children.length > 1) this.checkRegions(p, access);
     if (behaviors.length > 1) this.checkInitialEntries(behaviors, access);
     this.checkDoActions(access);
+    this.checkTransitionEffects(access);
+  }
+
+  /**
+   * A transition's effect against the exit actions of the states around its source that it leaves, and
+   * the entry (and do) actions of the states around its target that it enters. SysML v2 orders the
+   * source's exit before the effect and the effect before the target's entry (TransitionPerformance:
+   * `transitionLinkSource then effect`, `effect then transitionLink.laterOccurrence`); a state around
+   * the source ends only after its transitions, which are its subactions (States library: StateAction
+   * `subactions :> middle`, StatePerformance `middle then exit`), so its exit follows the effect of a
+   * transition written in it, and nothing orders it against one written further out; nor is a state
+   * around the target entered before or after the effect (only before the target, its middle). The run
+   * performs the exits, then the effect, then the entries (UML's order): where the effect conflicts with
+   * one of those exit or entry actions, the model is refused naming both.
+   */
+  private checkTransitionEffects(access: FeatureReader): void {
+    const nodes = this.nodes;
+    const below = (id: number): number[] => [id, ...nodes[id]!.children.flatMap(below)];
+    for (const t of this.transitions) {
+      if (t.unmodeled || t.source < 0) continue;
+      const effects = t.effects.filter((e) => this.runs(e));
+      if (effects.length === 0) continue;
+      const sc = this.stateChain(t.source);
+      const tc = t.target >= 0 ? this.stateChain(t.target) : [];
+      let keep = 0;
+      if (t.completes !== undefined) keep = sc.indexOf(t.completes) + 1;
+      else while (keep < sc.length - 1 && keep < tc.length - 1 && sc[keep] === tc[keep]) keep++;
+      // Left: the states holding the source below the kept one, and their other regions.
+      const left: number[] = [];
+      for (let i = keep; i < sc.length - 1; i++) {
+        left.push(sc[i]!);
+        if (nodes[sc[i]!]!.parallel) for (const c of nodes[sc[i]!]!.children) if (c !== sc[i + 1]) left.push(...below(c));
+      }
+      // Entered: the states holding the target below the kept one, and their other regions' default entries.
+      const entered: number[] = [];
+      for (let i = keep; i < tc.length - 1; i++) {
+        entered.push(tc[i]!);
+        if (nodes[tc[i]!]!.parallel) for (const c of nodes[tc[i]!]!.children) if (c !== tc[i + 1]) entered.push(...this.defaultEntered(c));
+      }
+      const exits = left.flatMap((id) => nodes[id]!.exitEffects.filter((e) => this.runs(e)));
+      const found = this.conflicting(access, effects, exits) ?? this.conflicting(access, effects, this.entries(entered));
+      if (!found) continue;
+      const [ea, eb, why] = found;
+      const isExit = exits.includes(eb!);
+      const owner = [...left, ...entered].find((id) => (isExit ? nodes[id]!.exitEffects : nodes[id]!.effects).includes(eb!));
+      const state = owner !== undefined ? `'${nodes[owner]!.name}'` : 'a state';
+      this.fail(
+        isExit
+          ? `the effect '${effectText(ea)}' of the transition '${t.name}' and the exit action '${effectText(eb!)}' (${this.effectPlace(eb!)}) of ${state}, a state the transition leaves around its source, conflict (${why}): SysML v2 ends ${state} only after its transitions (its subactions: States library StateAction \`subactions :> middle\`, StatePerformance \`middle then exit\`), so a transition written in it performs its effect before that exit action, and nothing orders one written outside it; the run performs the exit first: not modeled`
+          : `the effect '${effectText(ea)}' of the transition '${t.name}' and the entry (or do) action '${effectText(eb!)}' (${this.effectPlace(eb!)}) of ${state}, a state the transition enters around its target, conflict (${why}): SysML v2 orders the effect before the target (TransitionPerformance: \`effect then transitionLink.laterOccurrence\`), not before ${state}, whose entry only precedes the target; the run performs the effect first: not modeled`,
+        this.effectPaths.get(ea) ?? t.path,
+        ea.range,
+      );
+    }
   }
 
   /**
@@ -995,8 +1085,36 @@ class Compiler {
    */
   private performedBy(m: Usage, ref: Reference, ctx: Ctx): ScopeEntry | undefined {
     const t = this.scope.resolveReference(ctx.lexical, ref);
-    if (t?.node !== m || !ctx.lexical?.parent) return t;
-    return this.scope.resolveReference(ctx.lexical.parent, ref);
+    if (t?.node !== m || !ctx.lexical?.parent) return this.throughPerforms(t, m);
+    return this.throughPerforms(this.scope.resolveReference(ctx.lexical.parent, ref), m);
+  }
+
+  /**
+   * What an unnamed `perform x;` (`exhibit x;`) a name resolved to performs: such a usage takes x's name
+   * (SysML: a perform's effective name is the performed feature's), so `x` written beside two of them,
+   * or beside one a definition declares, may resolve to the other perform; that one performs x, which
+   * is the behaviour. One of an owner around `m` (a part it is nested in performs it) is kept: `m`
+   * references that performance.
+   */
+  private throughPerforms(t: ScopeEntry | undefined, m: Usage): ScopeEntry | undefined {
+    for (let i = 0; i < 16 && t && t.node !== m; i++) {
+      const u = t.node;
+      if (u.kind !== 'Usage' || (u.role !== 'perform' && u.role !== 'exhibit') || u.name !== null || (u.body ?? []).length > 0) return t;
+      // Kept when it is written in a namespace around m's (an enclosing part's performance).
+      const owner = t.parent;
+      const mine = this.scope.entryOf(m)?.parent;
+      if (owner && mine && owner !== mine && this.encloses(owner, mine)) return t;
+      const ref = u.relations.find((r) => r.relation === 'reference' || r.relation === 'typing')?.target;
+      if (!ref || !owner?.parent) return t;
+      t = this.scope.resolveReference(owner.parent, ref);
+    }
+    return t;
+  }
+
+  /** Whether scope entry `outer` holds `inner` (or is it). */
+  private encloses(outer: ScopeEntry, inner: ScopeEntry): boolean {
+    for (let x: ScopeEntry | undefined = inner; x; x = x.parent) if (x === outer) return true;
+    return false;
   }
 
   /** Behaviours a part performs or exhibits, its nested parts' included. */
@@ -1046,7 +1164,7 @@ class Compiler {
         let entry = this.scope.entryOf(m);
         let named: Usage | Definition = m;
         if (ref) {
-          const t = this.scope.resolveReference(ctx.lexical, ref);
+          const t = this.performedBy(m, ref, ctx);
           if (!t || t.node.kind === 'Package') this.fail(`cannot find '${referenceText(ref)}' (performed here)`, ctx.path, ref.range);
           named = t.node;
           // `perform a redefines b;` does what a and b both do: the usage's own groups (a by reference, b by redefinition).
@@ -1062,7 +1180,7 @@ class Compiler {
         else {
           out.push(this.callFor(target, entry, label, inner).id);
         }
-      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && name && m.role === null) {
+      } else if ((m.keyword === 'part' || m.keyword === 'item' || m.keyword === 'occurrence') && name && m.role === null && !m.isRef) {
         if (depth >= 8) this.fail(`'${name}' is nested more than 8 parts deep: not modeled`, ctx.path, m.range);
         const entry = this.scope.entryOf(m);
         const key = join(ctx.prefix, name);
@@ -1103,14 +1221,17 @@ class Compiler {
     // A body-less action (no flow, no assignment, no send) gives its out parameters values the model
     // does not compute: free inputs of the run (finish() refuses one that may run more than once).
     const bodyless = !this.isFlowBody(members) && !members.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction');
+    const before = this.features.length;
     if (name !== '') {
       this.instances.add(prefix);
       this.bodylessOuts = [];
       this.collectFeatures(members, inner, 0, bodyless ? 'bodyless' : 'none');
     }
+    const locals = this.features.slice(before).map((f) => f.key);
     if (!this.isFlowBody(members)) {
       for (const m of members) this.admit(m, 'atomic action', this.at(inner, m));
       const a = this.node('action', name === '' ? 'action' : name, ctx, node.nameRange ?? node.range);
+      if (locals.length > 0 && name !== '') this.locals.set(a.id, { keys: locals, again: false });
       a.effects = this.effectsOf(members, inner);
       this.unordered.push([...a.effects]);
       if (this.bodylessOuts.length > 0 && name !== '') this.produced.set(a.id, this.bodylessOuts);
@@ -1119,6 +1240,7 @@ class Compiler {
     }
     this.bodylessOuts = [];
     const call = this.node('call', name === '' ? null : name, ctx, node.nameRange ?? node.range);
+    if (locals.length > 0 && name !== '') this.locals.set(call.id, { keys: locals, again: false });
     if (name === '') call.name = '';
     this.flowBody(call, groups, { ...inner, container: call.id });
     return call;
@@ -1172,6 +1294,7 @@ class Compiler {
       if (body.some((m) => m.kind === 'AssignAction' || m.kind === 'SendAction')) {
         const a = this.node('action', label, { ...inner, names: '' }, u.range, true);
         a.effects = this.effectsOf(body, inner);
+        this.checkBodyLocals(body, a.effects, inner);
         this.unordered.push([...a.effects]);
         start.succ = [a.id];
       }
@@ -1361,6 +1484,14 @@ class Compiler {
     }
     // What the name or chain names, resolved once.
     const named = this.chainEntry(to, ctx);
+    // A referential part (or a part or port through one) is a part owned elsewhere: which one is not modeled.
+    for (let x: Expression = to; ; x = (x as Extract<Expression, { kind: 'MemberAccess' }>).target) {
+      const e = x === to ? named : this.chainEntry(x, ctx);
+      if (e?.node.kind === 'Usage' && this.refInstances.has(e.node)) {
+        this.fail(`send … to / accept … via '${this.targetPath(to, ctx).join('.')}': '${e.node.name ?? ''}' is a referential ${e.node.keyword} (ref): it refers to a ${e.node.keyword} owned elsewhere, possibly another ${e.node.keyword} of the model; which one receives the signal is not modeled`, ctx.path, to.range);
+      }
+      if (x.kind !== 'MemberAccess') break;
+    }
     // An attribute holds values; it receives no signal (by its name or through a chain).
     if (named?.node.kind === 'Usage' && named.node.keyword === 'attribute') {
       this.fail(`send … to ${this.targetPath(to, ctx).join('.')}: an attribute receives no signal (send to a part, a port or the subject)`, ctx.path, to.range);
@@ -1445,6 +1576,10 @@ class Compiler {
       if (this.connectedNames().has(port)) this.fail(`send … via '${port}', a port something in the model connects: delivery over connections and interfaces is not modeled (send … to a part instead)`, ctx.path, m.via.range);
       return null;
     }
+    // No receiver: SendActionUsage leaves it to be determined (by, e.g., the sender's outgoing
+    // connections; Transfers.kerml SendPerformance: `receiver [0..1]` has no default). The sender
+    // (`this`) is not its receiver: delivering it there would answer for a model that says otherwise.
+    if (!m.to) this.fail('send … with neither `to` nor `via`: SysML v2 leaves its receiver to be determined (SendActionUsage: "If no receiverArgument is given, then the receiver is to be determined by, e.g., outgoing Connections from the sender"; SendPerformance\'s receiver has no default), and the sending part is not it; which occurrence receives it is not modeled (write `send … to <part or port>`, or `to this` for the performing part)', ctx.path, m.range);
     this.sent.add(signal);
     const e: Effect = { kind: 'send', signal, receiver: this.receiverOf(m.to, ctx), range: m.range };
     this.effectPaths.set(e, ctx.path);
@@ -1850,7 +1985,10 @@ class Compiler {
     const inner: Ctx = { ...ctx, prefix, scope: prefix === ctx.prefix ? ctx.scope : [prefix, ...ctx.scope] };
     if (m.bodyAction.name) {
       this.instances.add(prefix);
+      const before = this.features.length;
       this.collectFeatures(m.bodyAction.body ?? [], inner);
+      const locals = this.features.slice(before).map((f) => f.key);
+      if (locals.length > 0) this.locals.set(head.id, { keys: locals, again: true });
     }
     const body = this.bodyCall(m.bodyAction, m.bodyAction.name ? head.name : `${head.name}.body`, inner);
     head.body = body.id;
@@ -1895,7 +2033,13 @@ class Compiler {
     const body: readonly Member[] = groups.flat();
     // The subject's own states are named relative to it (`running.a`); an exhibited machine keeps its name (`ping.lights.red`).
     const inner: Ctx = { ...ctx, container: s.id, names: isSubject ? '' : `${s.name}.`, lexical: entry ?? ctx.lexical, inSubject: isSubject && ctx.inSubject };
+    const before = this.features.length;
     this.collectFeatures(body, { ...ctx, lexical: inner.lexical });
+    // A nested state may be entered again (each entry a new performance): assumed so.
+    if (!top) {
+      const locals = this.features.slice(before).map((f) => f.key);
+      if (locals.length > 0) this.locals.set(s.id, { keys: locals, again: true });
+    }
     const pending: { t: Transition | Succession; source: string | 'entry' | number | null; range: SourceRange; target?: number; ctx: Ctx }[] = [];
     let prev: number | string | null = null;
     const entryNames = new Set<string>();
@@ -2169,6 +2313,35 @@ class Compiler {
   }
 
   /** An entry/do/exit action or a transition effect: atomic effects, its own or those of the action it is typed by or names. */
+  /**
+   * Features declared in an atomic body (an entry/do/exit action's, a transition effect's, an unnamed
+   * if/loop body's: `attribute t := x;`, `in s = x;`) have no feature in the run: an effect that reads
+   * or assigns one by its name would read another feature, or a unit of that spelling (`t`, `s`), or
+   * nothing. Refused, naming it.
+   */
+  private checkBodyLocals(members: readonly Member[], effects: readonly Effect[], ctx: Ctx): void {
+    const locals = new Map<string, Usage>();
+    for (const x of members) if (x.kind === 'Usage' && !isCalcUsage(x)) {
+      const n = usageName(x);
+      if (n && !this.declared(join(ctx.prefix, n))) locals.set(n, x);
+    }
+    if (locals.size === 0) return;
+    // Refused where the run reads or assigns it (ExecutionModel.misreads, miswrites).
+    const why = (name: string, u: Usage, path: string, range: SourceRange) =>
+      new BehaviorError(`'${name}' is declared in this body (${this.at(ctx, u).path}:${(u.nameRange ?? u.range).line}:${(u.nameRange ?? u.range).column}), an entry/do/exit action, transition effect or unnamed if/loop body that runs as one step, which keeps no feature for it: reading or assigning it is not modeled (the name would read another feature, or a unit of that spelling); declare it in the state or action around`, path, range);
+    for (const e of effects) {
+      if (e.kind !== 'assign') continue;
+      const path = this.effectPaths.get(e) ?? ctx.path;
+      const target = locals.get(e.target[0]!);
+      if (target) this.miswrites.set(e.target, why(e.target[0]!, target, path, e.range));
+      eachSyntaxObject(e.expr, (n) => {
+        const name = (n as { name?: QualifiedName }).name;
+        const u = n.kind === 'Name' && name && !name.isGlobal ? locals.get(name.segments[0]!) : undefined;
+        if (u && name) this.misreads.set(name, why(name.segments[0]!, u, path, name.range));
+      });
+    }
+  }
+
   private subactionEffects(m: Member, ctx: Ctx): Effect[] {
     if (m.kind === 'AssignAction') return [this.assignEffect(m.target, m.assigned, ctx, m.range)];
     if (m.kind === 'SendAction') return [this.sendEffect(m, ctx)].filter((x): x is Effect => x !== null);
@@ -2187,7 +2360,9 @@ class Compiler {
       for (const g of groups) {
         if (this.isFlowBody(g.members)) this.fail('an entry/do/exit action or transition effect with its own flow is not supported (it runs atomically)', g.ctx.path, m.range);
         for (const x of g.members) this.admit(x, 'atomic action', this.at(g.ctx, x));
-        out.push(...this.effectsOf(g.members, g.ctx));
+        const own = this.effectsOf(g.members, g.ctx);
+        this.checkBodyLocals(g.members, own, g.ctx);
+        out.push(...own);
       }
       this.unordered.push([...out]);
       return out;
@@ -2311,31 +2486,35 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   // again (in a loop, after a merge back, inside a composite that runs again) would produce a new
   // value each time, which one input does not model: its out parameters stay computed outside the
   // model (no value; reading one is refused), and no question gives them one.
-  for (const [id, keys] of [...c.produced]) {
+  // What runs after a node: its successors, or (at the end of a composite) what follows the composite.
+  const after = (x: ExecNode): number[] => {
+    for (let y: ExecNode | undefined = x; y; y = y.container >= 0 ? nodes[y.container] : undefined) if (y.succ.length > 0) return [...y.succ];
+    return [];
+  };
+  /** Whether node `id` may run again after it ran: what follows it leads back to it or to a node holding it. */
+  const mayRunAgain = (id: number): boolean => {
     const n = nodes[id]!;
     const again = new Set([id, ...n.ancestors]);
     const seen = new Set<number>();
-    // What runs after a node: its successors, or (at the end of a composite) what follows the composite.
-    const after = (x: ExecNode): number[] => {
-      for (let y: ExecNode | undefined = x; y; y = y.container >= 0 ? nodes[y.container] : undefined) if (y.succ.length > 0) return [...y.succ];
-      return [];
-    };
     const stack = after(n);
     while (stack.length > 0) {
       const x = stack.pop()!;
       if (x < 0 || seen.has(x)) continue;
-      if (again.has(x)) {
-        for (const k of keys) {
-          const i = c.featureIndex.get(k)!;
-          features[i] = { ...features[i]!, outside: `'${k}' is computed outside the model: an out parameter of '${n.name}', a body-less action that may run more than once` };
-        }
-        c.produced.delete(id);
-        break;
-      }
+      if (again.has(x)) return true;
       seen.add(x);
       const y = nodes[x]!;
       stack.push(...after(y), y.thenNode, y.elseNode, y.body, y.head, y.bodyStart);
     }
+    return false;
+  };
+  for (const [id, keys] of [...c.produced]) {
+    const n = nodes[id]!;
+    if (!mayRunAgain(id)) continue;
+    for (const k of keys) {
+      const i = c.featureIndex.get(k)!;
+      features[i] = { ...features[i]!, outside: `'${k}' is computed outside the model: an out parameter of '${n.name}', a body-less action that may run more than once` };
+    }
+    c.produced.delete(id);
   }
   const featuresRead = featureReader(features);
   const reads: number[][] = [];
@@ -2382,6 +2561,33 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     const hit = featuresRead.named(r).find((f) => written.has(f));
     if (hit !== undefined) {
       throw new BehaviorError(`accept after …: the delay reads '${features[hit]!.key}', which the run writes; a delay is evaluated when its wait begins (Triggers.kerml TriggerAfter: the current time when invoked plus the delay), and a delay that changes while its wait is pending is not modeled`, x.path, x.range);
+    }
+  }
+  // A feature of a nested action's (loop body's, nested state's) performance takes its initial value
+  // (`:=`, `default`) when that performance begins; each performance has its own (an action run again in
+  // a loop, a state entered again, starts afresh: KerML, a feature's values are per featuring occurrence).
+  // The run gives it once, when the run starts: where that can differ — the initial value reads a
+  // feature the run writes, or the run writes the feature and its performance may begin again — refused.
+  for (const [id, { keys, again }] of c.locals) {
+    // A behaviour of the run (a part's performed action) begins when the run does, once.
+    if (behaviors.includes(id) && !again) continue;
+    const n = nodes[id]!;
+    let repeats: boolean | undefined;
+    for (const k of keys) {
+      const i = c.featureIndex.get(k);
+      if (i === undefined) continue;
+      const f = features[i]!;
+      if (!f.init || f.bound || f.hidden) continue;
+      const r = new Set<string>();
+      mentioned(f.init, r);
+      const hit = featuresRead.named(r).find((x) => written.has(x));
+      const what = n.kind === 'state' ? `the state '${n.name}' is entered` : n.kind === 'loop' ? `each iteration of '${n.name}' begins` : `'${n.name}' begins`;
+      if (hit !== undefined) {
+        throw new BehaviorError(`'${k}' takes its initial value when ${what} (a new performance, with features of its own), and that value reads '${features[hit]!.key}', which the run writes; the run gives it once, when the run starts: not modeled`, f.path, f.range);
+      }
+      if (written.has(i) && (repeats ??= again || mayRunAgain(id))) {
+        throw new BehaviorError(`'${k}' takes its initial value anew each time ${what} (each performance has features of its own), and the run assigns it; the run gives it once, when the run starts, and keeps what was assigned: not modeled`, f.path, f.range);
+      }
     }
   }
   // A node is local when its move touches no feature that a node able to run in parallel with it

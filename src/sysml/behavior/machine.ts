@@ -478,6 +478,13 @@ export class Runtime {
       if (f.constant) throw new BehaviorError(`'${f.key}' is constant (declared at ${f.range.line}:${f.range.column}: a constant feature keeps its value) and cannot be assigned`, where.path, where.range);
       return i;
     }
+    // Through a feature the model leaves outside (a referential part, a parameter computed outside): why.
+    for (const p of scope) {
+      for (let n = target.length - 1; n >= 1; n--) {
+        const why = this.model.opaque.get(joinPath(p, target.slice(0, n).join('.')));
+        if (why) throw new BehaviorError(`'${key}' cannot be assigned: ${why}`, where.path, where.range);
+      }
+    }
     throw new BehaviorError(`'${key}' is not a feature this behaviour can assign (declare it as an attribute)`, where.path, where.range);
   }
 
