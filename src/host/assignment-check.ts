@@ -11,7 +11,7 @@
 // then ends `unchecked` and the answer stands at most observed. A strict comparison must hold exactly.
 // Only an exact pass lets `proved` stand.
 import type { Expression, SourceRange } from '../sysml/ast';
-import { parse } from '../sysml';
+import { EXPRESSION_WRAPPER, parseExpressionText } from '../sysml/expression-text';
 import { UnsupportedError, place } from '../sysml/model/errors';
 import { constraintsOf, declarationKind, type ModelElement } from '../sysml/model/model';
 import type { InstanceContext } from '../sysml/model/environment';
@@ -125,7 +125,7 @@ function checkSet(model: Model, question: Question, set: AssertionSet, witness: 
   for (const p of set.pinned) {
     const found = base.featurePath(p.name);
     if (!found) throw new Refuted(`the pinned feature ${p.name}${where} is not a feature of ${question.subject}`);
-    const v = base.evaluateExpression(expressionOf(p.text, `pinned ${p.name}`));
+    const v = base.evaluateExpression(parseExpressionText(p.text, `pinned ${p.name}`));
     if (isError(v)) throw new UnsupportedError(`pinned ${p.name}: ${v.message}`);
     pinned.set(found.path, v);
     bound.set(found.path, v);
@@ -180,7 +180,7 @@ function checkSet(model: Model, question: Question, set: AssertionSet, witness: 
   for (const a of set.assertions) {
     if ((a.name === 'minimize' || a.name === 'maximize') && a.text) continue; // an objective, not an assertion
     if (a.text) {
-      const expr = expressionOf(a.text, `condition ${a.name}`);
+      const expr = parseExpressionText(a.text, `condition ${a.name}`);
       const r = holds(session, expr, session.values.environment(ctx, subject), true, (range) => conditionText(a.text!, range));
       if (!r.ok) note(`condition ${a.name}`, undefined, r.failing ? `${conditionText(a.text, r.failing)} is false` : undefined);
     } else {
@@ -207,23 +207,10 @@ function placeOf(e: ModelElement): string {
   return place(e.path, e.node.nameRange ?? e.node.range);
 }
 
-const WRAPPER_PREFIX = 'calc __assay_condition__ {\n';
-
-/** A condition, pinned value text as one expression (as the engine reads it). */
-function expressionOf(text: string, what: string): Expression {
-  const r = parse(`${WRAPPER_PREFIX}${text}\n}`);
-  const first = r.errors[0];
-  if (first) throw new UnsupportedError(`${what}: ${first.message} ("${text}")`);
-  const calc = r.document.members[0];
-  const body = calc && 'body' in calc ? calc.body : null;
-  const result = body?.find((m) => m.kind === 'ResultExpression');
-  if (!result || result.kind !== 'ResultExpression' || body!.length !== 1) throw new UnsupportedError(`${what}: "${text}" is not one expression`);
-  return result.expression;
-}
 
 function conditionText(text: string, range: SourceRange): string {
-  const start = range.start - WRAPPER_PREFIX.length;
-  const end = range.end - WRAPPER_PREFIX.length;
+  const start = range.start - EXPRESSION_WRAPPER.length;
+  const end = range.end - EXPRESSION_WRAPPER.length;
   return start >= 0 && end <= text.length ? text.slice(start, end) : text;
 }
 

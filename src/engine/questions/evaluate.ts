@@ -1,7 +1,8 @@
 // `evaluate`: the value of an attribute or calc usage, or the verdict of a constraint or requirement.
-import type { Expression, Member, Node, QualifiedName, Reference, SourceRange, Usage } from '../../sysml/ast';
-import { parse, sourceOf } from '../../sysml';
+import type { Member, Node, QualifiedName, Reference, SourceRange, Usage } from '../../sysml/ast';
+import { sourceOf } from '../../sysml';
 import { walk } from '../../sysml/walk';
+import { parseExpressionText } from '../../sysml/expression-text';
 import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
 import { expectBoolean, referencedConstraint, type CallArgument, type Verdict } from '../../sysml/semantics/evaluate';
@@ -351,22 +352,6 @@ export const evaluateQuestion: QuestionHandler = {
   },
 };
 
-const CONDITION_WRAPPER = 'calc __assay_condition__ {\n';
-
-/** The text of a question's condition as one expression (as satisfiable reads it). */
-function conditionExpression(text: string, what: string): Expression {
-  const r = parse(`${CONDITION_WRAPPER}${text}\n}`);
-  const first = r.errors[0];
-  if (first) {
-    const column = first.range.line === 2 ? first.range.column : text.length + 1;
-    throw new UnsupportedError(`${what}: ${first.message} (column ${column} of "${text}")`);
-  }
-  const calc = r.document.members[0];
-  const body = calc && 'body' in calc ? calc.body : null;
-  const result = body?.find((m) => m.kind === 'ResultExpression');
-  if (!result || result.kind !== 'ResultExpression' || body!.length !== 1) throw new UnsupportedError(`${what}: "${text}" is not one expression`);
-  return result.expression;
-}
 
 /**
  * `evaluate <structure> --condition c=<expr>`: the value of the expression on the subject's instance,
@@ -386,7 +371,7 @@ function conditionValue(session: Session, condition: { name: string; text?: stri
   if (condition.text === undefined || condition.text.trim() === '') {
     throw new UnsupportedError(`${what}: no expression; to evaluate a declared constraint, ask about it (evaluate <its qualified name>)`);
   }
-  const expr = conditionExpression(condition.text, what);
+  const expr = parseExpressionText(condition.text, what);
   const refused = session.values.bodyRefusal(e, 'checks');
   if (refused) throw failure(refused, session.model, e.path);
   // The condition reads the features' values as the model gives them (bound, initial or default): a

@@ -1,11 +1,12 @@
 // `satisfiable`: can the subject's constraints (or the question's condition sets) all hold at once?
 // Each condition set becomes one z3 problem: its features are free variables (type, unit, domain), its
 // pinned features constants, its assertions Boolean terms, translated by the Symbolizer.
-import { parse, sourceOf } from '../../sysml';
+import { sourceOf } from '../../sysml';
 import type { Expression, Reference, SourceRange, Usage } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
 import { decimalRational, rational, type Rational } from '../../sysml/semantics/rational';
+import { parseExpressionText } from '../../sysml/expression-text';
 import type { ConditionSet, CoversParams, Question, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError, place } from '../../sysml/model/errors';
 import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
@@ -19,27 +20,12 @@ import { unsupportedConstruct } from './coverage';
 import { referencedConstraint } from '../../sysml/semantics/evaluate';
 import { satisfactions } from './evaluate';
 
-const WRAPPER_PREFIX = 'calc __assay_condition__ {\n';
 
 /** `heavy`, `engine.fast`: a reference as written. */
 function referenceNotation(r: Reference): string {
   return r.kind === 'QualifiedName' ? r.segments.join('::') : r.chain.map((q) => q.segments.join('::')).join('.');
 }
 
-/** Parses the text of a condition, a pinned value or a domain bound as one expression. */
-export function parseExpressionText(text: string, what: string): Expression {
-  const r = parse(`${WRAPPER_PREFIX}${text}\n}`);
-  const first = r.errors[0];
-  if (first) {
-    const column = first.range.line === 2 ? first.range.column : text.length + 1;
-    throw new UnsupportedError(`${what}: ${first.message} (column ${column} of "${text}")`);
-  }
-  const calc = r.document.members[0];
-  const body = calc && 'body' in calc ? calc.body : null;
-  const result = body?.find((m) => m.kind === 'ResultExpression');
-  if (!result || result.kind !== 'ResultExpression' || body!.length !== 1) throw new UnsupportedError(`${what}: "${text}" is not one expression`);
-  return result.expression;
-}
 
 interface SolvableSet {
   name: string;
