@@ -832,7 +832,11 @@ export class ModelValues {
       label: ctx.path === '' ? (ctx.element.name ?? '<unnamed>') : ctx.path,
       // A variant is the same choice wherever it is named (`engine == engine::electric`).
       identity: variant ? `variant:${ctx.element.qualifiedName}` : `instance:${ctx.path}:${ctx.element.qualifiedName}`,
-      ...(variant ? { variant } : /(^|\.)new [^.]*#\d+$/.test(ctx.path) ? {} : { usage: `${ctx.path.replace(/#\d+$/, '')}:${ctx.element.qualifiedName}` }),
+      ...(variant ? { variant } : {}),
+      // Worked out when `==` asks (a sweep makes instances on every row).
+      get usage(): string | undefined {
+        return variant || /(^|\.)new [^.]*#\d+$/.test(ctx.path) ? undefined : `${ctx.path.replace(/#\d+$/, '')}:${ctx.element.qualifiedName}`;
+      },
       member: (name: string) => {
         if (name.includes('::')) return this.variantNamed(ctx, name);
         const f = this.feature(ctx.element, name);

@@ -426,9 +426,39 @@ export function toProtocolValue(name: string, v: Value): ProtocolValue {
  */
 function wireNumber(value: number, exact: Rational | undefined): number | string {
   if (exact === undefined) return value;
+  // Most exact values are short decimals (a literal, a grid point, a sum of them): fewer than 15
+  // significant digits, which the nearest double prints back exactly. Told apart with numbers alone
+  // (a sweep sends one per row and feature).
+  const short = shortDecimalDouble(exact);
+  if (short !== undefined) return short;
   const shortest = decimalRational(String(value));
   if (shortest !== undefined && shortest.n === exact.n && shortest.d === exact.d) return value;
   return terminatingDecimal(exact) ?? value;
+}
+
+const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The nearest double to a decimal of fewer than 15 significant digits (n/d, d = 2^a·5^b), else undefined. */
+function shortDecimalDouble(r: Rational): number | undefined {
+  if (r.n > SAFE_BIG || r.n < -SAFE_BIG || r.d > SAFE_BIG) return undefined;
+  const n = Math.abs(Number(r.n));
+  let d = Number(r.d);
+  let twos = 0;
+  let fives = 0;
+  while (d % 2 === 0) {
+    d /= 2;
+    twos++;
+  }
+  while (d % 5 === 0) {
+    d /= 5;
+    fives++;
+  }
+  if (d !== 1) return undefined;
+  // n/d = n·2^(p−a)·5^(p−b) / 10^p, p = max(a, b): its digits are that product (below 10^14: no rounding decides it).
+  const p = Math.max(twos, fives);
+  if (n * 2 ** (p - twos) * 5 ** (p - fives) >= 1e14) return undefined;
+  // Both parts are doubles exactly, and one division rounds once: the double nearest n/d.
+  return Number(r.n) / Number(r.d);
 }
 
 /** What a binding or witness means: number → Integer when integral (Real when `type` says Real). */
