@@ -6,6 +6,7 @@ import {
 } from '../protocol';
 import type { BudgetLimits } from '../host';
 import { isAbsolute, resolve } from 'node:path';
+import { decimalRational } from '../sysml/semantics/rational';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -374,27 +375,16 @@ export function parseScalarWithUnit(text: string): { value: Scalar; unit?: strin
  */
 function carriedNumber(text: string): number {
   const value = Number(text);
-  if (!Number.isFinite(value) || (value === 0 && decimalOf(text) !== '0')) {
+  // Exact values compared (rational.ts): the text's, and that of the shortest decimal of its double.
+  const written = decimalRational(text);
+  if (!Number.isFinite(value) || written === undefined || (value === 0 && written.n !== 0n)) {
     throw new UsageError(`${text} is beyond the range of the numbers a question carries (doubles, about 1e-308 to 1e308)`);
   }
-  if (decimalOf(text) !== decimalOf(String(value))) {
+  const carried = decimalRational(String(value));
+  if (carried === undefined || carried.n !== written.n || carried.d !== written.d) {
     throw new UsageError(`${text} is not carried exactly: a question carries numbers as doubles, and the nearest one is ${value}; give at most 15 significant digits`);
   }
   return value;
-}
-
-/** A decimal numeral's value in one spelling (digits without leading or trailing zeros, and a power of ten). */
-function decimalOf(text: string): string {
-  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
-  if (!m) return text;
-  let digits = (m[2] ?? '') + (m[3] ?? '');
-  let exponent = Number(m[4] ?? 0) - (m[3] ?? '').length;
-  digits = digits.replace(/^0+/, '');
-  if (digits === '') return '0';
-  const trailing = /0*$/.exec(digits)![0].length;
-  digits = digits.slice(0, digits.length - trailing);
-  exponent += trailing;
-  return `${m[1] === '-' ? '-' : ''}${digits}e${exponent}`;
 }
 
 /** What `read` refuses, said of the flag it came from. */

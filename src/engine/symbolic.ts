@@ -10,7 +10,7 @@ import { declaredName, Evaluator, referencedConstraint, referencedConstraintMix,
 import { callLibraryFunction, isQualifiedLibraryPackage } from '../sysml/semantics/functions';
 import { binary as concreteBinary } from '../sysml/semantics/operators';
 import { coherentUnit, DIMENSIONLESS, exactFactor, exactOffset, exactOffsetOf, formatDimension, isDimensionless, quantityKindUnit, sameDimension, type Dimension, type Unit } from '../sysml/semantics/units';
-import { decimalRational, type Rational } from '../sysml/semantics/rational';
+import { decimalRational, formatRational, type Rational } from '../sysml/semantics/rational';
 import { describeKind, format, isError, itemsOf, nameNotation, type Scalar, type Value } from '../sysml/semantics/values';
 import { isCallable, joinPath, type InstanceContext, type ModelValues } from '../sysml/model/environment';
 import { UnsupportedError, place } from '../sysml/model/errors';
@@ -123,15 +123,10 @@ export function numeral(x: number): string {
   return `${sign}${digits}/1${'0'.repeat(-exp)}`;
 }
 
-/** An exact fraction as a numeral z3 reads (`p/q` or an integer). */
-function rationalNumeral(r: Rational): string {
-  return r.d === 1n ? r.n.toString() : `${r.n}/${r.d}`;
-}
-
 /** A Real's or quantity's magnitude as a numeral: its exact value where it has one (a decimal no double
  * is, 1.999999999999999999, was its double 2), else its double as the decimal it prints as. */
 function magnitudeNumeral(value: number, exact: Rational | undefined): string {
-  return exact !== undefined ? rationalNumeral(exact) : numeral(value);
+  return exact !== undefined ? formatRational(exact) : numeral(value);
 }
 
 const num = (value: string): Term => ({ op: 'num', value });
@@ -149,7 +144,7 @@ function inUnit(magnitude: Term, unit: Unit, shape: Shape, refuse: (message: str
   if (unit.offset !== 0) {
     const offset = exactOffset(unit);
     if (!offset) refuse(`the zero of [${unit.name}] has no exact value in K, so the solver cannot state it exactly; ask evaluate`);
-    t = { op: 'add', args: [t, num(rationalNumeral(offset))] };
+    t = { op: 'add', args: [t, num(formatRational(offset))] };
   }
   return { kind: 'num', term: t, dim: unit.dimension, integral: false, shape, ...(unit.offset !== 0 ? { affine: unit.offset } : {}) };
 }
@@ -871,7 +866,7 @@ export class Symbolizer {
           if (!Number.isFinite(r.affine) || !Number.isFinite(l.affine)) this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
           const zero = exactOffsetOf(r.affine);
           if (!zero) this.fail(at, path, `the zero of a temperature scale here has no exact value in K, so the solver cannot state it exactly; ask evaluate`);
-          rt = { op: 'sub', left: r.term, right: num(rationalNumeral(zero)) };
+          rt = { op: 'sub', left: r.term, right: num(formatRational(zero)) };
         } else if (r.affine !== undefined && !Number.isFinite(r.affine)) {
           this.fail(at, path, `'${op}' of temperatures whose scales depend on the solution is not modeled by the solver; ask evaluate`);
         }

@@ -5,7 +5,7 @@ import { sourceOf } from '../../sysml';
 import type { Expression, Reference, SourceRange, Usage } from '../../sysml/ast';
 import { coherentUnit, isDimensionless, tryParseUnit, type Dimension } from '../../sysml/semantics/units';
 import { format, int, isError, quantity, real, toProtocolValue, type Value } from '../../sysml/semantics/values';
-import { decimalRational, rational, type Rational } from '../../sysml/semantics/rational';
+import { decimalRational, formatRational, rational, type Rational } from '../../sysml/semantics/rational';
 import { parseExpressionText } from '../../sysml/expression-text';
 import type { ConditionSet, CoversParams, Question, CoversResult, FreeInput, Input, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { BudgetError, UnsupportedError, place } from '../../sysml/model/errors';
@@ -64,7 +64,7 @@ function parseDomain(domain: string, variable: FreeVariable): Pick<FreeVariable,
       throw new UnsupportedError(`domain of ${variable.name}: ${JSON.stringify(t)} is not a number${unitHint}`);
     }
     if (variable.sort === 'Int' && exact.d !== 1n) throw new UnsupportedError(`domain of ${variable.name}: ${t} is not an Integer`);
-    return exact.d === 1n ? exact.n.toString() : `${exact.n}/${exact.d}`;
+    return formatRational(exact); // `p/q` or an integer, as the solver reads numerals
   };
   const range = /^\[?\s*([^.\s][^\s]*?)\s*\.\.\s*([^\]\s]*)\s*\]?$/.exec(text);
   if (range) {
