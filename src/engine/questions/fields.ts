@@ -16,8 +16,38 @@ const BEHAVIOR: readonly Kind[] = ['outcomes', 'holds', 'sensitive'];
 
 const list = (kinds: readonly Kind[]): string => `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
 
-/** Why this engine does not answer the question as asked (a field its kind does not read), or undefined. */
+/**
+ * A name given two values or roles: bound twice, free twice, ranged twice, or two of those at once. The
+ * engine read one and dropped the other (two ranges over x made a table whose second x column was
+ * the first one again), so the question is refused, naming it.
+ */
+function doubleName(q: Question): string | undefined {
+  const roles: [list: readonly string[], what: string][] = [
+    [(q.bindings ?? []).map((b) => b.name), 'bound (bindings, --bind)'],
+    [(q.inputs ?? []).map((i) => i.name), 'a free input (inputs, --input)'],
+    [(q.sweep?.ranges ?? []).map((r) => r.parameter), 'ranged over (sweep ranges, --range)'],
+  ];
+  const seen = new Map<string, string>();
+  for (const [names, what] of roles) {
+    for (const name of names) {
+      const before = seen.get(name);
+      if (before === what) return `'${name}' is ${what} twice: give each name one value, domain or range`;
+      if (before !== undefined) return `'${name}' is both ${before} and ${what}: give it one of them`;
+      seen.set(name, what);
+    }
+  }
+  for (const set of q.conditions ?? []) {
+    const names = [...set.features.map((f) => f.name), ...(set.pinned ?? []).map((p) => p.name)];
+    const twice = names.find((n, i) => names.indexOf(n) !== i);
+    if (twice !== undefined) return `the condition set '${set.name}' gives '${twice}' twice (as a free feature or a pinned value): give each name once`;
+  }
+  return undefined;
+}
+
+/** Why this engine does not answer the question as asked (a field its kind does not read, a name given twice), or undefined. */
 export function unreadField(q: Question): string | undefined {
+  const twice = doubleName(q);
+  if (twice) return twice;
   const conditions = [...(q.condition ? [q.condition.name] : []), ...(q.conditions ?? []).map((c) => c.name)];
   if (conditions.length > 0 && !READS_CONDITION.includes(q.kind)) {
     return `${q.kind} does not read a condition (${conditions.map((n) => `'${n}'`).join(', ')}): ${list(READS_CONDITION)} check conditions; ask one of them, or leave the condition out`;
