@@ -51,7 +51,13 @@ export function conditionSyntaxError(text: string): { column: number; message: s
 export function questionProblem(question: Pick<Question, 'subject' | 'condition'>, documents: readonly SourceDocument[]): QuestionProblem | undefined {
   const parsed = documents.map((d) => ({ path: d.path, result: parse(d.text, { language: languageOfPath(d.path) }) }));
   const { index } = resolveDocuments(parsed.map((d) => ({ uri: d.path, document: d.result.document })));
-  const declaring = new Set(index.declarationsOf(question.subject).map((info) => info.document).filter((p): p is string => p !== null));
+  // A subject no document declares may be one a syntax error hid (a feature after the error, in its
+  // part): the documents declaring its nearest enclosing name are the ones to look at.
+  const segments = question.subject.split('::');
+  let declaring = new Set<string>();
+  for (let n = segments.length; n > 0 && declaring.size === 0; n--) {
+    declaring = new Set(index.declarationsOf(segments.slice(0, n).join('::')).map((info) => info.document).filter((p): p is string => p !== null));
+  }
   for (const d of parsed) {
     if (!declaring.has(d.path)) continue;
     const first = d.result.errors[0];

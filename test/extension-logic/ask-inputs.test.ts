@@ -111,6 +111,13 @@ describe('editor ask flow: errors shown as what they are', () => {
     assert.equal(problem?.status, 'model error');
     assert.match(problem!.message, /^\/ws\/broken\.sysml:3:15: expected ';' after part usage/);
     assert.equal(questionProblem({ subject: 'V::Kinetic' }, [broken, fine]), undefined);
+    // A feature the error hid (`derived` is a keyword: the feature is not declared at all): the error
+    // is in the document declaring its enclosing P, not "not declared".
+    const hidden = { path: '/ws/hidden.sysml', text: 'package H {\n  part def P {\n    attribute derived = 1;\n  }\n}\n' };
+    const hid = questionProblem({ subject: 'H::P::derived' }, [hidden, fine]);
+    assert.equal(hid?.status, 'model error', JSON.stringify(hid));
+    assert.match(hid!.message, /^\/ws\/hidden\.sysml:3:15: expected ';' after attribute usage, found 'derived'/);
+    assert.equal(questionProblem({ subject: 'V::Nowhere' }, [broken, fine]), undefined);
   });
 
   it('an engine that cannot start reads as an engine error naming it, not "not covered"', () => {
