@@ -147,6 +147,23 @@ describe('reference engine process: compute, sweep, satisfiable', function () {
       }
     });
 
+    it('samples a range with a step from its grid points (exact decimals), one without from its interval', async () => {
+      // 100:300:50 has the points 100, 150, 200, 250, 300; 0.1:0.3:0.1 has 0.1, 0.2, 0.3 exactly.
+      const r = await result('sweep', 'VehicleModel::Kinetic', { sweep: { ranges: [
+        { parameter: 'm', type: 'MassValue', from: 100, to: 300, step: 50, unit: 'kg' },
+        { parameter: 'v', type: 'SpeedValue', from: 0.1, to: 0.3, step: 0.1, unit: 'm/s' },
+      ], sampled: true, samples: 60, seed: 5 } });
+      assert.equal(r.strength, 'observed');
+      const v = valuesOf(r);
+      const masses = new Set<string>();
+      for (let i = 1; i <= 60; i++) {
+        masses.add(String(v[`m@${i}`]));
+        assert.match(String(v[`m@${i}`]), /^(100|150|200|250|300) \[kg\]$/, `row ${i}`);
+        assert.match(String(v[`v@${i}`]), /^0\.[123] \[m\/s\]$/, `row ${i}`);
+      }
+      assert.ok(masses.size >= 4, `60 draws from 5 points reach most of them: ${[...masses].join(', ')}`);
+    });
+
     it('gives the same table and summaries at jobs 1 and 2 for columns of every kind (numbers, big Integers, Infinity, a unit that changes, Booleans)', async () => {
       // Workers send a column of finite numbers in one unit as a Float64Array; any other column cell by cell.
       const mix = `package Mix {

@@ -167,7 +167,9 @@ export class TablePlan {
     if (to < from) throw new UnsupportedError(`range ${r.parameter}: from ${from} is above to ${to}`);
     if (integral && Math.ceil(from) > Math.floor(to)) throw new UnsupportedError(`range ${r.parameter}: no Integer lies between ${from} and ${to}`);
     const axis: Axis = { parameter: r.parameter, path: found.path, feature: found.feature, integral, unit, from, to };
-    if (this.session.question.sweep?.sampled) return axis;
+    // A sampled range draws from its grid when it has a step (`1:3:1` draws 1, 2 or 3), else from the interval.
+    const sampled = this.session.question.sweep?.sampled === true;
+    if (sampled && r.step === undefined) return axis;
     let step = r.step === undefined ? (integral ? 1 : undefined) : numberOf(r.step, `range ${r.parameter}: step`);
     if (step === undefined) throw new UnsupportedError(`range ${r.parameter}: a grid over ${r.type} needs a step (or a sampled sweep)`);
     if (!(step > 0)) throw new UnsupportedError(`range ${r.parameter}: step must be positive, got ${step}`);
@@ -178,7 +180,7 @@ export class TablePlan {
     // The points from + k·step up to `to`, counted exactly where the range's decimals are.
     const span = fromExact && toExact && stepExact ? divideRational(subtractRational(toExact, fromExact) ?? { n: 0n, d: 1n }, stepExact) : undefined;
     const count = (span ? Number(span.n / span.d) : Math.floor((to - from) / step + 1e-9)) + 1;
-    if (count > MAX_TABLE_CELLS) throw new UnsupportedError(`range ${r.parameter} has ${count} points; at most ${MAX_TABLE_CELLS}`);
+    if (count > MAX_TABLE_CELLS && !sampled) throw new UnsupportedError(`range ${r.parameter} has ${count} points; at most ${MAX_TABLE_CELLS}`);
     axis.step = step;
     axis.count = count;
     if (span && fromExact && stepExact) {
@@ -221,6 +223,10 @@ export class TablePlan {
       random = this.rowRandom(i);
       for (const a of this.axes) {
         const u = random.next();
+        if (a.count !== undefined) {
+          point.set(a.path, this.gridPoint(a, Math.min(a.count - 1, Math.floor(u * a.count))));
+          continue;
+        }
         const lo = Math.ceil(a.from);
         const x = a.integral ? lo + Math.floor(u * (Math.floor(a.to) - lo + 1)) : a.from + u * (a.to - a.from);
         point.set(a.path, this.valueOf(a, x));
