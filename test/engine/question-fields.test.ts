@@ -44,6 +44,9 @@ const UNREAD: readonly [string, string, Record<string, unknown>, RegExp][] = [
   ['compute', 'QF::Twice', { bindings: [{ name: 'x', value: 1 }], sweep: range }, /'x' is both bound \(bindings, --bind\) and ranged over/],
   ['satisfiable', 'QF::Positive', { bindings: [{ name: 'x', value: 50 }], inputs: [{ name: 'x', type: 'Real', domain: '0..3' }] }, /'x' is both bound \(bindings, --bind\) and a free input/],
   ['satisfiable', 'QF::Positive', { inputs: [{ name: 'x', type: 'Real', domain: '0..3' }, { name: 'x', type: 'Real', domain: '0..20' }] }, /'x' is a free input \(inputs, --input\) twice/],
+  ['outcomes', 'QF::Count', { schedule: 'all', free: ['schedule', 'inputs'], inputs: [{ name: 'c', type: 'Integer' }] }, /the input c has no domain/],
+  ['outcomes', 'QF::Count', { schedule: 'all', free: ['schedule', 'inputs'], inputs: [{ name: 'c', type: 'Boolean', domain: '0..2' }] }, /the input c is given as Boolean, but c is declared ScalarValues::Integer/],
+  ['holds', 'QF::Count', { schedule: 'all', free: ['schedule', 'inputs'], condition: { name: 'k', text: 'c < 9' }, inputs: [{ name: 'c', unit: 'kg', domain: '0..2' }] }, /a unit beside the domain is not read/],
   ['satisfiable', 'QF::Positive', { conditions: [{ name: 'set', features: [{ name: 'x', type: 'Real', domain: '0..3' }], pinned: [{ name: 'x', text: '2' }], assertions: [{ name: 'k', text: 'x > 1' }] }] }, /the condition set 'set' gives 'x' twice/],
 ];
 

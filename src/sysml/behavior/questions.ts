@@ -155,7 +155,17 @@ export function prepareBehavior(documents: readonly BehaviorDocument[], q: Behav
         if (!model.featureIndex.has(key)) return new BehaviorError(`the input ${inp.name} names no feature of ${q.subject}`, undefined, undefined);
         const decl = model.features[model.featureIndex.get(key)!]!;
         if (decl.outside) return new BehaviorError(`the input ${inp.name}: ${decl.outside}`, decl.path, decl.range);
+        // What the input says besides its domain is checked, not dropped: its type must be the feature's,
+        // and a unit has no place (the domain's values carry their own: `1 [kg], 2 [kg]`).
+        const last = (t: string) => t.split('::').at(-1)!.replace(/^'|'$/g, '');
+        if (inp.type && decl.type && last(inp.type) !== last(decl.type)) {
+          return new BehaviorError(`the input ${inp.name} is given as ${inp.type}, but ${decl.key} is declared ${decl.type}: give its declared type or none (${inp.name}::<domain>)`, decl.path, decl.range);
+        }
+        if (inp.unit) return new BehaviorError(`the input ${inp.name}: a unit beside the domain is not read here; write it with the domain's values (1 [${inp.unit}], 2 [${inp.unit}])`, undefined, undefined);
         if (inp.domain) domains.set(key, domainOf(inp.domain, inp.name));
+        else if (!domains.has(key)) {
+          return new BehaviorError(`the input ${inp.name} has no domain, and ${decl.key}'s type gives none: give the values it ranges over (${inp.name}:${inp.type ?? decl.type ?? ''}:0..5, or a, b, c)`, decl.path, decl.range);
+        }
       }
     }
     const freeKeys = [...domains.keys()];
