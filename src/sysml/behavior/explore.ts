@@ -84,6 +84,8 @@ export interface ExploreOptions {
   readonly hooks?: ExploreHooks;
   /** Breadth-first (shortest paths first) instead of depth-first. */
   readonly breadthFirst?: boolean;
+  /** Depth-first only: note whether a move leads back to a state on the current path (`cycles`). */
+  readonly detectCycles?: boolean;
 }
 
 export interface ExploreReport {
@@ -98,6 +100,8 @@ export interface ExploreReport {
   exhaustive: boolean;
   memoryBytes: number;
   elapsedMs: number;
+  /** With detectCycles: some run returns to a state it was in, so it can go on forever without ending. */
+  cycles?: boolean;
 }
 
 class Clock {
@@ -204,6 +208,8 @@ interface Frame {
   readonly enabled: readonly Move[];
   readonly moves: readonly Move[];
   next: number;
+  /** The state's visited-set entry (detectCycles only). */
+  readonly id: number;
 }
 
 async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
@@ -216,9 +222,12 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
   const maxBytes = memoryLimit(options);
   const path: PathStep[] = [];
   const stack: Frame[] = [];
+  // The entries of the states on the stack: a move to one of them closes a cycle.
+  const onStack = options.detectCycles ? new Set<number>() : undefined;
 
   const enter = (s: BehaviorState): boolean => {
     visited.add(key);
+    const id = visited.addedId;
     report.states++;
     report.memoryBytes += entryBytes(key);
     if (visitor.state?.(s, path)) {
@@ -239,7 +248,8 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.runs++;
       return true;
     }
-    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited, key), options), next: 0 });
+    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited, key), options), next: 0, id });
+    onStack?.add(id);
     return true;
   };
 
@@ -255,6 +265,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     if (f.next >= f.moves.length) {
       stack.pop();
       path.pop();
+      onStack?.delete(f.id);
       continue;
     }
     const move = f.moves[f.next++]!;
@@ -270,7 +281,10 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     // A state already seen needs no enabled moves; a new one gets them at once (refused here if they cannot be computed).
     const next = rt.step(f.state, move);
     rt.writeKey(next, key);
-    if (visited.has(key)) continue;
+    if (visited.has(key)) {
+      if (onStack?.has(visited.foundId)) report.cycles = true;
+      continue;
+    }
     rt.enabled(next);
     if (report.memoryBytes + entryBytes(key) > maxBytes) {
       report.reached.memory = true;

@@ -381,7 +381,7 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
   const visible = p.model.features.map((f, i) => (f.hidden ? -1 : i)).filter((i) => i >= 0);
   for (const a of p.assignments) {
     const initial = rt.initial(a);
-    const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction }, {
+    const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction, detectCycles: true }, {
       end(s, status, path) {
         // One outcome per distinct end as reported: values, configurations, status and resting places.
         const key = endItems(rt, s, status, visible).map((x) => `${x.id}=${x.text}`).join('\u0000');
@@ -418,8 +418,19 @@ async function outcomes(p: PreparedBehavior, options: BehaviorRunOptions): Promi
     ...(bounds ? { bounds } : {}),
     executions,
     values,
-    reason: `${found.size} outcome${found.size === 1 ? '' : 's'} (${statsText(reports)}): ${summary}`,
+    reason: `${found.size} outcome${found.size === 1 ? '' : 's'} (${statsText(reports)}): ${summary}${neverEnding(reports)}`,
   };
+}
+
+/**
+ * A run that returns to a state it was in can go on forever: it has no end, so it is no outcome, and
+ * an answer listing the ends says so rather than letting them read as every run's.
+ */
+function neverEnding(reports: readonly ExploreReport[]): string {
+  const n = reports.filter((r) => r.cycles === true).length;
+  if (n === 0) return '';
+  const where = reports.length > 1 ? ` (under ${n} of the ${reports.length} input choices)` : '';
+  return `; some runs never end${where}: a schedule returns to a state it was in and can repeat forever, and a run that never ends has no outcome`;
 }
 
 async function holds(p: PreparedBehavior, conditions: CheckedCondition[], options: BehaviorRunOptions): Promise<BehaviorAnswer | BehaviorError> {
@@ -506,7 +517,7 @@ async function sensitive(p: PreparedBehavior, options: BehaviorRunOptions): Prom
     let first: { items: EndItem[]; path: PathStep[] } | undefined;
     let found: { path: PathStep[]; name: string; first: string; second: string } | undefined;
     const initial = rt.initial(a);
-    const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction }, {
+    const report = await explore(rt, initial, { policy: p.policy, exhaustive: p.exhaustive, limits: limitsOf(options), hooks: options.hooks, reduction: options.reduction, detectCycles: true }, {
       end(s, status, path) {
         ends++;
         // The outcome as `outcomes` reports it: values, configurations, end status and resting places.
@@ -539,6 +550,6 @@ async function sensitive(p: PreparedBehavior, options: BehaviorRunOptions): Prom
     claim: 'none',
     strength: coverageStrength(reports),
     ...(bounds ? { bounds } : {}),
-    reason: ends === 0 ? `no run ends (${statsText(reports)}), so no two end states to compare` : `every schedule ends the same way: the same end, state configuration and feature values (${statsText(reports)})`,
+    reason: ends === 0 ? `no run ends (${statsText(reports)}), so no two end states to compare` : `every schedule that ends, ends the same way: the same end, state configuration and feature values (${statsText(reports)})${neverEnding(reports)}`,
   };
 }

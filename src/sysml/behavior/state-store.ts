@@ -100,6 +100,14 @@ export class StateSet {
     return this.count;
   }
 
+  /** The entry `has` last found, as a number that stays its own (where its bytes start), or -1. */
+  get foundId(): number {
+    return this.lastSlot >= 0 ? this.slots[this.lastSlot + 1]! - 1 : -1;
+  }
+
+  /** The entry `add` last stored (where its bytes start). */
+  addedId = -1;
+
   /** Bytes held: the buffers' capacity. */
   get memoryBytes(): number {
     return this.bytes.byteLength + this.slots.byteLength;
@@ -142,6 +150,7 @@ export class StateSet {
       this.bytes = grown;
     }
     const start = this.used;
+    this.addedId = start;
     const bytes = this.bytes;
     let p = start;
     if (n < 0xff) bytes[p++] = n;
