@@ -82,7 +82,9 @@ function modelFiles(path: string, out: string[], seen: Set<string> = new Set()):
   const once = (p: string): boolean => {
     let real: string;
     try {
-      real = realpathSync(p);
+      // The system's realpath(3): fs.realpathSync walks the path in JavaScript, an lstat and a path
+      // resolve per component, ~10 ms for a folder of 100 files.
+      real = realpathSync.native(p);
     } catch {
       return false;
     }
