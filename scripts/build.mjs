@@ -70,6 +70,7 @@ try {
   }
   codeCacheOfTheCli();
   await codeCacheOfTheServer();
+  libraryIndexOfTheStandardLibrary();
   // Codicons for the webviews: node_modules is not shipped in the VSIX, so the font travels in dist/.
   mkdirSync(join(root, 'dist/codicons'), { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf']) {
@@ -164,6 +165,32 @@ function codeCacheOfTheCli() {
     if (run.status !== 0 || !existsSync(cache)) {
       throw new Error(`making the CLI's code cache failed (exit ${run.status}): ${run.stdout}${run.stderr}`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * dist/library-index.json: the index `assay parse --library` takes for the SysML standard library
+ * (src/cli/library-index.ts), made by one `assay parse --library` of the sample when the library is at
+ * hand (ASSAY_STANDARD_LIBRARY, else the SysML release next to this checkout; a clean clone without
+ * it builds without the file, and the first `--library` run makes the user's own). Keyed to this
+ * build's bundle and checked file by file against the library a user gives, so any copy of the same
+ * library, wherever it is, takes it.
+ */
+function libraryIndexOfTheStandardLibrary() {
+  const index = join(root, 'dist', 'library-index.json');
+  rmSync(index, { force: true });
+  const library = process.env.ASSAY_STANDARD_LIBRARY || join(root, '..', 'shared', 'corpus', 'sysml-release-2026-04', 'library');
+  if (!existsSync(library)) return;
+  const dir = mkdtempSync(join(tmpdir(), 'assay-library-index-'));
+  try {
+    for (const [name, text] of Object.entries(cacheSample())) writeFileSync(join(dir, name), text);
+    const run = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'parse', dir, '--library', library], {
+      env: { ...process.env, ASSAY_CODE_CACHE_DIR: 'off', ASSAY_WRITE_LIBRARY_INDEX: index }, encoding: 'utf8',
+    });
+    // A library with syntax errors gets no index (they are reported on every run); the sample has no problem.
+    if (run.status !== 0 && run.status !== 1) throw new Error(`making the library index failed (exit ${run.status}): ${run.stdout}${run.stderr}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
