@@ -5,10 +5,10 @@
 // errors (which are reported on every run: no index is made for it). Real processes (dist/cli.js).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildIfMissing } from './built';
+import { buildIfMissing, distCopy } from './built';
 
 const DIST = join(__dirname, '..', '..', 'dist');
 
@@ -37,12 +37,13 @@ describe('cli: the library index of assay parse --library', function () {
   const model = join(dir, 'rocket.sysml');
   const cache = join(dir, 'cache');
 
-  const parse = (caches: string, ...extra: string[]): Run => {
-    const r = spawnSync(process.execPath, [join(DIST, 'cli.js'), 'parse', model, '--library', library, ...extra], {
-      encoding: 'utf8', timeout: 60_000, env: { ...process.env, ASSAY_CODE_CACHE_DIR: caches },
+  const run = (cli: string, lib: string, env: Record<string, string>, extra: string[]): Run => {
+    const r = spawnSync(process.execPath, [cli, 'parse', model, '--library', lib, ...extra], {
+      encoding: 'utf8', timeout: 60_000, env: { ...process.env, ASSAY_WRITE_LIBRARY_INDEX: '', ...env },
     });
     return { code: r.status, stdout: r.stdout.replace(/, [\d.]+ s\n$/, '\n').replace(/"seconds":[\d.e-]+/, '"seconds":0'), stderr: r.stderr };
   };
+  const parse = (caches: string, ...extra: string[]): Run => run(join(DIST, 'cli.js'), library, { ASSAY_CODE_CACHE_DIR: caches }, extra);
   const indexFiles = (): string[] => readdirSync(cache).filter((f) => f.startsWith('library-index-') && f.endsWith('.json'));
   const writeLibrary = (files: Record<string, string>): void => {
     rmSync(library, { recursive: true, force: true });
@@ -113,6 +114,24 @@ describe('cli: the library index of assay parse --library', function () {
       writeFileSync(file, bad); // the run may have replaced it: corrupt it again for the JSON run
       assert.deepEqual(parse(cache, '--json'), parse('off', '--json'), bad.slice(0, 60));
     }
+  });
+
+  it('takes the build\'s index (dist/library-index.json) for a copy of its library anywhere, and ignores a changed one', () => {
+    const copy = join(dir, 'dist');
+    const cli = distCopy(copy, 'cli', readFileSync(join(DIST, 'cli-main.cache')));
+    const built = join(copy, 'library-index.json');
+    // What the build does for the standard library, here for this one.
+    run(cli, library, { ASSAY_CODE_CACHE_DIR: 'off', ASSAY_WRITE_LIBRARY_INDEX: built }, []);
+    assert.ok(readFileSync(built, 'utf8').startsWith('{"format":'));
+    const elsewhere = join(dir, 'elsewhere', 'lib');
+    rmSync(elsewhere, { recursive: true, force: true });
+    cpSync(library, elsewhere, { recursive: true });
+    const without = run(join(DIST, 'cli.js'), elsewhere, { ASSAY_CODE_CACHE_DIR: 'off' }, []);
+    assert.deepEqual(run(cli, elsewhere, { ASSAY_CODE_CACHE_DIR: cache }, []), without);
+    assert.deepEqual(indexFiles(), [], 'the build\'s index was taken: no index of the user\'s made');
+    writeFileSync(built, readFileSync(built, 'utf8').replace(/"text":"standard/, '"text":"changed'));
+    assert.deepEqual(run(cli, elsewhere, { ASSAY_CODE_CACHE_DIR: cache }, []), without);
+    assert.equal(indexFiles().length, 1, 'the build\'s index no longer matches: the user\'s is made');
   });
 
   it('reports a library file\'s syntax errors on every run: no index is made for such a library', () => {
