@@ -1,23 +1,16 @@
 #!/usr/bin/env node
 // `assay` — the command-line host. Dispatches to the sub-programs; each returns its exit code.
 import { runParseCommand } from './parse';
-import { join } from 'node:path';
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'parse') return runParseCommand(rest);
-  // Loaded only for a question: `assay parse` then starts without the modules the host needs to
-  // ask engines (processes, worker threads, HTTP for offload, crypto), which Node takes ~40 ms to load.
-  const [{ runAskCommand }, { WorkerModel }] = await Promise.all([import('./ask'), import('../host/worker-model')]);
-  // The SysML front end gives routing the subject's kind and re-checks behaviour witnesses by replay,
-  // on a worker thread: the deadline and Ctrl-C bound the host's own parsing and replay too.
-  const model = new WorkerModel(join(__dirname, 'model-worker.js'));
-  model.warm();
-  try {
-    return await runAskCommand(argv, { modelIndex: model, witnessChecker: model });
-  } finally {
-    await model.dispose();
-  }
+  // Loaded only for a question, from its own bundle (dist/cli-ask.js; ./cli-ask.ts from the sources):
+  // `assay parse` then neither reads nor compiles the modules the host needs to ask engines (processes,
+  // worker threads, HTTP for offload, crypto, the protocol's schemas).
+  // A require, not import(): the loader runs this bundle as a script, where import() has no loader.
+  const { runQuestionCommand } = require('./cli-ask') as typeof import('./cli-ask');
+  return runQuestionCommand(argv, __dirname);
 }
 
 // A reader that leaves before the output is all written (`assay parse … | head`) is not an error:

@@ -3,10 +3,11 @@
 // Exit code: 0 without diagnostics, 1 with diagnostics, 2 on a usage error.
 
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse, languageOfPath } from '../sysml';
-import { resolveDocuments, type NamedDocument } from '../sysml/names';
+import { resolveDocuments, type LazyLibraryDocument, type NamedDocument } from '../sysml/names';
 import { terminalSafe } from './format';
+import { buildKey, readLibraryIndex, underLibrary, userIndexFile, writeLibraryIndex, type LibraryIndexEntry } from './library-index';
 
 export interface CommandOutput {
   out(text: string): void;
@@ -82,7 +83,9 @@ function modelFiles(path: string, out: string[], seen: Set<string> = new Set()):
   const once = (p: string): boolean => {
     let real: string;
     try {
-      real = realpathSync(p);
+      // The system's realpath(3): fs.realpathSync walks the path in JavaScript, an lstat and a path
+      // resolve per component, ~10 ms for a folder of 100 files.
+      real = realpathSync.native(p);
     } catch {
       return false;
     }
@@ -119,6 +122,45 @@ function modelFiles(path: string, out: string[], seen: Set<string> = new Set()):
   return null;
 }
 
+interface LibraryIndexUse {
+  /** The files' texts (byte-order mark dropped), read once. */
+  readonly texts: string[];
+  /** Their paths under the library folder. */
+  readonly paths: string[];
+  readonly build: string;
+  /** The index's entries, when a valid index was found. */
+  readonly entries: LibraryIndexEntry[] | null;
+  /** Where to write the index when none was valid (null: nowhere); `shared`: the build's (scripts/build.mjs). */
+  readonly write: string | null;
+  readonly shared: boolean;
+}
+
+/** The library's texts and its index (null from the sources, or when a file cannot be read: the
+ * library is then parsed as given, its problems reported). */
+function libraryIndex(folder: string, files: readonly string[]): LibraryIndexUse | null {
+  const build = buildKey();
+  if (build === null) return null;
+  const texts: string[] = [];
+  for (const file of files) {
+    try {
+      let text = readFileSync(file, 'utf8');
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      texts.push(text);
+    } catch {
+      return null;
+    }
+  }
+  const root = resolve(folder);
+  const paths = files.map((f) => underLibrary(root, resolve(f)));
+  // The build's index of the standard library, then the user's of this folder.
+  const own = userIndexFile(root, build);
+  for (const candidate of [join(__dirname, 'library-index.json'), own]) {
+    const entries = candidate === null ? null : readLibraryIndex(candidate, build, paths, texts);
+    if (entries !== null) return { texts, paths, build, entries, write: null, shared: false };
+  }
+  const forBuild = process.env.ASSAY_WRITE_LIBRARY_INDEX || null;
+  return { texts, paths, build, entries: null, write: forBuild ?? own, shared: forBuild !== null };
+}
 
 export async function runParseCommand(argv: string[], io: CommandOutput = PROCESS_OUTPUT): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -152,18 +194,27 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
   const diagnostics: ParseDiagnostic[] = [];
   let lines = 0;
   let syntaxErrors = 0;
-  const parsed = (list: string[]): NamedDocument[] => {
+  const lineCounts = new Map<string, number>();
+  // Whether every file parsed so far had neither a syntax error nor a warning.
+  let clean = true;
+  const parsed = (list: string[], given: readonly string[] | null = null): NamedDocument[] => {
     const out: NamedDocument[] = [];
-    for (const file of list) {
+    for (let i = 0; i < list.length; i++) {
+      const file = list[i]!;
       let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (error) {
-        diagnostics.push({ file, line: 1, column: 1, endLine: 1, endColumn: 1, kind: 'file', message: `cannot read: ${(error as Error).message}` });
-        continue;
+      if (given !== null) text = given[i]!;
+      else {
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch (error) {
+          diagnostics.push({ file, line: 1, column: 1, endLine: 1, endColumn: 1, kind: 'file', message: `cannot read: ${(error as Error).message}` });
+          continue;
+        }
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       }
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       const result = parse(text, { language: languageOfPath(file) });
+      if (result.errors.length > 0 || result.warnings.length > 0) clean = false;
+      lineCounts.set(file, result.lineCount);
       lines += result.lineCount;
       syntaxErrors += result.errors.length;
       for (const e of result.errors) {
@@ -182,9 +233,28 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
     }
     return out;
   };
-  const library = parsed(libraryFiles);
+  // The library through its index when there is a valid one (./library-index.ts): parsed only where
+  // a lookup reaches it. Else parsed whole, and the index made for the next run.
+  const index = libraryFiles.length > 0 ? libraryIndex(args.library!, libraryFiles) : null;
+  let library: NamedDocument[] = [];
+  let lazyLibrary: LazyLibraryDocument[] = [];
+  if (index?.entries) {
+    lazyLibrary = index.entries.map((e, i) => {
+      const file = libraryFiles[i]!;
+      lines += e.lineCount;
+      return { uri: file, rootNames: e.rootNames, load: () => parse(index.texts[i]!, { language: languageOfPath(file) }).document };
+    });
+  } else {
+    library = parsed(libraryFiles, index?.texts ?? null);
+  }
+  const libraryClean = clean;
   const models = parsed(files);
-  const resolved = resolveDocuments(models, { library });
+  const resolved = resolveDocuments(models, { library, lazyLibrary });
+  if (index && !index.entries && index.write !== null && libraryClean) {
+    writeLibraryIndex(index.write, index.build, index.paths.map((path, i) => ({
+      path, text: index.texts[i]!, lineCount: lineCounts.get(libraryFiles[i]!)!, rootNames: resolved.index.libraryRootNames(libraryFiles[i]!),
+    })), index.shared);
+  }
   let unresolvedReferences = 0;
   for (const [file, list] of resolved.diagnostics) {
     for (const d of list) {
@@ -201,7 +271,7 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
   const seconds = (performance.now() - started) / 1000;
   const report: ParseReport = {
     files: files.length, libraryFiles: libraryFiles.length, lines, syntaxErrors, unresolvedReferences,
-    names: library.length > 0 ? 'library' : 'built-in', seconds: Math.round(seconds * 1000) / 1000, diagnostics,
+    names: library.length + lazyLibrary.length > 0 ? 'library' : 'built-in', seconds: Math.round(seconds * 1000) / 1000, diagnostics,
   };
   if (args.json) {
     io.out(JSON.stringify(report) + '\n');

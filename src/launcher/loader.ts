@@ -102,6 +102,9 @@ if (writeCache && key !== null) {
   setTimeout(make, 5000).unref();
 }
 
+// The build's key, for the files the program keeps per build (the CLI's library index, src/cli/library-index.ts).
+if (key !== null) (globalThis as Record<symbol, unknown>)[Symbol.for('assay.buildKey')] = key;
+
 // The bundle runs as the CommonJS module it was built as: its own module object, its require
 // resolving from dist/ (the external packages), __dirname the dist folder (model-worker.js, engine.js).
 type ModuleInternals = Module & { filename: string; paths: string[]; loaded: boolean };

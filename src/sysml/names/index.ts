@@ -1,9 +1,9 @@
 // Name resolution for SysML v2 / KerML: a workspace index over parsed documents.
 import type { Document } from '../ast';
-import { type NameDiagnostic, Workspace } from './workspace';
+import { type LazyLibraryDocument, type NameDiagnostic, Workspace } from './workspace';
 import type { BuiltinTable } from './builtin-layer';
 
-export { Workspace, type NameDiagnostic, type ResolvedReference, type DeclarationInfo } from './workspace';
+export { Workspace, type NameDiagnostic, type ResolvedReference, type DeclarationInfo, type LazyLibraryDocument } from './workspace';
 export { Declaration, type Layer } from './declarations';
 export { BUILTIN_LIBRARY_VERSION } from './builtin-layer';
 export { parseQualifiedName, formatQualifiedName } from './qualified';
@@ -28,10 +28,12 @@ export function subjectKindOf(index: Workspace, subject: string): string | undef
 }
 
 /** Resolves the names of `docs` against each other and against the library (its documents when
- * given, else the built-in table). */
-export function resolveDocuments(docs: readonly NamedDocument[], options: { library?: readonly NamedDocument[]; builtins?: BuiltinTable } = {}): ResolveResult {
+ * given, parsed or lazily, else the built-in table). */
+export function resolveDocuments(docs: readonly NamedDocument[], options: { library?: readonly NamedDocument[]; lazyLibrary?: readonly LazyLibraryDocument[]; builtins?: BuiltinTable } = {}): ResolveResult {
   const index = new Workspace(options.builtins ?? null);
-  if (options.library && options.library.length > 0) index.setLibrary(options.library);
+  if ((options.library && options.library.length > 0) || (options.lazyLibrary && options.lazyLibrary.length > 0)) {
+    index.setLibrary(options.library ?? [], options.lazyLibrary ?? []);
+  }
   for (const d of docs) index.update(d.uri, d.document);
   const diagnostics = new Map<string, NameDiagnostic[]>();
   for (const d of docs) diagnostics.set(d.uri, [...index.diagnostics(d.uri)].sort((a, b) => a.range.start - b.range.start));

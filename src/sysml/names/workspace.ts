@@ -48,6 +48,16 @@ interface DocumentEntry {
   references: ResolvedReference[];
 }
 
+/** A library document known by its top-level names only, parsed when one of them is first looked up
+ * (`Workspace.setLibrary`). */
+export interface LazyLibraryDocument {
+  readonly uri: string;
+  /** The names and short names of its top-level declarations, each once (`Workspace.libraryRootNames`). */
+  readonly rootNames: readonly string[];
+  /** Its syntax tree (called at most once). */
+  load(): Document;
+}
+
 /** Whether lookups from `scope` may see private members of `ns` (scope nested in ns). */
 function isInside(scope: Declaration | null, ns: Declaration): boolean {
   for (let s = scope; s; s = s.parent) if (s === ns) return true;
@@ -88,22 +98,89 @@ export class Workspace {
   /** `builtins`: the built-in table to use (tests); by default the process's shared one. */
   constructor(private readonly builtins: BuiltinTable | null = null) {}
 
-  /** Replaces the library documents (parsed). Pass an empty list to fall back to the built-in table. */
-  setLibrary(docs: readonly { uri: string; document: Document }[]): void {
+  /** Replaces the library documents (parsed). Pass an empty list to fall back to the built-in table.
+   * `lazy`: documents given by their top-level names only (see `LazyLibraryDocument`), after `docs`;
+   * lookups see exactly what they would see had each been parsed and given in `docs`. */
+  setLibrary(docs: readonly { uri: string; document: Document }[], lazy: readonly LazyLibraryDocument[] = []): void {
     this.libraryDocs.clear();
     this.libraryRoots = new Map();
+    this.lazyLibrary = new Map();
+    this.lazyRoots = new Map();
+    this.libraryOrder = [];
     for (const { uri, document } of docs) {
+      this.libraryOrder.push(uri);
       const decls = declareDocument(uri, document.members, 'library');
       this.libraryDocs.set(uri, { decls, document, resolvedGeneration: -1, diagnostics: [], references: [] });
       for (const m of decls.root.members) if (m.name !== null) push(this.libraryRoots, m.name, m);
       for (const m of decls.root.members) if (m.shortName !== null && m.shortName !== m.name) push(this.libraryRoots, m.shortName, m);
     }
+    this.lazyUris = new Set();
+    for (const d of lazy) {
+      if (this.libraryDocs.has(d.uri) || this.lazyLibrary.has(d.uri)) continue;
+      this.libraryOrder.push(d.uri);
+      this.lazyUris.add(d.uri);
+      this.lazyLibrary.set(d.uri, d);
+      for (const name of d.rootNames) push(this.lazyRoots, name, d.uri);
+    }
+    // A name also declared by a document given parsed: listed again from both, in order, when asked.
+    for (const name of this.lazyRoots.keys()) this.libraryRoots.delete(name);
     this.libraryGeneration++;
     this.userGeneration++;
   }
 
+  /** The keys a library document adds to the top-level names (`LazyLibraryDocument.rootNames`). */
+  libraryRootNames(uri: string): string[] {
+    const entry = this.libraryEntry(uri);
+    if (!entry) return [];
+    const names = new Set<string>();
+    for (const m of entry.decls.root.members) if (m.name !== null) names.add(m.name);
+    for (const m of entry.decls.root.members) if (m.shortName !== null) names.add(m.shortName);
+    return [...names];
+  }
+
   get hasLibrary(): boolean {
-    return this.libraryDocs.size > 0;
+    return this.libraryDocs.size > 0 || this.lazyLibrary.size > 0;
+  }
+
+  // Lazily given library documents not parsed yet, by uri; the uris of those declaring each
+  // top-level name (names not yet in libraryRoots), and every library document's uri in order.
+  private lazyLibrary = new Map<string, LazyLibraryDocument>();
+  private lazyRoots = new Map<string, string[]>();
+  private libraryOrder: string[] = [];
+  private lazyUris = new Set<string>();
+
+  /** A library document's entry, parsed and declared now if it was given lazily. */
+  private libraryEntry(uri: string): DocumentEntry | undefined {
+    const found = this.libraryDocs.get(uri);
+    if (found) return found;
+    const lazy = this.lazyLibrary.get(uri);
+    if (!lazy) return undefined;
+    this.lazyLibrary.delete(uri);
+    const document = lazy.load();
+    const entry: DocumentEntry = { decls: declareDocument(uri, document.members, 'library'), document, resolvedGeneration: -1, diagnostics: [], references: [] };
+    this.libraryDocs.set(uri, entry);
+    return entry;
+  }
+
+  /** The library's top-level declarations named `name`, in the order `setLibrary` with every
+   * document parsed would have listed them (by document, then names before short names). */
+  private libraryRootsNamed(name: string): Declaration[] {
+    const known = this.libraryRoots.get(name);
+    if (known !== undefined) return known;
+    const uris = this.lazyRoots.get(name);
+    if (uris === undefined) return EMPTY;
+    this.lazyRoots.delete(name);
+    const inDocs = new Set(uris);
+    let out: Declaration[] = EMPTY;
+    for (const uri of this.libraryOrder) {
+      // Lazily given documents that do not declare the name are left unparsed.
+      if (this.lazyUris.has(uri) && !inDocs.has(uri)) continue;
+      const e = this.libraryEntry(uri)!;
+      for (const m of e.decls.root.members) if (m.name === name) (out === EMPTY ? (out = []) : out).push(m);
+      for (const m of e.decls.root.members) if (m.shortName === name && m.shortName !== m.name) (out === EMPTY ? (out = []) : out).push(m);
+    }
+    if (out !== EMPTY) this.libraryRoots.set(name, out);
+    return out;
   }
 
   /** Adds or replaces one user document. Cheap: only this document is re-declared. */
@@ -137,7 +214,7 @@ export class Workspace {
 
   /** Unresolved references of a user or library document. */
   diagnostics(uri: string): NameDiagnostic[] {
-    const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
+    const entry = this.userDocs.get(uri) ?? this.libraryEntry(uri);
     if (!entry) return [];
     this.resolveDocument(entry);
     return entry.diagnostics;
@@ -145,7 +222,7 @@ export class Workspace {
 
   /** Every reference of a document with what it resolved to. */
   references(uri: string): ResolvedReference[] {
-    const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
+    const entry = this.userDocs.get(uri) ?? this.libraryEntry(uri);
     if (!entry) return [];
     this.resolveDocument(entry);
     return entry.references;
@@ -177,7 +254,7 @@ export class Workspace {
   /** What is at `offset` in a document: the declarations a reference there resolves to, or the
    * declaration whose name is there. */
   lookupAt(uri: string, offset: number): DeclarationInfo[] {
-    const entry = this.userDocs.get(uri) ?? this.libraryDocs.get(uri);
+    const entry = this.userDocs.get(uri) ?? this.libraryEntry(uri);
     if (!entry) return [];
     const best = this.referenceAt(uri, offset);
     if (best) return best.targets.map(info);
@@ -190,12 +267,12 @@ export class Workspace {
 
   /** The declarations of a user document, in order. */
   declarationsIn(uri: string): readonly Declaration[] {
-    return (this.userDocs.get(uri) ?? this.libraryDocs.get(uri))?.decls.all ?? [];
+    return (this.userDocs.get(uri) ?? this.libraryEntry(uri))?.decls.all ?? [];
   }
 
   /** Declaration built for a syntax node (a member) of a loaded document. */
   declarationOfNode(uri: string, node: object): Declaration | null {
-    return (this.userDocs.get(uri) ?? this.libraryDocs.get(uri))?.decls.ofNode.get(node) ?? null;
+    return (this.userDocs.get(uri) ?? this.libraryEntry(uri))?.decls.ofNode.get(node) ?? null;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -247,7 +324,7 @@ export class Workspace {
       const own = this.userRoots.get(name);
       if (own) return own;
     }
-    if (layer !== 'builtin' && this.libraryDocs.size > 0) return this.libraryRoots.get(name) ?? EMPTY;
+    if (layer !== 'builtin' && this.hasLibrary) return this.libraryRootsNamed(name);
     return (this.builtins ?? builtinRoots()).get(name) ?? EMPTY;
   }
 
