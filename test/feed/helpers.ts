@@ -100,9 +100,11 @@ export function startFeed(options: StartOptions = {}): Promise<FeedProcess> {
 }
 
 /** Runs `node dist/feed.js` expecting it to refuse to start; its exit code and output. */
-export function refusedStart(env: NodeJS.ProcessEnv, cwd = ROOT): Promise<{ code: number | null; output: string }> {
+export function refusedStart(env: NodeJS.ProcessEnv, cwd = ROOT, options: { user?: string } = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FEED], { cwd, env: { PATH: process.env['PATH'], HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // `user`: run as that user (through runuser; the tests run as root in CI).
+    const [command, args] = options.user ? ['runuser', ['-u', options.user, '--', process.execPath, FEED]] : [process.execPath, [FEED]];
+    const child = spawn(command, args, { cwd, env: { PATH: process.env['PATH'], HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => {
@@ -112,9 +114,20 @@ export function refusedStart(env: NodeJS.ProcessEnv, cwd = ROOT): Promise<{ code
         reject(new Error(`assay-feed started although it should have refused:\n${text}`));
       }
     });
-    child.once('exit', (code) => resolve({ code, output: text }));
+    // A start that neither listens nor exits (it hangs) is ended here, so the test fails instead of
+    // leaving the process behind; the guard is far longer than any refusal takes.
+    const guard = setTimeout(() => {
+      child.kill('SIGTERM'); // runuser passes SIGTERM on; a start that hangs has no handler for it yet
+      reject(new Error(`assay-feed neither started nor exited within ${HANG_GUARD_MS} ms (it hangs):\n${text}`));
+    }, HANG_GUARD_MS);
+    child.once('exit', (code) => {
+      clearTimeout(guard);
+      resolve({ code, output: text });
+    });
   });
 }
+
+const HANG_GUARD_MS = 40_000;
 
 // ---- HTTP ------------------------------------------------------------------------------------------
 
