@@ -21,6 +21,11 @@ export const CATCHUP_LIMIT = 1000;
  * posts in memory at a time.
  */
 export const CATCHUP_PAGE = 100;
+/**
+ * A socket follows at most this many models at once (each is a room the server keeps for the socket's
+ * life): past it `subscribe` answers too_many_subscriptions; unsubscribe from one first.
+ */
+export const SUBSCRIPTION_LIMIT = 100;
 
 type Ack = (answer: unknown) => void;
 
@@ -120,7 +125,17 @@ export class Live {
     });
 
     handle('subscribe', SubscribeRequest, async ({ model }) => {
-      await socket.join(`model:${model}`);
+      const room = `model:${model}`;
+      // Checked and joined without an await between, so concurrent subscribes cannot pass the limit together.
+      if (!socket.rooms.has(room)) {
+        const subscribed = [...socket.rooms].filter((r) => r.startsWith('model:')).length;
+        if (subscribed >= SUBSCRIPTION_LIMIT) {
+          throw new HttpError(429, 'too_many_subscriptions', `this connection follows ${subscribed} models, the most it may; unsubscribe from one before subscribing to another`, {
+            limit: SUBSCRIPTION_LIMIT,
+          });
+        }
+      }
+      await socket.join(room);
       // The posts hold every change up to `seq` (read first): a model:change the broadcast delivers after
       // this answer with a seq at most that one is already in them (with the Postgres adapter a post's
       // emit reaches this process's clients only after its NOTIFY round trip), so clients drop it.

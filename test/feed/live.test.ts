@@ -151,6 +151,26 @@ for (const kind of STORES) {
       assert.deepEqual(await ask(b, 'unsubscribe', { model: hashA }), { ok: true, model: hashA });
     });
 
+    it('limits a connection to 100 subscribed models, answering too_many_subscriptions past it', async () => {
+      const b = await connected(feed.url, { token: bob.token });
+      const hash = (i: number) => `sha256:${i.toString(16).padStart(64, '0')}`;
+      for (let i = 0; i < 100; i++) assert.equal((await ask(b, 'subscribe', { model: hash(i) })).ok, true, `subscription ${i + 1}`);
+      // Before, every subscription was kept (a room per model for the socket's life), without end.
+      const over = await ask(b, 'subscribe', { model: hash(100) });
+      assert.deepEqual(over, {
+        ok: false,
+        error: { code: 'too_many_subscriptions', message: 'this connection follows 100 models, the most it may; unsubscribe from one before subscribing to another', details: { limit: 100 } },
+      });
+      // Subscribing again to a model it follows is no new subscription; unsubscribing makes room.
+      assert.equal((await ask(b, 'subscribe', { model: hash(7) })).ok, true);
+      assert.equal((await ask(b, 'unsubscribe', { model: hash(7) })).ok, true);
+      assert.equal((await ask(b, 'subscribe', { model: hash(100) })).ok, true);
+      assert.equal((await ask(b, 'subscribe', { model: hash(101) })).error.code, 'too_many_subscriptions');
+      // The limit is the connection's: another one of the same user subscribes.
+      const c = await connected(feed.url, { token: bob.token });
+      assert.equal((await ask(c, 'subscribe', { model: hash(101) })).ok, true);
+    });
+
     it('sends a model\'s subscribers the update that moves a post to another model or drops its run, and the deletion', async () => {
       const runA = sampleRun('part def Moving;');
       const runB = sampleRun('part def Elsewhere;');
