@@ -115,6 +115,9 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // While closing, requests that still arrive on open connections are answered (with Connection:
+    // close, see onSend below), not refused with fastify's own 503 body.
+    return503OnClosing: false,
     // Respond to a client that stops reading instead of waiting forever.
     connectionTimeout: 60_000,
     requestTimeout: 60_000,
@@ -140,6 +143,13 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       }
       socket.destroy(error);
     },
+  });
+  // From the start of close() on, every answer ends its connection: a keep-alive client would otherwise
+  // hold the closing server open for the keep-alive timeout (72 s; a process manager's SIGKILL comes
+  // sooner and cuts the requests then in flight), and could go on sending requests all the while.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
   });
   // Bodies are JSON only: text/plain would otherwise be accepted as a string.
   app.removeContentTypeParser('text/plain');
@@ -379,9 +389,14 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       return { url: address, port };
     },
     async close() {
+      // Requests in flight are answered (and their connections then closed) before the store closes.
+      // io.close() first, as before, waited for the HTTP server to close, which a kept-alive connection
+      // delays by the keep-alive timeout, while requests on it were still served as if nothing happened.
+      closing = true;
       live.close();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
-      await app.close().catch(() => undefined);
+      io.engine.close(); // ends every live connection as a dropped transport: clients reconnect by themselves
+      await app.close().catch(() => undefined); // stops listening, closes idle connections, waits for the rest
+      await new Promise<void>((resolve) => io.close(() => resolve())); // its adapter; the server is closed
       await db.close();
     },
   };
