@@ -179,9 +179,11 @@ for (const kind of STORES) {
       const b = await connected(feed.url, { token: bob.token });
       const ack = await ask(b, 'subscribe', { model: hashA });
       const changes = collect(b, 'model:change');
+      // In seq order: over the Postgres adapter two emits may arrive in the other order (each goes out
+      // through its own NOTIFY); clients order by seq.
       const fresh = async (n: number) => {
         while (changes.items.filter((x: { seq: number }) => x.seq > ack.seq).length < n) await changes.until(changes.items.length + 1);
-        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq);
+        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq).sort((x: { seq: number }, y: { seq: number }) => x.seq - y.seq);
       };
       await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runB } });
       const [moved] = await fresh(1);
