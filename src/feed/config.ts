@@ -1,8 +1,8 @@
 // Settings from the environment (docs/feed.md, "Configuration"). A bad value stops the start with a
 // message naming the setting.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 
 export interface FeedConfig {
   port: number;
@@ -92,6 +92,63 @@ function secretSetting(env: NodeJS.ProcessEnv, databaseUrl: string, production: 
   return { jwtSecret: secret, secretSource: { created: file } };
 }
 
+/** What a file that is not a regular file is, for the refusal. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/** The deepest existing ancestor of `path` (itself when it exists), symlinks resolved. */
+function realExisting(path: string): string {
+  let at = path;
+  for (;;) {
+    try {
+      return realpathSync(at);
+    } catch {
+      const up = dirname(at);
+      if (up === at) return at;
+      at = up;
+    }
+  }
+}
+
+/**
+ * An SQLite store must be a regular file this process can read and write (or not exist yet: it is
+ * created). A named pipe, a device or a kernel file (/proc, /sys, /dev) is refused here, naming the
+ * setting and the path: SQLite would open a pipe it may not write for reading and wait forever for a
+ * writer (the start hung), fail with "disk I/O error" on a device, and leave its lock file beside it.
+ * The files SQLite keeps beside the store (`-lock`, `-wal`, `-shm`, `-journal`) are held to the same.
+ */
+function checkSqliteFile(file: string): void {
+  if (file === ':memory:') return;
+  const path = resolve(file);
+  const refuse = (what: string) =>
+    new ConfigError(`DATABASE_URL=sqlite:${file}: ${what}; give the path of an SQLite database file (a regular file this process can read and write, created when missing)`);
+  const real = realExisting(path);
+  const under = (root: string) => real === root || real.startsWith(`${root}${sep}`);
+  const kernel = ['/proc', '/sys', '/dev'].find((root) => under(root) && !under('/dev/shm'));
+  if (kernel) throw refuse(`${path} is under ${kernel}, a kernel file system, not a place for a database`);
+  for (const candidate of [path, ...['-lock', '-wal', '-shm', '-journal', '-lock-journal'].map((suffix) => `${path}${suffix}`)]) {
+    let stats: Stats;
+    try {
+      stats = statSync(candidate);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') continue;
+      throw refuse(`cannot look at ${candidate}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!stats.isFile()) throw refuse(`${candidate} is ${kindOf(stats)}, not a regular file`);
+    try {
+      accessSync(candidate, constants.R_OK | constants.W_OK);
+    } catch {
+      throw refuse(`${candidate} is not readable and writable by this process`);
+    }
+  }
+}
+
 export function readConfig(env: NodeJS.ProcessEnv): FeedConfig {
   const production = env['NODE_ENV'] === 'production';
   const databaseUrl = env['DATABASE_URL']?.trim() || DEFAULT_DATABASE_URL;
@@ -99,6 +156,7 @@ export function readConfig(env: NodeJS.ProcessEnv): FeedConfig {
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(databaseUrl)?.[1];
     throw new ConfigError(`DATABASE_URL: ${scheme ? `"${scheme}:" is not a store` : 'not a store URL'}; use sqlite:<file> or postgres://user:password@host:port/database`);
   }
+  if (databaseUrl.startsWith('sqlite:')) checkSqliteFile(databaseUrl.slice('sqlite:'.length));
   const settings = {
     port: intSetting(env, 'PORT', 8080, 0, 65535),
     host: env['HOST']?.trim() || '0.0.0.0',

@@ -178,7 +178,16 @@ export class PostgresDb implements Db {
 
 /** `sqlite:<file>` (relative to the working directory) or `postgres://…` / `postgresql://…`. */
 export function openDb(url: string): Db {
-  if (url.startsWith('sqlite:')) return new SqliteDb(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    try {
+      return new SqliteDb(file);
+    } catch (error) {
+      // SQLite's own words ("unable to open database file", "disk I/O error") do not say which file.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(message.includes(file) ? message : `the SQLite file ${file}: ${message}`);
+    }
+  }
   if (/^postgres(ql)?:\/\//.test(url)) return new PostgresDb(url);
   // The URL may hold a password: name only its scheme.
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];

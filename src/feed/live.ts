@@ -15,6 +15,17 @@ import type { Store } from './store';
 
 /** At most this many changes are replayed on connect; beyond it the client is told to reload. */
 export const CATCHUP_LIMIT = 1000;
+/**
+ * Catch-up reads the change log this many changes at a time (two queries a page: the changes, then their
+ * posts), so a replay of CATCHUP_LIMIT changes is at most 2 × 10 + 1 queries, and holds one page of
+ * posts in memory at a time.
+ */
+export const CATCHUP_PAGE = 100;
+/**
+ * A socket follows at most this many models at once (each is a room the server keeps for the socket's
+ * life): past it `subscribe` answers too_many_subscriptions; unsubscribe from one first.
+ */
+export const SUBSCRIPTION_LIMIT = 100;
 
 type Ack = (answer: unknown) => void;
 
@@ -114,7 +125,17 @@ export class Live {
     });
 
     handle('subscribe', SubscribeRequest, async ({ model }) => {
-      await socket.join(`model:${model}`);
+      const room = `model:${model}`;
+      // Checked and joined without an await between, so concurrent subscribes cannot pass the limit together.
+      if (!socket.rooms.has(room)) {
+        const subscribed = [...socket.rooms].filter((r) => r.startsWith('model:')).length;
+        if (subscribed >= SUBSCRIPTION_LIMIT) {
+          throw new HttpError(429, 'too_many_subscriptions', `this connection follows ${subscribed} models, the most it may; unsubscribe from one before subscribing to another`, {
+            limit: SUBSCRIPTION_LIMIT,
+          });
+        }
+      }
+      await socket.join(room);
       // The posts hold every change up to `seq` (read first): a model:change the broadcast delivers after
       // this answer with a seq at most that one is already in them (with the Postgres adapter a post's
       // emit reaches this process's clients only after its NOTIFY round trip), so clients drop it.
@@ -127,37 +148,63 @@ export class Live {
       return { model };
     });
     handle('catchup', CatchupRequest, async ({ since: from, limit }) => {
-      const max = limit ?? CATCHUP_LIMIT;
-      const changes = await this.changes(from, max + 1);
-      return { changes: changes.slice(0, max), more: changes.length > max };
+      const changes: Change[] = [];
+      const { more, through } = await this.changePages(from, limit ?? CATCHUP_LIMIT, (page) => void changes.push(...page));
+      // `seq`: the last change this answer covers, the `since` of the next catchup. It may be past the
+      // last of `changes` (a post created and deleted since shows only as its deletion).
+      return { changes, more, seq: through };
     });
 
     if (since !== undefined) {
       // Sent after the socket joined the broadcast, so nothing falls between replay and live events;
       // a change may come twice (replayed and live): clients drop a seq they have seen.
-      Promise.all([this.store.lastSeq(), this.changes(since, CATCHUP_LIMIT + 1)]).then(
-        ([last, changes]) => {
-          if (since > last) {
-            // The client saw changes this store never made (it was replaced, or restored from a backup):
-            // nothing can be replayed, and the seqs it saw will be given again. It reloads and starts over
-            // from this store's last seq.
-            socket.emit('feed:resync', { reason: `the last change seen (seq ${since}) is ahead of this store's last change (seq ${last}); reload GET /feed/posts`, seq: last });
-            return;
-          }
-          for (const change of changes.slice(0, CATCHUP_LIMIT)) {
+      const replay = async () => {
+        const last = await this.store.lastSeq();
+        if (since > last) {
+          // The client saw changes this store never made (it was replaced, or restored from a backup):
+          // nothing can be replayed, and the seqs it saw will be given again. It reloads and starts over
+          // from this store's last seq.
+          socket.emit('feed:resync', { reason: `the last change seen (seq ${since}) is ahead of this store's last change (seq ${last}); reload GET /feed/posts`, seq: last });
+          return;
+        }
+        // A page at a time, each sent before the next is read; a client that leaves stops the reading.
+        const { more } = await this.changePages(since, CATCHUP_LIMIT, (page) => {
+          for (const change of page) {
             if (change.type === 'post:deleted') socket.emit(change.type, { seq: change.seq, id: change.id, ...(change.model ? { model: change.model } : {}) });
             else socket.emit(change.type, { seq: change.seq, post: change.post });
           }
-          if (changes.length > CATCHUP_LIMIT) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts`, seq: last });
-        },
-        (error: unknown) => this.log.error({ err: error }, 'live catch-up failed'),
-      );
+          return socket.connected;
+        });
+        if (more && socket.connected) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts`, seq: last });
+      };
+      replay().catch((error: unknown) => this.log.error({ err: error }, 'live catch-up failed'));
     }
   }
 
-  /** Changes after `since`; a created or updated post that is gone since is reported by its deletion. */
-  private async changes(since: number, limit: number): Promise<Change[]> {
-    const rows = await this.store.changesSince(since, limit);
+  /**
+   * The changes after `since`, at most `max`, read CATCHUP_PAGE at a time and handed to `onPage` in seq
+   * order (a created or updated post that is gone since is reported by its deletion, so a page may hand
+   * on fewer). `max` counts the change log's entries, so the reading is bounded whatever was deleted.
+   * `onPage` returning false stops it. `more`: there are changes beyond `max`; `through`: the last change
+   * read.
+   */
+  private async changePages(since: number, max: number, onPage: (changes: Change[]) => boolean | void): Promise<{ more: boolean; through: number }> {
+    let through = since;
+    let left = max;
+    for (;;) {
+      // One more than is left tells whether there are changes beyond `max` without another query.
+      const asked = Math.min(CATCHUP_PAGE, left + 1);
+      const rows = await this.store.changesSince(through, asked);
+      const taken = rows.slice(0, left);
+      left -= taken.length;
+      if (taken.length) through = taken[taken.length - 1]!.seq;
+      if (taken.length && onPage(this.asChanges(taken)) === false) return { more: false, through };
+      if (rows.length > taken.length) return { more: true, through };
+      if (rows.length < asked) return { more: false, through };
+    }
+  }
+
+  private asChanges(rows: Awaited<ReturnType<Store['changesSince']>>): Change[] {
     const out: Change[] = [];
     for (const row of rows) {
       const model = row.model_hash ?? undefined;

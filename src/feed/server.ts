@@ -75,6 +75,20 @@ function withHash(run: Run): Run {
   return { ...run, model: { ...run.model, hash } };
 }
 
+/** Strict UTF-8: a byte sequence that is not UTF-8 is an error, not U+FFFD. A leading BOM is dropped. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined when there is none. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  for (const parameter of contentType.split(';').slice(1)) {
+    const eq = parameter.indexOf('=');
+    if (eq < 0 || parameter.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    return parameter.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return undefined;
+}
+
 export async function createFeedServer(config: FeedConfig): Promise<FeedServer> {
   let db: Db;
   let migrated: number[];
@@ -101,6 +115,9 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // While closing, requests that still arrive on open connections are answered (with Connection:
+    // close, see onSend below), not refused with fastify's own 503 body.
+    return503OnClosing: false,
     // Respond to a client that stops reading instead of waiting forever.
     connectionTimeout: 60_000,
     requestTimeout: 60_000,
@@ -127,15 +144,35 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       socket.destroy(error);
     },
   });
+  // From the start of close() on, every answer ends its connection: a keep-alive client would otherwise
+  // hold the closing server open for the keep-alive timeout (72 s; a process manager's SIGKILL comes
+  // sooner and cuts the requests then in flight), and could go on sending requests all the while.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
   // Bodies are JSON only: text/plain would otherwise be accepted as a string.
   app.removeContentTypeParser('text/plain');
   // A request that carries no content (DELETE, GET, OPTIONS) may still say Content-Type: application/json
   // — several HTTP clients do; an empty body is no body there. POST and PUT still need one.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if ((body === '' || body.length === 0) && request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return done(null, undefined);
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  // The body is read as bytes and decoded here: JSON is UTF-8 (RFC 8259), and a body declared in another
+  // charset (`charset=utf-16`, `iso-8859-1`) was read as UTF-8 anyway and stored misread (é as U+FFFD),
+  // as were bytes that are not UTF-8 at all. The first is a 415, the second a 400 at `body`.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (body.length === 0 && request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return done(null, undefined);
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return done(new HttpError(415, 'unsupported_media_type', `the body's charset is "${charset}"; send JSON in UTF-8 (Content-Type: application/json, or application/json; charset=utf-8)`, { charset }), undefined);
+    }
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      const message = 'not valid UTF-8 (a JSON body is UTF-8)';
+      return done(new HttpError(400, 'validation', `body: ${message}`, { issues: [{ path: 'body', message }] }), undefined);
+    }
     // fastify says "Body is not valid JSON" for both broken JSON and a __proto__ key: say which, and where.
     return json(request, text, (error, value) => {
       if ((error as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return done(error, value);
@@ -352,9 +389,14 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       return { url: address, port };
     },
     async close() {
+      // Requests in flight are answered (and their connections then closed) before the store closes.
+      // io.close() first, as before, waited for the HTTP server to close, which a kept-alive connection
+      // delays by the keep-alive timeout, while requests on it were still served as if nothing happened.
+      closing = true;
       live.close();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
-      await app.close().catch(() => undefined);
+      io.engine.close(); // ends every live connection as a dropped transport: clients reconnect by themselves
+      await app.close().catch(() => undefined); // stops listening, closes idle connections, waits for the rest
+      await new Promise<void>((resolve) => io.close(() => resolve())); // its adapter; the server is closed
       await db.close();
     },
   };

@@ -183,6 +183,8 @@ export const Change = z.discriminatedUnion('type', [
 export const ERROR_CODES = [
   'validation', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'username_taken',
   'payload_too_large', 'unsupported_media_type', 'rate_limited', 'bad_request', 'internal',
+  // Live channel only (an acknowledgement's error): a `subscribe` past the per-connection limit.
+  'too_many_subscriptions',
 ] as const;
 export const ErrorBody = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string(), details: z.unknown().optional() }),

@@ -314,15 +314,25 @@ export class Store {
     return { seq: Number(change!.rows[0]!['seq']) };
   }
 
-  /** Changes after `since`, oldest first, with the post as it is now (absent once deleted). */
+  /**
+   * Changes after `since`, oldest first, at most `limit`, with the post as it is now (absent once
+   * deleted): two queries whatever the limit (the changes, then their distinct posts), not one per change.
+   */
   async changesSince(since: number, limit: number): Promise<(ChangeRow & { post?: PostRow })[]> {
     const changes = await this.db.query<ChangeRow>('SELECT seq, type, post_id, model_hash FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [since, limit]);
-    const out: (ChangeRow & { post?: PostRow })[] = [];
-    for (const change of changes) {
-      const post = change.type === 'post:deleted' ? undefined : await this.post(change.post_id);
-      out.push({ ...change, seq: Number(change.seq), ...(post ? { post } : {}) });
+    const ids = [...new Set(changes.filter((c) => c.type !== 'post:deleted').map((c) => c.post_id))];
+    const posts = new Map<string, PostRow>();
+    if (ids.length) {
+      const rows = await this.db.query<PostRow>(
+        `SELECT ${POST_COLUMNS} FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+        ids,
+      );
+      for (const row of rows) posts.set(row.id, row);
     }
-    return out;
+    return changes.map((change) => {
+      const post = change.type === 'post:deleted' ? undefined : posts.get(change.post_id);
+      return { ...change, seq: Number(change.seq), ...(post ? { post } : {}) };
+    });
   }
 
   async lastSeq(): Promise<number> {

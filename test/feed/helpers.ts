@@ -4,7 +4,7 @@
 // Without either, the Postgres tests skip with a message — except in CI (CI=true), where they fail.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect as netConnect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -100,9 +100,11 @@ export function startFeed(options: StartOptions = {}): Promise<FeedProcess> {
 }
 
 /** Runs `node dist/feed.js` expecting it to refuse to start; its exit code and output. */
-export function refusedStart(env: NodeJS.ProcessEnv, cwd = ROOT): Promise<{ code: number | null; output: string }> {
+export function refusedStart(env: NodeJS.ProcessEnv, cwd = ROOT, options: { user?: string } = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FEED], { cwd, env: { PATH: process.env['PATH'], HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // `user`: run as that user (through runuser; the tests run as root in CI).
+    const [command, args] = options.user ? ['runuser', ['-u', options.user, '--', process.execPath, FEED]] : [process.execPath, [FEED]];
+    const child = spawn(command, args, { cwd, env: { PATH: process.env['PATH'], HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => {
@@ -112,9 +114,20 @@ export function refusedStart(env: NodeJS.ProcessEnv, cwd = ROOT): Promise<{ code
         reject(new Error(`assay-feed started although it should have refused:\n${text}`));
       }
     });
-    child.once('exit', (code) => resolve({ code, output: text }));
+    // A start that neither listens nor exits (it hangs) is ended here, so the test fails instead of
+    // leaving the process behind; the guard is far longer than any refusal takes.
+    const guard = setTimeout(() => {
+      child.kill('SIGTERM'); // runuser passes SIGTERM on; a start that hangs has no handler for it yet
+      reject(new Error(`assay-feed neither started nor exited within ${HANG_GUARD_MS} ms (it hangs):\n${text}`));
+    }, HANG_GUARD_MS);
+    child.once('exit', (code) => {
+      clearTimeout(guard);
+      resolve({ code, output: text });
+    });
   });
 }
+
+const HANG_GUARD_MS = 40_000;
 
 // ---- HTTP ------------------------------------------------------------------------------------------
 
@@ -273,3 +286,78 @@ export function stopPostgres(): void {
 // The cluster is shared by every feed test file; it stops when mocha ends. (The bench imports this file
 // outside mocha.)
 if (typeof after === 'function') after(() => stopCluster?.());
+
+// ---- a PostgreSQL wire counter ---------------------------------------------------------------------
+
+export interface CountingProxy {
+  /** `url` with the host and port of the proxy. */
+  url: string;
+  /** Queries the clients sent so far: simple queries ('Q') and extended-protocol Syncs ('S'). */
+  queries(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL that counts the queries going through it, reading the frontend
+ * protocol's message framing (a startup message without a type byte, then type + int32 length).
+ */
+export function countingProxy(target: string): Promise<CountingProxy> {
+  const to = new URL(target);
+  let count = 0;
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((client) => {
+    const upstream = netConnect(Number(to.port || 5432), to.hostname);
+    sockets.add(client).add(upstream);
+    let started = false;
+    let pending = Buffer.alloc(0);
+    client.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      for (;;) {
+        if (!started) {
+          if (pending.length < 8) break;
+          const length = pending.readInt32BE(0);
+          if (pending.length < length) break;
+          // An SSLRequest or GSSENCRequest is answered before the real startup message.
+          const code = pending.readInt32BE(4);
+          if (code !== 80877103 && code !== 80877104) started = true;
+          pending = pending.subarray(length);
+        } else {
+          if (pending.length < 5) break;
+          const length = pending.readInt32BE(1);
+          if (pending.length < 1 + length) break;
+          const type = String.fromCharCode(pending[0]!);
+          if (type === 'Q' || type === 'S') count++;
+          pending = pending.subarray(1 + length);
+        }
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      const url = new URL(target);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      resolve({
+        url: url.toString(),
+        queries: () => count,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const s of sockets) s.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -421,6 +421,37 @@ for (const kind of STORES) {
         assert.equal(long.status, 400);
         assert.equal(long.json.error.details.issues[0].path, 'body.body');
       });
+
+      it('refuses a body declared in a charset other than UTF-8 (415) and bytes that are not UTF-8 (400), storing nothing misread', async () => {
+        const before = (await call(base, 'GET', '/feed/posts?limit=100', { token: ada.token })).json.posts.length;
+        const send = (contentType: string, bytes: Buffer) =>
+          fetch(`${base}/feed/post`, { method: 'POST', headers: { authorization: `Bearer ${ada.token}`, 'content-type': contentType }, body: new Uint8Array(bytes) }).then(async (r) => ({
+            status: r.status,
+            json: (await r.json()) as any,
+          }));
+        // "Café" as a UTF-16 or Latin-1 client sends it: before, read as UTF-8 and stored as "Caf\uFFFD" (201).
+        for (const [contentType, bytes] of [
+          ['application/json; charset=utf-16le', Buffer.from('{"title":"Café"}', 'utf16le')],
+          ['application/json; charset=UTF-16', Buffer.from('{"title":"Café"}', 'utf16le')],
+          ['application/json;charset="iso-8859-1"', Buffer.from('{"title":"Café"}', 'latin1')],
+          ['application/json; charset=latin1', Buffer.from('{"title":"Café"}', 'latin1')],
+        ] as const) {
+          const r = await send(contentType, bytes);
+          assert.equal(r.status, 415, contentType);
+          assertErrorBody(r.json, 'unsupported_media_type');
+          assert.match(r.json.error.message, /charset is "(utf-16le|utf-16|iso-8859-1|latin1)"; send JSON in UTF-8/);
+        }
+        const notUtf8 = await send('application/json', Buffer.from('{"title":"Café"}', 'latin1'));
+        assert.equal(notUtf8.status, 400);
+        assert.deepEqual(notUtf8.json.error.details.issues, [{ path: 'body', message: 'not valid UTF-8 (a JSON body is UTF-8)' }]);
+        assert.equal((await call(base, 'GET', '/feed/posts?limit=100', { token: ada.token })).json.posts.length, before);
+        // UTF-8, declared or not (any spelling), is read as such.
+        for (const contentType of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json; charset=utf8']) {
+          const r = await send(contentType, Buffer.from('{"title":"Café ✓"}', 'utf8'));
+          assert.equal(r.status, 201, contentType);
+          assert.equal(r.json.title, 'Café ✓');
+        }
+      });
     });
 
     describe('the HTTP layer', () => {

@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { SignJWT } from 'jose';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { modelHash } from '../../src/feed/shapes';
-import { call, ensureBuilt, newUser, sampleRun, SECRET, startFeed, type FeedProcess } from './helpers';
+import { call, countingProxy, ensureBuilt, newUser, sampleRun, SECRET, startFeed, type FeedProcess } from './helpers';
 import { STORES, type TestStore } from './stores';
 
 const sockets: Socket[] = [];
@@ -151,6 +151,26 @@ for (const kind of STORES) {
       assert.deepEqual(await ask(b, 'unsubscribe', { model: hashA }), { ok: true, model: hashA });
     });
 
+    it('limits a connection to 100 subscribed models, answering too_many_subscriptions past it', async () => {
+      const b = await connected(feed.url, { token: bob.token });
+      const hash = (i: number) => `sha256:${i.toString(16).padStart(64, '0')}`;
+      for (let i = 0; i < 100; i++) assert.equal((await ask(b, 'subscribe', { model: hash(i) })).ok, true, `subscription ${i + 1}`);
+      // Before, every subscription was kept (a room per model for the socket's life), without end.
+      const over = await ask(b, 'subscribe', { model: hash(100) });
+      assert.deepEqual(over, {
+        ok: false,
+        error: { code: 'too_many_subscriptions', message: 'this connection follows 100 models, the most it may; unsubscribe from one before subscribing to another', details: { limit: 100 } },
+      });
+      // Subscribing again to a model it follows is no new subscription; unsubscribing makes room.
+      assert.equal((await ask(b, 'subscribe', { model: hash(7) })).ok, true);
+      assert.equal((await ask(b, 'unsubscribe', { model: hash(7) })).ok, true);
+      assert.equal((await ask(b, 'subscribe', { model: hash(100) })).ok, true);
+      assert.equal((await ask(b, 'subscribe', { model: hash(101) })).error.code, 'too_many_subscriptions');
+      // The limit is the connection's: another one of the same user subscribes.
+      const c = await connected(feed.url, { token: bob.token });
+      assert.equal((await ask(c, 'subscribe', { model: hash(101) })).ok, true);
+    });
+
     it('sends a model\'s subscribers the update that moves a post to another model or drops its run, and the deletion', async () => {
       const runA = sampleRun('part def Moving;');
       const runB = sampleRun('part def Elsewhere;');
@@ -159,9 +179,11 @@ for (const kind of STORES) {
       const b = await connected(feed.url, { token: bob.token });
       const ack = await ask(b, 'subscribe', { model: hashA });
       const changes = collect(b, 'model:change');
+      // In seq order: over the Postgres adapter two emits may arrive in the other order (each goes out
+      // through its own NOTIFY); clients order by seq.
       const fresh = async (n: number) => {
         while (changes.items.filter((x: { seq: number }) => x.seq > ack.seq).length < n) await changes.until(changes.items.length + 1);
-        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq);
+        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq).sort((x: { seq: number }, y: { seq: number }) => x.seq - y.seq);
       };
       await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runB } });
       const [moved] = await fresh(1);
@@ -219,6 +241,92 @@ for (const kind of STORES) {
       assert.equal(u1.post.id, missed1.id);
       assert.equal(d2.id, missed2.id);
       assert.ok(c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq, 'c1.seq > seq && u1.seq > c1.seq && d2.seq > u1.seq');
+    });
+
+    /** Appends `n` changes to the log (as the server writes them): updated `updated`, created `created`, deleted `deleted`, in turn. */
+    async function appendChanges(n: number, ids: { updated: string; created: string; deleted: string }): Promise<number> {
+      const base = Number((await store.sql('SELECT MAX(seq) AS seq FROM changes'))[0]!['seq']);
+      await store.sql(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${n})
+         INSERT INTO changes (type, post_id, model_hash, at)
+         SELECT CASE i % 3 WHEN 0 THEN 'post:updated' WHEN 1 THEN 'post:created' ELSE 'post:deleted' END,
+                CASE i % 3 WHEN 0 THEN $1 WHEN 1 THEN $2 ELSE $3 END, NULL, 0 FROM n ORDER BY i`,
+        [ids.updated, ids.created, ids.deleted],
+      );
+      return base;
+    }
+
+    /** Connects with `since` and gathers the replay, in arrival order, up to and with its feed:resync. */
+    async function replayUntilResync(url: string, since: number) {
+      const socket = open(url, { token: bob.token, since });
+      const events: { event: string; payload: any }[] = [];
+      const done = new Promise<void>((resolve) => socket.once('feed:resync', () => resolve()));
+      for (const event of ['post:created', 'post:updated', 'post:deleted', 'feed:resync']) socket.on(event, (payload: unknown) => events.push({ event, payload }));
+      await done;
+      return { socket, events };
+    }
+
+    it('replays a long absence page by page: every change once, in seq order, then feed:resync past 1,000 (as catchup answers)', async () => {
+      const updated = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'often edited', run: sampleRun('part def Often;') } })).json;
+      const created = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'still here' } })).json;
+      const deleted = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'gone' } })).json;
+      await call(feed.url, 'DELETE', `/feed/post/${deleted.id}`, { token: ada.token });
+      const base = await appendChanges(1004, { updated: updated.id, created: created.id, deleted: deleted.id });
+
+      const { socket, events } = await replayUntilResync(feed.url, base);
+      assert.equal(events.length, 1001);
+      const resync = events[1000]!;
+      assert.equal(resync.event, 'feed:resync');
+      assert.deepEqual(resync.payload, { reason: 'more than 1000 changes were missed; reload GET /feed/posts', seq: base + 1004 });
+      const replayed = events.slice(0, 1000);
+      replayed.forEach(({ event, payload }, k) => {
+        const i = k + 1;
+        assert.equal(payload.seq, base + i);
+        const [type, id] = i % 3 === 0 ? ['post:updated', updated.id] : i % 3 === 1 ? ['post:created', created.id] : ['post:deleted', deleted.id];
+        assert.equal(event, type, `change ${i}`);
+        assert.equal(type === 'post:deleted' ? payload.id : payload.post.id, id, `change ${i}`);
+      });
+      assert.deepEqual(replayed[2]!.payload.post, (await call(feed.url, 'GET', `/feed/post/${updated.id}`, { token: ada.token })).json);
+
+      // `catchup` answers the same changes; `seq` says where the next one goes on from.
+      const ack = await ask(socket, 'catchup', { since: base });
+      assert.equal(ack.ok, true);
+      assert.equal(ack.more, true);
+      assert.equal(ack.seq, base + 1000);
+      assert.deepEqual(ack.changes, replayed.map(({ event, payload }) => ({ type: event, ...payload })));
+      const rest = await ask(socket, 'catchup', { since: ack.seq, limit: 3 });
+      assert.deepEqual(rest.changes.map((c: { seq: number }) => c.seq), [base + 1001, base + 1002, base + 1003]);
+      assert.equal(rest.more, true);
+      const end = await ask(socket, 'catchup', { since: rest.seq, limit: 3 });
+      assert.deepEqual([end.changes.map((c: { seq: number }) => c.seq), end.more, end.seq], [[base + 1004], false, base + 1004]);
+    });
+
+    it('tells a client to resync past 1,000 missed changes even when many were of posts deleted since', async () => {
+      const gone = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'busy, then gone' } })).json;
+      await call(feed.url, 'DELETE', `/feed/post/${gone.id}`, { token: ada.token });
+      const base = await appendChanges(1004, { updated: gone.id, created: gone.id, deleted: gone.id });
+      // Before, the 1,001 changes read held only 333 that could be sent, so no feed:resync came and the
+      // changes past them were never told (this waited for ever).
+      const { events } = await replayUntilResync(feed.url, base);
+      const replayed = events.slice(0, -1);
+      assert.deepEqual(replayed.map((e) => e.event), Array(333).fill('post:deleted'));
+      assert.deepEqual(replayed.map((e) => e.payload.seq), Array.from({ length: 333 }, (_, k) => base + 3 * k + 2));
+      assert.deepEqual(events[events.length - 1], { event: 'feed:resync', payload: { reason: 'more than 1000 changes were missed; reload GET /feed/posts', seq: base + 1004 } });
+    });
+
+    it('answers catchup with where to go on from when the changes it read were of posts deleted since', async () => {
+      const gone = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'edited, then gone' } })).json;
+      const base = Number((await store.sql('SELECT MAX(seq) AS seq FROM changes'))[0]!['seq']);
+      for (let i = 0; i < 3; i++) await call(feed.url, 'PUT', `/feed/post/${gone.id}`, { token: ada.token, body: { body: `edit ${i}` } });
+      await call(feed.url, 'DELETE', `/feed/post/${gone.id}`, { token: ada.token });
+      const a = await connected(feed.url, { token: ada.token });
+      // Before, the three edits of a deleted post filled the page: `{ changes: [], more: false }`, and the
+      // deletion was never told.
+      const first = await ask(a, 'catchup', { since: base, limit: 2 });
+      assert.deepEqual([first.changes, first.more, first.seq], [[], true, base + 2]);
+      const next = await ask(a, 'catchup', { since: first.seq, limit: 2 });
+      assert.deepEqual(next.changes.map((c: { type: string; id?: string }) => [c.type, c.id]), [['post:deleted', gone.id]]);
+      assert.equal(next.more, false);
     });
 
     it('acknowledges an event it does not listen for with not_found, instead of leaving the client waiting', async () => {
@@ -321,6 +429,27 @@ for (const kind of STORES) {
           assert.equal((await call(other.url, 'GET', `/feed/post/${viaSecond.id}`, { token: bob.token })).status, 404);
         } finally {
           await other.stop();
+        }
+      });
+
+      it('replays 1,000 missed changes with a bounded number of database queries, not one per change', async () => {
+        const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'counted' } })).json;
+        const gone = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'counted, gone' } })).json;
+        await call(feed.url, 'DELETE', `/feed/post/${gone.id}`, { token: ada.token });
+        const proxy = await countingProxy(store.url);
+        const counted = await startFeed({ env: { DATABASE_URL: proxy.url } });
+        try {
+          const base = await appendChanges(1004, { updated: post.id, created: post.id, deleted: gone.id });
+          const before = proxy.queries();
+          const { events } = await replayUntilResync(counted.url, base);
+          const used = proxy.queries() - before;
+          assert.equal(events.length, 1001);
+          // The handshake's user, the last seq, and 11 pages of changes with 10 of posts (plus the socket.io
+          // adapter's heartbeat); before, 1,000 post reads on top.
+          assert.ok(used <= 40, `${used} queries for a replay of 1,000 changes`);
+        } finally {
+          await counted.stop();
+          await proxy.close();
         }
       });
 

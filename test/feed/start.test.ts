@@ -1,10 +1,11 @@
 // Starting assay-feed: refusals that name the setting, and the development first run that makes and
 // keeps its own signing secret beside the SQLite file.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { timeOrderedId } from '../../src/feed/store';
-import { call, ensureBuilt, postgres, refusedStart, startFeed, tempDir } from './helpers';
+import { call, ensureBuilt, postgres, refusedStart, ROOT, startFeed, tempDir } from './helpers';
 
 describe('feed: starting assay-feed', function () {
   this.timeout(60_000);
@@ -78,6 +79,39 @@ describe('feed: starting assay-feed', function () {
     const killed = await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } });
     await new Promise<void>((resolve) => (killed.child.once('exit', () => resolve()), killed.child.kill('SIGKILL')));
     await (await startFeed({ env: { DATABASE_URL: `sqlite:${file}` } })).stop();
+  });
+
+  it('refuses an SQLite path that is a named pipe it cannot write, naming the setting and the path, instead of hanging', async () => {
+    // SQLite opens a file it may not write read-only, and opening a FIFO read-only waits for a writer:
+    // the start hung without a word. Root may write any FIFO, so as root the server runs as nobody.
+    const dir = tempDir();
+    chmodSync(dir, 0o777);
+    const fifo = join(dir, 'feed.db');
+    const made = spawnSync('mkfifo', ['-m', '0644', fifo]);
+    assert.equal(made.status, 0, String(made.stderr));
+    const asRoot = process.getuid?.() === 0;
+    if (!asRoot) chmodSync(fifo, 0o444);
+    const r = await refusedStart({ DATABASE_URL: `sqlite:${fifo}` }, ROOT, asRoot ? { user: 'nobody' } : {});
+    assert.equal(r.code, 2, r.output);
+    assert.ok(r.output.includes(`DATABASE_URL=sqlite:${fifo}: ${fifo} is a named pipe (FIFO), not a regular file`), r.output);
+    // Refused before anything was made beside it: no lock file, no generated secret.
+    assert.deepEqual(readdirSync(dir), ['feed.db']);
+  });
+
+  it('refuses a directory, a device or a kernel file as the SQLite store, naming the setting and the path (exit 2)', async () => {
+    const dir = tempDir();
+    const lockBefore = existsSync('/dev/null-lock');
+    for (const [path, what] of [
+      [dir, `${dir} is a directory, not a regular file`],
+      ['/dev/null', '/dev/null is under /dev, a kernel file system'],
+      ['/proc/self/status', '/proc/self/status is under /proc, a kernel file system'],
+    ] as const) {
+      const r = await refusedStart({ JWT_SECRET: 'x'.repeat(40), DATABASE_URL: `sqlite:${path}` });
+      assert.equal(r.code, 2, r.output);
+      assert.ok(r.output.includes(`DATABASE_URL=sqlite:${path}: ${what}`), r.output);
+    }
+    // Before, the server left its lock file in /dev (and failed with only "disk I/O error").
+    if (!lockBefore) assert.equal(existsSync('/dev/null-lock'), false);
   });
 
   it('says so when the Postgres store cannot be reached, without the password', async () => {
