@@ -668,16 +668,23 @@ export class ModelIndex {
     if (hit) return hit;
     const roots = this.redefinitionRoots(feature);
     const out: ModelElement[] = [];
-    for (const f of this.featuresOf(owner)) {
-      if (f === feature || f.node.kind !== 'Usage') continue;
-      for (const r of f.node.relations) {
-        if (r.relation !== 'subsetting') continue;
-        const t = this.resolveReference(f.parent ?? f, r.target, f);
-        if (t && this.redefinitionRoots(t).some((x) => roots.includes(x))) {
-          out.push(f);
-          break;
+    // A redefinition keeps what it redefines subsets (`part :>> engine { … }` in a subtype, where the
+    // supertype's `engine :> carParts`): a redefining feature's values are the redefined feature's
+    // (KerML 7.3.4.6), so they are values of every feature that one subsets (7.3.4.5).
+    const subsets = (f: ModelElement): boolean => {
+      for (const x of this.redefinitionRoots(f)) {
+        if (x.node.kind !== 'Usage') continue;
+        for (const r of x.node.relations) {
+          if (r.relation !== 'subsetting') continue;
+          const t = this.resolveReference(x.parent ?? x, r.target, x);
+          if (t && this.redefinitionRoots(t).some((y) => roots.includes(y))) return true;
         }
       }
+      return false;
+    };
+    for (const f of this.featuresOf(owner)) {
+      if (f === feature || f.node.kind !== 'Usage' || roots.includes(f)) continue;
+      if (subsets(f)) out.push(f);
     }
     byFeature.set(feature, out);
     return out;
@@ -1029,3 +1036,4 @@ export function typeName(feature: ModelElement, index?: ModelIndex, seen = new S
   }
   return undefined;
 }
+
