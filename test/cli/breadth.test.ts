@@ -36,6 +36,10 @@ describe('breadth of semantics (CLI)', function () {
     assert.equal(a.answer.standing?.strength, 'proved');
     return Object.fromEntries((a.answer.result?.values ?? []).map((v) => [v.name, v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value)]));
   }
+  function refusal(a: { code: number | null; answer: Answer }): string {
+    assert.equal(a.code, 3, JSON.stringify(a.answer));
+    return [a.answer.error?.message ?? '', ...(a.answer.error?.reasons ?? []).map((r) => r.reason)].join('; ');
+  }
 
   describe('a redefinition keeps the subsetting of the feature it redefines', () => {
     // The mass roll-up pattern: `engine :> carParts` in car; c :> car redefines engine and transmission.
@@ -75,6 +79,64 @@ describe('breadth of semantics (CLI)', function () {
       // d: 1000 + 7 (engine, redefined again) + 50 (c's transmission) = 1057 kg, with 2 carParts
       assert.deepEqual(values(ask(chain, 'evaluate', 'P::d::totalMass')), { totalMass: '1057 [kg]' });
       assert.equal(values(ask(chain, 'evaluate', 'P::d::carParts')).count, '2');
+    });
+  });
+
+  describe('a constraint named by reference with its parameters bound in the body', () => {
+    // `assert c { in x = …; }` (SysML AssertConstraintUsage referencing c): the constraint c with those
+    // arguments, its parameters redefined by position (as `:> c { … }` does).
+    const model = `package R {
+      private import ScalarValues::*;
+      constraint def Lim { in x : Integer; in y : Integer; x < y }
+      constraint lim : Lim { in x : Integer = 3; in y : Integer = 10; }
+      requirement within { require lim { in x = 5; } }
+      requirement over { require lim { in x = 50; } }
+      requirement both { require lim { in x = 5; in y = 4; } }
+      part heavy { assert lim { in x = 50; } }
+      part light { attribute v : Integer = 7; assert lim { in x = v; } }
+      part negated { assert not lim { in x = 50; } }
+      part misplaced { assert lim { in y = 2; } }
+      part mixed { assert lim { in x = 5; x > 2 } }
+    }`;
+    it('evaluates a requirement that requires it: 5 < 10 holds, 50 < 10 and 5 < 4 do not', () => {
+      assert.deepEqual(values(ask(model, 'evaluate', 'R::within')), { within: 'true' });
+      assert.deepEqual(values(ask(model, 'evaluate', 'R::over')), { over: 'false' });
+      assert.deepEqual(values(ask(model, 'evaluate', 'R::both')), { both: 'false' });
+    });
+    it('checks a part that asserts it, with its own features as arguments, and `assert not`', () => {
+      assert.deepEqual(values(ask(model, 'evaluate', 'R::heavy')), { lim: 'false' });
+      assert.deepEqual(values(ask(model, 'evaluate', 'R::light')), { lim: 'true' }); // 7 < 10
+      assert.deepEqual(values(ask(model, 'evaluate', 'R::negated')), { 'not lim': 'true' }); // not (50 < 10)
+    });
+    it('solves with it: v < 10 from the asserted constraint, so v > 20 cannot hold', () => {
+      const solver = `package S {
+        constraint def Lim { in x : ScalarValues::Real; in y : ScalarValues::Real; x < y }
+        constraint lim : Lim { in x : ScalarValues::Real = 3.0; in y : ScalarValues::Real = 10.0; }
+        part p { attribute v : ScalarValues::Real; assert lim { in x = v; } }
+      }`;
+      const big = ask(solver, 'satisfiable', 'S::p', '--input', 'v:Real:0..100', '--condition', 'big=v > 20.0');
+      assert.equal(big.code, 0, JSON.stringify(big.answer));
+      assert.equal(big.answer.result?.claim, 'unsatisfiable');
+      const small = ask(solver, 'satisfiable', 'S::p', '--input', 'v:Real:0..100', '--condition', 'small=v > 2.0');
+      assert.equal(small.code, 0, JSON.stringify(small.answer));
+      assert.equal(small.answer.result?.claim, 'satisfiable');
+    });
+    it('binds features redefined by name (`:>> mass = …`) as well: not (20 < 10) holds, not (10 < 20) does not', () => {
+      const byName = `package M {
+        private import ISQ::MassValue;
+        private import SI::kg;
+        part a { attribute mass : MassValue = 10 [kg]; }
+        part b { attribute mass : MassValue = 20 [kg]; }
+        constraint massLimitation { attribute mass : MassValue; attribute massLimit : MassValue; mass < massLimit }
+        part heavier { assert not massLimitation { :>> mass = b.mass; :>> massLimit = a.mass; } }
+        part lighter { assert not massLimitation { :>> mass = a.mass; :>> massLimit = b.mass; } }
+      }`;
+      assert.deepEqual(values(ask(byName, 'evaluate', 'M::heavier')), { 'not massLimitation': 'true' });
+      assert.deepEqual(values(ask(byName, 'evaluate', 'M::lighter')), { 'not massLimitation': 'false' });
+    });
+    it('refuses a parameter out of its place and an expression of its own beside the reference', () => {
+      assert.match(refusal(ask(model, 'evaluate', 'R::misplaced')), /parameter 'y' .* 1st, and lim's 1st is 'x'/);
+      assert.match(refusal(ask(model, 'evaluate', 'R::mixed')), /names a constraint and states an expression of its own/);
     });
   });
 

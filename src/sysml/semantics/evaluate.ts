@@ -1194,12 +1194,33 @@ export function referenceExpression(ref: Reference): Expression {
  * the referenced feature), or undefined when it names none.
  */
 export function referencedConstraint(u: Usage): Reference | undefined {
+  return isReferencingWithParameters(u) ? undefined : constraintReference(u);
+}
+
+/** The constraint a constraint usage names by reference subsetting, however it is read (for its label). */
+export function constraintReference(u: Usage): Reference | undefined {
   return u.keyword === 'constraint' ? u.relations.find((r) => r.relation === 'reference')?.target : undefined;
+}
+
+/**
+ * A constraint usage that names its constraint by reference subsetting and binds parameters in its body,
+ * stating no expression of its own (`assert massConstraint { in partMasses = (…); in massLimit = 2500
+ * [kg]; }`): its values are among the referenced constraint's (ReferenceSubsetting is a Subsetting, KerML
+ * 7.3.4.5), so it is read as a constraint of its own that specializes the one it names (the model's
+ * typesOf), its parameters redefining that one's by position, not as the named constraint itself.
+ * One that also states an expression stays refused (referencedConstraintMix).
+ */
+export function isReferencingWithParameters(u: Member | Usage | { kind: string }): boolean {
+  if (u.kind !== 'Usage') return false;
+  const usage = u as Usage;
+  if (usage.keyword !== 'constraint' || !usage.relations.some((r) => r.relation === 'reference')) return false;
+  const body = usage.body ?? [];
+  return body.some((m) => m.kind === 'Usage') && !resultExpressionOf(body);
 }
 
 /** A usage that names a constraint and states an expression of its own (`assert heavy { m < 3.0 }`): refused, the two are not conjoined here. */
 export function referencedConstraintMix(u: Usage): ValueError | undefined {
-  const ref = referencedConstraint(u);
+  const ref = constraintReference(u);
   if (!ref || !u.body || !resultExpressionOf(u.body)) return undefined;
   return error(`'${u.role ?? 'constraint'} ${referenceText(ref)}' names a constraint and states an expression of its own: not modeled`, u.range, 'unsupported');
 }
