@@ -140,4 +140,39 @@ describe('breadth of semantics (CLI)', function () {
     });
   });
 
+  describe('an unnamed constraint of a requirement that specializes a constraint and binds its parameters', () => {
+    // `require constraint : Lim { in x = … }`: the member itself, read with its bindings (no name reaches it).
+    const model = `package N {
+      private import ScalarValues::*;
+      constraint def Lim { in x : Integer; x < 10 }
+      constraint lim : Lim;
+      requirement over { require constraint : Lim { in x = 50; } }
+      requirement within { require constraint : Lim { in x = 5; } }
+      requirement assumed { assume constraint : Lim { in x = 50; } require constraint { false } }
+      requirement subsetting { require constraint :> lim { in x = 50; } }
+      requirement def RD { attribute v : Integer; require constraint : Lim { in x = v; } }
+      requirement far : RD { attribute :>> v = 30; }
+      requirement near : RD { attribute :>> v = 1; }
+      requirement unbound { require constraint : Lim; }
+    }`;
+    it('is true or false by its own arguments: 5 < 10 holds, 50 < 10 does not', () => {
+      assert.deepEqual(values(ask(model, 'evaluate', 'N::within')), { within: 'true' });
+      const over = ask(model, 'evaluate', 'N::over');
+      assert.deepEqual(values(over), { over: 'false' });
+      assert.match(over.answer.result?.reason ?? '', /require at 5:\d+ is false/);
+      assert.deepEqual(values(ask(model, 'evaluate', 'N::subsetting')), { subsetting: 'false' });
+    });
+    it('as an assumption: a false one makes the requirement hold vacuously', () => {
+      const a = ask(model, 'evaluate', 'N::assumed');
+      assert.deepEqual(values(a), { assumed: 'true' });
+      assert.match(a.answer.result?.reason ?? '', /holds only because its assumption/);
+    });
+    it('reads its arguments on the requirement usage that inherits it: v = 30 fails, v = 1 holds', () => {
+      assert.deepEqual(values(ask(model, 'evaluate', 'N::far')), { far: 'false' });
+      assert.deepEqual(values(ask(model, 'evaluate', 'N::near')), { near: 'true' });
+    });
+    it('refuses one whose parameter nothing binds', () => {
+      assert.match(refusal(ask(model, 'evaluate', 'N::unbound')), /no value for parameter 'x'/);
+    });
+  });
 });

@@ -44,6 +44,12 @@ export interface Environment {
    */
   invoke?(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined;
   /**
+   * The value of a member of the body being read, by its declaration: an unnamed constraint usage that
+   * specializes a constraint and binds its parameters (`require constraint : MassLimit { in mass =
+   * … }`), which no name reaches. Undefined when the environment does not hold it as a feature.
+   */
+  memberValue?(member: Usage): Outcome | undefined;
+  /**
    * `new T(args)`: a new instance of the model's definition T, its features given by the arguments
    * (positional ones in the order T declares its own public features, named ones by name). Undefined
    * when the environment does not construct instances (the evaluator then refuses it).
@@ -237,6 +243,10 @@ export class LocalScope implements Environment {
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify?.(value, type);
+  }
+
+  memberValue(member: Usage): Outcome | undefined {
+    return this.outer.memberValue?.(member);
   }
 
   metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined {
@@ -1051,6 +1061,17 @@ export class Evaluator {
       const b = expectBoolean(this.eval(referenceExpression(referenced), scope, false), label, m);
       if (typeof b !== 'boolean') return b;
       return b ? { value: true } : { value: false, failing: { label: referenceText(referenced), range: m.range } };
+    }
+    if (own === null && inherits(m)) {
+      // An unnamed one that specializes a constraint (`require constraint : MassLimit { in mass = … }`):
+      // the member itself, read by its declaration; the name of what it specializes would be another
+      // element (a definition has no value, a usage it subsets is not this one with these bindings).
+      const v = scope.memberValue?.(m);
+      if (v !== undefined) {
+        const b = expectBoolean(v, label, m);
+        if (typeof b !== 'boolean') return b;
+        return b ? { value: true } : { value: false, failing: { label, range: m.range } };
+      }
     }
     const target = m.relations.find((r) => r.relation === 'reference' || r.relation === 'subsetting' || r.relation === 'typing')?.target;
     const targetName = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
