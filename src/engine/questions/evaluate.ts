@@ -5,7 +5,7 @@ import { walk } from '../../sysml/walk';
 import { parseExpressionText } from '../../sysml/expression-text';
 import { convertQuantity } from '../../sysml/semantics/operators';
 import { quantityKindUnit, sameDimension, type Unit } from '../../sysml/semantics/units';
-import { expectBoolean, referencedConstraint, type CallArgument, type Verdict } from '../../sysml/semantics/evaluate';
+import { constraintReference, expectBoolean, referencedConstraint, type CallArgument, type Verdict } from '../../sysml/semantics/evaluate';
 import { Random } from '../../sysml/semantics/random';
 import { enumLiteral, isError, toProtocolValue, type Instance, type Outcome, type Value } from '../../sysml/semantics/values';
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
@@ -59,7 +59,7 @@ export function checkedConstraints(index: Model['index'], e: ModelElement): Mode
 
 function label(e: ModelElement): string {
   // `assert heavy;` reads as the constraint it names.
-  const named = e.name === null && e.node.kind === 'Usage' ? referencedConstraint(e.node) : undefined;
+  const named = e.name === null && e.node.kind === 'Usage' ? constraintReference(e.node) : undefined;
   return e.name ?? (named ? `${(e.node as Usage).isNegated ? 'not ' : ''}${referenceText(named)}` : e.qualifiedName);
 }
 

@@ -17,7 +17,7 @@ import { Model, Session, typeName } from '../../sysml/model/session';
 import { ProblemError, solve, type Assertion, type Outcome, type Problem, type SolverValue, type Term } from '../solver';
 import { describeType, enumerationVariable, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
-import { referencedConstraint } from '../../sysml/semantics/evaluate';
+import { constraintReference } from '../../sysml/semantics/evaluate';
 import { satisfactions } from './evaluate';
 
 
@@ -315,7 +315,7 @@ class SatisfiableQuestion {
     } else {
       for (const c of constraintsOf(this.session.values.index, subject)) {
         const range = c.node.nameRange ?? c.node.range;
-        const named = c.node.kind === 'Usage' ? referencedConstraint(c.node) : undefined;
+        const named = c.node.kind === 'Usage' ? constraintReference(c.node) : undefined;
         const name = c.name ?? (named ? `${c.node.kind === 'Usage' && c.node.isNegated ? 'not ' : ''}${referenceNotation(named)} at ${place(c.path, range)}` : `constraint at ${place(c.path, range)}`);
         assertions.push({ name, term: this.constraintTerm(symbolizer, c, this.session.values.child(ctx, c)) });
       }

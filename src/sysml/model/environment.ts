@@ -1106,6 +1106,9 @@ class ResultEnvironment implements Environment {
   lookup(name: QualifiedName): Outcome | undefined {
     return !name.isGlobal && name.segments.length === 1 && name.segments[0] === 'result' ? this.result : this.outer.lookup(name);
   }
+  memberValue(member: Usage): Outcome | undefined {
+    return this.outer.memberValue(member);
+  }
   invoke(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined {
     return this.outer.invoke(callee, args, evaluator, at);
   }
@@ -1180,6 +1183,16 @@ export class ModelEnvironment implements Environment {
 
   namesLibraryElement(name: QualifiedName): boolean {
     return this.values.index.libraryNameOf(this.scopeOf(name), name) !== undefined;
+  }
+
+  memberValue(member: Usage): Outcome | undefined {
+    const element = this.values.index.elementOf(member);
+    if (!element) return undefined;
+    // Read on the innermost enclosing instance that has it as a feature (its own or inherited).
+    for (const c of this.values.enclosing(this.ctx, this.lexical)) {
+      if (this.values.index.featuresOf(c.element).includes(element)) return this.values.featureValue(c, element);
+    }
+    return undefined;
   }
 
   calcOutput(usage: QualifiedName, output: string): Outcome | undefined {

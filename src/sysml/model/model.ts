@@ -8,6 +8,7 @@ import { Workspace, type Declaration } from '../names';
 import { isDimensionless, kindExpressionUnit, quantityKindUnit, type Unit } from '../semantics/units';
 import { eachSyntaxObject, inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
 import { isScalarTypeName, type ScalarTypeName } from '../semantics/types';
+import { isReferencingWithParameters } from '../semantics/evaluate';
 import { UnsupportedError, place } from './errors';
 
 export type NamespaceNode = Package | Definition | Usage;
@@ -322,8 +323,13 @@ export class ModelIndex {
     // A variant of a variation point specializes it (SysML 8.3.2.x, VariantMembership): an untyped
     // `variant part petrol;` has the variation's features and values.
     if (e.parent && this.isVariant(e)) out.push(e.parent);
+    // A constraint usage that names its constraint by reference subsetting and binds parameters in its
+    // body (`assert massConstraint { in partMasses = (…); in massLimit = 2500 [kg]; }`): its values are
+    // among the referenced constraint's (ReferenceSubsetting is a Subsetting, KerML 7.3.4.5), so it has
+    // that constraint's parameters and expression, its own parameters redefining them (as `:> c { … }`).
+    const referencing = isReferencingWithParameters(e.node);
     for (const r of e.node.kind === 'Package' ? [] : e.node.relations) {
-      if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
+      if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition' && !(referencing && r.relation === 'reference')) continue;
       const t = this.resolveReference(e.parent ?? e, r.target, e);
       if (t && t !== e && !out.includes(t)) out.push(t);
     }
@@ -668,16 +674,23 @@ export class ModelIndex {
     if (hit) return hit;
     const roots = this.redefinitionRoots(feature);
     const out: ModelElement[] = [];
-    for (const f of this.featuresOf(owner)) {
-      if (f === feature || f.node.kind !== 'Usage') continue;
-      for (const r of f.node.relations) {
-        if (r.relation !== 'subsetting') continue;
-        const t = this.resolveReference(f.parent ?? f, r.target, f);
-        if (t && this.redefinitionRoots(t).some((x) => roots.includes(x))) {
-          out.push(f);
-          break;
+    // A redefinition keeps what it redefines subsets (`part :>> engine { … }` in a subtype, where the
+    // supertype's `engine :> carParts`): a redefining feature's values are the redefined feature's
+    // (KerML 7.3.4.6), so they are values of every feature that one subsets (7.3.4.5).
+    const subsets = (f: ModelElement): boolean => {
+      for (const x of this.redefinitionRoots(f)) {
+        if (x.node.kind !== 'Usage') continue;
+        for (const r of x.node.relations) {
+          if (r.relation !== 'subsetting') continue;
+          const t = this.resolveReference(x.parent ?? x, r.target, x);
+          if (t && this.redefinitionRoots(t).some((y) => roots.includes(y))) return true;
         }
       }
+      return false;
+    };
+    for (const f of this.featuresOf(owner)) {
+      if (f === feature || f.node.kind !== 'Usage' || roots.includes(f)) continue;
+      if (subsets(f)) out.push(f);
     }
     byFeature.set(feature, out);
     return out;

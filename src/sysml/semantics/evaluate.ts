@@ -44,6 +44,12 @@ export interface Environment {
    */
   invoke?(callee: Reference, args: readonly CallArgument[], evaluator: Evaluator, at: SourceRange): Outcome | undefined;
   /**
+   * The value of a member of the body being read, by its declaration: an unnamed constraint usage that
+   * specializes a constraint and binds its parameters (`require constraint : MassLimit { in mass =
+   * … }`), which no name reaches. Undefined when the environment does not hold it as a feature.
+   */
+  memberValue?(member: Usage): Outcome | undefined;
+  /**
    * `new T(args)`: a new instance of the model's definition T, its features given by the arguments
    * (positional ones in the order T declares its own public features, named ones by name). Undefined
    * when the environment does not construct instances (the evaluator then refuses it).
@@ -237,6 +243,10 @@ export class LocalScope implements Environment {
 
   classify(value: Scalar, type: QualifiedName): boolean | undefined {
     return this.outer.classify?.(value, type);
+  }
+
+  memberValue(member: Usage): Outcome | undefined {
+    return this.outer.memberValue?.(member);
   }
 
   metaclassify(element: QualifiedName, type: QualifiedName, at: Place): Outcome | undefined {
@@ -1052,6 +1062,17 @@ export class Evaluator {
       if (typeof b !== 'boolean') return b;
       return b ? { value: true } : { value: false, failing: { label: referenceText(referenced), range: m.range } };
     }
+    if (own === null && inherits(m)) {
+      // An unnamed one that specializes a constraint (`require constraint : MassLimit { in mass = … }`):
+      // the member itself, read by its declaration; the name of what it specializes would be another
+      // element (a definition has no value, a usage it subsets is not this one with these bindings).
+      const v = scope.memberValue?.(m);
+      if (v !== undefined) {
+        const b = expectBoolean(v, label, m);
+        if (typeof b !== 'boolean') return b;
+        return b ? { value: true } : { value: false, failing: { label, range: m.range } };
+      }
+    }
     const target = m.relations.find((r) => r.relation === 'reference' || r.relation === 'subsetting' || r.relation === 'typing')?.target;
     const targetName = target ? (target.kind === 'QualifiedName' ? target : target.chain.at(-1)) : undefined;
     const name = own !== null && m.name !== null ? qualifiedName(own, m.range) : targetName;
@@ -1194,12 +1215,33 @@ export function referenceExpression(ref: Reference): Expression {
  * the referenced feature), or undefined when it names none.
  */
 export function referencedConstraint(u: Usage): Reference | undefined {
+  return isReferencingWithParameters(u) ? undefined : constraintReference(u);
+}
+
+/** The constraint a constraint usage names by reference subsetting, however it is read (for its label). */
+export function constraintReference(u: Usage): Reference | undefined {
   return u.keyword === 'constraint' ? u.relations.find((r) => r.relation === 'reference')?.target : undefined;
+}
+
+/**
+ * A constraint usage that names its constraint by reference subsetting and binds parameters in its body,
+ * stating no expression of its own (`assert massConstraint { in partMasses = (…); in massLimit = 2500
+ * [kg]; }`): its values are among the referenced constraint's (ReferenceSubsetting is a Subsetting, KerML
+ * 7.3.4.5), so it is read as a constraint of its own that specializes the one it names (the model's
+ * typesOf), its parameters redefining that one's by position, not as the named constraint itself.
+ * One that also states an expression stays refused (referencedConstraintMix).
+ */
+export function isReferencingWithParameters(u: Member | Usage | { kind: string }): boolean {
+  if (u.kind !== 'Usage') return false;
+  const usage = u as Usage;
+  if (usage.keyword !== 'constraint' || !usage.relations.some((r) => r.relation === 'reference')) return false;
+  const body = usage.body ?? [];
+  return body.some((m) => m.kind === 'Usage') && !resultExpressionOf(body);
 }
 
 /** A usage that names a constraint and states an expression of its own (`assert heavy { m < 3.0 }`): refused, the two are not conjoined here. */
 export function referencedConstraintMix(u: Usage): ValueError | undefined {
-  const ref = referencedConstraint(u);
+  const ref = constraintReference(u);
   if (!ref || !u.body || !resultExpressionOf(u.body)) return undefined;
   return error(`'${u.role ?? 'constraint'} ${referenceText(ref)}' names a constraint and states an expression of its own: not modeled`, u.range, 'unsupported');
 }
