@@ -327,6 +327,16 @@ export class ModelIndex {
       const t = this.resolveReference(e.parent ?? e, r.target, e);
       if (t && t !== e && !out.includes(t)) out.push(t);
     }
+    // A user keyword declared by semantic metadata (`#heavy part x : Thing;` with `heavy`'s `:>> baseType
+    // = heavyThing meta SysML::PartUsage`) makes x specialize heavyThing (SysML 7.26.3, semantic
+    // metadata): its features and values are x's, as if `:> heavyThing` were written after the types.
+    const declaration = e.node.kind === 'Package' ? null : this.declarationOf(e);
+    if (declaration) {
+      for (const d of this.names.keywordBases(declaration)) {
+        const t = d.node ? this.byNode.get(d.node) : undefined;
+        if (t && t !== e && !out.includes(t)) out.push(t);
+      }
+    }
     return out;
   }
 

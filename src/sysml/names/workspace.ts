@@ -374,8 +374,7 @@ export class Workspace {
       out.push(...d.directSupertypes);
       // A user keyword `#kw x` declared by semantic metadata (`:>> baseType = f meta SysML::…`)
       // makes x specialize f.
-      const written = d.node && (d.node.kind === 'Usage' || d.node.kind === 'Definition') ? d.node.prefixMetadata : [];
-      if (scope) for (const ref of written) for (const meta of this.resolveQualified(ref, scope, d)) out.push(...this.semanticBase(meta));
+      out.push(...this.keywordBases(d));
       for (const path of d.fixedSupertypes) {
         for (const t of this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer)) if (t !== d) out.push(t);
       }
@@ -384,6 +383,17 @@ export class Workspace {
     }
     d.supertypeCache = unique(out);
     return d.supertypeCache;
+  }
+
+  /** What the user keywords written on a declaration (`#kw x`, declared by semantic metadata with
+   * `:>> baseType = f meta SysML::…`) make it specialize: each keyword's `f`. */
+  keywordBases(d: Declaration): Declaration[] {
+    const scope = d.parent;
+    const written = d.node && (d.node.kind === 'Usage' || d.node.kind === 'Definition') ? d.node.prefixMetadata : [];
+    if (!scope || written.length === 0) return EMPTY;
+    const out: Declaration[] = [];
+    for (const ref of written) for (const meta of this.resolveQualified(ref, scope, d)) for (const t of this.semanticBase(meta)) if (t !== d) out.push(t);
+    return out;
   }
 
   /** The `baseType` a semantic metadata definition gives the elements it is applied to. */

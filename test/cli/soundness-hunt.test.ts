@@ -1,0 +1,76 @@
+// Soundness hunt (areas not hunted before: names and keywords, redefinition and multiplicity, collections,
+// requirements, expressions): questions on which assay answered wrongly at `proved`, asked through the CLI
+// of the bundled engine. Each answer is now the correct one, or a refusal naming the construct and its
+// place. The models are small ones written here, each reducing a pattern real models use.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildIfMissing } from './built';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+interface Answer {
+  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string };
+  standing?: { strength: string };
+  error?: { message: string; status: string };
+}
+
+function ask(...args: string[]): { code: number | null; answer: Answer } {
+  const run = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
+  const lines = run.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}\n${run.stderr}`);
+  return { code: run.status, answer: JSON.parse(lines[0]!) as Answer };
+}
+
+/** Asks `question` of `model`: answered at proved, the value `name` being `want`. */
+function proves(model: string, question: readonly string[], name: string, want: string): void {
+  const { code, answer } = ask(...question, '--model', model);
+  assert.equal(code, 0, JSON.stringify(answer));
+  assert.equal(answer.standing?.strength, 'proved');
+  const v = answer.result?.values?.find((x) => x.name === name);
+  assert.ok(v, `no value ${name} in ${JSON.stringify(answer)}`);
+  assert.equal(v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value), want, question.join(' '));
+}
+
+/** Asks `question` of `model`: refused (exit 3), the message naming the place and what. */
+function refuses(model: string, question: readonly string[], placeAt: RegExp, what: RegExp): void {
+  const { code, answer } = ask(...question, '--model', model);
+  assert.equal(code, 3, JSON.stringify(answer));
+  assert.match(answer.error?.message ?? '', placeAt);
+  assert.match(answer.error?.message ?? '', what);
+}
+
+describe('cli: soundness hunt — names, redefinition, collections, requirements, expressions', function () {
+  this.timeout(120_000);
+  let dir = '';
+  const model = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  before(() => {
+    buildIfMissing('cli.js', 'engine.js');
+    dir = mkdtempSync(join(tmpdir(), 'assay-hunt-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a user keyword (`#heavy part x : Thing;`, semantic metadata with a baseType) makes x specialize its base: its redefined values are read', () => {
+    const m = model('keyword.sysml', `package K {
+  import ScalarValues::*;
+  import Metaobjects::SemanticMetadata;
+  part def Thing { attribute mass : Real = 1.0; }
+  part heavyThing : Thing { attribute :>> mass = 1000.0; }
+  metadata def heavy :> SemanticMetadata { :>> baseType = heavyThing meta SysML::PartUsage; }
+  #heavy part x : Thing;
+  part def Box { attribute mass : Real = 2.0; }
+  #heavy part y : Box;
+}
+`);
+    // Once: x.mass = 1.0 at proved (the keyword's subsetting of heavyThing was not read), y.mass = 2.0.
+    proves(m, ['evaluate', 'K::x::mass'], 'mass', '1000');
+    refuses(m, ['evaluate', 'K::y::mass'], /keyword\.sysml:5:29/, /y inherits two different features named 'mass', Box::mass .* and heavyThing::mass/);
+  });
+});
