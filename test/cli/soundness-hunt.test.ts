@@ -73,4 +73,24 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     proves(m, ['evaluate', 'K::x::mass'], 'mass', '1000');
     refuses(m, ['evaluate', 'K::y::mass'], /keyword\.sysml:5:29/, /y inherits two different features named 'mass', Box::mass .* and heavyThing::mass/);
   });
+  it('a redefinition keeps the multiplicity of the feature it redefines: a value count or a multiplicity outside it is a model error', () => {
+    const m = model('redefined-multiplicity.sysml', `package RM {
+  import ScalarValues::*;
+  part def Wheel { attribute mass = 10.0; }
+  part def Vehicle { part wheels : Wheel[4]; attribute n = size(wheels); attribute load = sum(wheels.mass); }
+  part bike : Vehicle { part :>> wheels[2]; }
+  part def Car { part wheels : Wheel[2..4]; attribute n = size(wheels); }
+  part car : Car { part :>> wheels[4]; }
+  part def H { attribute m : Real[1]; attribute k = size(m); }
+  part h : H { attribute :>> m[2] = (1.0, 2.0); }
+}
+`);
+    // Once: bike.n = 2 and bike.load = 20 and h.k = 2, at proved (KerML 7.3.4.6: a redefinition and the
+    // feature it redefines have the same values, so wheels holds 4 values and 2).
+    refuses(m, ['evaluate', 'RM::bike::n'], /redefined-multiplicity\.sysml:5:40/, /'bike\.wheels' is declared \[2\] but redefines RM::Vehicle::wheels, declared \[4\]/);
+    refuses(m, ['evaluate', 'RM::bike::load'], /redefined-multiplicity\.sysml:5:40/, /declared \[2\] but redefines/);
+    refuses(m, ['evaluate', 'RM::h::k'], /redefined-multiplicity\.sysml:9:/, /'h\.m' holds 2 values, outside the multiplicity \[1\] of RM::H::m/);
+    // A redefinition that narrows the multiplicity is read as before.
+    proves(m, ['evaluate', 'RM::car::n'], 'n', '4');
+  });
 });

@@ -567,6 +567,20 @@ export class ModelValues {
     const bounds = mult ? this.bounds(mult, owner) : undefined;
     if (bounds && isError(bounds as Outcome)) return bounds as ValueError;
     const [lower, upper] = (bounds as [number, number] | undefined) ?? [1, 1];
+    // A redefinition has the values of the feature it redefines (KerML 7.3.4.6), so both multiplicities
+    // hold: `part :>> wheels[6]` of a `wheels : Wheel[4]` admits no number of values.
+    if (mult) {
+      for (const { multiplicity: m, of } of this.index.multiplicitiesOf(feature)) {
+        if (m === mult) continue;
+        const b = this.bounds(m, owner);
+        if (isError(b as Outcome)) return b as ValueError;
+        const [lo, up] = b as [number, number];
+        if (Math.max(lo, lower) > Math.min(up, upper)) {
+          const text = (a: number, z: number) => `[${a === z ? a : `${a}..${z === Infinity ? '*' : z}`}]`;
+          return error(`'${path}' is declared ${text(lower, upper)} but redefines ${of.qualifiedName}, declared ${text(lo, up)} (${place(of.path, m.range)}): a redefinition has the values of the feature it redefines (KerML 7.3.4.6), so no number of values meets both`, mult.range);
+        }
+      }
+    }
     const node = feature.node as Usage;
     const structural = STRUCTURAL.has(node.keyword) || (node.keyword === 'ref' && this.index.featuresOf(feature).length > 0);
     // A subsetter bound to one of the feature's own values by index (`part left :> wheel = wheel#(1);`)
@@ -667,12 +681,17 @@ export class ModelValues {
       return v;
     }
     const owner = this.contextOf(feature.parent ?? feature);
-    const b = this.bounds(mult, owner);
-    if (isError(b as Outcome)) return b as ValueError;
-    const [lower, upper] = b as [number, number];
     const count = itemsOf(v).length;
-    if (count < lower || count > upper) {
-      return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside its multiplicity [${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]`, mult.range);
+    // Its own multiplicity, and those of the features it redefines (the same values, KerML 7.3.4.6).
+    for (const { multiplicity: m, of } of this.index.multiplicitiesOf(feature)) {
+      const b = this.bounds(m, owner);
+      if (isError(b as Outcome)) return b as ValueError;
+      const [lower, upper] = b as [number, number];
+      if (count < lower || count > upper) {
+        const text = `[${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]`;
+        if (m === mult) return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside its multiplicity ${text}`, m.range);
+        return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside the multiplicity ${text} of ${of.qualifiedName} (${place(of.path, m.range)}), which it redefines: a redefinition has the values of the feature it redefines (KerML 7.3.4.6)`, rangeOf(feature));
+      }
     }
     return v;
   }

@@ -745,6 +745,20 @@ export class ModelIndex {
   }
 
   /**
+   * Every multiplicity a feature is under: its own (or the one multiplicityOf gives) and those of the
+   * features it redefines, transitively. KerML 7.3.4.6: a redefining and a redefined feature have the
+   * same values, so restrictions on either, multiplicity included, apply to both.
+   */
+  multiplicitiesOf(e: ModelElement): { multiplicity: Multiplicity; of: ModelElement }[] {
+    const out: { multiplicity: Multiplicity; of: ModelElement }[] = [];
+    for (const x of this.redefinitionRoots(e)) {
+      const m = x.node.kind === 'Usage' ? x.node.multiplicity : null;
+      if (m && !out.some((o) => o.multiplicity === m)) out.push({ multiplicity: m, of: x });
+    }
+    return out;
+  }
+
+  /**
    * Whether a feature's values are quantity values although its type is the model's own: a type that
    * specializes, through the model's definitions, the library's `Quantities::ScalarQuantityValue` (or
    * another quantity value type of the library: `attribute def DistancePerVolumeValue :>
