@@ -93,4 +93,15 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     // A redefinition that narrows the multiplicity is read as before.
     proves(m, ['evaluate', 'RM::car::n'], 'n', '4');
   });
+  it("a subject named through an alias (`truck::m`, `alias m for mass;` in Vehicle) is the instance's feature: truck's redefinition", () => {
+    const m = model('alias.sysml', `package AL {
+  import ScalarValues::*;
+  part def Vehicle { attribute mass : Real = 1000.0; alias m for mass; }
+  part truck : Vehicle { attribute :>> mass = 5000.0; }
+}
+`);
+    // Once: 1000 at proved (Vehicle's own mass, which truck redefines).
+    proves(m, ['evaluate', 'AL::truck::m'], 'mass', '5000');
+    proves(m, ['evaluate', 'AL::truck::mass'], 'mass', '5000');
+  });
 });

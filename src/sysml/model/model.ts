@@ -297,8 +297,15 @@ export class ModelIndex {
       // A feature of an instance is the one its redefinitions leave (featuresOf), which the resolver's
       // first inherited match need not be (`car : MassedThing :> compositeThing` takes compositeThing's
       // redefined totalMass).
-      found = (found.node.kind !== 'Package' ? this.featureNamed(found, s) : undefined) ?? this.member(found, s);
+      const owner: ModelElement = found;
+      found = (owner.node.kind !== 'Package' ? this.featureNamed(owner, s) : undefined) ?? this.member(owner, s);
       if (!found) return undefined;
+      // A member found by another name (an alias, `alias m for mass;`) is read as the feature the
+      // owner's instances have: the redefinition that replaced it (`truck`'s `:>> mass`), not the original.
+      if (owner.node.kind !== 'Package') {
+        const member: ModelElement = found;
+        found = this.featuresOf(owner).find((f) => f === member || this.redefinitionRoots(f).includes(member)) ?? member;
+      }
       chain.push(found);
     }
     return chain;
