@@ -104,4 +104,22 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     proves(m, ['evaluate', 'AL::truck::m'], 'mass', '5000');
     proves(m, ['evaluate', 'AL::truck::mass'], 'mass', '5000');
   });
+  it('`==` of a quantity and a plain number other than zero is an error, as ordering makes it (it was false at proved)', () => {
+    const m = model('quantity-number.sysml', `package QN {
+  import ISQ::*;
+  import SI::*;
+  attribute x : LengthValue = 2 [m];
+  attribute same = x == 2.0;
+  attribute differ = x != 2;
+  attribute zero = x == 0;
+  attribute ratio = x / 1 [m] == 2;
+}
+`);
+    // Once: same = false and differ = true at proved (the solver refused the same condition).
+    refuses(m, ['evaluate', 'QN::same'], /quantity-number\.sysml:5:20/, /cannot compare \[m\] with Real: give the number a unit/);
+    refuses(m, ['evaluate', 'QN::differ'], /quantity-number\.sysml:6:22/, /cannot compare \[m\] with Integer/);
+    // Zero is zero in any unit without a shifted scale; a dimensionless ratio is a number.
+    proves(m, ['evaluate', 'QN::zero'], 'zero', 'false');
+    proves(m, ['evaluate', 'QN::ratio'], 'ratio', 'true');
+  });
 });
