@@ -122,4 +122,18 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     proves(m, ['evaluate', 'QN::zero'], 'zero', 'false');
     proves(m, ['evaluate', 'QN::ratio'], 'ratio', 'true');
   });
+  it('a subject path through a feature holding several values (`s::a::dx` with `a : A[2]` and `a1 :> a`) is refused: it names none of them', () => {
+    const m = model('several.sysml', `package SV {
+  import ScalarValues::*;
+  part def A { attribute x : Real = 1.0; attribute dx = x * 10; }
+  part s { part a : A[2]; part a1 :> a { attribute :>> x = 3.0; } attribute total = sum(a.dx); }
+  part u { part a : A; attribute k = a.dx; }
+}
+`);
+    // Once: s::a::dx = 10 at proved, though a1, one of a's two values, has dx = 30.
+    refuses(m, ['evaluate', 'SV::s::a::dx'], /several\.sysml:4:17/, /the subject SV::s::a::dx is read through 'a', which holds several values/);
+    // What reads all of them, and a path through a feature of one value, are answered.
+    proves(m, ['evaluate', 'SV::s::total'], 'total', '40');
+    proves(m, ['evaluate', 'SV::u::a::dx'], 'dx', '10');
+  });
 });
