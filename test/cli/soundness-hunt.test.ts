@@ -136,4 +136,23 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     proves(m, ['evaluate', 'SV::s::total'], 'total', '40');
     proves(m, ['evaluate', 'SV::u::a::dx'], 'dx', '10');
   });
+  it("a subsetting feature's value must be among the subsetted feature's own value also when it is read alone", () => {
+    const m = model('subset-value.sysml', `package SU {
+  import ScalarValues::*;
+  part q {
+    attribute total : Real = 10.0;
+    attribute share :> total = 4.0;
+    attribute r = share * 2;
+  }
+  part w {
+    attribute levels : Real[3] = (1.0, 2.0, 3.0);
+    attribute chosen :> levels = 2.0;
+    attribute r = chosen * 2;
+  }
+}
+`);
+    // Once: q::r = 8.0 at proved (reading q::total was refused: 4.0 is not among 10.0).
+    refuses(m, ['evaluate', 'SU::q::r'], /subset-value\.sysml:5:15/, /'q\.share' subsets 'total' but its value 4\.0 is not among 10\.0/);
+    proves(m, ['evaluate', 'SU::w::r'], 'r', '4');
+  });
 });

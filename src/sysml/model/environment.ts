@@ -291,7 +291,7 @@ export class ModelValues {
       if (isError(typed)) return typed;
       const chosen = this.index.isVariationPoint(feature) ? this.selectedVariant(feature, ctx, typed) : typed;
       if (isError(chosen)) return chosen;
-      const among = this.subsettersAmong(owner, feature, path, chosen);
+      const among = this.subsettersAmong(owner, feature, path, chosen) ?? this.amongSubsetted(owner, feature, path, chosen);
       return among ?? this.checkCount(feature, path, chosen);
     }
     const bound = this.boundValue(owner, feature);
@@ -354,6 +354,20 @@ export class ModelValues {
     const subsetters = this.index.subsettersOf(owner.element, feature);
     if (subsetters.length === 0) return undefined;
     const mine = itemsOf(v);
+    // The subsetters read here need not check their values against this one themselves (amongSubsetted).
+    const key = `${owner.path}\u0000${feature.qualifiedName}`;
+    this.checkingAmong.add(key);
+    try {
+      return this.subsettersAmongChecked(owner, feature, path, v, subsetters, mine);
+    } finally {
+      this.checkingAmong.delete(key);
+    }
+  }
+
+  /** Feature values being checked against their subsetters' (by owner path and feature). */
+  private readonly checkingAmong = new Set<string>();
+
+  private subsettersAmongChecked(owner: InstanceContext, feature: ModelElement, path: string, v: Value, subsetters: readonly ModelElement[], mine: readonly Value[]): ValueError | undefined {
     for (const s of subsetters) {
       // One bound to one of the values by index (`y1 :> ys = ys#(1)`) is among them by construction.
       const k = this.indexAlias(feature, s);
@@ -366,6 +380,43 @@ export class ModelValues {
         }
         if (!mine.some((x) => x.kind !== 'instance' && equals(x, item))) {
           return error(`'${s.name ?? '<unnamed>'}' subsets '${path}' but its value ${format(item)} is not among ${format(v)}, the value '${path}' has (KerML: a subsetting feature's values are the subsetted feature's)`, rangeOf(s));
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * A feature with a value that subsets a feature of the same instance with a value of its own (`attribute
+   * ys = (1.0, 2.0); attribute y3 :> ys = 5.0;`): its values must be among that value's (KerML 7.3.4.5),
+   * as reading `ys` checks (subsettersAmong). Reading `y3` alone answered 5.0 though the model holds no
+   * such instance. The subsetted feature's own value expression is evaluated here (reading it as a
+   * feature would read `y3` again, which is being computed).
+   */
+  private amongSubsetted(owner: InstanceContext, feature: ModelElement, path: string, v: Value): ValueError | undefined {
+    for (const root of this.index.redefinitionRoots(feature)) {
+      if (root.node.kind !== 'Usage') continue;
+      for (const rel of root.node.relations) {
+        if (rel.relation !== 'subsetting') continue;
+        const target = this.index.resolveReference(root.parent ?? root, rel.target, root);
+        if (!target) continue;
+        // The owner's own reading of that feature (a redefinition of it in the owner's type included).
+        const subsetted = this.index.featuresOf(owner.element).find((f) => f === target || this.index.redefinitionRoots(f).includes(target))
+          ?? (owner.element.node.kind === 'Package' && target.parent === owner.element ? target : undefined);
+        if (!subsetted || subsetted === feature || this.checkingAmong.has(`${owner.path}\u0000${subsetted.qualifiedName}`)) continue;
+        const valued = this.index.valueSource(subsetted);
+        if (!valued) continue;
+        const expr = valued.node.value.expression;
+        const sv = this.evaluator.nested(`'${subsetted.name ?? '<unnamed>'}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, valued.parent ?? valued)));
+        if (isError(sv)) return sv;
+        const theirs = itemsOf(sv);
+        for (const item of itemsOf(v)) {
+          if (item.kind === 'instance' || theirs.some((x) => x.kind === 'instance')) {
+            return error(`'${path}' subsets '${subsetted.name ?? '<unnamed>'}', which has a value of its own: whether its parts are among that value's is not modeled`, rangeOf(feature), 'unsupported');
+          }
+          if (!theirs.some((x) => equals(x, item))) {
+            return error(`'${path}' subsets '${subsetted.name ?? '<unnamed>'}' but its value ${format(item)} is not among ${format(sv)}, the value '${subsetted.name ?? '<unnamed>'}' has (KerML: a subsetting feature's values are the subsetted feature's)`, rangeOf(feature));
+          }
         }
       }
     }
