@@ -155,4 +155,19 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     refuses(m, ['evaluate', 'SU::q::r'], /subset-value\.sysml:5:15/, /'q\.share' subsets 'total' but its value 4\.0 is not among 10\.0/);
     proves(m, ['evaluate', 'SU::w::r'], 'r', '4');
   });
+  it("a feature subsetting one that a subtype's usage redefines is refused where read (its instance lacked the redefinition: eng.power read 1.0, not 7.0)", () => {
+    const m = model('subset-redefined.sysml', `package SR {
+  import ScalarValues::*;
+  part def Engine { attribute power : Real = 1.0; }
+  part def Sys { part eng : Engine; ref part e : Engine :> eng; attribute p = e.power; attribute q = eng.power; }
+  part s : Sys { part :>> eng { attribute :>> power = 7.0; } }
+  part t { part eng : Engine { attribute :>> power = 7.0; } ref part e :> eng; attribute q = eng.power; }
+}
+`);
+    // Once: s::q = 1.0 and s::p = 1.0 at proved, though s redefines eng's power as 7.0.
+    refuses(m, ['evaluate', 'SR::s::q'], /subset-redefined\.sysml:4:46/, /'e' subsets SR::Sys::eng, which s redefines at .*subset-redefined\.sysml:5:/);
+    refuses(m, ['evaluate', 'SR::s::p'], /subset-redefined\.sysml:4:46/, /'e' subsets SR::Sys::eng/);
+    // A subsetter declared beside the feature it subsets takes its features, as before.
+    proves(m, ['evaluate', 'SR::t::q'], 'q', '7');
+  });
 });

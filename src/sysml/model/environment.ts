@@ -273,6 +273,8 @@ export class ModelValues {
     if (conflict) return error(conflict, rangeOf(feature));
     const chained = this.chainRedefinition(owner, feature);
     if (chained) return chained;
+    const stale = this.subsettedRedefined(owner, feature);
+    if (stale) return stale;
     const ran = this.afterRun(owner, feature);
     if (ran !== undefined) return ran;
     const valued = this.index.valueSource(feature);
@@ -382,6 +384,31 @@ export class ModelValues {
           return error(`'${s.name ?? '<unnamed>'}' subsets '${path}' but its value ${format(item)} is not among ${format(v)}, the value '${path}' has (KerML: a subsetting feature's values are the subsetted feature's)`, rangeOf(s));
         }
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * A feature that subsets one its owner's type redefines (`ref part e :> eng;` in Sys2, and `part s2 :
+   * Sys2 { part :>> eng { attribute :>> power = 7.0; } }`): e's values are among eng's, which on s2 have
+   * the redefinition's features, but e's instance is made from e's own declaration, which does not
+   * specialize that redefinition. Reading `s2.eng.power` (whose value is e, by the closed world) or
+   * `s2.e.power` answered Engine's 1.0 at proved. Refused, naming both, unless the redefinition adds
+   * nothing (no type, value or body).
+   */
+  private subsettedRedefined(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
+    if (feature.node.kind !== 'Usage' || owner.element.node.kind === 'Package') return undefined;
+    for (const rel of feature.node.relations) {
+      if (rel.relation !== 'subsetting') continue;
+      const target = this.index.resolveReference(feature.parent ?? feature, rel.target, feature);
+      if (!target || target.node.kind !== 'Usage') continue;
+      const effective = this.index.featuresOf(owner.element).find((f) => f !== target && this.index.redefinitionRoots(f).includes(target));
+      if (!effective || effective === feature || this.index.typesOf(feature).includes(effective)) continue;
+      const n = effective.node;
+      if (n.kind !== 'Usage') continue;
+      const adds = (n.body ?? []).length > 0 || n.value !== null || n.relations.some((r) => r.relation !== 'redefinition') || n.multiplicity !== null;
+      if (!adds) continue;
+      return error(`'${feature.name ?? '<unnamed>'}' subsets ${target.qualifiedName}, which ${owner.element.name ?? 'its owner'} redefines at ${place(effective.path, rangeOf(effective))}: its values are that redefinition's, but an instance of '${feature.name ?? '<unnamed>'}' is made from its own declaration, which does not specialize the redefinition (not modeled); declare '${feature.name ?? '<unnamed>'}' where the redefinition is, or subset the redefinition`, rangeOf(feature), 'unsupported');
     }
     return undefined;
   }
