@@ -170,4 +170,21 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     // A subsetter declared beside the feature it subsets takes its features, as before.
     proves(m, ['evaluate', 'SR::t::q'], 'q', '7');
   });
+  it("a redefinition of a model feature named like an ISQ quantity has that feature's type (`:>> length` of a `length : TimeValue`), not ISQ's", () => {
+    const m = model('kind-name.sysml', `package KN {
+  import ScalarValues::*;
+  import ISQ::*;
+  import SI::*;
+  part def Vehicle { attribute length : TimeValue = 2 [s]; attribute mass : MassValue = 1 [kg]; }
+  part wrong : Vehicle { attribute :>> length = 3 [m]; }
+  part right : Vehicle { attribute :>> length = 3 [s]; }
+  part heavy : Vehicle { attribute :>> mass = 2 [t]; }
+}
+`);
+    // Once: wrong::length = 3 m at proved, and right::length refused as "declared length".
+    refuses(m, ['evaluate', 'KN::wrong::length'], /kind-name\.sysml:6:26/, /'wrong\.length' is declared TimeValue .* but its value 3 \[m\] is another quantity/);
+    proves(m, ['evaluate', 'KN::right::length'], 'length', '3 [s]');
+    proves(m, ['evaluate', 'KN::right::length', '--bind', 'length=4[s]'], 'length', '4 [s]');
+    proves(m, ['evaluate', 'KN::heavy::mass'], 'mass', '2 [t]');
+  });
 });

@@ -1053,10 +1053,16 @@ export function typeName(feature: ModelElement, index?: ModelIndex, seen = new S
   if (t) return t.kind === 'QualifiedName' ? t.segments.join('::') : undefined;
   for (const r of feature.node.relations) {
     if (r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
-    if (r.target.kind === 'QualifiedName' && quantityKindUnit(r.target.segments.at(-1)!)) return r.target.segments.join('::');
+    // A feature of the model it subsets or redefines gives its own type, whatever its name: `:>> length`
+    // of a `length : TimeValue` is a time, not ISQ's length (`3 [m]` was accepted there, `3 [s]` refused).
     const target = index?.resolveReference(feature.parent ?? feature, r.target, feature);
-    const inherited = target ? typeName(target, index, seen) : undefined;
-    if (inherited) return inherited;
+    if (target) {
+      const inherited = typeName(target, index, seen);
+      if (inherited) return inherited;
+      continue;
+    }
+    // A library quantity (`:> ISQ::mass`, `:>> mass` of one) is that quantity kind.
+    if (r.target.kind === 'QualifiedName' && quantityKindUnit(r.target.segments.at(-1)!)) return r.target.segments.join('::');
   }
   return undefined;
 }
