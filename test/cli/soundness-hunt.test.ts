@@ -187,4 +187,25 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     proves(m, ['evaluate', 'KN::right::length', '--bind', 'length=4[s]'], 'length', '4 [s]');
     proves(m, ['evaluate', 'KN::heavy::mass'], 'mass', '2 [t]');
   });
+  it('an abstract part has no instances of its own: its values are the parts that subset it, and a shortfall is a model error', () => {
+    const m = model('abstract.sysml', `package AB {
+  import ScalarValues::*;
+  part def Wheel { attribute mass : Real = 10.0; }
+  part car {
+    abstract part wheels : Wheel[4];
+    part fl :> wheels { attribute :>> mass = 1.0; }
+    part fr :> wheels { attribute :>> mass = 1.0; }
+    attribute n = size(wheels);
+  }
+  part bare { abstract part wheels : Wheel[2]; attribute m = sum(wheels.mass); }
+  part some { abstract part wheels : Wheel[0..*]; part fl :> wheels; attribute n = size(wheels); }
+  part full { abstract part wheels : Wheel[2]; part a :> wheels; part b :> wheels; attribute m = sum(wheels.mass); }
+}
+`);
+    // Once: car::n = 4 and bare::m = 20 at proved (two and two anonymous wheels of an abstract feature).
+    refuses(m, ['evaluate', 'AB::car::n'], /abstract\.sysml:5:/, /'car\.wheels' holds 2 values, outside its multiplicity \[4\]/);
+    refuses(m, ['evaluate', 'AB::bare::m'], /abstract\.sysml:10:/, /'bare\.wheels' is abstract and no feature subsets it here/);
+    proves(m, ['evaluate', 'AB::some::n'], 'n', '1');
+    proves(m, ['evaluate', 'AB::full::m'], 'm', '20');
+  });
 });

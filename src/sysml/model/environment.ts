@@ -690,10 +690,16 @@ export class ModelValues {
       // that subsets it is two) are among them, instances of its own declaration make up the rest (as
       // when nothing subsets it).
       const held = itemsOf(sequence(items)).length;
-      if (mult && structural && lower === upper && held < lower) {
+      if (mult && structural && lower === upper && held < lower && !node.isAbstract) {
         for (let k = held + 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
       }
       return this.checkCount(feature, path, sequence(items));
+    }
+    // An abstract feature has no values but those of the features that specialize it (KerML
+    // Type::isAbstract): with none subsetting it here, instances of its own declaration are not its
+    // values (`abstract part wheels : Wheel[4];` answered four wheels).
+    if (structural && node.isAbstract && !(mult && lower === 0)) {
+      return error(`'${path}' is abstract and no feature subsets it here: its values are only those of features that specialize it (KerML: an abstract type's instances are instances of its specializations), so it holds none, which its multiplicity does not allow`, rangeOf(feature));
     }
     if (!mult) return undefined;
     if (!structural) return undefined;
