@@ -208,4 +208,29 @@ describe('cli: soundness hunt — names, redefinition, collections, requirements
     proves(m, ['evaluate', 'AB::some::n'], 'n', '1');
     proves(m, ['evaluate', 'AB::full::m'], 'm', '20');
   });
+  it("a name found through an import whose filter reads a metadata feature's value is refused: whether the filter admits it is not decided", () => {
+    const m = model('filter.sysml', `package FI {
+  metadata def Safety { attribute level : ScalarValues::Integer; }
+  package Parts {
+    attribute p = 4 { @Safety { level = 2; } }
+    attribute q = 7;
+  }
+  attribute p = 20;
+  package High {
+    import Parts::*[@Safety and Safety::level > 5];
+    attribute r = p;
+  }
+  package Marked {
+    import Parts::*[@Safety];
+    attribute r = p;
+    attribute s = q;
+  }
+}
+`);
+    // Once: High::r = 4 at proved (Parts::p, level 2, admitted by a filter asking for level > 5; FI::p is 20).
+    refuses(m, ['evaluate', 'FI::High::r'], /filter\.sysml:10:/, /'p' is found through the filtered import at .*filter\.sysml:9:5, whose condition is not decided here/);
+    // A filter on metadata alone is decided: Parts::p is imported, Parts::q is not.
+    proves(m, ['evaluate', 'FI::Marked::r'], 'r', '4');
+    refuses(m, ['evaluate', 'FI::Marked::s'], /filter\.sysml:15:/, /unknown name 'q'/);
+  });
 });

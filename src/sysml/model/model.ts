@@ -872,12 +872,30 @@ export class ModelIndex {
     return found;
   }
 
+  /**
+   * A name found through an import whose filter condition the resolver cannot decide (`import
+   * Parts::*[@Safety and Safety::level > 5];`, which reads a metadata feature's value): whether the
+   * import admits the element, and so whether the name names it or a feature further out, is not known.
+   * It admitted it and the name read Parts::p (4) where the filter excludes it (the outer p, 20). Refused.
+   */
+  private undecidedImport(found: readonly Declaration[], from: Declaration, name: string, scope: ModelElement | undefined, range: SourceRange | undefined): void {
+    const enclosing = new Set<Declaration>();
+    for (let d: Declaration | null = from; d; d = d.parent) enclosing.add(d);
+    for (const d of found) {
+      const imp = this.names.undecidedFilter(d);
+      if (!imp || !enclosing.has(imp.owner) || (d.parent && enclosing.has(d.parent))) continue;
+      const at = imp.owner.document && imp.node ? place(imp.owner.document, imp.node.range) : imp.owner.qualifiedName;
+      throw new UnsupportedError(`${scope && range ? `${place(scope.path, range)}: ` : ''}'${name}' is found through the filtered import at ${at}, whose condition is not decided here (a filter reads whether an element has some metadata, @M, not the values of metadata features): whether it admits ${d.qualifiedName}, and so what '${name}' names, is not known`);
+    }
+  }
+
   /** Resolves `A::B::c` from a scope: the first segment from the scope outward (or globally), the rest as members. */
   resolveSegments(scope: ModelElement | undefined, segments: readonly string[], global = false, range?: SourceRange): ModelElement | undefined {
     if (segments.length === 0) return undefined;
     const from = scope ? this.declarationOf(scope) : null;
     const what = (k: number) => () => ({ name: `'${segments.slice(0, k + 1).join('::')}'`, ...(scope && range ? { at: place(scope.path, range) } : {}) });
     let current = from && !global ? this.names.lexical(segments[0]!, from, null) : this.names.global(segments[0]!, 'user');
+    if (from && !global) this.undecidedImport(current, from, segments[0]!, scope, range);
     for (const [k, s] of segments.slice(1).entries()) {
       if (current.length === 0) return undefined;
       // Each namespace on the way must be one (`Lib::g` with two `Lib`s in sight is undecided).
