@@ -273,6 +273,8 @@ export class ModelValues {
     if (conflict) return error(conflict, rangeOf(feature));
     const chained = this.chainRedefinition(owner, feature);
     if (chained) return chained;
+    const stale = this.subsettedRedefined(owner, feature);
+    if (stale) return stale;
     const ran = this.afterRun(owner, feature);
     if (ran !== undefined) return ran;
     const valued = this.index.valueSource(feature);
@@ -291,7 +293,7 @@ export class ModelValues {
       if (isError(typed)) return typed;
       const chosen = this.index.isVariationPoint(feature) ? this.selectedVariant(feature, ctx, typed) : typed;
       if (isError(chosen)) return chosen;
-      const among = this.subsettersAmong(owner, feature, path, chosen);
+      const among = this.subsettersAmong(owner, feature, path, chosen) ?? this.amongSubsetted(owner, feature, path, chosen);
       return among ?? this.checkCount(feature, path, chosen);
     }
     const bound = this.boundValue(owner, feature);
@@ -354,6 +356,20 @@ export class ModelValues {
     const subsetters = this.index.subsettersOf(owner.element, feature);
     if (subsetters.length === 0) return undefined;
     const mine = itemsOf(v);
+    // The subsetters read here need not check their values against this one themselves (amongSubsetted).
+    const key = `${owner.path}\u0000${feature.qualifiedName}`;
+    this.checkingAmong.add(key);
+    try {
+      return this.subsettersAmongChecked(owner, feature, path, v, subsetters, mine);
+    } finally {
+      this.checkingAmong.delete(key);
+    }
+  }
+
+  /** Feature values being checked against their subsetters' (by owner path and feature). */
+  private readonly checkingAmong = new Set<string>();
+
+  private subsettersAmongChecked(owner: InstanceContext, feature: ModelElement, path: string, v: Value, subsetters: readonly ModelElement[], mine: readonly Value[]): ValueError | undefined {
     for (const s of subsetters) {
       // One bound to one of the values by index (`y1 :> ys = ys#(1)`) is among them by construction.
       const k = this.indexAlias(feature, s);
@@ -366,6 +382,68 @@ export class ModelValues {
         }
         if (!mine.some((x) => x.kind !== 'instance' && equals(x, item))) {
           return error(`'${s.name ?? '<unnamed>'}' subsets '${path}' but its value ${format(item)} is not among ${format(v)}, the value '${path}' has (KerML: a subsetting feature's values are the subsetted feature's)`, rangeOf(s));
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * A feature that subsets one its owner's type redefines (`ref part e :> eng;` in Sys2, and `part s2 :
+   * Sys2 { part :>> eng { attribute :>> power = 7.0; } }`): e's values are among eng's, which on s2 have
+   * the redefinition's features, but e's instance is made from e's own declaration, which does not
+   * specialize that redefinition. Reading `s2.eng.power` (whose value is e, by the closed world) or
+   * `s2.e.power` answered Engine's 1.0 at proved. Refused, naming both, unless the redefinition adds
+   * nothing (no type, value or body).
+   */
+  private subsettedRedefined(owner: InstanceContext, feature: ModelElement): ValueError | undefined {
+    if (feature.node.kind !== 'Usage' || owner.element.node.kind === 'Package') return undefined;
+    for (const rel of feature.node.relations) {
+      if (rel.relation !== 'subsetting') continue;
+      const target = this.index.resolveReference(feature.parent ?? feature, rel.target, feature);
+      if (!target || target.node.kind !== 'Usage') continue;
+      const effective = this.index.featuresOf(owner.element).find((f) => f !== target && this.index.redefinitionRoots(f).includes(target));
+      if (!effective || effective === feature || this.index.typesOf(feature).includes(effective)) continue;
+      const n = effective.node;
+      if (n.kind !== 'Usage') continue;
+      const adds = (n.body ?? []).length > 0 || n.value !== null || n.relations.some((r) => r.relation !== 'redefinition') || n.multiplicity !== null;
+      if (!adds) continue;
+      return error(`'${feature.name ?? '<unnamed>'}' subsets ${target.qualifiedName}, which ${owner.element.name ?? 'its owner'} redefines at ${place(effective.path, rangeOf(effective))}: its values are that redefinition's, but an instance of '${feature.name ?? '<unnamed>'}' is made from its own declaration, which does not specialize the redefinition (not modeled); declare '${feature.name ?? '<unnamed>'}' where the redefinition is, or subset the redefinition`, rangeOf(feature), 'unsupported');
+    }
+    return undefined;
+  }
+
+  /**
+   * A feature with a value that subsets a feature of the same instance with a value of its own (`attribute
+   * ys = (1.0, 2.0); attribute y3 :> ys = 5.0;`): its values must be among that value's (KerML 7.3.4.5),
+   * as reading `ys` checks (subsettersAmong). Reading `y3` alone answered 5.0 though the model holds no
+   * such instance. The subsetted feature's own value expression is evaluated here (reading it as a
+   * feature would read `y3` again, which is being computed).
+   */
+  private amongSubsetted(owner: InstanceContext, feature: ModelElement, path: string, v: Value): ValueError | undefined {
+    for (const root of this.index.redefinitionRoots(feature)) {
+      if (root.node.kind !== 'Usage') continue;
+      for (const rel of root.node.relations) {
+        if (rel.relation !== 'subsetting') continue;
+        const target = this.index.resolveReference(root.parent ?? root, rel.target, root);
+        if (!target) continue;
+        // The owner's own reading of that feature (a redefinition of it in the owner's type included).
+        const subsetted = this.index.featuresOf(owner.element).find((f) => f === target || this.index.redefinitionRoots(f).includes(target))
+          ?? (owner.element.node.kind === 'Package' && target.parent === owner.element ? target : undefined);
+        if (!subsetted || subsetted === feature || this.checkingAmong.has(`${owner.path}\u0000${subsetted.qualifiedName}`)) continue;
+        const valued = this.index.valueSource(subsetted);
+        if (!valued) continue;
+        const expr = valued.node.value.expression;
+        const sv = this.evaluator.nested(`'${subsetted.name ?? '<unnamed>'}'`, expr.range, () => this.evaluator.evaluate(expr, this.environment(owner, valued.parent ?? valued)));
+        if (isError(sv)) return sv;
+        const theirs = itemsOf(sv);
+        for (const item of itemsOf(v)) {
+          if (item.kind === 'instance' || theirs.some((x) => x.kind === 'instance')) {
+            return error(`'${path}' subsets '${subsetted.name ?? '<unnamed>'}', which has a value of its own: whether its parts are among that value's is not modeled`, rangeOf(feature), 'unsupported');
+          }
+          if (!theirs.some((x) => equals(x, item))) {
+            return error(`'${path}' subsets '${subsetted.name ?? '<unnamed>'}' but its value ${format(item)} is not among ${format(sv)}, the value '${subsetted.name ?? '<unnamed>'}' has (KerML: a subsetting feature's values are the subsetted feature's)`, rangeOf(feature));
+          }
         }
       }
     }
@@ -567,6 +645,20 @@ export class ModelValues {
     const bounds = mult ? this.bounds(mult, owner) : undefined;
     if (bounds && isError(bounds as Outcome)) return bounds as ValueError;
     const [lower, upper] = (bounds as [number, number] | undefined) ?? [1, 1];
+    // A redefinition has the values of the feature it redefines (KerML 7.3.4.6), so both multiplicities
+    // hold: `part :>> wheels[6]` of a `wheels : Wheel[4]` admits no number of values.
+    if (mult) {
+      for (const { multiplicity: m, of } of this.index.multiplicitiesOf(feature)) {
+        if (m === mult) continue;
+        const b = this.bounds(m, owner);
+        if (isError(b as Outcome)) return b as ValueError;
+        const [lo, up] = b as [number, number];
+        if (Math.max(lo, lower) > Math.min(up, upper)) {
+          const text = (a: number, z: number) => `[${a === z ? a : `${a}..${z === Infinity ? '*' : z}`}]`;
+          return error(`'${path}' is declared ${text(lower, upper)} but redefines ${of.qualifiedName}, declared ${text(lo, up)} (${place(of.path, m.range)}): a redefinition has the values of the feature it redefines (KerML 7.3.4.6), so no number of values meets both`, mult.range);
+        }
+      }
+    }
     const node = feature.node as Usage;
     const structural = STRUCTURAL.has(node.keyword) || (node.keyword === 'ref' && this.index.featuresOf(feature).length > 0);
     // A subsetter bound to one of the feature's own values by index (`part left :> wheel = wheel#(1);`)
@@ -598,10 +690,16 @@ export class ModelValues {
       // that subsets it is two) are among them, instances of its own declaration make up the rest (as
       // when nothing subsets it).
       const held = itemsOf(sequence(items)).length;
-      if (mult && structural && lower === upper && held < lower) {
+      if (mult && structural && lower === upper && held < lower && !node.isAbstract) {
         for (let k = held + 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
       }
       return this.checkCount(feature, path, sequence(items));
+    }
+    // An abstract feature has no values but those of the features that specialize it (KerML
+    // Type::isAbstract): with none subsetting it here, instances of its own declaration are not its
+    // values (`abstract part wheels : Wheel[4];` answered four wheels).
+    if (structural && node.isAbstract && !(mult && lower === 0)) {
+      return error(`'${path}' is abstract and no feature subsets it here: its values are only those of features that specialize it (KerML: an abstract type's instances are instances of its specializations), so it holds none, which its multiplicity does not allow`, rangeOf(feature));
     }
     if (!mult) return undefined;
     if (!structural) return undefined;
@@ -667,12 +765,17 @@ export class ModelValues {
       return v;
     }
     const owner = this.contextOf(feature.parent ?? feature);
-    const b = this.bounds(mult, owner);
-    if (isError(b as Outcome)) return b as ValueError;
-    const [lower, upper] = b as [number, number];
     const count = itemsOf(v).length;
-    if (count < lower || count > upper) {
-      return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside its multiplicity [${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]`, mult.range);
+    // Its own multiplicity, and those of the features it redefines (the same values, KerML 7.3.4.6).
+    for (const { multiplicity: m, of } of this.index.multiplicitiesOf(feature)) {
+      const b = this.bounds(m, owner);
+      if (isError(b as Outcome)) return b as ValueError;
+      const [lower, upper] = b as [number, number];
+      if (count < lower || count > upper) {
+        const text = `[${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]`;
+        if (m === mult) return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside its multiplicity ${text}`, m.range);
+        return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside the multiplicity ${text} of ${of.qualifiedName} (${place(of.path, m.range)}), which it redefines: a redefinition has the values of the feature it redefines (KerML 7.3.4.6)`, rangeOf(feature));
+      }
     }
     return v;
   }

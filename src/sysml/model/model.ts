@@ -298,8 +298,15 @@ export class ModelIndex {
       // A feature of an instance is the one its redefinitions leave (featuresOf), which the resolver's
       // first inherited match need not be (`car : MassedThing :> compositeThing` takes compositeThing's
       // redefined totalMass).
-      found = (found.node.kind !== 'Package' ? this.featureNamed(found, s) : undefined) ?? this.member(found, s);
+      const owner: ModelElement = found;
+      found = (owner.node.kind !== 'Package' ? this.featureNamed(owner, s) : undefined) ?? this.member(owner, s);
       if (!found) return undefined;
+      // A member found by another name (an alias, `alias m for mass;`) is read as the feature the
+      // owner's instances have: the redefinition that replaced it (`truck`'s `:>> mass`), not the original.
+      if (owner.node.kind !== 'Package') {
+        const member: ModelElement = found;
+        found = this.featuresOf(owner).find((f) => f === member || this.redefinitionRoots(f).includes(member)) ?? member;
+      }
       chain.push(found);
     }
     return chain;
@@ -332,6 +339,16 @@ export class ModelIndex {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition' && !(referencing && r.relation === 'reference')) continue;
       const t = this.resolveReference(e.parent ?? e, r.target, e);
       if (t && t !== e && !out.includes(t)) out.push(t);
+    }
+    // A user keyword declared by semantic metadata (`#heavy part x : Thing;` with `heavy`'s `:>> baseType
+    // = heavyThing meta SysML::PartUsage`) makes x specialize heavyThing (SysML 7.26.3, semantic
+    // metadata): its features and values are x's, as if `:> heavyThing` were written after the types.
+    const declaration = e.node.kind === 'Package' ? null : this.declarationOf(e);
+    if (declaration) {
+      for (const d of this.names.keywordBases(declaration)) {
+        const t = d.node ? this.byNode.get(d.node) : undefined;
+        if (t && t !== e && !out.includes(t)) out.push(t);
+      }
     }
     return out;
   }
@@ -748,6 +765,20 @@ export class ModelIndex {
   }
 
   /**
+   * Every multiplicity a feature is under: its own (or the one multiplicityOf gives) and those of the
+   * features it redefines, transitively. KerML 7.3.4.6: a redefining and a redefined feature have the
+   * same values, so restrictions on either, multiplicity included, apply to both.
+   */
+  multiplicitiesOf(e: ModelElement): { multiplicity: Multiplicity; of: ModelElement }[] {
+    const out: { multiplicity: Multiplicity; of: ModelElement }[] = [];
+    for (const x of this.redefinitionRoots(e)) {
+      const m = x.node.kind === 'Usage' ? x.node.multiplicity : null;
+      if (m && !out.some((o) => o.multiplicity === m)) out.push({ multiplicity: m, of: x });
+    }
+    return out;
+  }
+
+  /**
    * Whether a feature's values are quantity values although its type is the model's own: a type that
    * specializes, through the model's definitions, the library's `Quantities::ScalarQuantityValue` (or
    * another quantity value type of the library: `attribute def DistancePerVolumeValue :>
@@ -854,12 +885,30 @@ export class ModelIndex {
     return found;
   }
 
+  /**
+   * A name found through an import whose filter condition the resolver cannot decide (`import
+   * Parts::*[@Safety and Safety::level > 5];`, which reads a metadata feature's value): whether the
+   * import admits the element, and so whether the name names it or a feature further out, is not known.
+   * It admitted it and the name read Parts::p (4) where the filter excludes it (the outer p, 20). Refused.
+   */
+  private undecidedImport(found: readonly Declaration[], from: Declaration, name: string, scope: ModelElement | undefined, range: SourceRange | undefined): void {
+    const enclosing = new Set<Declaration>();
+    for (let d: Declaration | null = from; d; d = d.parent) enclosing.add(d);
+    for (const d of found) {
+      const imp = this.names.undecidedFilter(d);
+      if (!imp || !enclosing.has(imp.owner) || (d.parent && enclosing.has(d.parent))) continue;
+      const at = imp.owner.document && imp.node ? place(imp.owner.document, imp.node.range) : imp.owner.qualifiedName;
+      throw new UnsupportedError(`${scope && range ? `${place(scope.path, range)}: ` : ''}'${name}' is found through the filtered import at ${at}, whose condition is not decided here (a filter reads whether an element has some metadata, @M, not the values of metadata features): whether it admits ${d.qualifiedName}, and so what '${name}' names, is not known`);
+    }
+  }
+
   /** Resolves `A::B::c` from a scope: the first segment from the scope outward (or globally), the rest as members. */
   resolveSegments(scope: ModelElement | undefined, segments: readonly string[], global = false, range?: SourceRange): ModelElement | undefined {
     if (segments.length === 0) return undefined;
     const from = scope ? this.declarationOf(scope) : null;
     const what = (k: number) => () => ({ name: `'${segments.slice(0, k + 1).join('::')}'`, ...(scope && range ? { at: place(scope.path, range) } : {}) });
     let current = from && !global ? this.names.lexical(segments[0]!, from, null) : this.names.global(segments[0]!, 'user');
+    if (from && !global) this.undecidedImport(current, from, segments[0]!, scope, range);
     for (const [k, s] of segments.slice(1).entries()) {
       if (current.length === 0) return undefined;
       // Each namespace on the way must be one (`Lib::g` with two `Lib`s in sight is undecided).
@@ -1035,10 +1084,16 @@ export function typeName(feature: ModelElement, index?: ModelIndex, seen = new S
   if (t) return t.kind === 'QualifiedName' ? t.segments.join('::') : undefined;
   for (const r of feature.node.relations) {
     if (r.relation !== 'subsetting' && r.relation !== 'redefinition') continue;
-    if (r.target.kind === 'QualifiedName' && quantityKindUnit(r.target.segments.at(-1)!)) return r.target.segments.join('::');
+    // A feature of the model it subsets or redefines gives its own type, whatever its name: `:>> length`
+    // of a `length : TimeValue` is a time, not ISQ's length (`3 [m]` was accepted there, `3 [s]` refused).
     const target = index?.resolveReference(feature.parent ?? feature, r.target, feature);
-    const inherited = target ? typeName(target, index, seen) : undefined;
-    if (inherited) return inherited;
+    if (target) {
+      const inherited = typeName(target, index, seen);
+      if (inherited) return inherited;
+      continue;
+    }
+    // A library quantity (`:> ISQ::mass`, `:>> mass` of one) is that quantity kind.
+    if (r.target.kind === 'QualifiedName' && quantityKindUnit(r.target.segments.at(-1)!)) return r.target.segments.join('::');
   }
   return undefined;
 }

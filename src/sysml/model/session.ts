@@ -1,6 +1,6 @@
 // One question's view of the model: the parsed documents, the name index, the subject and its root
 // instance, the bindings, and an evaluator set up with the question's draws and the run's cancel.
-import type { Expression, SourceRange } from '../ast';
+import type { Expression, Multiplicity, SourceRange } from '../ast';
 import { languageOfPath, parse, sourceOf } from '..';
 import { Evaluator, type EvaluationOptions } from '../semantics/evaluate';
 import { Random, type DrawPolicy, type Draws } from '../semantics/random';
@@ -134,6 +134,20 @@ export class Model {
     const point = chain.slice(0, -1).find((e) => e.node.kind === 'Usage' && this.index.isVariationPoint(e));
     if (point) {
       throw new UnsupportedError(`${place(point.path, point.node.nameRange ?? point.node.range)}: the subject ${name} is read through the variation point '${point.name}', whose features are those of the variant selected: ask about '${point.name}' (the variant) or an attribute that reads ${point.name}.…`);
+    }
+    // A feature on the way that holds several values (`part a : A[2]`, or features that subset it) has
+    // a value of `a.x` per value of `a`: the path names no one of them (it read the first instance of
+    // a's declaration, where a subsetting `a1 :> a` redefines x).
+    const r = rootIndex(chain);
+    for (let i = r + 1; i < chain.length - 1; i++) {
+      const e = chain[i]!;
+      if (e.node.kind !== 'Usage') continue;
+      const several = this.index.multiplicitiesOf(e).some(({ multiplicity: m }) => !isOne(m));
+      const subsetters = this.index.subsettersOf(chain[i - 1]!, e);
+      if (several || subsetters.length > 0) {
+        const why = several ? `its multiplicity allows other than one value` : `${subsetters.map((x) => `'${x.name ?? '<unnamed>'}'`).join(', ')} subset${subsetters.length === 1 ? 's' : ''} it`;
+        throw new UnsupportedError(`${place(e.path, e.node.nameRange ?? e.node.range)}: the subject ${name} is read through '${e.name}', which holds several values (${why}): the path names none of them; ask about a feature of '${chain[i - 1]!.name}' that reads ${e.name}.…`);
+      }
     }
     for (const e of new Set(chain.map((c) => c.path))) {
       const first = this.syntaxErrors(e)[0];
@@ -334,4 +348,10 @@ function subsetted(feature: ModelElement): string | null {
   if (feature.node.kind !== 'Usage') return null;
   const r = feature.node.relations.find((x) => x.relation === 'subsetting' || x.relation === 'redefinition');
   return r ? lastSegment(r.target) : null;
+}
+
+/** A multiplicity of exactly one value, written with literals (`[1]`, `[1..1]`). */
+function isOne(m: Multiplicity): boolean {
+  const one = (e: Expression | null) => e !== null && e.kind === 'Literal' && e.literal === 'integer' && Number(e.value) === 1;
+  return one(m.upper) && (m.lower === null || one(m.lower));
 }

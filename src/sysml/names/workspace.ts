@@ -451,8 +451,7 @@ export class Workspace {
       out.push(...d.directSupertypes);
       // A user keyword `#kw x` declared by semantic metadata (`:>> baseType = f meta SysML::…`)
       // makes x specialize f.
-      const written = d.node && (d.node.kind === 'Usage' || d.node.kind === 'Definition') ? d.node.prefixMetadata : [];
-      if (scope) for (const ref of written) for (const meta of this.resolveQualified(ref, scope, d)) out.push(...this.semanticBase(meta));
+      out.push(...this.keywordBases(d));
       for (const path of d.fixedSupertypes) {
         for (const t of this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer)) if (t !== d) out.push(t);
       }
@@ -461,6 +460,17 @@ export class Workspace {
     }
     d.supertypeCache = unique(out);
     return d.supertypeCache;
+  }
+
+  /** What the user keywords written on a declaration (`#kw x`, declared by semantic metadata with
+   * `:>> baseType = f meta SysML::…`) make it specialize: each keyword's `f`. */
+  keywordBases(d: Declaration): Declaration[] {
+    const scope = d.parent;
+    const written = d.node && (d.node.kind === 'Usage' || d.node.kind === 'Definition') ? d.node.prefixMetadata : [];
+    if (!scope || written.length === 0) return EMPTY;
+    const out: Declaration[] = [];
+    for (const ref of written) for (const meta of this.resolveQualified(ref, scope, d)) for (const t of this.semanticBase(meta)) if (t !== d) out.push(t);
+    return out;
   }
 
   /** The `baseType` a semantic metadata definition gives the elements it is applied to. */
@@ -639,7 +649,26 @@ export class Workspace {
       }
     }
     if (imp.filters.length === 0 || out.length === 0) return unique(out);
-    return unique(out).filter((d) => imp.filters.every((f) => this.passesFilter(f, d, imp.owner)));
+    return unique(out).filter((d) => {
+      let undecided = false;
+      for (const f of imp.filters) {
+        const passes = this.passesFilter(f, d, imp.owner);
+        if (passes === false) return false;
+        if (passes === undefined) undecided = true;
+      }
+      // A condition the resolver cannot decide (`[Safety::level > 1]`) admits the element, as before, and
+      // says so: what a name then resolves to is not known (undecidedFilter).
+      if (undecided && !this.undecidedAdmissions.has(d)) this.undecidedAdmissions.set(d, imp);
+      return true;
+    });
+  }
+
+  /** Elements an import admitted through a filter condition the resolver could not decide, with the import. */
+  private readonly undecidedAdmissions = new Map<Declaration, ImportSpec>();
+
+  /** The import whose filter admitted `d` without deciding its condition (`[Safety::level > 1]`), if any. */
+  undecidedFilter(d: Declaration): ImportSpec | undefined {
+    return this.undecidedAdmissions.get(d);
   }
 
   /** Every owned member below `ns` (members of members …), by name; public ones unless `all`. */
@@ -675,22 +704,29 @@ export class Workspace {
 
   /** Evaluates an import filter (`@Safety`, `@SysML::PartUsage`, `and` / `or` / `not`) on an element;
    * conditions it cannot decide admit the element. */
-  private passesFilter(f: Expression, d: Declaration, scope: Declaration): boolean {
+  private passesFilter(f: Expression, d: Declaration, scope: Declaration): boolean | undefined {
     switch (f.kind) {
-      case 'Binary':
-        if (f.operator === 'and') return this.passesFilter(f.left, d, scope) && this.passesFilter(f.right, d, scope);
-        if (f.operator === 'or') return this.passesFilter(f.left, d, scope) || this.passesFilter(f.right, d, scope);
-        return true;
-      case 'Unary':
-        return f.operator === 'not' ? !this.passesFilter(f.operand, d, scope) : true;
+      case 'Binary': {
+        if (f.operator !== 'and' && f.operator !== 'or') return undefined;
+        const a = this.passesFilter(f.left, d, scope);
+        const b = this.passesFilter(f.right, d, scope);
+        // Three-valued (undefined: not decided): false and anything is false, true or anything is true.
+        if (f.operator === 'and') return a === false || b === false ? false : a === true && b === true ? true : undefined;
+        return a === true || b === true ? true : a === false && b === false ? false : undefined;
+      }
+      case 'Unary': {
+        if (f.operator !== 'not') return undefined;
+        const a = this.passesFilter(f.operand, d, scope);
+        return a === undefined ? undefined : !a;
+      }
       case 'Classification': {
-        if (f.operand !== null || (f.operator !== '@' && f.operator !== 'hastype' && f.operator !== 'istype')) return true;
+        if (f.operand !== null || (f.operator !== '@' && f.operator !== 'hastype' && f.operator !== 'istype')) return undefined;
         const types = this.resolveQualified(f.type, scope, null);
-        if (types.length === 0) return true;
+        if (types.length === 0) return undefined;
         return types.some((t) => this.hasMetadata(d, t));
       }
       default:
-        return true;
+        return undefined;
     }
   }
 

@@ -538,6 +538,11 @@ export function equality(op: EqualityOperator, a: Value, b: Value, range?: Place
     if (x.kind === 'quantity' && y.kind === 'quantity' && !sameDimension(x.unit.dimension, y.unit.dimension)) {
       return error(`cannot compare ${describeKind(x)} with ${describeKind(y)}`, range);
     }
+    // A quantity against a plain number that is not a zero it compares with (`2 [m] == 2`): an error as
+    // ordering makes it, never `false` (which unit the number was meant in is not said).
+    if (((x.kind === 'quantity' && isPlainNumber(y)) || (y.kind === 'quantity' && isPlainNumber(x))) && compareWithZero(x, y) === undefined) {
+      return error(`cannot compare ${describeKind(x)} with ${describeKind(y)}: give the number a unit`, range);
+    }
     // Two features the model neither binds nor redefines into one: whether their values are one
     // object (two parts) or equal data (two attribute values of a definition, compared feature by
     // feature) is not what the engine's one-instance-per-usage reading decides; `p1 == p2` was false at proved.
