@@ -2,13 +2,9 @@
 // outcome. The answer says so, rather than letting the ends read as every run's: `1 outcome: done` for
 // an action that loops forever under one input choice claimed every run ends with x = 7.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildIfMissing } from './built';
+import { askJson, modelFolder } from './ask-json';
 
-const ROOT = join(__dirname, '..', '..');
 const MODEL = `package NE {
   action def Choice {
     attribute x : ScalarValues::Integer := 0;
@@ -31,18 +27,13 @@ const MODEL = `package NE {
 
 describe('cli: outcomes and sensitive say when some runs never end', function () {
   this.timeout(60_000);
-  let dir: string;
-  before(() => {
-    buildIfMissing('cli.js');
-    dir = mkdtempSync(join(tmpdir(), 'assay-never-'));
-    writeFileSync(join(dir, 'ne.sysml'), MODEL);
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  before(() => buildIfMissing('cli.js'));
+  const { model } = modelFolder('assay-never-');
 
   const ask = (kind: string, subject: string) => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), kind, subject, '--model', join(dir, 'ne.sysml'), '--schedule', 'all', '--free', 'schedule,inputs', '--json'], { encoding: 'utf8', timeout: 60_000 });
-    assert.equal(run.status, 0, run.stdout + run.stderr);
-    return (JSON.parse(run.stdout.trim()) as { result: { claim: string; reason: string; values: { name: string; value: unknown }[] } }).result;
+    const { code, answer } = askJson(kind, subject, '--model', model('ne.sysml', MODEL), '--schedule', 'all', '--free', 'schedule,inputs');
+    assert.equal(code, 0, JSON.stringify(answer));
+    return { claim: answer.result!.claim, reason: answer.result!.reason ?? '', values: answer.result!.values ?? [] };
   };
 
   it('outcomes: the one end (x = 7), and that under go = true the run never ends', () => {

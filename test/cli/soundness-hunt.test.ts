@@ -3,27 +3,10 @@
 // of the bundled engine. Each answer is now the correct one, or a refusal naming the construct and its
 // place. The models are small ones written here, each reducing a pattern real models use.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildIfMissing } from './built';
+import { askJson, modelFolder } from './ask-json';
 
-const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
-
-interface Answer {
-  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string };
-  standing?: { strength: string };
-  error?: { message: string; status: string };
-}
-
-function ask(...args: string[]): { code: number | null; answer: Answer } {
-  const run = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
-  const lines = run.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}\n${run.stderr}`);
-  return { code: run.status, answer: JSON.parse(lines[0]!) as Answer };
-}
+const ask = askJson;
 
 /** Asks `question` of `model`: answered at proved, the value `name` being `want`. */
 function proves(model: string, question: readonly string[], name: string, want: string): void {
@@ -45,17 +28,8 @@ function refuses(model: string, question: readonly string[], placeAt: RegExp, wh
 
 describe('cli: soundness hunt — names, redefinition, collections, requirements, expressions', function () {
   this.timeout(120_000);
-  let dir = '';
-  const model = (name: string, text: string): string => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
-  before(() => {
-    buildIfMissing('cli.js', 'engine.js');
-    dir = mkdtempSync(join(tmpdir(), 'assay-hunt-'));
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  before(() => buildIfMissing('cli.js', 'engine.js'));
+  const { model } = modelFolder('assay-hunt-');
 
   it('a user keyword (`#heavy part x : Thing;`, semantic metadata with a baseType) makes x specialize its base: its redefined values are read', () => {
     const m = model('keyword.sysml', `package K {

@@ -6,24 +6,15 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { buildIfMissing } from './built';
+import { askJson, type CliAnswer } from './ask-json';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const SHARED = join(ROOT, '..', 'shared', 'soundness');
 const OURS = join(ROOT, 'test', 'fixtures', 'models', 'soundness');
 
-interface Answer {
-  result?: { claim: string; strength: string; values?: { name: string; value: unknown; unit?: string }[]; reason?: string; assumptions?: string[]; witness?: { inputs?: { name: string; value: unknown }[] } };
-  standing?: { strength: string };
-  error?: { message: string; status: string };
-}
-
-function ask(...args: string[]): { code: number | null; answer: Answer } {
-  const run = spawnSync(process.execPath, [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 90_000 });
-  const lines = run.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `exactly one JSON line on stdout, got:\n${run.stdout}\n${run.stderr}`);
-  return { code: run.status, answer: JSON.parse(lines[0]!) as Answer };
-}
+type Answer = CliAnswer;
+const ask = askJson;
 
 function value(answer: Answer, name: string): string {
   const v = answer.result?.values?.find((x) => x.name === name);

@@ -2,12 +2,9 @@
 // engine, naming the field — never answered without it. Asked straight to the engine's run (no covers
 // first, as another host might) and through the CLI (whose host asks covers first).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { modelText, question, ROOT, suiteEngine } from './engine-process';
+import { modelText, question, suiteEngine } from './engine-process';
 import { buildIfMissing } from '../cli/built';
+import { askJson, modelFolder } from '../cli/ask-json';
 
 const MODEL = `package QF {
   attribute a : ScalarValues::Real = 2.0;
@@ -80,18 +77,9 @@ describe('reference engine: a question field its kind does not read is refused, 
 
 describe('cli: a flag the question kind does not read is refused (exit 3), naming it', function () {
   this.timeout(120_000);
-  let dir: string;
-  before(() => {
-    buildIfMissing('cli.js');
-    dir = mkdtempSync(join(tmpdir(), 'assay-fields-'));
-    writeFileSync(join(dir, 'qf.sysml'), MODEL);
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  const ask = (...args: string[]) => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args, '--model', join(dir, 'qf.sysml'), '--json'], { encoding: 'utf8', timeout: 90_000 });
-    return { code: run.status, answer: JSON.parse(run.stdout.trim()) as { result?: { claim: string }; error?: { message: string } } };
-  };
+  before(() => buildIfMissing('cli.js'));
+  const { model } = modelFolder('assay-fields-');
+  const ask = (...args: string[]) => askJson(...args, '--model', model('qf.sysml', MODEL));
 
   it('evaluate --range, outcomes --condition, sweep --input, holds --input without --free inputs', () => {
     for (const [args, what] of [
