@@ -105,6 +105,11 @@ function sameSegments(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Shared by every environment of one evaluation: the model, the bindings and the remembered values. */
+/** A multiplicity's bounds as written: `[4]`, `[0..*]`. */
+function boundsText(lower: number, upper: number): string {
+  return `[${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]`;
+}
+
 export class ModelValues {
   private readonly cache = new Map<string, { state: 'running' | 'done'; value?: Outcome }>();
   private readonly activeBinds = new Set<string>();
@@ -465,7 +470,7 @@ export class ModelValues {
       const b = this.bounds(mult, owner);
       if (isError(b as Outcome)) return b as ValueError;
       const [lower, upper] = b as [number, number];
-      if (!(lower === 1 && upper === 1)) return error(`'${feature.name}' has the multiplicity [${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]: features with several values are evaluated, not solved`, mult.range, 'unsupported');
+      if (!(lower === 1 && upper === 1)) return error(`'${feature.name}' has the multiplicity ${boundsText(lower, upper)}: features with several values are evaluated, not solved`, mult.range, 'unsupported');
     }
     if (owner.element.node.kind !== 'Package' && this.index.subsettersOf(owner.element, feature).length > 0) {
       return error(`'${feature.name}' has features that subset it: features with several values are evaluated, not solved`, rangeOf(feature), 'unsupported');
@@ -654,8 +659,7 @@ export class ModelValues {
         if (isError(b as Outcome)) return b as ValueError;
         const [lo, up] = b as [number, number];
         if (Math.max(lo, lower) > Math.min(up, upper)) {
-          const text = (a: number, z: number) => `[${a === z ? a : `${a}..${z === Infinity ? '*' : z}`}]`;
-          return error(`'${path}' is declared ${text(lower, upper)} but redefines ${of.qualifiedName}, declared ${text(lo, up)} (${place(of.path, m.range)}): a redefinition has the values of the feature it redefines (KerML 7.3.4.6), so no number of values meets both`, mult.range);
+          return error(`'${path}' is declared ${boundsText(lower, upper)} but redefines ${of.qualifiedName}, declared ${boundsText(lo, up)} (${place(of.path, m.range)}): a redefinition has the values of the feature it redefines (KerML 7.3.4.6), so no number of values meets both`, mult.range);
         }
       }
     }
@@ -772,7 +776,7 @@ export class ModelValues {
       if (isError(b as Outcome)) return b as ValueError;
       const [lower, upper] = b as [number, number];
       if (count < lower || count > upper) {
-        const text = `[${lower === upper ? lower : `${lower}..${upper === Infinity ? '*' : upper}`}]`;
+        const text = boundsText(lower, upper);
         if (m === mult) return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside its multiplicity ${text}`, m.range);
         return error(`'${path}' holds ${count} value${count === 1 ? '' : 's'}, outside the multiplicity ${text} of ${of.qualifiedName} (${place(of.path, m.range)}), which it redefines: a redefinition has the values of the feature it redefines (KerML 7.3.4.6)`, rangeOf(feature));
       }
