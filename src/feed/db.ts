@@ -69,7 +69,8 @@ export class SqliteDb implements Db {
     }
     this.db = new BetterSqlite3(file);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    // FULL: a post answered 201 is on disk. WAL with NORMAL may lose the last commits on power loss.
+    this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
   }
