@@ -307,17 +307,15 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       const user = await signedIn(request);
       const input = parseOr400(PostCreate, request.body, 'body');
       const run = input.run ? withHash(input.run) : undefined;
-      const { id, seq } = await store.createPost(user.id, {
+      const { row, seq } = await store.createPost(user, {
         title: input.title,
         body: input.body,
         run: run ? JSON.stringify(run) : null,
         modelHash: run?.model.hash ?? null,
       });
-      const row = await store.post(id);
-      if (!row) throw notFound(`post ${id} was deleted while it was being created`);
       const post = toPost(row);
       live.created(seq, post);
-      reply.code(201).header('Location', `/feed/post/${id}`);
+      reply.code(201).header('Location', `/feed/post/${row.id}`);
       return post;
     },
     async Update(_reply, id, request) {

@@ -252,9 +252,15 @@ export class Store {
     return this.db.query<PostRow>(sql, params);
   }
 
-  async createPost(authorId: string, fields: { title: string; body: string; run: string | null; modelHash: string | null }): Promise<{ id: string; seq: number }> {
+  /**
+   * Stores a post and answers the row as stored. The row is built from the values written in the same
+   * transaction, not read back: a read failing after the commit would answer an error for a stored post,
+   * and a client retrying it would post twice.
+   */
+  async createPost(author: Pick<UserRow, 'id' | 'username'>, fields: { title: string; body: string; run: string | null; modelHash: string | null }): Promise<{ row: PostRow; seq: number }> {
     const now = Date.now();
     const id = timeOrderedId(now);
+    const authorId = author.id;
     const [, change] = await this.db.batch([
       {
         sql: 'INSERT INTO posts (id, author_id, created_at, updated_at, title, body, run, model_hash) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)',
@@ -262,7 +268,11 @@ export class Store {
       },
       { sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:created', $1, $2, $3) RETURNING seq`, params: [id, fields.modelHash, now] },
     ]);
-    return { id, seq: Number(change!.rows[0]!['seq']) };
+    const row: PostRow = {
+      id, author_id: authorId, author_name: author.username, created_at: now, updated_at: now,
+      title: fields.title, body: fields.body, run: fields.run, model_hash: fields.modelHash,
+    };
+    return { row, seq: Number(change!.rows[0]!['seq']) };
   }
 
   /**
