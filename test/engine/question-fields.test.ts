@@ -45,6 +45,10 @@ const UNREAD: readonly [string, string, Record<string, unknown>, RegExp][] = [
   ['outcomes', 'QF::Count', { schedule: 'all', free: ['schedule', 'inputs'], inputs: [{ name: 'c', type: 'Boolean', domain: '0..2' }] }, /the input c is given as Boolean, but c is declared ScalarValues::Integer/],
   ['holds', 'QF::Count', { schedule: 'all', free: ['schedule', 'inputs'], condition: { name: 'k', text: 'c < 9' }, inputs: [{ name: 'c', unit: 'kg', domain: '0..2' }] }, /a unit beside the domain is not read/],
   ['satisfiable', 'QF::Positive', { conditions: [{ name: 'set', features: [{ name: 'x', type: 'Real', domain: '0..3' }], pinned: [{ name: 'x', text: '2' }], assertions: [{ name: 'k', text: 'x > 1' }] }] }, /the condition set 'set' gives 'x' twice/],
+  // A free input that names no feature of the subject: a variable of the question alone, whose witness no
+  // host can replay against the model.
+  ['satisfiable', 'QF::Positive', { inputs: [{ name: 'zz', type: 'Real', domain: '0..1' }], condition: { name: 'c', text: 'x + zz > 1.5' } }, /the free input zz is not a feature of QF::Positive/],
+  ['satisfiable', 'QF::Positive', { conditions: [{ name: 'set', features: [{ name: 'zz', type: 'Real', domain: '0..1' }], assertions: [{ name: 'k', text: 'zz > 0.5' }] }] }, /the free input zz is not a feature of QF::Positive/],
 ];
 
 describe('reference engine: a question field its kind does not read is refused, not ignored', function () {
@@ -89,6 +93,7 @@ describe('cli: a flag the question kind does not read is refused (exit 3), namin
       [['holds', 'QF::Count', '-schedule', 'all', '--condition', 'small=c <= 2', '--input', 'c:Integer:0..5'], /--free inputs/],
       [['compute', 'QF::Twice', '--bind', 'x=1', '--bind', 'x=2'], /'x' is bound \(bindings, --bind\) twice/],
       [['compute', 'QF::Twice', '--range', 'x:Real:1:2:1', '--range', 'x:Real:5:6:1'], /'x' is ranged over \(sweep ranges, --range\) twice/],
+      [['satisfiable', 'QF::Positive', '--input', 'zz:Real:0..1', '--condition', 'c=x + zz > 1.5'], /the free input zz is not a feature of QF::Positive/],
     ] as const) {
       const r = ask(...args);
       assert.equal(r.code, 3, JSON.stringify(r.answer));

@@ -137,14 +137,17 @@ class SatisfiableQuestion {
     const declared: FreeVariable[] = [];
     for (const f of features) {
       const found = this.session.featurePath(f.name);
-      const type = f.type ?? (found ? typeName(found.feature, this.session.model.index) : undefined);
-      const t = describeType(type, f.unit, tryParseUnit) ?? (found ? enumerationVariable(this.model.index, found.feature) : undefined);
+      // A free input frees a feature of the subject. One naming no feature would be a variable of the
+      // question alone, which no host can replay against the model.
+      if (!found) throw new UnsupportedError(`the free input ${f.name} is not a feature of ${this.session.question.subject}`);
+      const type = f.type ?? typeName(found.feature, this.session.model.index);
+      const t = describeType(type, f.unit, tryParseUnit) ?? enumerationVariable(this.model.index, found.feature);
       if (!t) {
         throw new UnsupportedError(
           f.unit && !tryParseUnit(f.unit) ? `feature ${f.name}: unknown unit '${f.unit}'` : `feature ${f.name}: the solver chooses Booleans, Integers, Reals and quantities, not ${type}`,
         );
       }
-      const v: FreeVariable = { name: found?.path ?? f.name, ...t, type, domain: f.domain, declared: true };
+      const v: FreeVariable = { name: found.path, ...t, type, domain: f.domain, declared: true };
       if (f.domain) Object.assign(v, parseDomain(f.domain, v));
       declared.push(v);
     }
