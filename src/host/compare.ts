@@ -29,7 +29,7 @@ export interface ComparedRow {
 
 /** Where two standing answers differ: a claim, or the named values (`x: a = 3, b = 4`). */
 export interface Difference {
-  /** What differs: `claim` or a value's name. */
+  /** What differs: `claim`, `outcomes` (the outcome sets, each engine's as `{(end = done, x = 1), …}`) or a value's name. */
   what: string;
   /** Each engine's side, as text. */
   by: { engine: string; text: string }[];
@@ -161,9 +161,32 @@ function rowOf(engine: string, outcome: RunOutcome, elapsedMs: number): Compared
   }
 }
 
-/** What two answers must share to agree: the claim, and for values and tables every value. */
+/**
+ * An `outcomes` answer's outcome set: outcome k's end values are named `<feature>@<k>`
+ * (docs/protocol-notes.md). Each outcome becomes one text of its sorted values, and the texts are sorted,
+ * so two engines that number the same outcomes in another order agree.
+ */
+function outcomeSet(values: readonly Value[]): string[] {
+  const byOutcome = new Map<string, Value[]>();
+  for (const v of values) {
+    const m = /^(.+)@(\d+)$/.exec(v.name);
+    const k = m ? m[2]! : '';
+    const list = byOutcome.get(k) ?? [];
+    list.push({ ...v, name: m ? m[1]! : v.name });
+    byOutcome.set(k, list);
+  }
+  return [...byOutcome.values()]
+    .map((vs) => vs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((v) => `${v.name} = ${valueText({ ...v, value: normal(v.value) })}`).join(', '))
+    .sort();
+}
+
+/**
+ * What two answers must share to agree: the claim; for values and tables every value; for outcomes the
+ * set of outcomes (two engines both claiming `outcomes` with different end states disagree).
+ */
 function keyOf(outcome: Extract<RunOutcome, { status: 'answered' }>): string {
   const { claim, values } = outcome.result;
+  if (claim === 'outcomes') return `${claim}:${JSON.stringify(outcomeSet(values ?? []))}`;
   if ((claim === 'value' || claim === 'table') && values) {
     const sorted = [...values].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return `${claim}:${JSON.stringify(sorted.map((v) => [v.name, normal(v.value), v.unit ?? '']))}`;
@@ -194,6 +217,11 @@ function differencesOf(answers: readonly EngineAnswer[]): Difference[] {
   if (claims.size > 1) {
     return [{ what: 'claim', by: answered.map((a) => ({ engine: a.engine, text: a.result.claim })) }];
   }
+  if (claims.has('outcomes')) {
+    const texts = (r: (typeof answered)[number]['result']) => outcomeSet(r.values ?? []);
+    const text = (set: string[]) => `{${set.map((o) => `(${o})`).join(', ')}}`;
+    return [{ what: 'outcomes', by: answered.map((a) => ({ engine: a.engine, text: text(texts(a.result)) })) }];
+  }
   const names = [...new Set(answered.flatMap((a) => (a.result.values ?? []).map((v) => v.name)))];
   const differences: Difference[] = [];
   for (const name of names) {
@@ -208,5 +236,5 @@ function differencesOf(answers: readonly EngineAnswer[]): Difference[] {
 
 /** `claim: a holds, b violated` or `x: a = 3, b = 4` (at most 3 differences named, then a count). */
 export function differenceText(d: Difference): string {
-  return d.what === 'claim' ? `claim: ${d.by.map((b) => `${b.engine} ${b.text}`).join(', ')}` : `${d.what}: ${d.by.map((b) => `${b.engine} = ${b.text}`).join(', ')}`;
+  return d.what === 'claim' || d.what === 'outcomes' ? `${d.what}: ${d.by.map((b) => `${b.engine} ${b.text}`).join(', ')}` : `${d.what}: ${d.by.map((b) => `${b.engine} = ${b.text}`).join(', ')}`;
 }

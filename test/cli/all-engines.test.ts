@@ -180,6 +180,28 @@ describe('cli: --engine all asks every covering engine and compares', function (
     assert.deepEqual(oneJson(units).verdict.differences, [{ what: 'm', by: [{ engine: 'a', text: '3 [kg]' }, { engine: 'b', text: '3 [g]' }] }]);
   });
 
+  it('outcomes: the same set numbered in another order agrees; a set missing an outcome is an unresolved disagreement (exit 5)', async () => {
+    const outcomes = ['outcomes', 'Race::Race', '--model', RACE, '-schedule', 'all', '--free', 'schedule'];
+    // The bundled engine's two outcomes of Race::Race: x = 4 (inc, then dbl) and x = 3 (dbl, then inc).
+    const incFirst = { schedules: ['step 1: t1@inc first of t1@inc, t2@dbl\nstep 2: t2@dbl first of t2@dbl\nstep 3: t1@j first of t1@j'] };
+    const dblFirst = { schedules: ['step 1: t2@dbl first of t1@inc, t2@dbl\nstep 2: t1@inc first of t1@inc\nstep 3: t1@j first of t1@j'] };
+    const swapped = answering('swapped', {
+      claim: 'outcomes', strength: 'proved', executions: [dblFirst, incFirst],
+      values: [{ name: 'end@1', value: 'done' }, { name: 'x@1', value: 3 }, { name: 'end@2', value: 'done' }, { name: 'x@2', value: 4 }],
+    });
+    const agreed = oneJson(await runCli([...outcomes, '--engines', manifest([reference, swapped]), '--engine', 'all', '--json']));
+    assert.deepEqual([agreed.verdict.status, agreed.verdict.claim], ['agree', 'outcomes'], JSON.stringify(agreed.verdict));
+
+    const missing = answering('missing', {
+      claim: 'outcomes', strength: 'proved', executions: [incFirst],
+      values: [{ name: 'end@1', value: 'done' }, { name: 'x@1', value: 4 }],
+    });
+    const run = await runCli([...outcomes, '--engines', manifest([reference, missing]), '--engine', 'all']);
+    assert.equal(run.code, 5, run.stdout + run.stderr);
+    assert.match(run.stdout, /^outcomes Race::Race on 2 engines: UNRESOLVED DISAGREEMENT\n/);
+    assert.match(run.stdout, /outcomes: assay-reference \{\(end = "done", x = 3\), \(end = "done", x = 4\)\}, missing \{\(end = "done", x = 4\)\}/);
+  });
+
   it('engines that fail: each failure is a row; with one answer standing exit 0, with none exit 1', async () => {
     const failing = fx('crasher', { error: { code: 'internal', message: 'out of ideas' } });
     const oneFails = manifest([failing, answering('prover', { claim: 'holds', strength: 'proved' })]);
