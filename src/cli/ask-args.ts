@@ -162,6 +162,11 @@ export function parseAskArgs(argv: readonly string[]): AskArgs | EnginesArgs | H
     if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option ${arg}`);
     let value: string | undefined = eq >= 0 ? body.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new UsageError(`${arg} needs a value`);
+    // `--model --json`: the next flag is not this one's value (it took `--json` as the model's path).
+    if (eq < 0 && /^--?[a-z]/i.test(value)) {
+      const next = value.replace(/^--?/, '').split('=')[0]!;
+      if (VALUE_FLAGS.has(next) || SWITCHES.has(next)) throw new UsageError(`${arg} needs a value, but the next argument is the option ${value}`);
+    }
     if (name === 'model') {
       // --model a.sysml b.sysml …: later files are taken while they look like model files.
       modelFiles.push(value);

@@ -98,13 +98,16 @@ async function askCommand(argv: string[], deps: AskDependencies, output: AskOutp
   // The listener stays until the engines are shut down and the outcome is printed.
   const interrupts = new Interrupts(deps.interrupts ?? PROCESS_INTERRUPTS);
   try {
-    let documents: SourceDocument[];
-    try {
-      documents = args.modelFiles.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
-    } catch (error) {
-      const e = error as NodeJS.ErrnoException;
-      const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.message;
-      return usageError(output, `--model ${e.path ?? ''}: cannot read the model file (${why})`, args.json);
+    const documents: SourceDocument[] = [];
+    for (const path of args.modelFiles) {
+      try {
+        documents.push({ path, text: readFileSync(path, 'utf8') });
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a folder' : e.code === 'EACCES' ? 'permission denied' : e.message;
+        // The path as given: a folder's EISDIR carries none.
+        return usageError(output, `--model ${path}: cannot read the model file (${why})`, args.json);
+      }
     }
     if (args.engine === ALL_ENGINES) return await askAllEngines(args, entries.list, documents, deps, output, interrupts);
     if (args.engine !== undefined && !entries.list.some((e) => e.name === args.engine)) {

@@ -89,6 +89,8 @@ describe('cli: ask arguments', () => {
     usage(['holds', '--model', 'a.sysml'], /missing subject/);
     usage(['holds', 'X'], /missing --model/);
     usage([...base, '--frobnicate'], /unknown option --frobnicate/);
+    usage(['holds', 'X', '--model', '--json'], /--model needs a value, but the next argument is the option --json/);
+    usage([...base, '--condition', '-schedule', 'all'], /--condition needs a value, but the next argument is the option -schedule/);
     usage([...base, '-schedule', 'random'], /-schedule random: expected fifo, lifo, all or seed:<n>/);
     usage([...base, '-schedule', 'seed:01'], /-schedule seed:01/);
     usage([...base, '-draws', 'median'], /-draws median: expected min, max or average/);

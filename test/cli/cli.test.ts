@@ -315,6 +315,9 @@ fs.readFileSync = function (path, ...rest) {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--model .*nope\.sysml: cannot read the model file \(no such file\)/);
     assert.equal(missing.stdout, '');
+    const folder = await runCli(['holds', 'Demo::S', '--model', dir, '--json']);
+    assert.equal(folder.code, 2);
+    assert.deepEqual(oneJson(folder), { error: { message: `--model ${dir}: cannot read the model file (it is a folder)`, status: 'usage' } });
     const engine = await runCli(holds(manifest([good('a')]), '--engine', 'zz'));
     assert.equal(engine.code, 2);
     assert.match(engine.stderr, /--engine zz: no such engine; configured: a/);
