@@ -4,7 +4,7 @@
 // The CLI (src/cli/offload.ts) submits the shards; this reads and merges their answers.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Standing } from './standing';
-import type { Question, RunResult, Value as ProtocolValue } from '../protocol';
+import { strengthRank, type Question, type RunResult, type Strength, type Value as ProtocolValue } from '../protocol';
 import { SUMMARY_STATISTICS, summarize, summarizeValues } from '../sysml/semantics/stats';
 import { tryParseUnit } from '../sysml/semantics/units';
 import { isError, quantity, real, toProtocolValue, type Value } from '../sysml/semantics/values';
@@ -119,7 +119,18 @@ export function mergeShards(n: number, answers: ReadonlyMap<number, ShardAnswer>
     else (result as Record<string, unknown>)[key] = rest[key as keyof typeof rest];
   }
   // A shard's JSON carries the standing's strength and reasons; what the engine claimed is its result's.
-  const standing: Standing = { claimed: first.result.strength, strength: first.standing.strength, reasons: first.standing.reasons };
+  // The merged answer stands no higher than its weakest shard (each shard's rows stand on their own run),
+  // and a table with rows missing was observed in part: its summaries are over the rows present only.
+  const present = [...answers.values()];
+  const weakest = (pick: (a: ShardAnswer) => Strength): Strength =>
+    present.map(pick).reduce((low, s) => (strengthRank(s) < strengthRank(low) ? s : low));
+  let strength = weakest((a) => a.standing.strength);
+  const reasons = [...new Set(present.flatMap((a) => a.standing.reasons))];
+  if (missing.length > 0) {
+    if (strengthRank(strength) > strengthRank('observed')) strength = 'observed';
+    reasons.push(`${missing.map(describeMissing).join('; ')}: the table and its summaries are over the rows present only`);
+  }
+  const standing: Standing = { claimed: weakest((a) => a.result.strength), strength, reasons };
   return { question: first.question, engine: first.engine, result, standing, missing };
 }
 

@@ -125,6 +125,9 @@ describe('cli: --offload N on the task service (real worker processes)', functio
     const cells = (answer.result.values as { name: string }[]).filter((v) => /@\d+$/.test(v.name));
     assert.deepEqual(cells, [...local.slice(0, 10), ...local.slice(20, 30)]);
     assert.match(run.stderr, /shard 2: rows 11-20 missing: .*exited with status 7/);
+    // Its summaries (min, max, …) are over 20 of the 30 rows: it cannot stand as proved.
+    assert.equal(answer.standing.strength, 'observed');
+    assert.match(answer.standing.reasons.join('\n'), /shard 2: rows 11-20 missing: .*the table and its summaries are over the rows present only/);
     assert.equal([...service.tasks.values()].filter((t) => t.name === 'assay shard 2/3').length, 2, 'tried twice');
   });
 
