@@ -336,6 +336,10 @@ export class ModelValues {
     // A feature of a quantity value type the model defines is a number with a unit: without a value it
     // has none, and is not a structure of the type's `num` and `mRef`.
     const quantityValued = node.kind === 'Usage' && (node.keyword === 'attribute' || node.keyword === 'feature' || node.keyword === 'ref') && this.index.isQuantityValued(feature);
+    // A variant written as a reference (`variant manualTransmission;`) of a part variation point is a
+    // part (the choice it names), with no features of its own when that part declares none.
+    const structuralVariant = node.kind === 'Usage' && node.keyword === 'ref' && this.index.isVariant(feature) && feature.parent !== undefined && feature.parent.node.kind !== 'Package' && STRUCTURAL.has(feature.parent.node.keyword);
+    if (structuralVariant) return this.instance(ctx);
     if (!quantityValued && (this.index.featuresOf(feature).length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref'))) {
       return this.instance(ctx);
     }

@@ -97,7 +97,10 @@ export function splitQualifiedName(text: string): string[] {
 function usageName(u: Usage): string | null {
   if (u.name) return u.name;
   const redefined = u.relations.find((r) => r.relation === 'redefinition');
-  if (!redefined) return u.shortName;
+  // A variant written as a reference (`variant manualTransmission;`: a ReferenceUsage whose reference
+  // subsetting names the choice) is known by the referenced feature's name, as `point::manualTransmission`.
+  const referenced = u.role === 'variant' && !u.shortName ? u.relations.find((r) => r.relation === 'reference') : undefined;
+  if (!redefined) return referenced ? lastSegment(referenced.target) : u.shortName;
   return lastSegment(redefined.target);
 }
 
@@ -334,7 +337,9 @@ export class ModelIndex {
     // body (`assert massConstraint { in partMasses = (…); in massLimit = 2500 [kg]; }`): its values are
     // among the referenced constraint's (ReferenceSubsetting is a Subsetting, KerML 7.3.4.5), so it has
     // that constraint's parameters and expression, its own parameters redefining them (as `:> c { … }`).
-    const referencing = isReferencingWithParameters(e.node);
+    // A variant written as a reference (`variant '4cylEngine';`) subsets the part it names
+    // (ReferenceSubsetting is a Subsetting): selected, its value has that part's features and values.
+    const referencing = isReferencingWithParameters(e.node) || (e.node.kind === 'Usage' && e.node.role === 'variant');
     for (const r of e.node.kind === 'Package' ? [] : e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition' && !(referencing && r.relation === 'reference')) continue;
       const t = this.resolveReference(e.parent ?? e, r.target, e);

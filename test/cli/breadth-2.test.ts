@@ -1,0 +1,78 @@
+// Breadth of semantics, second round: constructs the release's models use, answered through the CLI of
+// the bundled engine on small models written here. Each expected value is worked out by hand beside it.
+import { strict as assert } from 'node:assert';
+import { askJson, modelFolder, type CliAnswer } from './ask-json';
+import { buildIfMissing } from './built';
+
+type Asked = { code: number | null; answer: CliAnswer };
+
+function values(a: Asked): Record<string, string> {
+  assert.equal(a.code, 0, JSON.stringify(a.answer));
+  assert.equal(a.answer.standing?.strength, 'proved');
+  return Object.fromEntries((a.answer.result?.values ?? []).map((v) => [v.name, v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value)]));
+}
+
+function refusal(a: Asked): string {
+  assert.equal(a.code, 3, JSON.stringify(a.answer));
+  return a.answer.error?.message ?? '';
+}
+
+describe('breadth of semantics, round 2 (CLI)', function () {
+  this.timeout(120_000);
+  before(() => buildIfMissing('cli.js', 'engine.js'));
+  const folder = modelFolder('assay-breadth2-');
+  const ask = (text: string, ...args: string[]): Asked => askJson(...args, '--model', folder.model(`m${Math.random().toString(36).slice(2)}.sysml`, text));
+
+  describe('a variant written as a reference to a part (`variant e4;`)', () => {
+    // SysML 7.6.6 (variability): `variant e4;` in a variation is a ReferenceUsage whose reference
+    // subsetting names the part e4; the choice is known by that name (`engine::e4`) and, chosen, has e4's features.
+    const family = `package V {
+      part def Engine { attribute cyl : ScalarValues::Integer; }
+      part e4 : Engine { attribute :>> cyl = 4; }
+      part e6 : Engine { attribute :>> cyl = 6; }
+      part manual;
+      part automatic;
+      variation part def EngineChoices :> Engine {
+        variant e4;
+        variant e6;
+      }
+      abstract part family {
+        part engine : EngineChoices[1];
+        variation part transmission[1] {
+          variant manual;
+          variant automatic;
+        }
+        assert constraint fits { (engine == engine::e4 and transmission == transmission::manual) xor (engine == engine::e6 and transmission == transmission::automatic) }
+      }
+      part v4 :> family {
+        part redefines engine = engine::e4;
+        part redefines transmission = transmission::manual;
+        attribute cylinders = engine.cyl;
+      }
+      part v6 :> family {
+        part redefines engine = engine::e6;
+        part redefines transmission = transmission::manual;
+      }
+      part w6 :> family {
+        part redefines engine = engine::e6;
+        part redefines transmission = transmission::automatic;
+        attribute same = engine == e6;
+      }
+    }`;
+    it('selects the variant by the referenced name and checks the configuration', () => {
+      // v4: (e4 = e4 and manual = manual) xor (e4 = e6 and …) = true xor false = true
+      assert.deepEqual(values(ask(family, 'evaluate', 'V::v4')), { fits: 'true' });
+      // v6: (e6 = e4 and …) xor (e6 = e6 and manual = automatic) = false xor false = false
+      assert.deepEqual(values(ask(family, 'evaluate', 'V::v6')), { fits: 'false' });
+    });
+    it('gives the chosen variant the referenced part’s features: engine.cyl of v4 is e4’s 4', () => {
+      assert.deepEqual(values(ask(family, 'evaluate', 'V::v4::cylinders')), { cylinders: '4' });
+    });
+    it('refuses to equate the chosen variant with the part it references (the variant may be that part, or not)', () => {
+      assert.match(refusal(ask(family, 'evaluate', 'V::w6::same')), /variant chosen for a variation point is the value of another feature is not decided/);
+    });
+    it('names the referenced variants when none is selected', () => {
+      assert.match(refusal(ask(family, 'evaluate', 'V::family')), /its variants: e4, e6/);
+    });
+  });
+});
