@@ -75,4 +75,46 @@ describe('breadth of semantics, round 2 (CLI)', function () {
       assert.match(refusal(ask(family, 'evaluate', 'V::family')), /its variants: e4, e6/);
     });
   });
+
+  describe('a quantity kind a part declares by its value (`tpc :> scalarQuantities = torque / electricCurrent`)', () => {
+    // Quantities library: ISQ::torque and ISQ::electricCurrent are features whose values are every torque
+    // and every current, so the quotient is the kind N·m/A, not one value (EVSample's Motor).
+    const motor = `package K {
+      private import ISQ::*;
+      private import SI::*;
+      part def Motor {
+        torquePerCurrent :> Quantities::scalarQuantities = ISQ::torque / ISQ::electricCurrent;
+        attribute kt :> torquePerCurrent = 2 [N*m/A];
+        attribute motL :> ISQ::inductance = 0.5 [H];
+        attribute charge :> ISQ::electricCharge;
+      }
+      part motor : Motor {
+        attribute torqueAt3A = kt * 3 [A];
+        attribute doubled = torquePerCurrent * 2;
+      }
+      part wrong : Motor { attribute :>> kt = 2 [N*m]; }
+    }`;
+    it('lists the part’s values and names the kind feature as a kind, not a value', () => {
+      const a = ask(motor, 'evaluate', 'K::Motor');
+      // kt = 2 N·m/A; motL = 0.5 H (an inductance, L²·M·T⁻²·I⁻²); charge has no value; torquePerCurrent is a kind
+      assert.deepEqual(Object.keys(values(a)), ['kt', 'motL']);
+      assert.equal(values(a).kt, '2 [N*m/A]');
+      assert.match(a.answer.result?.reason ?? '', /torquePerCurrent declares a quantity kind/);
+      assert.match(a.answer.result?.reason ?? '', /no value in the model for charge/);
+    });
+    it('computes with a value of the kind: 2 N·m/A × 3 A = 6 N·m', () => {
+      assert.deepEqual(values(ask(motor, 'evaluate', 'K::motor::torqueAt3A')), { torqueAt3A: '6 [N*m]' });
+    });
+    it('refuses to read the kind as a value', () => {
+      assert.match(refusal(ask(motor, 'evaluate', 'K::motor::doubled')), /'motor.torquePerCurrent' declares a quantity kind by its value/);
+    });
+    it('holds a subsetting feature’s value to the kind’s dimension: 2 N·m is no torque per current', () => {
+      assert.match(refusal(ask(motor, 'evaluate', 'K::wrong')), /'wrong.kt' subsets 'torquePerCurrent', a quantity kind in .*, but its value 2 \[N\*m\] is not of that kind/);
+    });
+    it('binds an inductance and an electric charge in their units', () => {
+      // --bind charge=3[A*h]: 3 A·h = 10800 C, a charge; a mass is not one
+      assert.deepEqual(values(ask(motor, 'evaluate', 'K::motor::charge', '--bind', 'charge=3[A*h]')), { charge: '3 [A*h]' });
+      assert.match(refusal(ask(motor, 'evaluate', 'K::motor::charge', '--bind', 'charge=3[kg]')), /binding charge: \[kg\] is not a electricCharge \(give it in a unit like \[C\]\)/);
+    });
+  });
 });

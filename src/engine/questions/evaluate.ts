@@ -11,7 +11,7 @@ import { enumLiteral, isError, toProtocolValue, type Instance, type Outcome, typ
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { isCallable, isMissingValue, type InstanceContext } from '../../sysml/model/environment';
 import { UnsupportedError, place } from '../../sysml/model/errors';
-import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
+import { constraintsOf, declarationKind, declaredKindUnit, type ModelElement } from '../../sysml/model/model';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../../sysml/model/session';
@@ -445,6 +445,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   }
   const out: ProtocolValue[] = [];
   const unvalued: string[] = [];
+  const kinds: string[] = [];
   let cut = false;
   const visit = (ctx: typeof session.subjectContext, prefix: string, depth: number): void => {
     for (const f of values.index.featuresOf(ctx.element)) {
@@ -454,6 +455,12 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
       const name = `${prefix}${f.name}`;
       const nested = STRUCTURES.has(keyword);
       if (!nested && !VALUE_FEATURES.has(keyword)) continue;
+      // A feature declaring a quantity kind by its value (`torquePerCurrent :> scalarQuantities =
+      // ISQ::torque / ISQ::electricCurrent;`) has every value of that kind: named in the reason, no value.
+      if (!nested && declaredKindUnit(f, values.index)) {
+        kinds.push(name);
+        continue;
+      }
       let v = values.featureValue(ctx, f);
       if (isError(v)) {
         // Missing values (this feature's or one it is computed from) are listed as such; anything else refuses.
@@ -495,6 +502,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
     parts.push(`${subject}: ${items.length} part${items.length === 1 ? '' : 's'}${items.length > 0 ? ` (${named.join(', ')})` : ''}`);
   }
   parts.push(`${parts.length > 0 ? '' : `${subject}: `}${out.length} value${out.length === 1 ? '' : 's'}${cut ? ` (the first ${MAX_STRUCTURE_VALUES})` : ''}`);
+  if (kinds.length > 0) parts.push(`${kinds.join(', ')} ${kinds.length === 1 ? 'declares a quantity kind' : 'declare quantity kinds'} (an expression of the library's quantities), not ${kinds.length === 1 ? 'a value' : 'values'}`);
   if (unvalued.length > 0) parts.push(`no value in the model for ${unvalued.slice(0, 10).join(', ')}${unvalued.length > 10 ? ` and ${unvalued.length - 10} more` : ''} (bind them in the question)`);
   return { values: out, reason: parts.join('; ') };
 }

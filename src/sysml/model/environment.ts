@@ -9,7 +9,7 @@ import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../s
 import { hasBodyActions } from '../semantics/calc-body';
 import { declaredName, LocalScope, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
-import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
+import { declarationKind, declaredKindUnit, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { asInstanceOf, isIntegerTypeName, specializesThrough, wholeNumberDoubt } from '../semantics/types';
@@ -282,6 +282,10 @@ export class ModelValues {
     if (stale) return stale;
     const ran = this.afterRun(owner, feature);
     if (ran !== undefined) return ran;
+    // A feature whose value is an expression of the library's quantities declares a kind (its values are
+    // every value of that dimension), which features subsetting it take as their own; it is no one value.
+    const kind = node.kind === 'Usage' && node.value !== null ? declaredKindUnit(feature, this.index) : undefined;
+    if (kind) return error(`'${path}' declares a quantity kind by its value (an expression of the library's quantities, in ${kind.name}), not a value: every value of that kind is one of its values`, rangeOf(feature), 'unsupported');
     const valued = this.index.valueSource(feature);
     if (valued) {
       // The value is written in the feature's owner; names in it are features of that instance.
@@ -440,6 +444,16 @@ export class ModelValues {
         const subsetted = this.index.featuresOf(owner.element).find((f) => f === target || this.index.redefinitionRoots(f).includes(target))
           ?? (owner.element.node.kind === 'Package' && target.parent === owner.element ? target : undefined);
         if (!subsetted || subsetted === feature || this.checkingAmong.has(`${owner.path}\u0000${subsetted.qualifiedName}`)) continue;
+        // A quantity kind declared by its value (`tpc :> scalarQuantities = torque / electricCurrent`):
+        // its values are every value of that dimension, so the subsetting feature's must be of it.
+        const kind = declaredKindUnit(subsetted, this.index);
+        if (kind) {
+          for (const item of itemsOf(v)) {
+            const fits = item.kind === 'quantity' ? sameDimension(item.unit.dimension, kind.dimension) : (item.kind === 'integer' || item.kind === 'real') && isDimensionless(kind.dimension);
+            if (!fits) return error(`'${path}' subsets '${subsetted.name ?? '<unnamed>'}', a quantity kind in ${kind.name}, but its value ${format(item)} is not of that kind`, rangeOf(feature));
+          }
+          continue;
+        }
         const valued = this.index.valueSource(subsetted);
         if (!valued) continue;
         const expr = valued.node.value.expression;

@@ -1050,6 +1050,27 @@ function kindOfElement(e: ModelElement, index: ModelIndex, seen: Set<ModelElemen
   });
 }
 
+/**
+ * The kind a feature declares by its value rather than a value of its own: `torquePerCurrent :>
+ * scalarQuantities = ISQ::torque / ISQ::electricCurrent;` (untyped, or typed ScalarQuantityValue /
+ * QuantityValue), its value a product, quotient or integer power of names each of which is a library
+ * quantity (`ISQ::torque`, read by name: the library's quantities are no elements of the model) or a
+ * feature of the model declaring a kind in the same way. The names are features of the library whose
+ * values are every value of that quantity, so the expression stands for a kind, not one value. Undefined
+ * where any name is a model feature with a value or type of its own (`a * b` of two lengths is an area).
+ */
+export function declaredKindUnit(e: ModelElement, index: ModelIndex, seen = new Set<ModelElement>()): Unit | undefined {
+  if (e.node.kind !== 'Usage' || !e.node.value || e.node.value.isDefault || e.node.value.isInitial || seen.has(e)) return undefined;
+  const typing = e.node.relations.find((r) => r.relation === 'typing');
+  if (typing && !(typing.target.kind === 'QualifiedName' && /^(ScalarQuantityValue|QuantityValue)$/.test(typing.target.segments.at(-1)!))) return undefined;
+  seen.add(e);
+  return kindExpressionUnit(e.node.value.expression, (name) => {
+    const el = index.resolveReference(e.parent ?? e, name, e);
+    if (el) return declaredKindUnit(el, index, seen);
+    return quantityKindUnit(name.segments.at(-1)!);
+  });
+}
+
 /** The library's quantity value types a model's own value type may specialize. */
 const QUANTITY_VALUE_TYPES = new Set(['Quantities::ScalarQuantityValue', 'Quantities::TensorQuantityValue', 'Quantities::VectorQuantityValue', 'MeasurementReferences::DimensionOneValue']);
 

@@ -788,6 +788,8 @@ const QUANTITY_KINDS: ReadonlyArray<readonly [names: readonly string[], unit: st
   [['AngularMeasureValue', 'angularMeasure', 'PlaneAngleValue'], 'rad'],
   [['ElectricPotentialValue', 'electricPotential', 'VoltageValue', 'voltage'], 'V'],
   [['ResistanceValue', 'resistance'], 'Ω'],
+  [['ElectricChargeValue', 'electricCharge'], 'C'],
+  [['InductanceValue', 'inductance'], 'H'],
   [['MassDensityValue', 'massDensity', 'DensityValue', 'density'], 'kg/m^3'],
   [['MomentOfInertiaValue', 'momentOfInertia'], 'kg*m^2'],
 ];
