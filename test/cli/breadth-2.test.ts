@@ -166,4 +166,62 @@ describe('breadth of semantics, round 2 (CLI)', function () {
       assert.match(refusal(ask(model, 'evaluate', 'S::deriving')), /a requirement derivation connection \(#derivation\) in deriving: its library constraints .* are not modeled/);
     });
   });
+
+  describe('a part bound to one of a collection’s values by index, with a body (`part leftWheel :> rearWheel = rearWheel#(1) { … }`)', () => {
+    // 2a-Parts Interconnection: the alias names rearWheel's first value and says more of it (its body), so
+    // that value is an instance of leftWheel's declaration, which specializes rearWheel's.
+    const axle = `package A {
+      part def Wheel { attribute pressure = 20; }
+      part def Axle {
+        part rearWheel : Wheel[2];
+        part leftWheel :> rearWheel = rearWheel#(1) { attribute :>> pressure = 30; port p; }
+        part rightWheel :> rearWheel = rearWheel#(2) { attribute extra = 5; }
+        attribute pressures[2] = rearWheel.pressure;
+        attribute same = leftWheel == rearWheel#(1);
+      }
+      part def One {
+        part w : Wheel[1];
+        part a :> w = w#(1) { attribute :>> pressure = 33; }
+        attribute wp = w.pressure;
+      }
+      part def Twin {
+        part w : Wheel[2];
+        part a :> w = w#(1) { attribute :>> pressure = 33; }
+        part b :> w = w#(1);
+        attribute wp[2] = w.pressure;
+      }
+    }`;
+    it('makes each value from its alias: pressures are (30, 20), and leftWheel is rearWheel#(1)', () => {
+      const v = values(ask(axle, 'evaluate', 'A::Axle'));
+      assert.equal(v['rearWheel.count'], '2');
+      assert.equal(v['leftWheel.pressure'], '30');
+      assert.equal(v['rightWheel.pressure'], '20');
+      assert.equal(v['rightWheel.extra'], '5');
+      assert.equal(v.pressures, '(30, 20)');
+      assert.equal(v.same, 'true');
+    });
+    it('a single value too: w is a, so w.pressure is a’s 33', () => {
+      assert.deepEqual(values(ask(axle, 'evaluate', 'A::One::wp')), { wp: '33' });
+    });
+    it('refuses two aliases of one value when one has a body', () => {
+      assert.match(refusal(ask(axle, 'evaluate', 'A::Twin::wp')), /'a' and 'b' are both 'w#\(1\)' and one declares a body/);
+    });
+  });
+
+  describe('a binding connector between two parts or ports', () => {
+    // `bind a.p = q;` makes a.p and q one object; the engine builds one instance per declaration, so
+    // two that a binding joins are refused as not modeled, not reported as a contradiction of the model.
+    const bound = `package B {
+      port def P;
+      part def W { port p : P; }
+      part def V {
+        port vp { port wr : P[2]; port l :> wr = wr#(1); }
+        part wheel : W;
+        bind wheel.p = vp.l;
+      }
+    }`;
+    it('is refused as an identity not modeled', () => {
+      assert.match(refusal(ask(bound, 'evaluate', 'B::V')), /a binding makes them one object, which the engine \(one instance per declaration\) does not model/);
+    });
+  });
 });

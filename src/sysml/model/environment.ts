@@ -296,6 +296,11 @@ export class ModelValues {
       // takes this one's through the binding), there is nothing to compare.
       const bound = this.boundValue(owner, feature);
       if (bound !== undefined && !isError(bound.value) && !equals(v, bound.value)) {
+        // Two parts (ports, items) the binding makes one object, each built as an instance of its own
+        // declaration here: not a contradiction of the model, but an identity the engine does not model.
+        if (itemsOf(v).some((x) => x.kind === 'instance') || itemsOf(bound.value).some((x) => x.kind === 'instance')) {
+          return error(`'${path}' is ${format(v)} by its value and ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}: a binding makes them one object, which the engine (one instance per declaration) does not model`, rangeOf(feature), 'unsupported');
+        }
         return error(`'${path}' is ${format(v)} by its value but ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}`, rangeOf(feature));
       }
       const typed = this.checkType(feature, `'${path}'`, v);
@@ -692,10 +697,23 @@ export class ModelValues {
     if (aliases.length > 0) {
       const others = subsetters.filter((s) => !aliases.includes(s));
       const covered = mult && structural && lower === upper && aliases.every((s) => this.indexAlias(feature, s)! <= lower);
+      // An alias with a body of its own (`part leftWheel :> rearWheel = rearWheel#(1) { port p; }`) says
+      // more of that value: the value is an instance of the alias's declaration (which specializes the
+      // feature's), so its features are the body's too. Two aliases of one index, one with a body, are
+      // refused (which declaration the value is made from is not said).
+      const bodied = new Map<number, ModelElement>();
+      for (const s of aliases) {
+        const k = this.indexAlias(feature, s)!;
+        const twin = aliases.find((o) => o !== s && this.indexAlias(feature, o) === k);
+        if (twin && ((s.node as Usage).body ?? []).length + ((twin.node as Usage).body ?? []).length > 0) {
+          return error(`'${s.name ?? '<unnamed>'}' and '${twin.name ?? '<unnamed>'}' are both '${path}#(${k})' and one declares a body: which declaration that value is made from is not modeled`, rangeOf(s), 'unsupported');
+        }
+        if (((s.node as Usage).body ?? []).length > 0) bodied.set(k, s);
+      }
       if (others.length === 0 && covered) {
-        if (lower === 1) return undefined;
+        if (lower === 1) return bodied.has(1) ? this.instance({ element: bodied.get(1)!, path, parent: owner }) : undefined;
         const items: Value[] = [];
-        for (let k = 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+        for (let k = 1; k <= lower; k++) items.push(this.instance({ element: bodied.get(k) ?? feature, path: `${path}#${k}`, parent: owner }));
         return sequence(items);
       }
       const alias = aliases[0]!;
@@ -737,13 +755,13 @@ export class ModelValues {
 
   /**
    * The index k where `s` is declared `:> f = f#(k)` (k an Integer literal, `f` naming the subsetted
-   * feature), with nothing else of its own: no type, multiplicity, body or other relation, so it is one
-   * of f's values under another name. Undefined otherwise.
+   * feature), with no type, multiplicity or other relation of its own, so it is one of f's values under
+   * another name (a body it declares says more of that value: see multipleValues). Undefined otherwise.
    */
   private indexAlias(feature: ModelElement, s: ModelElement): number | undefined {
     const node = s.node;
     if (node.kind !== 'Usage' || node.value === null || node.value.isDefault || node.value.isInitial) return undefined;
-    if ((node.body ?? []).length > 0 || node.multiplicity !== null || node.relations.length !== 1 || node.relations[0]!.relation !== 'subsetting') return undefined;
+    if (node.multiplicity !== null || node.relations.length !== 1 || node.relations[0]!.relation !== 'subsetting') return undefined;
     const e = node.value.expression;
     if (e.kind !== 'Index' || e.target.kind !== 'Name' || e.target.name.segments.length !== 1 || e.target.name.isGlobal) return undefined;
     if (e.index.kind !== 'Literal' || e.index.literal !== 'integer' || typeof e.index.value !== 'number' || !Number.isSafeInteger(e.index.value) || e.index.value < 1) return undefined;
