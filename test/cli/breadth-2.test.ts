@@ -224,4 +224,25 @@ describe('breadth of semantics, round 2 (CLI)', function () {
       assert.match(refusal(ask(bound, 'evaluate', 'B::V')), /a binding makes them one object, which the engine \(one instance per declaration\) does not model/);
     });
   });
+
+  describe('a library unit defined as a product of others keeps its name', () => {
+    // SI: H (henry) = Wb/A, T (tesla) = Wb/m²; 0.2 H + 0.1 V·s/A = 0.3 H, in the unit written first.
+    const model = `package H {
+      private import SI::*;
+      part p {
+        attribute a :> ISQ::inductance = 0.2 [H];
+        attribute g = a + 0.1 [V*s/A];
+        attribute same = a == 200 [mV*s/A];
+        attribute e = 1 [Gy] * 2 [kg];
+      }
+    }`;
+    it('answers 0.2 [H], not [V*s/A], and converts it', () => {
+      const v = values(ask(model, 'evaluate', 'H::p'));
+      assert.equal(v.a, '0.2 [H]');
+      assert.equal(v.g, '0.3 [H]');
+      assert.equal(v.same, 'true');
+      // 1 Gy (J/kg) × 2 kg = 2 J
+      assert.equal(v.e, '2 [J]');
+    });
+  });
 });
