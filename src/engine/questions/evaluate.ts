@@ -541,12 +541,10 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
       failing.push(`${label(c)}: ${at.label} is false (${place(session.model.pathOf(at.range) ?? c.path, at.range)})`);
     }
   }
-  const notes: string[] = [];
   for (const sat of satisfied) {
-    const { name, value, failing: why, note } = checkSatisfaction(session, sat);
+    const { name, value, failing: why } = checkSatisfaction(session, sat);
     values.push({ name, value });
     if (!value) failing.push(`${name}: ${why}`);
-    if (note) notes.push(note);
   }
   const subject = label(session.subject);
   const count = checks.length + satisfied.length;
@@ -555,8 +553,8 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
     strength: random && random.draws > 0 ? 'observed' : 'proved',
     values,
     reason: failing.length > 0
-      ? `${subject} violates ${failing.length === 1 ? 'a constraint' : `${failing.length} constraints`}: ${failing.join('; ')}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`
-      : `${subject}: ${count === 1 ? (checks.length === 1 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`,
+      ? `${subject} violates ${failing.length === 1 ? 'a constraint' : `${failing.length} constraints`}: ${failing.join('; ')}`
+      : `${subject}: ${count === 1 ? (checks.length === 1 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}`,
     elapsed: run.elapsed(),
   };
 }
@@ -656,7 +654,7 @@ function referenceText(r: Reference): string {
  * declared inside another definition or part (which instance it is read on is not modeled), a requirement
  * without a condition (no check to run).
  */
-function checkSatisfaction(session: Session, sat: Satisfaction): { name: string; value: boolean; failing: string; note?: string } {
+function checkSatisfaction(session: Session, sat: Satisfaction): { name: string; value: boolean; failing: string } {
   const { usage, owner } = sat;
   const values = session.values;
   const at = place(session.model.pathOf(usage.range) ?? owner.path, usage.range);
@@ -682,22 +680,9 @@ function checkSatisfaction(session: Session, sat: Satisfaction): { name: string;
   }
   const members = values.bodyMembers(requirement);
   const conditions = members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null)));
-  if (!conditions) {
-    // A requirement that states no condition, own or inherited, and whose types are all the model's
-    // (`requirement def Req1;`, a text-only `requirement spec { subject v : V; doc … }`): its verdict is
-    // RequirementCheck's `allTrue(assumptions()) implies allTrue(constraints())` over none, true, as
-    // evaluate of the requirement itself answers. Anything it inherits is read as before (refused).
-    const reqName = requirement.name ?? requirement.qualifiedName;
-    const inherited = checkMembers(session, requirement).length > 0 || values.index.featuresOf(requirement).some((f) => f.node.kind === 'Usage' && (f.node.role === 'require' || f.node.role === 'assume'));
-    const expressions = values.bodyMembers(requirement).some((m) => m.kind === 'ResultExpression') || values.index.typesOf(requirement).some((t) => values.bodyMembers(t).some((m) => m.kind === 'ResultExpression'));
-    const unresolved = requirement.node.kind !== 'Package' && requirement.node.relations.some((r) => (r.relation === 'typing' || r.relation === 'specialization' || r.relation === 'subsetting' || r.relation === 'redefinition' || r.relation === 'reference') && !values.index.resolveReference(requirement.parent ?? requirement, r.target, requirement));
-    if (inherited || expressions || unresolved) {
-      throw new UnsupportedError(`${at}: ${name}: ${reqName} states no condition of its own (no require, assume or nested requirement)${unresolved ? ' and specializes a type the model does not declare' : ', and what it inherits is not read here'}, so there is no check to evaluate`);
-    }
-    const p = session.evaluator.evaluate(by, values.environment(session.subjectContext, owner));
-    if (isError(p)) throw failure(p, session.model, owner.path);
-    return { name, value: !usage.isNegated, failing: `${reqName} states no condition (text only), so it holds of ${byText} with nothing checked`, ...(usage.isNegated ? {} : { note: `${name}: ${reqName} states no condition (text only), so it holds with nothing checked` }) };
-  }
+  // A requirement stated in prose only carries no verdict: its condition is its text, which is not
+  // modeled (the OpenSysML suite's satisfy_without_conditions reads it so too).
+  if (!conditions) throw new UnsupportedError(`${at}: ${name}: ${requirement.name ?? requirement.qualifiedName} states no condition (no require, assume or nested requirement), so there is no check to evaluate`);
   const p = session.evaluator.evaluate(by, values.environment(session.subjectContext, owner));
   if (isError(p)) throw failure(p, session.model, owner.path);
   const subjectParam = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'subject');
