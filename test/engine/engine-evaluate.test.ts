@@ -407,7 +407,7 @@ describe('reference engine process: evaluate', function () {
       '  part beyond { part wheel : Wheel[2]; part third :> wheel = wheel#(3); }',
       '  part open { part wheel : Wheel[2..4]; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
       '  part mixed { part wheel : Wheel[2]; part spare : Wheel :> wheel; part left :> wheel = wheel#(1); attribute n = size(wheel); }',
-      '  part bodied { part wheel : Wheel[2]; part left :> wheel = wheel#(1) { attribute :>> mass = 3.0; } attribute n = size(wheel); }',
+      '  part bodied { part wheel : Wheel[2]; part left :> wheel = wheel#(1) { attribute :>> mass = 3.0; } attribute n = size(wheel); attribute total = sum(wheel.mass); }',
       '  part valued { attribute ys : Real[2] = (1.0, 2.0); attribute y2 :> ys = ys#(2); attribute total = sum(ys); }',
       '}',
     ].join('\n') }] } };
@@ -420,16 +420,18 @@ describe('reference engine process: evaluate', function () {
     // Of a feature with a value of its own: among its values by construction (it depended on itself too).
     assert.deepEqual(valuesOf(await value('Axles::valued::y2', {}, model)), { y2: 2 });
     assert.deepEqual(valuesOf(await value('Axles::valued::total', {}, model)), { total: 3 });
+    // With a body of its own it says more of that value: wheel#(1) is made from left's declaration
+    // (mass 3.0), wheel#(2) from wheel's (10.0).
+    assert.deepEqual(valuesOf(await value('Axles::bodied::n', {}, model)), { n: 2 });
+    assert.deepEqual(valuesOf(await value('Axles::bodied::total', {}, model)), { total: 13 });
     // An index past the count, a count the model leaves open, another subsetter (which value is first is
-    // not modeled), or a body of its own (its features would differ from the value's): refused.
+    // not modeled): refused.
     const beyond = await ask('Axles::beyond', {}, model);
     assert.match(String(beyond.error?.message), /'third' subsets 'beyond.wheel' and is bound to one of its values by index/);
     const open = await ask('Axles::open::n', {}, model);
     assert.match(String(open.error?.message), /'left' subsets 'open.wheel' and is bound to one of its values by index/);
     const mixed = await ask('Axles::mixed::n', {}, model);
     assert.match(String(mixed.error?.message), /no other feature subsets it/);
-    const bodied = await ask('Axles::bodied::n', {}, model);
-    assert.equal(bodied.error?.code, 'unsupported');
   });
 
   it("checks an analysis's objective against its result and reports its verdict beside it", async () => {

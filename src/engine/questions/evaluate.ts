@@ -11,7 +11,7 @@ import { enumLiteral, isError, toProtocolValue, type Instance, type Outcome, typ
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
 import { isCallable, isMissingValue, type InstanceContext } from '../../sysml/model/environment';
 import { UnsupportedError, place } from '../../sysml/model/errors';
-import { constraintsOf, declarationKind, type ModelElement } from '../../sysml/model/model';
+import { constraintsOf, declarationKind, declaredKindUnit, type ModelElement } from '../../sysml/model/model';
 import type { RunContext } from '../run';
 import type { QuestionHandler } from '../server';
 import { failure, Model, Session, typeName } from '../../sysml/model/session';
@@ -445,6 +445,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   }
   const out: ProtocolValue[] = [];
   const unvalued: string[] = [];
+  const kinds: string[] = [];
   let cut = false;
   const visit = (ctx: typeof session.subjectContext, prefix: string, depth: number): void => {
     for (const f of values.index.featuresOf(ctx.element)) {
@@ -454,6 +455,12 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
       const name = `${prefix}${f.name}`;
       const nested = STRUCTURES.has(keyword);
       if (!nested && !VALUE_FEATURES.has(keyword)) continue;
+      // A feature declaring a quantity kind by its value (`torquePerCurrent :> scalarQuantities =
+      // ISQ::torque / ISQ::electricCurrent;`) has every value of that kind: named in the reason, no value.
+      if (!nested && declaredKindUnit(f, values.index)) {
+        kinds.push(name);
+        continue;
+      }
       let v = values.featureValue(ctx, f);
       if (isError(v)) {
         // Missing values (this feature's or one it is computed from) are listed as such; anything else refuses.
@@ -495,6 +502,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
     parts.push(`${subject}: ${items.length} part${items.length === 1 ? '' : 's'}${items.length > 0 ? ` (${named.join(', ')})` : ''}`);
   }
   parts.push(`${parts.length > 0 ? '' : `${subject}: `}${out.length} value${out.length === 1 ? '' : 's'}${cut ? ` (the first ${MAX_STRUCTURE_VALUES})` : ''}`);
+  if (kinds.length > 0) parts.push(`${kinds.join(', ')} ${kinds.length === 1 ? 'declares a quantity kind' : 'declare quantity kinds'} (an expression of the library's quantities), not ${kinds.length === 1 ? 'a value' : 'values'}`);
   if (unvalued.length > 0) parts.push(`no value in the model for ${unvalued.slice(0, 10).join(', ')}${unvalued.length > 10 ? ` and ${unvalued.length - 10} more` : ''} (bind them in the question)`);
   return { values: out, reason: parts.join('; ') };
 }
@@ -504,6 +512,10 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
   // Soundness: what the structure asserts besides constraints (a satisfy, a verification) must be modeled too.
   const refused = session.values.bodyRefusal(session.subject, 'checks');
   if (refused) throw failure(refused, session.model, session.subject.path);
+  const derivation = derivationConnection(session);
+  if (derivation) {
+    throw new UnsupportedError(`${place(derivation.path, derivation.node.range)}: a requirement derivation connection (#derivation) in ${label(session.subject)}: its library constraints (the original requirement implies the derived ones, and is none of them) are asserted where the structure's constraints are checked, and are not modeled`);
+  }
   const assigned = behaviourAssignments(session);
   const values: ProtocolValue[] = [];
   const failing: string[] = [];
@@ -545,6 +557,17 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
       : `${subject}: ${count === 1 ? (checks.length === 1 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}`,
     elapsed: run.elapsed(),
   };
+}
+
+/**
+ * A connection of the subject (own or inherited) that RequirementDerivation's semantic metadata makes a
+ * Derivation (`#derivation connection : D { … }`, or typed by a `#derivation connection def`), whose
+ * asserted constraints come from the library.
+ */
+function derivationConnection(session: Session): ModelElement | undefined {
+  const index = session.values.index;
+  const derives = (e: ModelElement): boolean => e.node.kind !== 'Package' && e.node.prefixMetadata.some((q) => q.segments.at(-1) === 'derivation');
+  return index.featuresOf(session.subject).find((f) => f.node.kind === 'Usage' && (derives(f) || index.typesOf(f).some(derives)));
 }
 
 const ASSIGNMENTS = new WeakMap<ModelElement, Map<string, { path: string; range: SourceRange }>>();
@@ -657,6 +680,8 @@ function checkSatisfaction(session: Session, sat: Satisfaction): { name: string;
   }
   const members = values.bodyMembers(requirement);
   const conditions = members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null)));
+  // A requirement stated in prose only carries no verdict: its condition is its text, which is not
+  // modeled (the OpenSysML suite's satisfy_without_conditions reads it so too).
   if (!conditions) throw new UnsupportedError(`${at}: ${name}: ${requirement.name ?? requirement.qualifiedName} states no condition (no require, assume or nested requirement), so there is no check to evaluate`);
   const p = session.evaluator.evaluate(by, values.environment(session.subjectContext, owner));
   if (isError(p)) throw failure(p, session.model, owner.path);

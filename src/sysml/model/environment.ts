@@ -9,7 +9,7 @@ import { refusalMessage, unmodeled, unmodeledDefinition, type Layer } from '../s
 import { hasBodyActions } from '../semantics/calc-body';
 import { declaredName, LocalScope, referenceExpression, referencedConstraint, referencedConstraintMix, type BodyOutcome, type CallArgument, type Environment, type Evaluator } from '../semantics/evaluate';
 import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
-import { declarationKind, rangeOf, type ModelElement, type ModelIndex } from './model';
+import { declarationKind, declaredKindUnit, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
 import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { asInstanceOf, isIntegerTypeName, specializesThrough, wholeNumberDoubt } from '../semantics/types';
@@ -282,6 +282,10 @@ export class ModelValues {
     if (stale) return stale;
     const ran = this.afterRun(owner, feature);
     if (ran !== undefined) return ran;
+    // A feature whose value is an expression of the library's quantities declares a kind (its values are
+    // every value of that dimension), which features subsetting it take as their own; it is no one value.
+    const kind = node.kind === 'Usage' && node.value !== null ? declaredKindUnit(feature, this.index) : undefined;
+    if (kind) return error(`'${path}' declares a quantity kind by its value (an expression of the library's quantities, in ${kind.name}), not a value: every value of that kind is one of its values`, rangeOf(feature), 'unsupported');
     const valued = this.index.valueSource(feature);
     if (valued) {
       // The value is written in the feature's owner; names in it are features of that instance.
@@ -292,6 +296,11 @@ export class ModelValues {
       // takes this one's through the binding), there is nothing to compare.
       const bound = this.boundValue(owner, feature);
       if (bound !== undefined && !isError(bound.value) && !equals(v, bound.value)) {
+        // Two parts (ports, items) the binding makes one object, each built as an instance of its own
+        // declaration here: not a contradiction of the model, but an identity the engine does not model.
+        if (itemsOf(v).some((x) => x.kind === 'instance') || itemsOf(bound.value).some((x) => x.kind === 'instance')) {
+          return error(`'${path}' is ${format(v)} by its value and ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}: a binding makes them one object, which the engine (one instance per declaration) does not model`, rangeOf(feature), 'unsupported');
+        }
         return error(`'${path}' is ${format(v)} by its value but ${format(bound.value)} by the binding connector at ${bound.at.line}:${bound.at.column}`, rangeOf(feature));
       }
       const typed = this.checkType(feature, `'${path}'`, v);
@@ -336,6 +345,10 @@ export class ModelValues {
     // A feature of a quantity value type the model defines is a number with a unit: without a value it
     // has none, and is not a structure of the type's `num` and `mRef`.
     const quantityValued = node.kind === 'Usage' && (node.keyword === 'attribute' || node.keyword === 'feature' || node.keyword === 'ref') && this.index.isQuantityValued(feature);
+    // A variant written as a reference (`variant manualTransmission;`) of a part variation point is a
+    // part (the choice it names), with no features of its own when that part declares none.
+    const structuralVariant = node.kind === 'Usage' && node.keyword === 'ref' && this.index.isVariant(feature) && feature.parent !== undefined && feature.parent.node.kind !== 'Package' && STRUCTURAL.has(feature.parent.node.keyword);
+    if (structuralVariant) return this.instance(ctx);
     if (!quantityValued && (this.index.featuresOf(feature).length > 0 || (node.kind === 'Usage' && node.keyword !== 'attribute' && node.keyword !== 'ref'))) {
       return this.instance(ctx);
     }
@@ -436,6 +449,16 @@ export class ModelValues {
         const subsetted = this.index.featuresOf(owner.element).find((f) => f === target || this.index.redefinitionRoots(f).includes(target))
           ?? (owner.element.node.kind === 'Package' && target.parent === owner.element ? target : undefined);
         if (!subsetted || subsetted === feature || this.checkingAmong.has(`${owner.path}\u0000${subsetted.qualifiedName}`)) continue;
+        // A quantity kind declared by its value (`tpc :> scalarQuantities = torque / electricCurrent`):
+        // its values are every value of that dimension, so the subsetting feature's must be of it.
+        const kind = declaredKindUnit(subsetted, this.index);
+        if (kind) {
+          for (const item of itemsOf(v)) {
+            const fits = item.kind === 'quantity' ? sameDimension(item.unit.dimension, kind.dimension) : (item.kind === 'integer' || item.kind === 'real') && isDimensionless(kind.dimension);
+            if (!fits) return error(`'${path}' subsets '${subsetted.name ?? '<unnamed>'}', a quantity kind in ${kind.name}, but its value ${format(item)} is not of that kind`, rangeOf(feature));
+          }
+          continue;
+        }
         const valued = this.index.valueSource(subsetted);
         if (!valued) continue;
         const expr = valued.node.value.expression;
@@ -674,10 +697,23 @@ export class ModelValues {
     if (aliases.length > 0) {
       const others = subsetters.filter((s) => !aliases.includes(s));
       const covered = mult && structural && lower === upper && aliases.every((s) => this.indexAlias(feature, s)! <= lower);
+      // An alias with a body of its own (`part leftWheel :> rearWheel = rearWheel#(1) { port p; }`) says
+      // more of that value: the value is an instance of the alias's declaration (which specializes the
+      // feature's), so its features are the body's too. Two aliases of one index, one with a body, are
+      // refused (which declaration the value is made from is not said).
+      const bodied = new Map<number, ModelElement>();
+      for (const s of aliases) {
+        const k = this.indexAlias(feature, s)!;
+        const twin = aliases.find((o) => o !== s && this.indexAlias(feature, o) === k);
+        if (twin && ((s.node as Usage).body ?? []).length + ((twin.node as Usage).body ?? []).length > 0) {
+          return error(`'${s.name ?? '<unnamed>'}' and '${twin.name ?? '<unnamed>'}' are both '${path}#(${k})' and one declares a body: which declaration that value is made from is not modeled`, rangeOf(s), 'unsupported');
+        }
+        if (((s.node as Usage).body ?? []).length > 0) bodied.set(k, s);
+      }
       if (others.length === 0 && covered) {
-        if (lower === 1) return undefined;
+        if (lower === 1) return bodied.has(1) ? this.instance({ element: bodied.get(1)!, path, parent: owner }) : undefined;
         const items: Value[] = [];
-        for (let k = 1; k <= lower; k++) items.push(this.instance({ element: feature, path: `${path}#${k}`, parent: owner }));
+        for (let k = 1; k <= lower; k++) items.push(this.instance({ element: bodied.get(k) ?? feature, path: `${path}#${k}`, parent: owner }));
         return sequence(items);
       }
       const alias = aliases[0]!;
@@ -719,13 +755,13 @@ export class ModelValues {
 
   /**
    * The index k where `s` is declared `:> f = f#(k)` (k an Integer literal, `f` naming the subsetted
-   * feature), with nothing else of its own: no type, multiplicity, body or other relation, so it is one
-   * of f's values under another name. Undefined otherwise.
+   * feature), with no type, multiplicity or other relation of its own, so it is one of f's values under
+   * another name (a body it declares says more of that value: see multipleValues). Undefined otherwise.
    */
   private indexAlias(feature: ModelElement, s: ModelElement): number | undefined {
     const node = s.node;
     if (node.kind !== 'Usage' || node.value === null || node.value.isDefault || node.value.isInitial) return undefined;
-    if ((node.body ?? []).length > 0 || node.multiplicity !== null || node.relations.length !== 1 || node.relations[0]!.relation !== 'subsetting') return undefined;
+    if (node.multiplicity !== null || node.relations.length !== 1 || node.relations[0]!.relation !== 'subsetting') return undefined;
     const e = node.value.expression;
     if (e.kind !== 'Index' || e.target.kind !== 'Name' || e.target.name.segments.length !== 1 || e.target.name.isGlobal) return undefined;
     if (e.index.kind !== 'Literal' || e.index.literal !== 'integer' || typeof e.index.value !== 'number' || !Number.isSafeInteger(e.index.value) || e.index.value < 1) return undefined;

@@ -97,7 +97,10 @@ export function splitQualifiedName(text: string): string[] {
 function usageName(u: Usage): string | null {
   if (u.name) return u.name;
   const redefined = u.relations.find((r) => r.relation === 'redefinition');
-  if (!redefined) return u.shortName;
+  // A variant written as a reference (`variant manualTransmission;`: a ReferenceUsage whose reference
+  // subsetting names the choice) is known by the referenced feature's name, as `point::manualTransmission`.
+  const referenced = u.role === 'variant' && !u.shortName ? u.relations.find((r) => r.relation === 'reference') : undefined;
+  if (!redefined) return referenced ? lastSegment(referenced.target) : u.shortName;
   return lastSegment(redefined.target);
 }
 
@@ -334,7 +337,9 @@ export class ModelIndex {
     // body (`assert massConstraint { in partMasses = (…); in massLimit = 2500 [kg]; }`): its values are
     // among the referenced constraint's (ReferenceSubsetting is a Subsetting, KerML 7.3.4.5), so it has
     // that constraint's parameters and expression, its own parameters redefining them (as `:> c { … }`).
-    const referencing = isReferencingWithParameters(e.node);
+    // A variant written as a reference (`variant '4cylEngine';`) subsets the part it names
+    // (ReferenceSubsetting is a Subsetting): selected, its value has that part's features and values.
+    const referencing = isReferencingWithParameters(e.node) || (e.node.kind === 'Usage' && e.node.role === 'variant');
     for (const r of e.node.kind === 'Package' ? [] : e.node.relations) {
       if (r.relation !== 'typing' && r.relation !== 'specialization' && r.relation !== 'subsetting' && r.relation !== 'redefinition' && !(referencing && r.relation === 'reference')) continue;
       const t = this.resolveReference(e.parent ?? e, r.target, e);
@@ -1042,6 +1047,27 @@ function kindOfElement(e: ModelElement, index: ModelIndex, seen: Set<ModelElemen
     const el = index.resolveReference(e.parent ?? e, name, e);
     // The library's quantities are not elements of the model's index: read by their names (ISQ `length`).
     return el ? kindOfElement(el, index, seen) : quantityKindUnit(name.segments.at(-1)!);
+  });
+}
+
+/**
+ * The kind a feature declares by its value rather than a value of its own: `torquePerCurrent :>
+ * scalarQuantities = ISQ::torque / ISQ::electricCurrent;` (untyped, or typed ScalarQuantityValue /
+ * QuantityValue), its value a product, quotient or integer power of names each of which is a library
+ * quantity (`ISQ::torque`, read by name: the library's quantities are no elements of the model) or a
+ * feature of the model declaring a kind in the same way. The names are features of the library whose
+ * values are every value of that quantity, so the expression stands for a kind, not one value. Undefined
+ * where any name is a model feature with a value or type of its own (`a * b` of two lengths is an area).
+ */
+export function declaredKindUnit(e: ModelElement, index: ModelIndex, seen = new Set<ModelElement>()): Unit | undefined {
+  if (e.node.kind !== 'Usage' || !e.node.value || e.node.value.isDefault || e.node.value.isInitial || seen.has(e)) return undefined;
+  const typing = e.node.relations.find((r) => r.relation === 'typing');
+  if (typing && !(typing.target.kind === 'QualifiedName' && /^(ScalarQuantityValue|QuantityValue)$/.test(typing.target.segments.at(-1)!))) return undefined;
+  seen.add(e);
+  return kindExpressionUnit(e.node.value.expression, (name) => {
+    const el = index.resolveReference(e.parent ?? e, name, e);
+    if (el) return declaredKindUnit(el, index, seen);
+    return quantityKindUnit(name.segments.at(-1)!);
   });
 }
 

@@ -549,6 +549,11 @@ export function equality(op: EqualityOperator, a: Value, b: Value, range?: Place
     if (x.kind === 'instance' && y.kind === 'instance' && x.identity !== y.identity && x.usage !== undefined && y.usage !== undefined && x.usage !== y.usage) {
       return error(`'${op}' of ${x.label} and ${y.label}: whether they are one object or equal data values is not decided (the model does not bind one to the other; values of structured types are not compared feature by feature)`, range, 'unsupported');
     }
+    // A variant chosen for a variation point against a value of some feature: the variant may be that
+    // value (`variant e6;` subsets the part e6, so `engine == e6` holds when e6 is chosen), or another.
+    if (x.kind === 'instance' && y.kind === 'instance' && x.identity !== y.identity && ((x.variant !== undefined && y.variant === undefined && y.usage !== undefined) || (y.variant !== undefined && x.variant === undefined && x.usage !== undefined))) {
+      return error(`'${op}' of ${x.label} and ${y.label}: whether a variant chosen for a variation point is the value of another feature is not decided (a variant may subset it)`, range, 'unsupported');
+    }
   }
   if (xs.length === ys.length) {
     for (let i = 0; i < xs.length; i++) {

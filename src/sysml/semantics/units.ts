@@ -198,8 +198,14 @@ function loadLibraryUnits(): void {
       if (!names.length) continue;
       try {
         if (kind === 'derived' && factorOrExpression !== null) {
-          parseTerms(factorOrExpression);
-          for (const n of names) EXPRESSION_ALIASES.set(n, factorOrExpression);
+          const terms = parseTerms(factorOrExpression);
+          const u = fromTerms(terms);
+          // A named unit of its own dimension (`H` = Wb/A, `Wb`, `T`, `F`, `Gy`) keeps its name where a
+          // model writes it (`0.2 [H]` read as `V*s/A` before); a dimensionless one (`B`, `dB`) and a
+          // product of units without a name of its own stay the expression they are.
+          if (u.offset === 0 && !isDimensionless(u.dimension) && /^[A-Za-zΩ]+$/.test(names[0]!)) {
+            atom(names[0]!, u.dimension, u.num, u.den, { aliases: names.slice(1), preferred: false });
+          } else for (const n of names) EXPRESSION_ALIASES.set(n, factorOrExpression);
         } else if ((kind === 'exact' || kind === 'inexact') && reference !== null && factorOrExpression !== null) {
           const factor = libraryFactor(factorOrExpression);
           if (!factor) continue;
@@ -788,6 +794,8 @@ const QUANTITY_KINDS: ReadonlyArray<readonly [names: readonly string[], unit: st
   [['AngularMeasureValue', 'angularMeasure', 'PlaneAngleValue'], 'rad'],
   [['ElectricPotentialValue', 'electricPotential', 'VoltageValue', 'voltage'], 'V'],
   [['ResistanceValue', 'resistance'], 'Ω'],
+  [['ElectricChargeValue', 'electricCharge'], 'C'],
+  [['InductanceValue', 'inductance'], 'H'],
   [['MassDensityValue', 'massDensity', 'DensityValue', 'density'], 'kg/m^3'],
   [['MomentOfInertiaValue', 'momentOfInertia'], 'kg*m^2'],
 ];
