@@ -16,8 +16,10 @@ import { CORPUS, measure, modelFor, readFolderFile, share, topReasons } from '..
 // names and does not declare itself (the redeclaring file is asked alone; the 14 answers are those of 186);
 // 187 with an action several successions lead to performed once, after all of them (Terminate Actions Example-1);
 // 188 when a package no file of the folder declares is taken from the one file of its section that does
-// ('Analytical Constraints' imports training/30's 'Calculation Definitions').
-const FLOOR = 188 / 236;
+// ('Analytical Constraints' imports training/30's 'Calculation Definitions'); 188 → 170 when a requirement
+// that states no condition (a doc comment alone: TorqueGenerationRequirement, ReliabilityRequirement and 16
+// more) stopped reading as true, as a constraint without an expression had (they were "proved true").
+const FLOOR = 170 / 236;
 
 describe('corpus answers: the model of a file', () => {
   const folder = [

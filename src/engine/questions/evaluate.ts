@@ -131,6 +131,16 @@ function verdictResult(session: Session, v: Verdict | (Outcome & { kind: 'error'
 }
 
 /** The subject's value under the session's bindings. */
+/**
+ * Whether a requirement's body (own and inherited members) states a condition: a require, assume or
+ * asserted constraint, or a nested requirement. One stated in prose only carries no verdict: its
+ * condition is its text, which is not modeled (the OpenSysML suite's satisfy_without_conditions reads it
+ * so too). KerML would make it vacuously true, which reads as "checked, holds".
+ */
+export function statesCondition(members: readonly Member[]): boolean {
+  return members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null)));
+}
+
 export function evaluateSubject(session: Session): SubjectValue {
   const e = session.subject;
   const kind = declarationKind(e);
@@ -138,6 +148,9 @@ export function evaluateSubject(session: Session): SubjectValue {
   const ctx = session.subjectContext;
   const env = values.environment(ctx, e);
   if (kind === 'requirement' || kind === 'concern') {
+    if (!statesCondition(values.bodyMembers(e))) {
+      throw new UnsupportedError(`${place(session.model.pathOf(e.node.range) ?? e.path, e.node.range)}: '${label(e)}' states no condition (no require, assume or nested requirement), so there is no check to evaluate: its text is not read`);
+    }
     return verdictResult(session, session.evaluator.checkRequirement(label(e), checkMembers(session, e), [], env, e.node.range));
   }
   if (kind === 'constraint') {
@@ -679,10 +692,7 @@ function checkSatisfaction(session: Session, sat: Satisfaction): { name: string;
     throw new UnsupportedError(`${at}: ${name}: ${requirement.qualifiedName} is declared inside '${requirement.parent.name ?? requirement.parent.qualifiedName}', so it is read on an instance of it; which instance a satisfaction check reads it on is not modeled`);
   }
   const members = values.bodyMembers(requirement);
-  const conditions = members.some((m) => m.kind === 'Usage' && (m.role === 'require' || m.role === 'assume' || (m.role === 'assert' && m.keyword === 'constraint') || (m.keyword === 'requirement' && m.role === null)));
-  // A requirement stated in prose only carries no verdict: its condition is its text, which is not
-  // modeled (the OpenSysML suite's satisfy_without_conditions reads it so too).
-  if (!conditions) throw new UnsupportedError(`${at}: ${name}: ${requirement.name ?? requirement.qualifiedName} states no condition (no require, assume or nested requirement), so there is no check to evaluate`);
+  if (!statesCondition(members)) throw new UnsupportedError(`${at}: ${name}: ${requirement.name ?? requirement.qualifiedName} states no condition (no require, assume or nested requirement), so there is no check to evaluate`);
   const p = session.evaluator.evaluate(by, values.environment(session.subjectContext, owner));
   if (isError(p)) throw failure(p, session.model, owner.path);
   const subjectParam = members.find((m): m is Usage => m.kind === 'Usage' && m.role === 'subject');

@@ -18,7 +18,7 @@ import { ProblemError, solve, type Assertion, type Outcome, type Problem, type S
 import { describeType, enumerationVariable, Symbolizer, type FreeVariable, type Sym } from '../symbolic';
 import { unsupportedConstruct } from './coverage';
 import { constraintReference } from '../../sysml/semantics/evaluate';
-import { satisfactions } from './evaluate';
+import { satisfactions, statesCondition } from './evaluate';
 
 
 /** `heavy`, `engine.fast`: a reference as written. */
@@ -310,6 +310,10 @@ class SatisfiableQuestion {
       const name = subject.name ?? subject.qualifiedName;
       if (kind === 'constraint') assertions.push({ name, term: this.constraintTerm(symbolizer, subject, ctx) });
       else {
+        // Stated in prose only: what would be solved is the question's condition alone, not the requirement.
+        if (!statesCondition(this.session.values.bodyMembers(subject))) {
+          throw new UnsupportedError(`${place(this.session.model.pathOf(subject.node.range) ?? subject.path, subject.node.range)}: '${name}' states no condition (no require, assume or nested requirement), so there is nothing of it to satisfy: its text is not read`);
+        }
         // Stated once: met with its assumptions as conditions, and, for the second search, as implied.
         const { assumed, required } = this.requirementTerms(symbolizer, subject, ctx);
         if (assumed.length > 0) vacuous = [...assertions, { name, term: { op: 'implies', left: { op: 'and', args: assumed }, right: { op: 'and', args: required } } }];
