@@ -60,6 +60,23 @@ describe('cli: the code cache of dist/cli.js', function () {
     assert.deepEqual(parseWith(copy, model), built);
   });
 
+  it('runs bundles written in ASCII only, and the escaped characters still mean what they did', () => {
+    // One non-ASCII character (a `…` in a comment, a `°` in a regular expression) makes V8 hold the
+    // whole bundle as a two-byte string: twice the bytes to read, copy and wrap at every start.
+    buildIfMissing('server-main.js');
+    for (const bundle of ['cli-main.js', 'server-main.js']) {
+      const text = readFileSync(join(DIST, bundle), 'utf8');
+      const at = text.search(/[^\x00-\x7f]/);
+      assert.equal(at, -1, `${bundle}: non-ASCII at ${at}: ${text.slice(at - 40, at + 10)}`);
+    }
+    // Names with non-ASCII letters, in a name and in a string, come out as written.
+    const named = join(dir, 'named.sysml');
+    writeFileSync(named, "package Wärme { part def 'Kessel°'; part k : 'Kessel°'; part m : Größe; doc /* …℃ */ }\n");
+    const r = parseWith(DIST, named);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /named\.sysml:1:\d+: unresolved reference ''Größe''\n1 files, 1 lines, 0 syntax errors, 1 unresolved references\n$/);
+  });
+
   it("makes its own cache when V8 rejects the build's (another Node, other flags), and gives the same answers with it", () => {
     const built = parseWith(DIST, model);
     const key = readFileSync(join(DIST, 'cli-main.cache')).subarray(0, 40);
