@@ -167,27 +167,24 @@ export async function runParseCommand(argv: string[], io: CommandOutput = PROCES
     io.out(USAGE);
     return 0;
   }
-  const args = parseArguments(argv);
-  if (typeof args === 'string') {
-    io.err(`assay parse: ${args}\n${USAGE}`);
+  // A usage error is said on stderr, and with --json also as the one JSON object an agent reads.
+  const usage = (message: string, json: boolean, withUsage = false): number => {
+    io.err(`assay parse: ${message}\n${withUsage ? USAGE : ''}`);
+    if (json) io.out(JSON.stringify({ error: { message, status: 'usage' } }) + '\n');
     return 2;
-  }
+  };
+  const args = parseArguments(argv);
+  if (typeof args === 'string') return usage(args, argv.includes('--json'), true);
   const files: string[] = [];
   const seen = new Set<string>();
   for (const p of args.paths) {
     const problem = modelFiles(p, files, seen);
-    if (problem !== null) {
-      io.err(`assay parse: ${problem}\n`);
-      return 2;
-    }
+    if (problem !== null) return usage(problem, args.json);
   }
   const libraryFiles: string[] = [];
   if (args.library !== null) {
     const problem = modelFiles(args.library, libraryFiles);
-    if (problem !== null) {
-      io.err(`assay parse: --library: ${problem}\n`);
-      return 2;
-    }
+    if (problem !== null) return usage(`--library: ${problem}`, args.json);
   }
 
   const started = performance.now();

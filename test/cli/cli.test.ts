@@ -83,6 +83,18 @@ describe('cli: assay as a child process', function () {
     assert.equal(r.stderr, '');
   });
 
+  it('assay parse usage errors: exit 2 naming the path or option; with --json also one JSON object', async () => {
+    const missing = await runCli(['parse', join(dir, 'nope.sysml'), '--json']);
+    assert.equal(missing.code, 2);
+    assert.deepEqual(oneJson(missing), { error: { message: `no such file or folder: ${join(dir, 'nope.sysml')}`, status: 'usage' } });
+    assert.match(missing.stderr, /^assay parse: no such file or folder: .*nope\.sysml\n$/);
+    const option = await runCli(['parse', model, '--frobnicate', '--json']);
+    assert.equal(option.code, 2);
+    assert.deepEqual(oneJson(option), { error: { message: 'unknown option --frobnicate', status: 'usage' } });
+    const text = await runCli(['parse', join(dir, 'nope.sysml')]);
+    assert.deepEqual([text.code, text.stdout], [2, '']);
+  });
+
   it('--json: exactly one object with the question as sent (subjectKind added), engine, result and standing; exit 0', async () => {
     const witness = { schedules: ['step 1: t1@go first of t1@go'], at: 1 };
     const run = await runCli(holds(manifest([good('fx', { result: { claim: 'violated', strength: 'proved', witness, bounds: [{ name: 'depth', limit: 4, reached: true }] } })]), '--depth', '4', '--json'));
