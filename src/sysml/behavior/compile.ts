@@ -1799,8 +1799,13 @@ class Compiler {
       incoming.add(to);
     }
     for (const f of flows) if (f.u.keyword === 'succession flow') this.flow(f.u, f.ctx, named, incoming);
+    // A body continues with what follows the node that holds it; in an `else if` chain that node is itself
+    // a body (the inner if), so follow the chain to the outermost node: its successors are the body's.
+    const heldBy = new Map(inherit);
     for (const [callId, fromId] of inherit) {
-      this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
+      let root = fromId;
+      while (heldBy.has(root)) root = heldBy.get(root)!;
+      this.nodes[callId]!.succ = this.nodes[root]!.succ;
       this.nodes[callId]!.inheritsSucc = true;
     }
     // Actions with no incoming succession start when the behaviour starts: every action of a body is
