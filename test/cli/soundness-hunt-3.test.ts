@@ -5,6 +5,14 @@ import { strict as assert } from 'node:assert';
 import { buildIfMissing } from './built';
 import { askJson, modelFolder } from './ask-json';
 
+/** Asks `question` of `model`: refused (exit 3), the message naming the place and what. */
+function refuses(model: string, question: readonly string[], placeAt: RegExp, what: RegExp): void {
+  const { code, answer } = askJson(...question, '--model', model);
+  assert.equal(code, 3, JSON.stringify(answer));
+  assert.match(answer.error?.message ?? '', placeAt);
+  assert.match(answer.error?.message ?? '', what);
+}
+
 /** Asks `question` of `model`: answered at proved, the value `name` being `want`. */
 function proves(model: string, question: readonly string[], name: string, want: string): void {
   const { code, answer } = askJson(...question, '--model', model);
@@ -37,5 +45,43 @@ describe('cli: soundness hunt 3 — behaviour flows, the solver, library functio
     for (const [k, r] of [['1', '30'], ['3', '20'], ['7', '10']] as const) {
       proves(m, ['outcomes', 'EI::Grade', '-schedule', 'all', '--bind', `k=${k}`], 'r@1', r);
     }
+  });
+  it('a `default` without `:=` binds its feature for life (KerML FeatureValue, isInitial = false): assigning it, or reading one over a feature the run writes, is refused; `default :=` is an initial default', () => {
+    const m = model('default-binding.sysml', `package DB {
+  import ScalarValues::*;
+  action def Bump {
+    attribute x : Integer default 5;
+    first start;
+    then assign x := x + 1;
+  }
+  action def Follow {
+    attribute x : Integer := 1;
+    attribute y : Integer default x * 2;
+    attribute r : Integer := 0;
+    first start;
+    then assign x := 5;
+    then assign r := y;
+  }
+  action def InitialDefault {
+    attribute x : Integer default := 5;
+    first start;
+    then assign x := x + 1;
+  }
+  action def Given {
+    in attribute k : Integer default 3;
+    attribute r : Integer := 0;
+    first start;
+    then assign r := k * 10;
+  }
+}
+`);
+    // Once: x = 6 and r = 2 at proved (the default was taken as an initial value: assigned over, and read
+    // as it was when the run started, though y = x * 2 = 10 once x is 5).
+    refuses(m, ['outcomes', 'DB::Bump', '-schedule', 'all'], /default-binding\.sysml:6:/, /'x' has a default value \('default' at 4:/);
+    refuses(m, ['outcomes', 'DB::Follow', '-schedule', 'all'], /default-binding\.sysml:10:/, /'y' has a default value .* reads 'x', which the run writes/);
+    // An initial default may be assigned; a default the question replaces is the question's value.
+    proves(m, ['outcomes', 'DB::InitialDefault', '-schedule', 'all'], 'x@1', '6');
+    proves(m, ['outcomes', 'DB::Given', '-schedule', 'all'], 'r@1', '30');
+    proves(m, ['outcomes', 'DB::Given', '-schedule', 'all', '--bind', 'k=7'], 'r@1', '70');
   });
 });
