@@ -84,4 +84,36 @@ describe('cli: soundness hunt 3 — behaviour flows, the solver, library functio
     proves(m, ['outcomes', 'DB::Given', '-schedule', 'all'], 'r@1', '30');
     proves(m, ['outcomes', 'DB::Given', '-schedule', 'all', '--bind', 'k=7'], 'r@1', '70');
   });
+  it('calc bodies: a local with a `default` without `:=` is bound, as in behaviours: assigning it, or reading one over a local the body assigns, is refused', () => {
+    const m = model('calc-default.sysml', `package CD {
+  import ScalarValues::*;
+  calc def Add {
+    in n : Integer;
+    attribute x : Integer default 5;
+    assign x := x + n;
+    return : Integer = x;
+  }
+  calc def Track {
+    in n : Integer;
+    attribute x : Integer := 1;
+    attribute y : Integer default x * 2;
+    attribute z : Integer := 0;
+    assign z := y;
+    then assign x := n;
+    then assign z := z * 100 + y;
+    return : Integer = z;
+  }
+  calc def Initial {
+    in n : Integer;
+    attribute x : Integer default := 5;
+    assign x := x + n;
+    return : Integer = x;
+  }
+}
+`);
+    // Once: Add(1) = 6 and Track(5) = 202 at proved (y kept 2 after x became 5; bound, it is 10: 210).
+    refuses(m, ['compute', 'CD::Add', '--bind', 'n=1'], /calc-default\.sysml:6:/, /'x' has a default value without ':=', which binds it .* cannot be assigned/);
+    refuses(m, ['compute', 'CD::Track', '--bind', 'n=5'], /calc-default\.sysml:/, /'y' is bound \('default' without ':='\) to an expression over a local the body assigns/);
+    proves(m, ['compute', 'CD::Initial', '--bind', 'n=1'], 'Initial', '6');
+  });
 });
