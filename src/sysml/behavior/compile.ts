@@ -186,7 +186,7 @@ class Compiler {
     // A referenced part's initial and default values were its values when it was created: now it has the
     // values the question binds or ranges over (a bound value, `=`, holds for its whole life).
     const value = ctx.referenced && u.value && (u.value.isInitial || u.value.isDefault) ? null : u.value;
-    this.features.push({ key, init: value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: value !== null && !value.isInitial && !value.isDefault, ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
+    this.features.push({ key, init: value?.expression ?? null, scope: ctx.scope, range: u.nameRange ?? u.range, path: ctx.path, type, ...(valueTypes.length > 0 ? { valueTypes } : {}), domain, hidden: false, bound: value !== null && !value.isInitial && !value.isDefault, ...(value?.isDefault && !value.isInitial ? { defaultBinding: value.range } : {}), ...(u.isConstant ? { constant: true } : {}), ...(output ? { output } : {}), ...(parameter ? { parameter } : {}) });
   }
 
   /** A feature, a parameter computed outside, or a part of this behaviour has this key. */
@@ -695,7 +695,7 @@ class Compiler {
       const i = this.featureIndex.get(join(p, key));
       if (i === undefined) continue;
       const f = this.features[i]!;
-      return !f.bound && !f.constant;
+      return !f.bound && !f.constant && !f.defaultBinding;
     }
     return false;
   }
@@ -1799,8 +1799,13 @@ class Compiler {
       incoming.add(to);
     }
     for (const f of flows) if (f.u.keyword === 'succession flow') this.flow(f.u, f.ctx, named, incoming);
+    // A body continues with what follows the node that holds it; in an `else if` chain that node is itself
+    // a body (the inner if), so follow the chain to the outermost node: its successors are the body's.
+    const heldBy = new Map(inherit);
     for (const [callId, fromId] of inherit) {
-      this.nodes[callId]!.succ = this.nodes[fromId]!.succ;
+      let root = fromId;
+      while (heldBy.has(root)) root = heldBy.get(root)!;
+      this.nodes[callId]!.succ = this.nodes[root]!.succ;
       this.nodes[callId]!.inheritsSucc = true;
     }
     // Actions with no incoming succession start when the behaviour starts: every action of a body is
@@ -2561,6 +2566,19 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
     const hit = featuresRead.named(r).find((f) => written.has(f));
     if (hit !== undefined) {
       throw new BehaviorError(`accept after …: the delay reads '${features[hit]!.key}', which the run writes; a delay is evaluated when its wait begins (Triggers.kerml TriggerAfter: the current time when invoked plus the delay), and a delay that changes while its wait is pending is not modeled`, x.path, x.range);
+    }
+  }
+  // A `default` without `:=` binds its feature for the whole life of an instance given no other value
+  // (KerML FeatureValue: isDefault, isInitial = false), as `=` does; the run gives it once, when it starts
+  // (assigning it is refused where it runs). That is its value in every state only while what it reads
+  // stays: one reading a feature the run writes is refused.
+  for (const f of features) {
+    if (!f.defaultBinding || !f.init) continue;
+    const r = new Set<string>();
+    mentioned(f.init, r);
+    const hit = featuresRead.named(r).find((x) => written.has(x));
+    if (hit !== undefined) {
+      throw new BehaviorError(`'${f.key}' has a default value ('default' at ${f.defaultBinding.line}:${f.defaultBinding.column}), which binds it for the whole life of an instance given no other value (KerML FeatureValue: isInitial = false), and that value reads '${features[hit]!.key}', which the run writes: a default binding re-read in every state is not modeled (write 'default :=' for an initial default, or '=')`, f.path, f.defaultBinding);
     }
   }
   // A feature of a nested action's (loop body's, nested state's) performance takes its initial value

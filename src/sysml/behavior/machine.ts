@@ -475,6 +475,7 @@ export class Runtime {
       if (i === undefined) continue;
       const f = this.model.features[i]!;
       if (f.bound) throw new BehaviorError(`'${f.key}' is bound to a value ('=' at ${f.range.line}:${f.range.column}) and cannot also be assigned (':=' gives an initial value)`, where.path, where.range);
+      if (f.defaultBinding) throw new BehaviorError(`'${f.key}' has a default value ('default' at ${f.defaultBinding.line}:${f.defaultBinding.column}), which binds it for the whole life of an instance given no other value (KerML FeatureValue: isInitial = false), and cannot also be assigned ('default :=' gives an initial default)`, where.path, where.range);
       if (f.constant) throw new BehaviorError(`'${f.key}' is constant (declared at ${f.range.line}:${f.range.column}: a constant feature keeps its value) and cannot be assigned`, where.path, where.range);
       return i;
     }

@@ -111,6 +111,11 @@ export interface FeatureDecl {
   readonly hidden: boolean;
   /** `= e` (not `:=`, not `default`): bound to `e` in every state, so read as `e` and never assigned. */
   readonly bound: boolean;
+  /**
+   * Where its value is a `default` without `:=` (KerML FeatureValue: isDefault, isInitial = false): a
+   * binding for the whole life of any instance not given another value, so no assignment may change it.
+   */
+  readonly defaultBinding?: SourceRange;
   /** Declared `constant`: it keeps its initial value, so no assignment may change it. */
   readonly constant?: boolean;
   /** An out parameter of the subject: its value is the behaviour's result, never a free input. */

@@ -238,23 +238,24 @@ function orderActions(members: readonly Member[], label: string): Ordered[] | Va
 interface Frame {
   readonly declared: ReadonlySet<string>;
   readonly bound: ReadonlyMap<string, Usage>;
-  readonly frozen: ReadonlyMap<string, 'bound' | 'constant'>;
+  readonly frozen: ReadonlyMap<string, 'bound' | 'constant' | 'default'>;
 }
 
 function frameOf(members: readonly Member[]): Frame {
   const declared = new Set<string>();
   const bound = new Map<string, Usage>();
-  const frozen = new Map<string, 'bound' | 'constant'>();
+  const frozen = new Map<string, 'bound' | 'constant' | 'default'>();
   for (const m of members) {
     if (m.kind !== 'Usage') continue;
     const n = m.name ?? m.shortName;
     if (n === null) continue;
     declared.add(n);
     if (m.direction === 'in' || m.direction === 'inout') continue;
-    const isBound = m.value !== null && !m.value.isInitial && !m.value.isDefault;
+    // `default e` without `:=` binds too (KerML FeatureValue: isInitial = false), where no other value is given.
+    const isBound = m.value !== null && !m.value.isInitial;
     if (isBound) bound.set(n, m);
     if (m.isConstant) frozen.set(n, 'constant');
-    else if (isBound) frozen.set(n, 'bound');
+    else if (isBound) frozen.set(n, m.value!.isDefault ? 'default' : 'bound');
   }
   return { declared, bound, frozen };
 }
@@ -287,7 +288,7 @@ export class CalcBodyRunner {
       const reader = actions.find((a) => a.reads.has(name));
       if (reader) {
         return error(
-          `${this.label}: '${name}' is bound (=) to an expression over a local the body assigns, and an action reads it while it changes; declare it with ':=' and assign it`,
+          `${this.label}: '${name}' is bound (${u.value!.isDefault ? "'default' without ':='" : '='}) to an expression over a local the body assigns, and an action reads it while it changes; declare it with ':=' and assign it`,
           reader.action.range,
           'unsupported',
         );
@@ -306,7 +307,7 @@ export class CalcBodyRunner {
   }
 
   /** Why a local cannot be assigned (the innermost body declaring it decides), if it cannot. */
-  private frozen(name: string): 'bound' | 'constant' | undefined {
+  private frozen(name: string): 'bound' | 'constant' | 'default' | undefined {
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const f = this.frames[i]!;
       if (f.declared.has(name)) return f.frozen.get(name);
@@ -324,6 +325,9 @@ export class CalcBodyRunner {
         const why = this.frozen(name);
         if (why === 'bound') {
           return error(`${this.label}: '${name}' is bound with '=' to its value, so it cannot be assigned; declare it with ':=' (an initial value) to assign it`, m.range);
+        }
+        if (why === 'default') {
+          return error(`${this.label}: '${name}' has a default value without ':=', which binds it for the whole life of an instance given no other value (KerML FeatureValue: isInitial = false), so it cannot be assigned; declare it with 'default :=' (an initial default) to assign it`, m.range);
         }
         if (why === 'constant') {
           return error(`${this.label}: '${name}' is constant (a constant feature keeps its value, KerML isConstant), so it cannot be assigned`, m.range);
