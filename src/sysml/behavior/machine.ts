@@ -436,6 +436,11 @@ export class Runtime {
     // Most features have no type the engine tells apart; a single value needs no list (this runs at
     // every assignment the explorer makes).
     if (types === undefined || types.length === 0) return v;
+    // An Integer (a Boolean) is an instance of Integer (Boolean) as it is (asInstanceOf): the common case at once.
+    if (types.length === 1) {
+      const t = types[0]!;
+      if (t.kind === 'scalar' && ((t.name === 'Integer' && v.kind === 'integer') || (t.name === 'Boolean' && v.kind === 'boolean'))) return v;
+    }
     if (v.kind !== 'sequence') return this.instanceOf(f, v as Scalar, types);
     const items = itemsOf(v);
     const out: Scalar[] = [];
@@ -1030,18 +1035,18 @@ export class Runtime {
       }
       case 'loop': {
         const c = n.expr ? this.truth(n.expr, values, n.scope, n) : true;
-        if (c) targets = [n.body];
+        if (c) targets = this.only(n.body);
         break;
       }
       case 'if': {
         const c = this.truth(n.expr!, values, n.scope, n);
         const next = c ? n.thenNode : n.elseNode;
-        if (next >= 0) targets = [next];
+        if (next >= 0) targets = this.only(next);
         break;
       }
       case 'until': {
         const c = this.truth(n.expr!, values, n.scope, n);
-        if (!c) targets = [n.head];
+        if (!c) targets = this.only(n.head);
         break;
       }
     }
@@ -1061,6 +1066,13 @@ export class Runtime {
       next[at] = this.restingToken(move.token, rest, this.restVia);
     }
     return { clock: state.clock, tokens: next, values, queues: state.queues, terminated: state.terminated, nextToken: state.nextToken, enabledMoves: undefined } as BehaviorState;
+  }
+
+  private readonly onlyTargets: (readonly number[])[] = [];
+  /** `[node]`, made once per node (quickStep's single targets). */
+  private only(node: number): readonly number[] {
+    if (node < 0) return [node];
+    return (this.onlyTargets[node] ??= [node]);
   }
 
   /** The `via` of the node `route` last found (at a join). */
@@ -1547,7 +1559,7 @@ export class Runtime {
       if (t.via !== undefined) n = putUint(b, n, t.via + 1);
       n = putUint(b, n, t.since.length);
       // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
-      if (this.isTimedNode(t.node)) {
+      if (this.timed && this.isTimedNode(t.node)) {
         key.length = n;
         for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
         key.reserve(8 + (tokens.length - k) * 24 + values.length * 9);
@@ -1555,13 +1567,25 @@ export class Runtime {
         n = key.length;
       }
     }
+    const lastValues = this.keyValues;
+    const lastNumbers = this.keyNumbers;
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
       if (v === undefined) b[n++] = 0;
       else if (v.kind === 'boolean') b[n++] = v.value ? 1 : 2;
       else {
-        // Exact: a bigint converts to a safe integer only when it is one.
-        const x = v.kind === 'integer' ? Number(v.value) : NaN;
+        // Exact: a bigint converts to a safe integer only when it is one. Converting takes time; a
+        // feature mostly holds the same value object as in the key written before (values are never
+        // changed), whose number is kept.
+        let x = NaN;
+        if (v.kind === 'integer') {
+          if (lastValues[k] === v) x = lastNumbers[k]!;
+          else {
+            x = Number(v.value);
+            lastValues[k] = v;
+            lastNumbers[k] = x;
+          }
+        }
         if (x >= 0 && x < 0x80) {
           b[n++] = 3;
           b[n++] = x;
@@ -1594,6 +1618,10 @@ export class Runtime {
       }
     }
   }
+
+  /** Per feature: the Integer value writeKey last met there, and its number. */
+  private readonly keyValues: (Value | undefined)[] = [];
+  private readonly keyNumbers: number[] = [];
 
   /** Per node: 0 not yet known, 1 no timed wait counts from a token there, 2 some does (waitsOf). */
   private timedNodes: Uint8Array | undefined = undefined;
