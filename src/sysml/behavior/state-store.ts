@@ -14,7 +14,6 @@ export const STATE_OVERHEAD_BYTES = 20;
 
 /** The index of recent entries (StateSet.recent): 2^RECENT_BITS slots of 8 bytes, in the processor's second-level cache. */
 const RECENT_BITS = 15;
-const RECENT_MASK = (1 << RECENT_BITS) - 1;
 
 /**
  * A state's key being written: bytes in a reusable buffer. Each write is self-delimiting (a number's
@@ -99,9 +98,11 @@ export class StateSet {
    * depth-first search, the other orders of a few independent moves), whose bytes are still in the
    * processor's caches, while the table's slot for them is anywhere in a table of many megabytes.
    * A key found here is compared byte for byte like one found in the table, so the set stays exact;
-   * a key not found here is looked up in the table.
+   * a key not found here is looked up in the table. It grows with the table, up to 2^RECENT_BITS
+   * slots (a small search allocates little).
    */
-  private readonly recent = new Int32Array(2 << RECENT_BITS);
+  private recent = new Int32Array(2 << 10);
+  private recentMask = (1 << 10) - 1;
   /** The last key `has` looked up, while it is unchanged: `add` of the same key (the explorer's
    * has-then-add) then hashes and probes once. */
   private lastKey: StateKey | null = null;
@@ -144,7 +145,7 @@ export class StateSet {
 
   /** Finds the key (lastFound), or the slot it would go in (lastSlot). */
   private look(key: StateKey, h: number): boolean {
-    const r = (h & RECENT_MASK) << 1;
+    const r = (h & this.recentMask) << 1;
     const recent = this.recent;
     if (recent[r] === h) {
       const at = recent[r + 1]! - 1;
@@ -205,7 +206,7 @@ export class StateSet {
     this.count++;
     this.slots[slot] = h;
     this.slots[slot + 1] = start + 1;
-    const r = (h & RECENT_MASK) << 1;
+    const r = (h & this.recentMask) << 1;
     this.recent[r] = h;
     this.recent[r + 1] = start + 1;
     if (this.count * 4 > this.slots.length) this.rehash();
@@ -263,5 +264,11 @@ export class StateSet {
       slots[(i << 1) + 1] = old[at + 1]!;
     }
     this.slots = slots;
+    // A new, larger index of recent entries (it is only a shortcut: starting it empty loses nothing).
+    const bits = Math.min(RECENT_BITS, Math.log2(slots.length >>> 3));
+    if ((1 << bits) > this.recentMask + 1) {
+      this.recent = new Int32Array(2 << bits);
+      this.recentMask = (1 << bits) - 1;
+    }
   }
 }
