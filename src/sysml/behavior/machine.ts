@@ -59,6 +59,8 @@ export interface RuntimeOptions {
   readonly evaluator?: Evaluator;
   /** false: every expression through the evaluator (tests compare Runtime.direct against it). */
   readonly directExpressions?: boolean;
+  /** false: every move through the general `step` (tests compare Runtime.quickStep against it). */
+  readonly quickMoves?: boolean;
 }
 
 /** A `when` trigger a token waits on: its accept (depth -1) or a transition of the state at that depth of its chain. */
@@ -242,6 +244,7 @@ export class Runtime {
       horizon = Math.max(horizon, instant);
     }
     this.atHorizon = horizon;
+    this.quick = options.quickMoves !== false && this.boundFeatures.length === 0 && !this.timed && !this.hasWhen ? 1 : 0;
   }
 
   /** The latest instant an `accept at` waits for (-1: none): a state's clock matters up to there. */
@@ -433,6 +436,11 @@ export class Runtime {
     // Most features have no type the engine tells apart; a single value needs no list (this runs at
     // every assignment the explorer makes).
     if (types === undefined || types.length === 0) return v;
+    // An Integer (a Boolean) is an instance of Integer (Boolean) as it is (asInstanceOf): the common case at once.
+    if (types.length === 1) {
+      const t = types[0]!;
+      if (t.kind === 'scalar' && ((t.name === 'Integer' && v.kind === 'integer') || (t.name === 'Boolean' && v.kind === 'boolean'))) return v;
+    }
     if (v.kind !== 'sequence') return this.instanceOf(f, v as Scalar, types);
     const items = itemsOf(v);
     const out: Scalar[] = [];
@@ -841,6 +849,10 @@ export class Runtime {
    * has not seen (an already-seen state is equal to one whose moves were computed).
    */
   step(state: BehaviorState, move: Move): BehaviorState {
+    if (this.quick !== 0 && this.watch === undefined) {
+      const q = this.quickStep(state, move);
+      if (q !== undefined) return q;
+    }
     this.beginMove(state);
     const s = new Mutable(state);
     let tok: Token | undefined;
@@ -952,6 +964,170 @@ export class Runtime {
     const after = s.freeze();
     this.endMove(state, after, move);
     return this.settle(after);
+  }
+
+  /**
+   * 1: the model allows quick moves (quickStep); 0: it does not (bound features, timed waits, change
+   * triggers), or RuntimeOptions.quickMoves is false.
+   */
+  private readonly quick: number;
+
+  /**
+   * The common moves without the general machinery (`step`): a token at an assignment, at an action
+   * whose body is one assignment, or at a loop, if or until, whose token then comes to rest at one
+   * node along successions without guards, passing through starts, merges, calls and ends of bodies
+   * (no fork, no state, no join's other tokens taken). The new state is built at once: the other
+   * tokens and, when nothing is written, the values array are shared (states are never changed).
+   * Undefined when the move is not one of these: `step` then fires it. Only in models where a move
+   * is nothing else (no bound feature to refresh, no clock to settle, no change trigger to check) and
+   * while no condition is watched inside moves: `step` would do exactly this then.
+   */
+  private quickStep(state: BehaviorState, move: Move): BehaviorState | undefined {
+    const n = this.model.nodes[move.node]!;
+    const tokens = state.tokens;
+    // Arrivals at clock 0 only (an untimed model's clock never moves): the resting token's times are SINCE_ZERO.
+    if (state.clock !== 0) return undefined;
+    let at = -1;
+    for (let k = 0; k < tokens.length; k++) {
+      if (tokens[k]!.id === move.token) {
+        at = k;
+        break;
+      }
+    }
+    if (at < 0) return undefined;
+    let values = state.values;
+    let targets: readonly number[];
+    switch (n.kind) {
+      case 'assign':
+        targets = n.succ;
+        break;
+      case 'action': {
+        const e = n.effects;
+        if (e.length > 1 || (e.length === 1 && e[0]!.kind !== 'assign')) return undefined;
+        targets = n.succ;
+        break;
+      }
+      case 'loop':
+      case 'if':
+      case 'until':
+        targets = n.succ;
+        break;
+      default:
+        return undefined;
+    }
+    // What the move computes, as `step` computes it (so a refusal is the same); then where its token comes to rest.
+    this.beginMove(state);
+    let written = -1;
+    let v: Value | undefined;
+    switch (n.kind) {
+      case 'assign': {
+        written = this.featureOf(n.target!, n.scope, n);
+        v = this.store(written, this.evaluate(n.expr!, values, n.scope, n), n, n.range);
+        break;
+      }
+      case 'action': {
+        const e = n.effects[0];
+        if (e !== undefined && e.kind === 'assign') {
+          written = this.featureOf(e.target, e.scope, { path: n.path, range: e.range });
+          // One write: what `wrote` records only matters from a move's second write on (checkHiddenValues).
+          v = this.store(written, this.evaluate(e.expr, values, e.scope, n), n, e.range);
+        }
+        break;
+      }
+      case 'loop': {
+        const c = n.expr ? this.truth(n.expr, values, n.scope, n) : true;
+        if (c) targets = this.only(n.body);
+        break;
+      }
+      case 'if': {
+        const c = this.truth(n.expr!, values, n.scope, n);
+        const next = c ? n.thenNode : n.elseNode;
+        if (next >= 0) targets = this.only(next);
+        break;
+      }
+      case 'until': {
+        const c = this.truth(n.expr!, values, n.scope, n);
+        if (!c) targets = this.only(n.head);
+        break;
+      }
+    }
+    this.restVia = undefined;
+    const rest = this.route(tokens, move.token, targets, n, 0);
+    if (rest === -2) return undefined;
+    if (written >= 0) {
+      values = values.slice();
+      (values as (Value | undefined)[])[written] = v;
+    }
+    let next: Token[];
+    if (rest === -1) {
+      next = tokens.slice();
+      next.splice(at, 1);
+    } else {
+      next = tokens.slice();
+      next[at] = this.restingToken(move.token, rest, this.restVia);
+    }
+    return { clock: state.clock, tokens: next, values, queues: state.queues, terminated: state.terminated, nextToken: state.nextToken, enabledMoves: undefined } as BehaviorState;
+  }
+
+  private readonly onlyTargets: (readonly number[])[] = [];
+  /** `[node]`, made once per node (quickStep's single targets). */
+  private only(node: number): readonly number[] {
+    if (node < 0) return [node];
+    return (this.onlyTargets[node] ??= [node]);
+  }
+
+  /** The `via` of the node `route` last found (at a join). */
+  private restVia: number | undefined = undefined;
+
+  /**
+   * Where token `id` comes to rest when sent along `targets` from `from`, as `go` would send it: a
+   * node, -1 when it ends (its container has no successor to continue along, or another token is
+   * still inside), or -2 when `go` would do more than move one token (a fork, a guard, a state
+   * entered, a long chain): quickStep then leaves the move to `step`. Reads the other tokens only.
+   */
+  private route(tokens: readonly Token[], id: number, targets: readonly number[], from: ExecNode, depth: number): number {
+    if (depth > 200) return -2;
+    if (targets === from.succ && from.kind !== 'decide' && this.guarded(from)) return -2;
+    if (targets.length === 0) return this.routeEnd(tokens, id, from.container, depth);
+    if (targets.length > 1 || targets[0]! < 0) return -2;
+    const n = this.model.nodes[targets[0]!]!;
+    const d = depth + 1;
+    switch (n.kind) {
+      case 'merge':
+      case 'fork':
+      case 'start':
+        return this.route(tokens, id, n.succ, n, d + 1);
+      case 'call': {
+        const start = this.model.nodes[n.bodyStart]!;
+        return start.succ.length === 0 ? this.route(tokens, id, n.succ, n, d + 1) : this.route(tokens, id, start.succ, start, d + 1);
+      }
+      case 'done':
+        return this.routeEnd(tokens, id, n.container, d);
+      case 'state':
+        return -2;
+      case 'join':
+        this.restVia = this.edgeOwner(from);
+        return n.id;
+      default:
+        return n.id;
+    }
+  }
+
+  /** endIn's part of `route`. */
+  private routeEnd(tokens: readonly Token[], id: number, c: number, depth: number): number {
+    if (c < 0) return -1;
+    const cn = this.model.nodes[c]!;
+    if (cn.kind === 'state') return -1;
+    for (const t of tokens) if (t.id !== id && this.model.nodes[t.node]!.ancestors.includes(c)) return -1;
+    return this.route(tokens, id, cn.succ, cn, depth + 1);
+  }
+
+  /** Tokens that arrived at clock 0 without a `via`, shared by node and number (tokens are never changed). */
+  private readonly restingTokens: Token[][] = [];
+  private restingToken(id: number, node: number, via: number | undefined): Token {
+    if (via !== undefined || id >= 1024) return via === undefined ? { id, node, since: SINCE_ZERO } : { id, node, since: SINCE_ZERO, via };
+    const byId = (this.restingTokens[node] ??= []);
+    return (byId[id] ??= { id, node, since: SINCE_ZERO });
   }
 
   /** Resets what a move records of its effects (see endMove). */
@@ -1384,7 +1560,7 @@ export class Runtime {
       if (t.via !== undefined) n = putUint(b, n, t.via + 1);
       n = putUint(b, n, t.since.length);
       // A node with no timed wait has no age at any level ('-' in `encode`): its number says so.
-      if (this.isTimedNode(t.node)) {
+      if (this.timed && this.isTimedNode(t.node)) {
         key.length = n;
         for (let d = 0; d < t.since.length; d++) key.text(this.age(state, t, d));
         key.reserve(8 + (tokens.length - k) * 24 + values.length * 9);
@@ -1392,13 +1568,25 @@ export class Runtime {
         n = key.length;
       }
     }
+    const lastValues = this.keyValues;
+    const lastNumbers = this.keyNumbers;
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
       if (v === undefined) b[n++] = 0;
       else if (v.kind === 'boolean') b[n++] = v.value ? 1 : 2;
       else {
-        // Exact: a bigint converts to a safe integer only when it is one.
-        const x = v.kind === 'integer' ? Number(v.value) : NaN;
+        // Exact: a bigint converts to a safe integer only when it is one. Converting takes time; a
+        // feature mostly holds the same value object as in the key written before (values are never
+        // changed), whose number is kept.
+        let x = NaN;
+        if (v.kind === 'integer') {
+          if (lastValues[k] === v) x = lastNumbers[k]!;
+          else {
+            x = Number(v.value);
+            lastValues[k] = v;
+            lastNumbers[k] = x;
+          }
+        }
         if (x >= 0 && x < 0x80) {
           b[n++] = 3;
           b[n++] = x;
@@ -1431,6 +1619,10 @@ export class Runtime {
       }
     }
   }
+
+  /** Per feature: the Integer value writeKey last met there, and its number. */
+  private readonly keyValues: (Value | undefined)[] = [];
+  private readonly keyNumbers: number[] = [];
 
   /** Per node: 0 not yet known, 1 no timed wait counts from a token there, 2 some does (waitsOf). */
   private timedNodes: Uint8Array | undefined = undefined;

@@ -12,6 +12,9 @@
 /** Bytes of bookkeeping per stored state besides its key: length prefix and table slots. */
 export const STATE_OVERHEAD_BYTES = 20;
 
+/** The index of recent entries (StateSet.recent): 2^RECENT_BITS slots of 8 bytes, in the processor's second-level cache. */
+const RECENT_BITS = 15;
+
 /**
  * A state's key being written: bytes in a reusable buffer. Each write is self-delimiting (a number's
  * bytes say where it ends, a text is its length then its characters), so keys built by the same
@@ -89,11 +92,25 @@ export class StateSet {
   private count = 0;
   /** Two ints per slot: hash, and entry offset + 1 (0: empty); at most half the slots full. */
   private slots = new Int32Array(2 << 11);
+  /**
+   * The entries added or found last, by hash (two ints a slot, as in `slots`; a newer entry takes
+   * the slot of an older one): a search meets again mostly states it stored a little earlier (in a
+   * depth-first search, the other orders of a few independent moves), whose bytes are still in the
+   * processor's caches, while the table's slot for them is anywhere in a table of many megabytes.
+   * A key found here is compared byte for byte like one found in the table, so the set stays exact;
+   * a key not found here is looked up in the table. It grows with the table, up to 2^RECENT_BITS
+   * slots (a small search allocates little).
+   */
+  private recent = new Int32Array(2 << 10);
+  private recentMask = (1 << 10) - 1;
   /** The last key `has` looked up, while it is unchanged: `add` of the same key (the explorer's
    * has-then-add) then hashes and probes once. */
   private lastKey: StateKey | null = null;
   private lastVersion = -1;
   private lastHash = 0;
+  /** Where `has` found the key (its entry's offset), or -1. */
+  private lastFound = -1;
+  /** When `has` did not find it: the table slot it would go in. */
   private lastSlot = 0;
 
   get size(): number {
@@ -102,7 +119,7 @@ export class StateSet {
 
   /** The entry `has` last found, as a number that stays its own (where its bytes start), or -1. */
   get foundId(): number {
-    return this.lastSlot >= 0 ? this.slots[this.lastSlot + 1]! - 1 : -1;
+    return this.lastFound;
   }
 
   /** The entry `add` last stored (where its bytes start). */
@@ -110,7 +127,7 @@ export class StateSet {
 
   /** Bytes held: the buffers' capacity. */
   get memoryBytes(): number {
-    return this.bytes.byteLength + this.slots.byteLength;
+    return this.bytes.byteLength + this.slots.byteLength + this.recent.byteLength;
   }
 
   /** Bytes one more state of this key is estimated to take. */
@@ -120,29 +137,51 @@ export class StateSet {
 
   has(key: StateKey): boolean {
     const h = this.hash(key);
-    const slot = this.find(key, h);
     this.lastKey = key;
     this.lastVersion = key.version;
     this.lastHash = h;
-    this.lastSlot = slot;
-    return slot >= 0;
+    return this.look(key, h);
+  }
+
+  /** Finds the key (lastFound), or the slot it would go in (lastSlot). */
+  private look(key: StateKey, h: number): boolean {
+    const r = (h & this.recentMask) << 1;
+    const recent = this.recent;
+    if (recent[r] === h) {
+      const at = recent[r + 1]! - 1;
+      if (at >= 0 && this.equalAt(at, key)) {
+        this.lastFound = at;
+        return true;
+      }
+    }
+    const slot = this.find(key, h);
+    if (slot >= 0) {
+      const at = this.slots[slot + 1]! - 1;
+      this.lastFound = at;
+      recent[r] = h;
+      recent[r + 1] = at + 1;
+      return true;
+    }
+    this.lastFound = -1;
+    this.lastSlot = ~slot;
+    return false;
   }
 
   /** Adds a state's key; false when it was already there. */
   add(key: StateKey): boolean {
     let h: number;
-    let slot: number;
+    let found: boolean;
     if (key === this.lastKey && key.version === this.lastVersion) {
       h = this.lastHash;
-      slot = this.lastSlot;
+      found = this.lastFound >= 0;
     } else {
       h = this.hash(key);
-      slot = this.find(key, h);
+      found = this.look(key, h);
     }
     this.lastKey = null;
+    if (found) return false;
+    const slot = this.lastSlot;
     const n = key.length;
-    if (slot >= 0) return false;
-    slot = ~slot;
     const need = n + 5;
     if (this.used + need > this.bytes.length) {
       const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + need));
@@ -167,6 +206,9 @@ export class StateSet {
     this.count++;
     this.slots[slot] = h;
     this.slots[slot + 1] = start + 1;
+    const r = (h & this.recentMask) << 1;
+    this.recent[r] = h;
+    this.recent[r + 1] = start + 1;
     if (this.count * 4 > this.slots.length) this.rehash();
     return true;
   }
@@ -180,28 +222,32 @@ export class StateSet {
     return h;
   }
 
+  /** Whether the entry starting at `at` holds exactly the key's bytes. */
+  private equalAt(at: number, key: StateKey): boolean {
+    const bytes = this.bytes;
+    const b = key.bytes;
+    const n = key.length;
+    let p = at;
+    let len = bytes[p++]!;
+    if (len === 0xff) {
+      len = ((bytes[p]! << 24) | (bytes[p + 1]! << 16) | (bytes[p + 2]! << 8) | bytes[p + 3]!) >>> 0;
+      p += 4;
+    }
+    if (len !== n) return false;
+    let k = 0;
+    while (k < n && bytes[p + k] === b[k]) k++;
+    return k === n;
+  }
+
   /** The slot (index of its hash in `slots`) holding the key, or ~(the empty slot where it would go). */
   private find(key: StateKey, h: number): number {
     const slots = this.slots;
     const mask = (slots.length >>> 1) - 1;
-    const b = key.bytes;
-    const n = key.length;
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const at = i << 1;
       const s = slots[at + 1]!;
       if (s === 0) return ~at;
-      if (slots[at] !== h) continue;
-      const bytes = this.bytes;
-      let p = s - 1;
-      let len = bytes[p++]!;
-      if (len === 0xff) {
-        len = ((bytes[p]! << 24) | (bytes[p + 1]! << 16) | (bytes[p + 2]! << 8) | bytes[p + 3]!) >>> 0;
-        p += 4;
-      }
-      if (len !== n) continue;
-      let k = 0;
-      while (k < n && bytes[p + k] === b[k]) k++;
-      if (k === n) return at;
+      if (slots[at] === h && this.equalAt(s - 1, key)) return at;
     }
   }
 
@@ -218,5 +264,11 @@ export class StateSet {
       slots[(i << 1) + 1] = old[at + 1]!;
     }
     this.slots = slots;
+    // A new, larger index of recent entries (it is only a shortcut: starting it empty loses nothing).
+    const bits = Math.min(RECENT_BITS, Math.log2(slots.length >>> 3));
+    if ((1 << bits) > this.recentMask + 1) {
+      this.recent = new Int32Array(2 << bits);
+      this.recentMask = (1 << bits) - 1;
+    }
   }
 }

@@ -31,6 +31,25 @@ describe('behaviour: the visited set', () => {
     assert.equal(set.size, 5000);
   });
 
+  it('names a state found again by the entry it was added as, recent or not', () => {
+    // 100000 states: the early ones are no longer among the recent entries, the last ones are.
+    const set = new StateSet();
+    const ids: number[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      assert.equal(set.add(k(`s${i}`)), true);
+      ids.push(set.addedId);
+    }
+    assert.equal(new Set(ids).size, ids.length, 'each entry has its own id');
+    for (const i of [0, 1, 777, 50_000, 99_998, 99_999, 12_345, 0]) {
+      assert.equal(set.has(k(`s${i}`)), true, `s${i}`);
+      assert.equal(set.foundId, ids[i], `s${i}`);
+      assert.equal(set.add(k(`s${i}`)), false, `s${i} again`);
+    }
+    assert.equal(set.has(k('s100000')), false);
+    assert.equal(set.foundId, -1);
+    assert.equal(set.size, 100_000);
+  });
+
   it('keeps encodings longer than 255 bytes and characters above 0xff exactly', () => {
     const set = new StateSet();
     const long = (c: string) => `|${'7:-;'.repeat(100)}|${c};`;
