@@ -48,7 +48,7 @@ export interface Asked {
   text: string;
 }
 
-function modelFiles(dir: string, out: string[] = []): string[] {
+export function modelFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) modelFiles(path, out);
@@ -57,7 +57,7 @@ function modelFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const quote = (n: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n) ? n : `'${n.replace(/'/g, "\\'")}'`);
+export const quote = (n: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n) ? n : `'${n.replace(/'/g, "\\'")}'`);
 
 /** The definitions of the six kinds, by qualified name, in packages and nested in each other. */
 function subjects(members: readonly Member[] | null, prefix: string, out: { subject: string; def: Definition }[] = []): { subject: string; def: Definition }[] {
@@ -303,34 +303,42 @@ export function modelFor(file: string, folder: readonly FolderFile[], section: r
 }
 
 /**
- * Asks every definition; `only` keeps the files whose path contains it. `ambiguities` receives each
- * needed package that several files of a folder declare (none of them loaded).
+ * Each model file of the release's folders (those whose path contains `only`), with its model: the file
+ * and the files of its folder that declare what it imports or names (examples import each other), a
+ * package no file of the folder declares taken from its section; the library as always.
  */
-export async function measure(only?: string, ambiguities: Ambiguity[] = []): Promise<Asked[]> {
-  const results: Asked[] = [];
+export function* corpusModels(only?: string): Generator<{ rel: string; model: ReturnType<typeof modelFor> }> {
   for (const folder of FOLDERS) {
     const byDir = new Map<string, FolderFile[]>();
     let section: FolderFile[] | undefined;
     for (const file of modelFiles(join(CORPUS, folder))) {
       const rel = relative(CORPUS, file);
       if (only && !rel.includes(only)) continue;
-      // The model: the file and the files of its folder that declare what it imports or names (examples
-      // import each other), the library as always.
       const dir = join(file, '..');
       if (!byDir.has(dir)) byDir.set(dir, readdirSync(dir).filter((n) => n.endsWith('.sysml')).sort().map((n) => readFolderFile(join(dir, n))));
       section ??= modelFiles(join(CORPUS, folder)).map((f) => readFolderFile(f));
-      const model = modelFor(file, byDir.get(dir)!, section);
-      for (const a of model.ambiguities) ambiguities.push({ file: rel, name: a.name, declaredIn: a.declaredIn.map((p) => relative(CORPUS, p)) });
-      const files = model.files;
-      const documents = files.map((f) => ({ path: relative(CORPUS, f.path), text: f.text }));
-      const defs = collectDefs(files[0]!.document.members, new Map());
-      for (const f of files.slice(1)) collectDefs(f.document.members, defs);
-      for (const { subject, def } of subjects(files[0]!.document.members, '')) {
-        const kind = def.keyword as Kind;
-        const question = questionFor(subject, def, kind, defs);
-        const answer = await askOne(documents, question);
-        results.push({ file: rel, subject, kind, question: describe(question), models: documents.slice(1).map((d) => d.path), ...answer });
-      }
+      yield { rel, model: modelFor(file, byDir.get(dir)!, section) };
+    }
+  }
+}
+
+/**
+ * Asks every definition; `only` keeps the files whose path contains it. `ambiguities` receives each
+ * needed package that several files of a folder declare (none of them loaded).
+ */
+export async function measure(only?: string, ambiguities: Ambiguity[] = []): Promise<Asked[]> {
+  const results: Asked[] = [];
+  for (const { rel, model } of corpusModels(only)) {
+    for (const a of model.ambiguities) ambiguities.push({ file: rel, name: a.name, declaredIn: a.declaredIn.map((p) => relative(CORPUS, p)) });
+    const files = model.files;
+    const documents = files.map((f) => ({ path: relative(CORPUS, f.path), text: f.text }));
+    const defs = collectDefs(files[0]!.document.members, new Map());
+    for (const f of files.slice(1)) collectDefs(f.document.members, defs);
+    for (const { subject, def } of subjects(files[0]!.document.members, '')) {
+      const kind = def.keyword as Kind;
+      const question = questionFor(subject, def, kind, defs);
+      const answer = await askOne(documents, question);
+      results.push({ file: rel, subject, kind, question: describe(question), models: documents.slice(1).map((d) => d.path), ...answer });
     }
   }
   return results;

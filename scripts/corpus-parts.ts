@@ -8,13 +8,13 @@
 //   npx tsx scripts/corpus-parts.ts --only Vehicle   # the files whose path contains the text
 //   npx tsx scripts/corpus-parts.ts --json out.json  # also every question and its answer
 //   npx tsx scripts/corpus-parts.ts --verbose        # one line per question
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { Member } from '../src/sysml';
 import { ENGINE_QUESTIONS } from '../src/engine/questions';
 import { coversQuestion, runQuestion } from '../src/engine/server';
 import { EngineError, EMBEDDED_LIBRARY_VERSION, type RunParams } from '../src/protocol';
-import { CORPUS, FOLDERS, modelFor, readFolderFile, reasonOf, type FolderFile } from './corpus-answers';
+import { CORPUS, corpusModels, quote, reasonOf } from './corpus-answers';
 
 const DEADLINE_S = 20;
 
@@ -26,17 +26,6 @@ interface PartAsked {
   verdict: 'answered' | 'refused' | 'internal';
   text: string;
 }
-
-function modelFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) modelFiles(path, out);
-    else if (name.endsWith('.sysml')) out.push(path);
-  }
-  return out;
-}
-
-const quote = (n: string): string => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n) ? n : `'${n.replace(/'/g, "\\'")}'`);
 
 /** Part definitions (in packages and nested in definitions) and part usages owned by a package. */
 function parts(members: readonly Member[] | null, prefix: string, inPackage: boolean, out: { subject: string; kind: PartAsked['kind'] }[] = []): typeof out {
@@ -71,20 +60,11 @@ async function askOne(documents: { path: string; text: string }[], subject: stri
 
 async function measure(only?: string): Promise<PartAsked[]> {
   const results: PartAsked[] = [];
-  for (const folder of FOLDERS) {
-    const byDir = new Map<string, FolderFile[]>();
-    let section: FolderFile[] | undefined;
-    for (const file of modelFiles(join(CORPUS, folder))) {
-      const rel = relative(CORPUS, file);
-      if (only && !rel.includes(only)) continue;
-      const dir = join(file, '..');
-      if (!byDir.has(dir)) byDir.set(dir, readdirSync(dir).filter((n) => n.endsWith('.sysml')).sort().map((n) => readFolderFile(join(dir, n))));
-      section ??= modelFiles(join(CORPUS, folder)).map((f) => readFolderFile(f));
-      const files = modelFor(file, byDir.get(dir)!, section).files;
-      const documents = files.map((f) => ({ path: relative(CORPUS, f.path), text: f.text }));
-      for (const { subject, kind } of parts(files[0]!.document.members, '', false)) {
-        results.push({ file: rel, subject, kind, ...(await askOne(documents, subject)) });
-      }
+  for (const { rel, model } of corpusModels(only)) {
+    const files = model.files;
+    const documents = files.map((f) => ({ path: relative(CORPUS, f.path), text: f.text }));
+    for (const { subject, kind } of parts(files[0]!.document.members, '', false)) {
+      results.push({ file: rel, subject, kind, ...(await askOne(documents, subject)) });
     }
   }
   return results;
