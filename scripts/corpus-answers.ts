@@ -430,7 +430,8 @@ async function main(argv: string[]): Promise<number> {
   return internal.length > 0 ? 1 : 0;
 }
 
-if (require.main === module) {
+/** Runs a corpus script's `main` with the command line: its exit code, or 2 with the error's stack. */
+export function runScript(main: (argv: string[]) => Promise<number>): void {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e) => {
@@ -439,3 +440,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runScript(main);

@@ -14,7 +14,7 @@ import type { Member } from '../src/sysml';
 import { ENGINE_QUESTIONS } from '../src/engine/questions';
 import { coversQuestion, runQuestion } from '../src/engine/server';
 import { EngineError, EMBEDDED_LIBRARY_VERSION, type RunParams } from '../src/protocol';
-import { CORPUS, corpusModels, quote, reasonOf } from './corpus-answers';
+import { CORPUS, corpusModels, quote, reasonOf, runScript } from './corpus-answers';
 
 const DEADLINE_S = 20;
 
@@ -91,12 +91,4 @@ async function main(argv: string[]): Promise<number> {
   return internal.length > 0 ? 1 : 0;
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exit(2);
-    },
-  );
-}
+if (require.main === module) runScript(main);
