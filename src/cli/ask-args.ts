@@ -435,6 +435,9 @@ function parseRange(text: string): Range {
   const step = stepText !== undefined ? withFlag(`--range ${text}`, () => parseScalarWithUnit(stepText)) : undefined;
   const units = [from.unit, to.unit, step?.unit].filter((u): u is string => u !== undefined);
   if (new Set(units).size > 1) throw new UsageError(`--range ${text}: from, to and step use different units (${[...new Set(units)].join(', ')})`);
+  // The engine would refuse these as "not covered" (exit 3); they are a mistake in the command line.
+  if (typeof from.value === 'number' && typeof to.value === 'number' && from.value > to.value) throw new UsageError(`--range ${text}: from ${fromText} is above to ${toText} (a range runs upward: write ${parameter}:${type}:${toText}:${fromText}${stepText !== undefined ? `:${stepText}` : ''})`);
+  if (typeof step?.value === 'number' && !(step.value > 0)) throw new UsageError(`--range ${text}: the step ${stepText} must be above 0`);
   const range: Range = { parameter, type, from: from.value, to: to.value };
   if (units[0] !== undefined) range.unit = units[0];
   if (step) range.step = step.value;

@@ -101,6 +101,9 @@ describe('cli: ask arguments', () => {
     usage([...base, '--bind', 'mass'], /--bind mass: expected <name>=<value>\[<unit>\]/);
     usage([...base, '--range', 'v:Real:0'], /--range v:Real:0: expected <param>:<type>:<from>:<to>\[:<step>\]/);
     usage([...base, '--range', 'v:Real:0[m]:1[s]'], /different units \(m, s\)/);
+    usage([...base, '--range', 'v:Real:3:1:1'], /--range v:Real:3:1:1: from 3 is above to 1 \(a range runs upward: write v:Real:1:3:1\)/);
+    usage([...base, '--range', 'v:Real:0:1:0'], /--range v:Real:0:1:0: the step 0 must be above 0/);
+    usage([...base, '--range', 'v:Real:0[m]:1[m]:-1[m]'], /the step -1\[m\] must be above 0/);
     usage([...base, '--deadline', 'soon'], /--deadline soon: expected a number of seconds/);
     usage([...base, '--depth', '2.5'], /--depth 2\.5: expected a non-negative integer/);
     usage([...base, '--memory'], /--memory needs a value/);
