@@ -149,7 +149,7 @@ describe('reference engine process: evaluate', function () {
     const noSeed = await ask('VehicleModel::noisy');
     assert.match(String(noSeed.error?.message), /^vehicle\.sysml:47:20: uniform\(\) needs a draws policy or a seed/);
     const unknown = await ask('VehicleModel::Nope');
-    assert.equal(unknown.error?.message, 'the subject VehicleModel::Nope is not declared in the model');
+    assert.equal(unknown.error?.message, "the subject VehicleModel::Nope is not declared in the model: VehicleModel has no member 'Nope' (its members: Colour, Engine, Vehicle, smallCar, Kinetic, carEnergy, noisy, MassRequirement, and 2 more)");
   });
 
   it("reads a binding's unit with the model's own units, and a feature of the model's own quantity type as a quantity", async () => {

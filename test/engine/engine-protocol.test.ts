@@ -69,7 +69,7 @@ describe('reference engine process: protocol', function () {
       covers: false,
       reason: 'evaluate answers about attributes, calcs, constraints, requirements, and the attributes and constraints of a part or other structure; Odd::Controller::control is an action usage',
     });
-    assert.deepEqual(await covers(14, 'evaluate', 'Odd::Nope'), { covers: false, reason: 'the subject Odd::Nope is not declared in the model' });
+    assert.deepEqual(await covers(14, 'evaluate', 'Odd::Nope'), { covers: false, reason: "the subject Odd::Nope is not declared in the model: Odd has no member 'Nope' (its members: Vehicle, Signal, fleetSize, Controller)" });
     // and a run meeting the construct answers unsupported with the same place
     const r = await engine.request(15, 'run', runParams(question('evaluate', 'Odd::fleetSize'), model));
     assert.deepEqual(r.error, { code: 'unsupported', message: "unsupported.sysml:7:29: 'all Vehicle' (the extent of a type) is not supported" });

@@ -13,6 +13,7 @@ import {
 } from './model';
 import { admission, constructOf, MODELED_RELATIONS, relationClass, type Place } from './constructs';
 import { eachSyntaxObject, inheritedTwiceMessage, isOrderedParameter, mentioned, parameterOrderMessage, POSITIONAL_PARAMETER_KINDS, redefinesImplicitly, unredefinedNameMessage } from '../support';
+import { ModelIndex } from '../model/model';
 import { BehaviorScope, lastSegment, rangeText, referenceText, usageName, type BehaviorDocument, type ScopeEntry } from './scope';
 
 interface Ctx {
@@ -2724,7 +2725,8 @@ export function compileBehavior(documents: readonly BehaviorDocument[], subject:
   try {
     const scope = new BehaviorScope(documents);
     const entry = scope.find(subject);
-    if (!entry) return new BehaviorError(`the subject ${subject} is not declared in the model`, undefined, undefined);
+    // Only on this path is the model indexed again, to say where the name went wrong.
+    if (!entry) return new BehaviorError(new ModelIndex(documents).missingSubject(subject), undefined, undefined);
     const c = new Compiler(scope);
     const behaviors = c.compileSubject(entry, subject);
     c.resolveBindings();

@@ -55,6 +55,23 @@ function quoteSegment(s: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+/** Whether `name` is a likely intent for the mistyped `asked`: the same but for case, or a few edits away. */
+function closeNames(name: string, asked: string): boolean {
+  const a = name.toLowerCase();
+  const b = asked.toLowerCase();
+  if (a === b) return true;
+  const limit = Math.min(a.length, b.length) <= 4 ? 1 : 2;
+  if (Math.abs(a.length - b.length) > limit) return false;
+  // Levenshtein distance over two rows.
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length]! <= limit;
+}
+
 /** Splits a qualified name as a surface spells it: `A::'b c'::d`, `A::B.c.d` (a feature chain after `.`). */
 export function splitQualifiedName(text: string): string[] {
   const segments: string[] = [];
@@ -313,6 +330,56 @@ export class ModelIndex {
       chain.push(found);
     }
     return chain;
+  }
+
+  /**
+   * Why `findChain` found nothing, for a user who mistyped a subject: where the walk stopped and the
+   * names close to the one missing there (`the subject P::Vehicel is not declared in the model: P has no
+   * member 'Vehicel'; did you mean P::Vehicle?`). Also names elements elsewhere that carry the last name.
+   */
+  missingSubject(qualifiedName: string): string {
+    const segments = splitQualifiedName(qualifiedName);
+    let owner: ModelElement | undefined;
+    let k = 0;
+    for (; k < segments.length; k++) {
+      const s = segments[k]!;
+      const next: ModelElement | undefined = owner
+        ? (owner.node.kind !== 'Package' ? this.featureNamed(owner, s) : undefined) ?? this.member(owner, s)
+        : this.elementAmong(this.names.global(s, 'user'), undefined, () => ({ name: `'${s}'` })) ?? this.named(this.roots, s);
+      if (!next) break;
+      owner = next;
+    }
+    const base = `the subject ${qualifiedName} is not declared in the model`;
+    const missing = segments[k];
+    if (missing === undefined) return base;
+    const candidates = new Map<string, string>(); // name → qualified name
+    const prefix = owner ? `${owner.qualifiedName}::` : '';
+    for (const e of owner ? [...this.featuresOf(owner), ...owner.members] : this.roots) {
+      if (e.name !== null && !candidates.has(e.name)) candidates.set(e.name, prefix + quoteSegment(e.name));
+    }
+    // A close name with the rest of the asked path, where that resolves (`P::Vehicel::mass` → `P::Vehicle::mass`).
+    const rest = segments.slice(k + 1).map(quoteSegment);
+    const close = [...candidates.keys()].filter((n) => closeNames(n, missing)).slice(0, 3).map((n) => {
+      const whole = [candidates.get(n)!, ...rest].join('::');
+      return rest.length > 0 && this.findChain(whole) ? whole : candidates.get(n)!;
+    });
+    // The same last name declared elsewhere (asked `P::Engine` where it is `P::Parts::Engine`).
+    const last = segments.at(-1)!;
+    const elsewhere: string[] = [];
+    const walk = (es: readonly ModelElement[]) => {
+      for (const e of es) {
+        if (elsewhere.length >= 3) return;
+        if (e.name === last && !close.includes(e.qualifiedName)) elsewhere.push(e.qualifiedName);
+        walk(e.members);
+      }
+    };
+    walk(this.roots);
+    const where = owner ? `${owner.qualifiedName} has no member '${missing}'` : `no top-level element is named '${missing}'`;
+    const suggested = [...new Set([...close, ...elsewhere])];
+    if (suggested.length > 0) return `${base}: ${where}; did you mean ${suggested.join(' or ')}?`;
+    const names = [...candidates.keys()];
+    if (names.length === 0) return `${base}: ${where}`;
+    return `${base}: ${where} (${owner ? 'its members' : 'the top-level elements'}: ${names.slice(0, 8).map(quoteSegment).join(', ')}${names.length > 8 ? `, and ${names.length - 8} more` : ''})`;
   }
 
   private named(elements: readonly ModelElement[], name: string): ModelElement | undefined {

@@ -128,7 +128,7 @@ export class Model {
   /** The elements along the subject's qualified name (see ModelIndex.findChain). */
   subjectChain(name: string): ModelElement[] {
     const chain = this.index.findChain(name);
-    if (!chain) throw new UnsupportedError(`the subject ${name} is not declared in the model`);
+    if (!chain) throw new UnsupportedError(this.index.missingSubject(name));
     // Below a variation point the features are those of the variant its value selects, which a path
     // through the point's own declaration does not follow.
     const point = chain.slice(0, -1).find((e) => e.node.kind === 'Usage' && this.index.isVariationPoint(e));
