@@ -11,6 +11,11 @@ export interface Statement {
   params?: Param[];
   /** Run this statement only if the predicate holds for the results so far (a delete that found nothing…). */
   onlyIf?: (previous: StatementResult[]) => boolean;
+  /**
+   * The statement numbers a change (`INSERT INTO changes … RETURNING seq`). Such transactions commit in
+   * the order of their numbers, so a reader that has seen a change has seen every one numbered before it.
+   */
+  numbersChange?: boolean;
 }
 export interface StatementResult {
   rows: Record<string, unknown>[];
@@ -129,6 +134,9 @@ export class SqliteDb implements Db {
 // BIGINT (int8) columns hold millisecond times and sequence numbers: all well inside 2^53.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
+/** The advisory lock key (per database) that orders change numbers with commits: "assay-fd". */
+const CHANGE_ORDER_LOCK = '7022083106482775652'; // bigint, sent as text
+
 export class PostgresDb implements Db {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
@@ -159,6 +167,11 @@ export class PostgresDb implements Db {
           results.push({ rows: [], changes: 0, skipped: true });
           continue;
         }
+        // A sequence hands out numbers at insert, not at commit: two processes' transactions could commit
+        // 7 before 6, and a client catching up between the two commits would go on from 7 and never see
+        // 6. This lock, held to the end of the transaction, orders the numbering with the commits
+        // (only the tail of a write waits: numbering is the last statement of each).
+        if (s.numbersChange) await client.query('SELECT pg_advisory_xact_lock($1)', [CHANGE_ORDER_LOCK]);
         const r = await client.query(s.sql, s.params ?? []);
         results.push({ rows: r.rows as Record<string, unknown>[], changes: r.rowCount ?? 0 });
       }

@@ -266,7 +266,7 @@ export class Store {
         sql: 'INSERT INTO posts (id, author_id, created_at, updated_at, title, body, run, model_hash) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)',
         params: [id, authorId, now, fields.title, fields.body, fields.run, fields.modelHash],
       },
-      { sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:created', $1, $2, $3) RETURNING seq`, params: [id, fields.modelHash, now] },
+      { sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:created', $1, $2, $3) RETURNING seq`, params: [id, fields.modelHash, now], numbersChange: true },
     ]);
     const row: PostRow = {
       id, author_id: authorId, author_name: author.username, created_at: now, updated_at: now,
@@ -302,6 +302,7 @@ export class Store {
       {
         sql: `INSERT INTO changes (type, post_id, model_hash, at) SELECT 'post:updated', id, model_hash, $2 FROM posts WHERE id = $1 RETURNING seq`,
         params: [id, now],
+        numbersChange: true,
         onlyIf: ([u]) => u!.changes > 0,
       },
     ]);
@@ -317,6 +318,7 @@ export class Store {
       {
         sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:deleted', $1, $2, $3) RETURNING seq`,
         params: [id, modelHash, now],
+        numbersChange: true,
         onlyIf: ([d]) => d!.changes > 0,
       },
     ]);

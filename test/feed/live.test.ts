@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { connect } from 'node:net';
 import { SignJWT } from 'jose';
+import pg from 'pg';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { modelHash } from '../../src/feed/shapes';
 import { call, countingProxy, ensureBuilt, newUser, sampleRun, SECRET, startFeed, type FeedProcess } from './helpers';
@@ -428,6 +429,48 @@ for (const kind of STORES) {
           // Reads through either process see the same store.
           assert.equal((await call(other.url, 'GET', `/feed/post/${viaSecond.id}`, { token: bob.token })).status, 404);
         } finally {
+          await other.stop();
+        }
+      });
+
+      it('numbers changes in commit order across processes: a client catching up while an earlier change commits misses nothing', async () => {
+        // A trigger holds the post titled 'slow' after its change is numbered, until the test lets go of
+        // lock 4242: a slow commit, as a busy database gives. Meanwhile another process posts 'fast'.
+        await store.sql(`CREATE FUNCTION stall_slow() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF (SELECT title FROM posts WHERE id = NEW.post_id) = 'slow' THEN PERFORM pg_advisory_xact_lock_shared(4242); END IF;
+            RETURN NEW;
+          END $$`);
+        await store.sql('CREATE TRIGGER stall_slow AFTER INSERT ON changes FOR EACH ROW EXECUTE FUNCTION stall_slow()');
+        const holder = new pg.Client({ connectionString: store.url });
+        await holder.connect();
+        const other = await startFeed({ env: { DATABASE_URL: store.url } });
+        const waiting = async (onStall: boolean) => Number((await store.sql(
+          `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND (objid = 4242) = $1`, [onStall]))[0]!['n']);
+        const until = async (done: () => Promise<boolean>) => {
+          while (!(await done())) await new Promise((r) => setTimeout(r, 20));
+        };
+        try {
+          await holder.query('SELECT pg_advisory_lock(4242)');
+          const base = Number((await store.sql('SELECT COALESCE(MAX(seq), 0) AS seq FROM changes'))[0]!['seq']);
+          const reader = await connected(feed.url, { token: bob.token });
+          const slow = call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'slow' } });
+          await until(async () => (await waiting(true)) > 0);
+          let fastAnswered = false;
+          const fast = call(other.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'fast' } }).then((r) => ((fastAnswered = true), r));
+          // The fast post either commits now (numbered after the slow one, which has not committed) or
+          // waits for the slow one to commit first.
+          await until(async () => fastAnswered || (await waiting(false)) > 0);
+          const during = await ask(reader, 'catchup', { since: base });
+          await holder.query('SELECT pg_advisory_unlock(4242)');
+          assert.equal((await slow).status, 201);
+          assert.equal((await fast).status, 201);
+          const afterwards = await ask(reader, 'catchup', { since: during.seq });
+          const seen = [...during.changes, ...afterwards.changes].map((c: any) => c.post?.title).sort();
+          assert.deepEqual(seen, ['fast', 'slow'], `caught up ${JSON.stringify(during)} then ${JSON.stringify(afterwards)}`);
+        } finally {
+          await store.sql('DROP TRIGGER IF EXISTS stall_slow ON changes');
+          await holder.end();
           await other.stop();
         }
       });
