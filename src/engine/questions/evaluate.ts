@@ -9,7 +9,7 @@ import { constraintReference, expectBoolean, referencedConstraint, type CallArgu
 import { Random } from '../../sysml/semantics/random';
 import { enumLiteral, isError, toProtocolValue, type Instance, type Outcome, type Value } from '../../sysml/semantics/values';
 import type { CoversParams, CoversResult, RunParams, RunResult, Value as ProtocolValue } from '../../protocol';
-import { isCallable, isMissingValue, type InstanceContext } from '../../sysml/model/environment';
+import { isCallable, isMissingValue, joinPath, uncountedFeature, type InstanceContext } from '../../sysml/model/environment';
 import { UnsupportedError, place } from '../../sysml/model/errors';
 import { constraintsOf, declarationKind, declaredKindUnit, type ModelElement } from '../../sysml/model/model';
 import type { RunContext } from '../run';
@@ -459,6 +459,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   const out: ProtocolValue[] = [];
   const unvalued: string[] = [];
   const kinds: string[] = [];
+  const ranged: string[] = [];
   let cut = false;
   const visit = (ctx: typeof session.subjectContext, prefix: string, depth: number): void => {
     for (const f of values.index.featuresOf(ctx.element)) {
@@ -479,6 +480,15 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
         // Missing values (this feature's or one it is computed from) are listed as such; anything else refuses.
         if (isMissingValue(v)) {
           unvalued.push(name);
+          continue;
+        }
+        // A nested part declared with a range (`part cyl : Cylinder[4..6];`) that nothing subsets: how many
+        // it holds is not said, so it is not counted. Several parts are only counted here (never listed
+        // one by one), and a listed value that reads them is refused as before, so nothing listed
+        // depends on the number.
+        const uncounted = nested ? uncountedFeature(v) : undefined;
+        if (uncounted && uncounted.path === joinPath(ctx.path, f.name)) {
+          ranged.push(`${name} holds between ${uncounted.lower} and ${uncounted.upper} ${keyword}s`);
           continue;
         }
         throw failure(v, session.model, f.path);
@@ -516,6 +526,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   }
   parts.push(`${parts.length > 0 ? '' : `${subject}: `}${out.length} value${out.length === 1 ? '' : 's'}${cut ? ` (the first ${MAX_STRUCTURE_VALUES})` : ''}`);
   if (kinds.length > 0) parts.push(`${kinds.join(', ')} ${kinds.length === 1 ? 'declares a quantity kind' : 'declare quantity kinds'} (an expression of the library's quantities), not ${kinds.length === 1 ? 'a value' : 'values'}`);
+  if (ranged.length > 0) parts.push(`${ranged.join(', ')}: the model does not say how many, so ${ranged.length === 1 ? 'it is' : 'they are'} not counted (no value listed reads ${ranged.length === 1 ? 'it' : 'them'})`);
   if (unvalued.length > 0) parts.push(`no value in the model for ${unvalued.slice(0, 10).join(', ')}${unvalued.length > 10 ? ` and ${unvalued.length - 10} more` : ''} (bind them in the question)`);
   return { values: out, reason: parts.join('; ') };
 }

@@ -750,7 +750,7 @@ export class ModelValues {
       return sequence(items);
     }
     if (lower === 0) return sequence([]);
-    return error(`'${path}' has between ${lower} and ${upper === Infinity ? '*' : upper} values and the model does not say which: declare them (parts that subset it) or give it a multiplicity of one number`, mult.range, 'unsupported');
+    return error(`'${path}' has between ${lower} and ${upper === Infinity ? '*' : upper}${UNCOUNTED}`, mult.range, 'unsupported');
   }
 
   /**
@@ -1228,6 +1228,18 @@ const NUMBER_TYPES = new Set(['Real', 'Integer', 'Rational', 'Natural', 'Positiv
 const NO_VALUE = ' has no value: give it one in the model or bind it in the question';
 
 /** Whether an error is a feature's missing value (its own, or one it is computed from), not a model error or a refusal. */
+const UNCOUNTED = ' values and the model does not say which: declare them (parts that subset it) or give it a multiplicity of one number';
+
+/**
+ * The refusal of a structural feature declared with a range (`part cyl : Cylinder[4..6];`) that nothing
+ * subsets: the feature's path and its bounds, as the refusal names them. Undefined for any other error.
+ */
+export function uncountedFeature(e: ValueError): { path: string; lower: string; upper: string } | undefined {
+  if (e.code !== 'unsupported' || !e.message.endsWith(UNCOUNTED)) return undefined;
+  const m = /^'(.+)' has between (\d+) and (\d+|\*)$/.exec(e.message.slice(0, -UNCOUNTED.length));
+  return m ? { path: m[1]!, lower: m[2]!, upper: m[3]! } : undefined;
+}
+
 export function isMissingValue(e: ValueError): boolean {
   return e.code === undefined && e.message.endsWith(NO_VALUE);
 }

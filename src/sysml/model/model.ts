@@ -706,7 +706,7 @@ export class ModelIndex {
         const scope = e.parent ?? e;
         let resolved: boolean;
         try {
-          resolved = this.resolveReference(scope, r.target, e) !== undefined || this.libraryNameOf(scope, r.target) !== undefined || this.knownLibraryType(r.target);
+          resolved = this.resolveReference(scope, r.target, e) !== undefined || this.libraryNameOf(scope, r.target, e) !== undefined || this.knownLibraryType(r.target);
         } catch {
           resolved = true; // an ambiguous name is refused where it is read, naming both
         }
@@ -995,10 +995,12 @@ export class ModelIndex {
    * (`sum` under `private import VectorFunctions::*` is `VectorFunctions::sum`); undefined when it
    * resolves to nothing there or to an element of the model.
    */
-  libraryNameOf(scope: ModelElement, ref: Reference): string | undefined {
+  libraryNameOf(scope: ModelElement, ref: Reference, owner?: ModelElement): string | undefined {
     const from = this.declarationOf(scope);
     if (!from) return undefined;
-    const found = this.names.resolveReference(ref, from, null);
+    // The feature a relation belongs to is not its own target (KerML: `item :>> shape;` redefines the
+    // inherited `shape`, which its own implicit name would otherwise hide).
+    const found = this.names.resolveReference(ref, from, owner ? (this.declarationOf(owner) ?? null) : null);
     const d = found.find((x) => x.layer !== 'user');
     if (!d || found.some((x) => x.layer === 'user')) return undefined;
     const names: string[] = [];
