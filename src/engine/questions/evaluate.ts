@@ -343,12 +343,22 @@ export const evaluateQuestion: QuestionHandler = {
       throw new UnsupportedError(`evaluate takes one condition (--condition), not condition sets: condition sets are solved by satisfiable`);
     }
     if (params.question.condition) return conditionValue(session, params.question.condition, random, run);
-    const checks = checkedConstraints(session.values.index, session.subject);
+    const own = checkedConstraints(session.values.index, session.subject);
     const satisfied = evaluable(session.subject) ? [] : satisfactions(session.values.index, session.subject);
-    if (checks.length > 0 || satisfied.length > 0) return checkConstraints(session, checks, satisfied, random, run);
+    const checks: Check[] = [
+      ...own.map((c) => ({ constraint: c, holder: session.subjectContext, name: label(c), nested: false })),
+      ...(STRUCTURES.has(declarationKind(session.subject)) ? nestedChecks(session) : []),
+    ];
+    let unchecked: string[] = [];
+    if (checks.length > 0 || satisfied.length > 0) {
+      const r = checkConstraints(session, checks, satisfied, random, run);
+      if (!('unchecked' in r)) return r;
+      unchecked = r.unchecked;
+    }
     if (STRUCTURES.has(declarationKind(session.subject)) && (!evaluable(session.subject) || holdsParts(session))) {
       const r = structureValues(session);
-      return { claim: 'value', strength: random && random.draws > 0 ? 'observed' : 'proved', values: r.values, reason: r.reason, elapsed: run.elapsed() };
+      const reason = unchecked.length > 0 ? `${r.reason}; ${uncheckedNote(unchecked)}` : r.reason;
+      return { claim: 'value', strength: random && random.draws > 0 ? 'observed' : 'proved', values: r.values, reason, elapsed: run.elapsed() };
     }
     // An analysis plan answers its analyses' values (evaluate only: a table's column is the subject's own value).
     const r = (isCallable(session.subject) ? analysisPlan(session, session.subject) : undefined) ?? evaluateSubject(session);
@@ -531,8 +541,65 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   return { values: out, reason: parts.join('; ') };
 }
 
+/** A constraint to check, on the instance that holds it, under the name the answer gives it (`eng.lim`). */
+interface Check {
+  readonly constraint: ModelElement;
+  readonly holder: InstanceContext;
+  readonly name: string;
+  /** Asserted by a nested part: one that reads a feature without a value is named as not checked. */
+  readonly nested: boolean;
+}
+
+function uncheckedNote(unchecked: readonly string[]): string {
+  return `not checked, for want of a value: ${unchecked.slice(0, 5).join('; ')}${unchecked.length > 5 ? ` and ${unchecked.length - 5} more` : ''} (bind them in the question)`;
+}
+
+/**
+ * The asserted constraints of the subject's nested parts (items, ports, occurrences), own and inherited,
+ * down to MAX_STRUCTURE_DEPTH: what a part asserts holds in every instance of what holds it, so a vehicle
+ * whose engine asserts `p > 10` with p = 5 violates it. They were left out: `evaluate` of the vehicle
+ * answered its values (or its own constraints) at proved, saying nothing of the engine's false one.
+ * Several parts (`wheels : Wheel[4]`) are checked one by one (`wheels#(2).lim`). A nested part whose
+ * instances cannot be made (a range nothing fixes) while it asserts something is refused.
+ */
+function nestedChecks(session: Session): Check[] {
+  const values = session.values;
+  const index = values.index;
+  const out: Check[] = [];
+  // Whether a feature, or a part nested in it, asserts anything (decides whether an unmade part matters).
+  const asserts = (e: ModelElement, depth: number): boolean =>
+    checkedConstraints(index, e).length > 0 ||
+    (depth < MAX_STRUCTURE_DEPTH && index.featuresOf(e).some((f) => isNestedStructure(f) && asserts(f, depth + 1)));
+  const visit = (ctx: InstanceContext, prefix: string, depth: number): void => {
+    for (const f of index.featuresOf(ctx.element)) {
+      if (!isNestedStructure(f)) continue;
+      const name = `${prefix}${f.name}`;
+      const v = values.featureValue(ctx, f);
+      if (isError(v)) {
+        if (asserts(f, depth)) throw failure(v, session.model, f.path);
+        continue;
+      }
+      const shown = shownVariant(v);
+      const items = shown.kind === 'sequence' ? shown.items : [shown];
+      items.forEach((item, k) => {
+        if (item.kind !== 'instance') return;
+        const holder = values.contextOfInstance(item) ?? values.child(ctx, f);
+        const at = shown.kind === 'sequence' ? `${name}#(${k + 1})` : name;
+        for (const c of checkedConstraints(index, holder.element)) out.push({ constraint: c, holder, name: `${at}.${label(c)}`, nested: true });
+        if (depth < MAX_STRUCTURE_DEPTH) visit(holder, `${at}.`, depth + 1);
+      });
+    }
+  };
+  visit(session.subjectContext, '', 1);
+  return out;
+}
+
+function isNestedStructure(f: ModelElement): boolean {
+  return f.node.kind === 'Usage' && f.name !== null && (f.node.role === null || f.node.role === 'member') && STRUCTURES.has(f.node.keyword);
+}
+
 /** A structured subject's constraints under the bindings: each one's verdict, and the first false one named. */
-function checkConstraints(session: Session, checks: ModelElement[], satisfied: Satisfaction[], random: CountingRandom | undefined, run: RunContext): RunResult {
+function checkConstraints(session: Session, checks: Check[], satisfied: Satisfaction[], random: CountingRandom | undefined, run: RunContext): RunResult | { unchecked: string[] } {
   // Soundness: what the structure asserts besides constraints (a satisfy, a verification) must be modeled too.
   const refused = session.values.bodyRefusal(session.subject, 'checks');
   if (refused) throw failure(refused, session.model, session.subject.path);
@@ -543,26 +610,35 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
   const assigned = behaviourAssignments(session);
   const values: ProtocolValue[] = [];
   const failing: string[] = [];
-  for (const c of checks) {
+  const unchecked: string[] = [];
+  for (const { constraint: c, holder, name, nested } of checks) {
     // An asserted constraint holds at all times of the part's life; evaluate reads initial values, so a
     // behaviour of the part that assigns a feature the constraint reads could break it as it runs.
     if (assigned.size > 0) {
       for (const n of namesIn(c.node)) {
         const a = assigned.get(n);
         if (a) {
-          throw new UnsupportedError(`${place(a.path, a.range)}: a behaviour of ${label(session.subject)} assigns '${n}', which the asserted constraint ${label(c)} reads: evaluate checks the features' initial values, and whether the constraint holds while the behaviour runs is what \`holds\` answers`);
+          throw new UnsupportedError(`${place(a.path, a.range)}: a behaviour of ${label(session.subject)} assigns '${n}', which the asserted constraint ${name} reads: evaluate checks the features' initial values, and whether the constraint holds while the behaviour runs is what \`holds\` answers`);
         }
       }
     }
-    const ctx = session.values.child(session.subjectContext, c);
+    const ctx = session.values.child(holder, c);
     const env = session.values.environment(ctx, c);
     const verdict = c.node.kind === 'Usage' && referencedConstraint(c.node) ? namedVerdict(session, c, ctx) : session.evaluator.checkConstraint(label(c), constraintMembers(session, c), [], env, c.node.range);
-    if ('kind' in verdict) throw failure(verdict, session.model, c.path);
+    if ('kind' in verdict) {
+      // A nested part's constraint over a feature the model leaves without a value: named, not checked
+      // (the subject's own constraints are refused so, as before).
+      if (nested && isMissingValue(verdict)) {
+        unchecked.push(`${name} (${verdict.message.replace(/: give it one in the model or bind it in the question$/, '')})`);
+        continue;
+      }
+      throw failure(verdict, session.model, c.path);
+    }
     const value = (c.node as Usage).isNegated ? !verdict.value : verdict.value;
-    values.push({ name: label(c), value });
+    values.push({ name, value });
     if (!value) {
       const at = verdict.failing ?? { label: label(c), range: c.node.range };
-      failing.push(`${label(c)}: ${at.label} is false (${place(session.model.pathOf(at.range) ?? c.path, at.range)})`);
+      failing.push(`${name}: ${at.label} is false (${place(session.model.pathOf(at.range) ?? c.path, at.range)})`);
     }
   }
   for (const sat of satisfied) {
@@ -571,14 +647,17 @@ function checkConstraints(session: Session, checks: ModelElement[], satisfied: S
     if (!value) failing.push(`${name}: ${why}`);
   }
   const subject = label(session.subject);
-  const count = checks.length + satisfied.length;
+  // Only nested constraints, none of them checkable: the subject's values are the answer, with the note.
+  if (values.length === 0 && unchecked.length > 0) return { unchecked };
+  const count = values.length;
+  const note = unchecked.length > 0 ? `; ${uncheckedNote(unchecked)}` : '';
   return {
     claim: 'value',
     strength: random && random.draws > 0 ? 'observed' : 'proved',
     values,
     reason: failing.length > 0
-      ? `${subject} violates ${failing.length === 1 ? 'a constraint' : `${failing.length} constraints`}: ${failing.join('; ')}`
-      : `${subject}: ${count === 1 ? (checks.length === 1 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}`,
+      ? `${subject} violates ${failing.length === 1 ? 'a constraint' : `${failing.length} constraints`}: ${failing.join('; ')}${note}`
+      : `${subject}: ${count === 1 ? (satisfied.length === 0 ? 'its constraint holds' : 'its satisfaction assertion holds') : `all ${count} ${satisfied.length === 0 ? 'constraints' : 'constraints and satisfaction assertions'} hold`}${note}`,
     elapsed: run.elapsed(),
   };
 }

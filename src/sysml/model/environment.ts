@@ -113,6 +113,12 @@ function boundsText(lower: number, upper: number): string {
 export class ModelValues {
   private readonly cache = new Map<string, { state: 'running' | 'done'; value?: Outcome }>();
   private readonly activeBinds = new Set<string>();
+  /**
+   * Counts the bindings not followed because they were being followed already (a = b read from b). A
+   * value computed while one was skipped holds only in that reading (a, read from b through the binding,
+   * does not see b), so it is not cached: read on its own, a takes b's value through the binding.
+   */
+  private bindSkips = 0;
   /** The context each structured instance was made for, so its features can be listed, not only read by name. */
   private readonly instanceContexts = new WeakMap<Instance, InstanceContext>();
   readonly root: InstanceContext;
@@ -238,9 +244,11 @@ export class ModelValues {
     if (cached?.state === 'running') return error(`'${path}' depends on itself`, rangeOf(feature));
     const entry: { state: 'running' | 'done'; value?: Outcome } = { state: 'running' };
     this.cache.set(path, entry);
+    const skips = this.bindSkips;
     try {
       entry.value = this.computeFeature(owner, feature, path);
-      entry.state = 'done';
+      // Computed with a binding back to it skipped: true in this reading only (see bindSkips).
+      if (this.bindSkips === skips) entry.state = 'done';
       return entry.value;
     } finally {
       if (entry.state !== 'done') this.cache.delete(path);
@@ -311,7 +319,10 @@ export class ModelValues {
       return among ?? this.checkCount(feature, path, chosen);
     }
     const bound = this.boundValue(owner, feature);
-    if (bound !== undefined) {
+    // The other end having no value of its own (it takes this one's through the binding: a `ref` bound to
+    // a composite part) says nothing: this feature's value is its own, below. It read as "no value" when
+    // the part was read before the reference.
+    if (bound !== undefined && !(isError(bound.value) && isMissingValue(bound.value))) {
       const typed = this.checkType(feature, `'${path}'`, bound.value);
       return isError(typed) ? typed : this.checkCount(feature, path, typed);
     }
@@ -630,7 +641,10 @@ export class ModelValues {
           // A binding being followed is not followed back from its other end (a = b reads b, whose
           // own reading must not come back to a through the same binding).
           const key = `${c.path}|${rangeOf(b).start}`;
-          if (this.activeBinds.has(key)) continue;
+          if (this.activeBinds.has(key)) {
+            this.bindSkips++;
+            continue;
+          }
           for (const [self, other] of [[ends[0]!, ends[1]!], [ends[1]!, ends[0]!]] as const) {
             if (!sameSegments(referenceSegments(self.target), relative)) continue;
             const env = this.environment(c, b.parent ?? c.element);
