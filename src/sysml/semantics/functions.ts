@@ -65,7 +65,15 @@ function fold(items: readonly Scalar[], op: '+' | '*', empty: Value, ctx: CallCo
 }
 
 function extreme(name: 'min' | 'max', args: readonly Value[], ctx: CallContext): Outcome {
-  // min(seq) over a sequence, or min(x, y, …) over the arguments.
+  // min(seq) over a sequence, or min(x, y, …) over the arguments. Each argument of the library's
+  // min(x, y) is one value ([1]): a null or a sequence there is no argument to compare, not skipped
+  // (max(x, 3) with x null answered 3 at proved).
+  if (args.length > 1) {
+    for (const [i, a] of args.entries()) {
+      const one = single(a, `${name}()`, `as argument ${i + 1}`, ctx.range);
+      if (isError(one)) return one;
+    }
+  }
   const items = args.length === 1 ? itemsOf(args[0]!) : args.flatMap((a) => itemsOf(a));
   if (items.length === 0) return NULL;
   let best: Scalar = items[0]!;
