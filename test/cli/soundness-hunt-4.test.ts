@@ -29,7 +29,7 @@ describe('cli: soundness hunt 4 — units, arithmetic, redefinition chains, beha
   before(() => buildIfMissing('cli.js', 'engine.js'));
   const { model } = modelFolder('assay-hunt4-');
 
-  it('a temperature in °C or °F scaled, multiplied or divided is refused at the operator (2 * 20 °C was 40 °C at proved)', () => {
+  it('a temperature in °C or °F scaled, multiplied, divided, negated or abs-ed is refused at the operator (2 * 20 °C was 40 °C at proved)', () => {
     const m = model('affine.sysml', `package AF {
   import ScalarValues::*;
   import ISQ::*;
@@ -41,6 +41,10 @@ describe('cli: soundness hunt 4 — units, arithmetic, redefinition chains, beha
     attribute heat = 10 [J/K] * t;
     attribute warmer = t + 5 [K];
     attribute inKelvin = 2 * t [K];
+    attribute negated = -t;
+    attribute cold = -20 ['°C'];
+    attribute absT = abs(t);
+    attribute gap = abs(t - 25 ['°C']);
   }
   part room : Room;
 }
@@ -52,6 +56,12 @@ describe('cli: soundness hunt 4 — units, arithmetic, redefinition chains, beha
     // A difference added to a point, and a point converted to K first, are answered.
     proves(m, ['evaluate', 'AF::room::warmer'], 'warmer', '25 [°C]');
     proves(m, ['evaluate', 'AF::room::inKelvin'], 'inKelvin', '586.3 [K]');
+    // Once: −20 °C for −t and 20 °C for abs(−20 °C) at proved (from 0 K: −293.15 K, and 253.15 K itself).
+    refuses(m, ['evaluate', 'AF::room::negated'], /affine\.sysml:12:/, /unary '-' of 20 \[°C\]: .* offset scale/);
+    refuses(m, ['evaluate', 'AF::room::absT'], /affine\.sysml:14:/, /abs\(20 \[°C\]\): .* offset scale/);
+    // A negative reading written as a literal, and abs of a difference, are answered.
+    proves(m, ['evaluate', 'AF::room::cold'], 'cold', '-20 [°C]');
+    proves(m, ['evaluate', 'AF::room::gap'], 'gap', '5 [K]');
   });
 
   it('a redefinition without a value of a feature a supertype already redefined with one (`w :>> A::x` past B\'s `:>> x = 2.0`) has that value, not the original\'s', () => {
