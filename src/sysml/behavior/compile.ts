@@ -828,6 +828,15 @@ class Compiler {
    * that an own member redefines (`:>> x`, `redefines x`) or declares again under its name is left out:
    * the redefining feature replaces it (one feature, not two).
    */
+  /** Whether a state is parallel: declared so, or one of the states it specializes is (transitively). */
+  private isParallelState(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): boolean {
+    if (node.isParallel) return true;
+    if (!entry || seen.has(node)) return false;
+    seen.add(node);
+    return [...this.scope.typesOf(entry), ...this.scope.redefinedOf(entry)]
+      .some((t) => (t.node.kind === 'Definition' || t.node.kind === 'Usage') && this.isParallelState(t.node, t, seen));
+  }
+
   memberGroups(node: Usage | Definition, entry: ScopeEntry | undefined, seen = new Set<object>()): Member[][] {
     if (seen.has(node)) return [];
     seen.add(node);
@@ -2033,7 +2042,9 @@ class Compiler {
     const s = this.node('state', name, ctx, node.nameRange ?? node.range);
     this.stateNames.set(s.id, name);
     s.parentState = parent;
-    s.parallel = node.isParallel;
+    // Parallel when declared so, or typed by (or redefining) a parallel state: `exhibit state beh : Beh;`
+    // with `state def Beh parallel { … }` has Beh's regions (they were never entered, at proved).
+    s.parallel = this.isParallelState(node, entry);
     // Own members, then those inherited from the state definitions it is typed by (redefined ones replaced).
     const groups = this.memberGroups(node, entry);
     const body: readonly Member[] = groups.flat();

@@ -167,6 +167,13 @@ class Lowering {
     return t?.qualifiedName;
   }
 
+  /** Whether a state's declaration specializes a `parallel` state (definition or usage), transitively. */
+  private parallelType(decl: Declaration, seen = new Set<Declaration>()): boolean {
+    if (seen.has(decl)) return false;
+    seen.add(decl);
+    return this.index.supertypes(decl).some((s) => s !== decl && (isParallelNode(s) || this.parallelType(s, seen)));
+  }
+
   /** The definition whose body a usage without its own body performs (`action a : A;`, `perform x;`). */
   private typeWithBody(decl: Declaration, seen = new Set<Declaration>()): Declaration | null {
     if (seen.has(decl)) return null;
@@ -206,6 +213,10 @@ class Lowering {
       }
     }
     if (!body || body.length === 0 || !bodyDecl) return;
+    // A state typed by a `parallel` state definition (`exhibit state beh : Beh;` with `state def Beh
+    // parallel { … }`) has its regions: they were not entered, and the machine sat in beh with none of
+    // their entry actions run.
+    if (asState && !node.parallel && (bodyDecl !== decl ? isParallelNode(bodyDecl) : decl !== null && this.parallelType(decl))) node.parallel = true;
     const inner: Body = { prefix: node.name + '.', uri, decl: bodyDecl, counters: new Map(), local: new Map() };
     const guard = bodyDecl !== decl;
     if (guard) this.expanding.add(bodyDecl);
@@ -515,4 +526,9 @@ function opt<K extends string>(key: K, value: string | undefined): { [P in K]?: 
 
 function setText(node: GraphNode, key: 'payload' | 'via' | 'to' | 'target' | 'value' | 'condition' | 'until' | 'collection', value: string | undefined): void {
   if (value !== undefined) node[key] = value;
+}
+
+function isParallelNode(d: Declaration): boolean {
+  const n = d.node;
+  return n !== null && (n.kind === 'Definition' || n.kind === 'Usage') && n.isParallel;
 }

@@ -190,6 +190,8 @@ export class ModelIndex {
   /** Per element: inherited features two of its supertypes value differently (a diamond), with why. */
   private readonly inheritedConflicts = new Map<ModelElement, Map<ModelElement, string>>();
   private readonly rootsCache = new Map<ModelElement, ModelElement[]>();
+  /** An own redefinition and the inherited feature it replaced without naming it (collectFeatures). */
+  private readonly replacedFeature = new Map<ModelElement, ModelElement>();
   private readonly multiplicityCache = new Map<ModelElement, Multiplicity | null>();
   private readonly typeNameCache = new Map<ModelElement, string | undefined>();
   private readonly variationCache = new Map<ModelElement, boolean>();
@@ -519,6 +521,10 @@ export class ModelIndex {
           }
         }
         if (own) clashes.delete(at);
+        // An own redefinition that replaces an inherited feature it does not name (`w :>> A::x` where B's
+        // `:>> x = 2.0` already redefined A::x) stands in for that feature too: without a value of its
+        // own it has that feature's, the nearest (it read A's 1.0 past B's 2.0).
+        if (own && before !== m && !this.redefinitionRoots(m).includes(before)) this.replacedFeature.set(m, before);
         if (own && ownedBy(before, e) && before !== m && hasValue(before) && hasValue(m)) {
           const message = `'${m.name ?? names[0]}' and '${before.name ?? names[0]}' are one feature (a redefinition) valued twice, at ${before.node.range.line}:${before.node.range.column} and ${m.node.range.line}:${m.node.range.column}: a feature has one value`;
           this.conflicts.set(m, message);
@@ -800,7 +806,15 @@ export class ModelIndex {
    */
   valueSource(e: ModelElement): (ModelElement & { node: Usage & { value: NonNullable<Usage['value']> } }) | undefined {
     const valued = (x: ModelElement): x is ModelElement & { node: Usage & { value: NonNullable<Usage['value']> } } => x.node.kind === 'Usage' && x.node.value !== null;
-    return valued(e) ? e : this.redefinitionRoots(e).find(valued);
+    if (valued(e)) return e;
+    // The inherited feature e replaces in its owner, when e does not redefine it by name (collectFeatures).
+    if (e.parent) this.featuresOf(e.parent);
+    const replaced = this.replacedFeature.get(e);
+    if (replaced) {
+      const found = this.valueSource(replaced);
+      if (found) return found;
+    }
+    return this.redefinitionRoots(e).find(valued);
   }
 
   /** A feature and every feature it redefines, transitively. */

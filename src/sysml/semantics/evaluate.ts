@@ -385,7 +385,14 @@ export class Evaluator {
         return this.name(expr.name, env, unitContext, at);
       case 'Unary': {
         const v = this.eval(expr.operand, env, unitContext);
-        return isError(v) ? v : unary(expr.operator, v, at);
+        if (isError(v)) return v;
+        // `-20 ['°C']` is a reading on the scale; `-t` of a temperature on an offset scale depends on
+        // where the scale puts zero (−20 °C, or −293.15 K from 0 K): not decided (it answered −20 °C).
+        const offset = expr.operator === '-' && v.kind === 'quantity' && v.unit.offset !== 0;
+        if (offset && !(expr.operand.kind === 'Quantity' && expr.operand.value.kind === 'Literal')) {
+          return error(`unary '-' of ${format(v)}: a temperature on an offset scale (°C, °F), whose negation depends on where the scale puts zero; not decided: convert it to [K] first, or negate a difference (t - t0)`, at, 'unsupported');
+        }
+        return unary(expr.operator, v, at);
       }
       case 'Binary':
         return this.binaryExpression(expr.operator, expr.left, expr.right, env, unitContext, at);

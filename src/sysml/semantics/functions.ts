@@ -65,7 +65,15 @@ function fold(items: readonly Scalar[], op: '+' | '*', empty: Value, ctx: CallCo
 }
 
 function extreme(name: 'min' | 'max', args: readonly Value[], ctx: CallContext): Outcome {
-  // min(seq) over a sequence, or min(x, y, …) over the arguments.
+  // min(seq) over a sequence, or min(x, y, …) over the arguments. Each argument of the library's
+  // min(x, y) is one value ([1]): a null or a sequence there is no argument to compare, not skipped
+  // (max(x, 3) with x null answered 3 at proved).
+  if (args.length > 1) {
+    for (const [i, a] of args.entries()) {
+      const one = single(a, `${name}()`, `as argument ${i + 1}`, ctx.range);
+      if (isError(one)) return one;
+    }
+  }
   const items = args.length === 1 ? itemsOf(args[0]!) : args.flatMap((a) => itemsOf(a));
   if (items.length === 0) return NULL;
   let best: Scalar = items[0]!;
@@ -220,7 +228,15 @@ function draw(name: string, count: number, f: (v: number[], draws: Draws) => num
   };
 }
 
-const numericAbs = numeric('abs', Math.abs, false, (x) => (x < 0n ? -x : x));
+const plainAbs = numeric('abs', Math.abs, false, (x) => (x < 0n ? -x : x));
+/** abs, refusing a temperature on an offset scale: |−20 °C| is 20 °C on the scale, 253.15 K (−20 °C) from 0 K. */
+const numericAbs: Fn = (args, ctx) => {
+  const x = args.length === 1 ? single(args[0]!, 'abs()', 'as its argument', ctx.range) : undefined;
+  if (x && x.kind === 'quantity' && x.unit.offset !== 0) {
+    return error(`abs(${format(x)}): a temperature on an offset scale (°C, °F), whose absolute value depends on where the scale puts zero; not decided: convert it to [K] first, or take abs of a difference (t - t0)`, ctx.range, 'unsupported');
+  }
+  return plainAbs(args, ctx);
+};
 
 const FUNCTIONS: Record<string, Fn> = {
   sum: (args, ctx) => arity('sum', args, 1, 1, ctx) ?? fold(itemsOf(args[0]!), '+', int(0), ctx),

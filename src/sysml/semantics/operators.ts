@@ -131,6 +131,15 @@ export function arithmetic(op: ArithmeticOperator, left: Value, right: Value, ra
   if (a.kind === 'unit' || b.kind === 'unit') return unitArithmetic(op, a, b, range) ?? mismatch();
   if (!isNumericScalar(a) || !isNumericScalar(b)) return mismatch();
 
+  // A temperature on an offset scale (°C, °F) is a point: scaled or multiplied, the answer depends on
+  // the scale's zero (2 · 20 °C is 40 °C read as a difference, 313.15 °C read from 0 K), so it is not
+  // decided; the solver refuses it too. It once answered 40 °C at proved.
+  if (op !== '+' && op !== '-') {
+    const affine = [a, b].find((x) => x.kind === 'quantity' && x.unit.offset !== 0);
+    if (affine) {
+      return error(`'${op}' of ${format(a)} and ${format(b)}: ${format(affine)} is a temperature on an offset scale (°C, °F), whose products, quotients and powers depend on where the scale puts zero (as a point from 0 K, or as a difference of 1 degree per unit); not decided: convert it to [K] first (a point) or subtract a reference temperature (a difference)`, range, 'unsupported');
+    }
+  }
   let r: Outcome;
   switch (op) {
     case '+':
