@@ -853,6 +853,11 @@ export class Runtime {
       const q = this.quickStep(state, move);
       if (q !== undefined) return q;
     }
+    return this.stepInFull(state, move);
+  }
+
+  /** `step` through the general machinery (after quickPlan said no: asking it again would compute the move twice). */
+  stepInFull(state: BehaviorState, move: Move): BehaviorState {
     this.beginMove(state);
     const s = new Mutable(state);
     let tok: Token | undefined;
@@ -983,10 +988,29 @@ export class Runtime {
    * while no condition is watched inside moves: `step` would do exactly this then.
    */
   private quickStep(state: BehaviorState, move: Move): BehaviorState | undefined {
+    return this.quickPlan(state, move) ? this.quickBuild(state) : undefined;
+  }
+
+  /** What quickPlan found: the moving token's index in the state's tokens, where it rests (-1: it ends), its `via`, the feature written (-1: none) and its value. */
+  private planAt = -1;
+  private planRest = -1;
+  private planVia: number | undefined = undefined;
+  private planWritten = -1;
+  private planValue: Value | undefined = undefined;
+  private planToken = -1;
+
+  /**
+   * The first half of quickStep: whether the move is a quick one, and if so what it does (the value
+   * computed, where its token rests), kept until quickBuild or quickKey; nothing is allocated but the
+   * value. The explorer asks this, then the successor's key (quickKey, patched from the parent's),
+   * and builds the successor (quickBuild) only when the key is new. False: `step` fires the move.
+   */
+  quickPlan(state: BehaviorState, move: Move): boolean {
+    if (this.quick === 0 || this.watch !== undefined) return false;
     const n = this.model.nodes[move.node]!;
     const tokens = state.tokens;
     // Arrivals at clock 0 only (an untimed model's clock never moves): the resting token's times are SINCE_ZERO.
-    if (state.clock !== 0) return undefined;
+    if (state.clock !== 0) return false;
     let at = -1;
     for (let k = 0; k < tokens.length; k++) {
       if (tokens[k]!.id === move.token) {
@@ -994,8 +1018,8 @@ export class Runtime {
         break;
       }
     }
-    if (at < 0) return undefined;
-    let values = state.values;
+    if (at < 0) return false;
+    const values = state.values;
     let targets: readonly number[];
     switch (n.kind) {
       case 'assign':
@@ -1003,7 +1027,7 @@ export class Runtime {
         break;
       case 'action': {
         const e = n.effects;
-        if (e.length > 1 || (e.length === 1 && e[0]!.kind !== 'assign')) return undefined;
+        if (e.length > 1 || (e.length === 1 && e[0]!.kind !== 'assign')) return false;
         targets = n.succ;
         break;
       }
@@ -1013,7 +1037,7 @@ export class Runtime {
         targets = n.succ;
         break;
       default:
-        return undefined;
+        return false;
     }
     // What the move computes, as `step` computes it (so a refusal is the same); then where its token comes to rest.
     this.beginMove(state);
@@ -1053,10 +1077,25 @@ export class Runtime {
     }
     this.restVia = undefined;
     const rest = this.route(tokens, move.token, targets, n, 0);
-    if (rest === -2) return undefined;
-    if (written >= 0) {
+    if (rest === -2) return false;
+    this.planAt = at;
+    this.planRest = rest;
+    this.planVia = this.restVia;
+    this.planWritten = written;
+    this.planValue = v;
+    this.planToken = move.token;
+    return true;
+  }
+
+  /** The successor quickPlan planned (of the same state): the other tokens and, when nothing is written, the values shared. */
+  quickBuild(state: BehaviorState): BehaviorState {
+    const tokens = state.tokens;
+    let values = state.values;
+    const at = this.planAt;
+    const rest = this.planRest;
+    if (this.planWritten >= 0) {
       values = values.slice();
-      (values as (Value | undefined)[])[written] = v;
+      (values as (Value | undefined)[])[this.planWritten] = this.planValue;
     }
     let next: Token[];
     if (rest === -1) {
@@ -1064,7 +1103,7 @@ export class Runtime {
       next.splice(at, 1);
     } else {
       next = tokens.slice();
-      next[at] = this.restingToken(move.token, rest, this.restVia);
+      next[at] = this.restingToken(this.planToken, rest, this.planVia);
     }
     return { clock: state.clock, tokens: next, values, queues: state.queues, terminated: state.terminated, nextToken: state.nextToken, enabledMoves: undefined } as BehaviorState;
   }
@@ -1553,8 +1592,11 @@ export class Runtime {
       n = key.length;
     }
     n = putUint(b, n, tokens.length);
+    let marks = this.keyMarks;
+    if (marks.length < tokens.length + values.length + 1) marks = this.keyMarks = new Int32Array(2 * (tokens.length + values.length + 1));
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k]!;
+      marks[k] = n;
       n = putUint(b, n, t.node);
       // A token at a join says which succession it came along (every token at a join has one).
       if (t.via !== undefined) n = putUint(b, n, t.via + 1);
@@ -1570,8 +1612,10 @@ export class Runtime {
     }
     const lastValues = this.keyValues;
     const lastNumbers = this.keyNumbers;
+    const T = tokens.length;
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
+      marks[T + k] = n;
       if (v === undefined) b[n++] = 0;
       else if (v.kind === 'boolean') b[n++] = v.value ? 1 : 2;
       else {
@@ -1608,6 +1652,8 @@ export class Runtime {
         }
       }
     }
+    marks[T + values.length] = n;
+    this.keyMarkCount = T + values.length + 1;
     key.length = n;
     key.uint(state.queues.size);
     if (state.queues.size > 0) {
@@ -1618,6 +1664,88 @@ export class Runtime {
         for (const sig of q) key.text(sig);
       }
     }
+  }
+
+  /**
+   * Where the parts of the key written last (writeKey or quickKey) start: each token's (in order),
+   * then each feature value's, then where the values end (keyMarkCount of them). The explorer keeps
+   * them with a stored state, so quickKey can patch that state's key into a successor's.
+   */
+  keyMarks = new Int32Array(64);
+  keyMarkCount = 0;
+
+  /**
+   * The key of the successor quickPlan planned, written into `key` from its parent's key (`from`,
+   * `start`, `length`: the parent's bytes; `marks` from `base`: the parent's keyMarks) without
+   * building the successor: the parent's bytes with the moving token's part and the written value's
+   * part replaced (or the token's part left out when it ends), exactly the bytes writeKey writes of
+   * quickBuild's state. keyMarks are the successor's afterwards. False (nothing written) when the
+   * written value is not one written in place (no value, a Boolean, a safe Integer).
+   */
+  quickKey(state: BehaviorState, from: Uint8Array, start: number, length: number, marks: Int32Array, base: number, key: StateKey): boolean {
+    const w = this.planWritten;
+    let tag = 0;
+    let x = 0;
+    if (w >= 0) {
+      const v = this.planValue;
+      if (v === undefined) tag = 0;
+      else if (v.kind === 'boolean') tag = v.value ? 1 : 2;
+      else if (v.kind === 'integer') {
+        x = Number(v.value);
+        if (!Number.isSafeInteger(x)) return false;
+        tag = x >= 0 ? 3 : 4;
+        if (x < 0) x = -x;
+      } else return false;
+    }
+    const T = state.tokens.length;
+    const V = state.values.length;
+    const at = this.planAt;
+    const ends = this.planRest === -1;
+    const T2 = ends ? T - 1 : T;
+    key.reset();
+    key.reserve(length + 40);
+    const b = key.bytes;
+    let out = this.keyMarks;
+    if (out.length < T + V + 1) out = this.keyMarks = new Int32Array(2 * (T + V + 1));
+    let n = 0;
+    b[n++] = state.terminated ? 1 : 0;
+    n = putUint(b, n, T2);
+    // Tokens before the moving one: the same bytes, moved by the header's change.
+    let shift = n - marks[base]!;
+    for (let k = 0; k < at; k++) out[k] = marks[base + k]! + shift;
+    let p = start + marks[base]!;
+    let e = start + marks[base + at]!;
+    while (p < e) b[n++] = from[p++]!;
+    if (!ends) {
+      out[at] = n;
+      n = putUint(b, n, this.planRest);
+      if (this.planVia !== undefined) n = putUint(b, n, this.planVia + 1);
+      n = putUint(b, n, SINCE_ZERO.length);
+    }
+    // The other tokens and the values up to the written one; then that value; then the rest.
+    const upTo = w >= 0 ? T + w : T + V;
+    shift = n - marks[base + at + 1]!;
+    const drop = ends ? 1 : 0;
+    for (let k = at + 1; k < upTo; k++) out[k - drop] = marks[base + k]! + shift;
+    p = start + marks[base + at + 1]!;
+    e = start + marks[base + upTo]!;
+    while (p < e) b[n++] = from[p++]!;
+    if (w >= 0) {
+      out[upTo - drop] = n;
+      b[n++] = tag;
+      if (tag >= 3) n = putUint(b, n, x);
+      shift = n - marks[base + upTo + 1]!;
+      for (let k = upTo + 1; k <= T + V; k++) out[k - drop] = marks[base + k]! + shift;
+      p = start + marks[base + upTo + 1]!;
+    } else {
+      out[upTo - drop] = n;
+      p = start + marks[base + upTo]!;
+    }
+    e = start + length;
+    while (p < e) b[n++] = from[p++]!;
+    key.length = n;
+    this.keyMarkCount = T2 + V + 1;
+    return true;
   }
 
   /** Per feature: the Integer value writeKey last met there, and its number. */
