@@ -261,8 +261,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       marks = grown;
     }
     const base = marksTop;
-    const km = rt.keyMarks;
-    for (let k = 0; k < count; k++) marks[base + k] = km[k]!;
+    rt.copyKeyMarks(marks, base);
     marksTop += count;
     stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited, key), options), next: 0, id, marks: base });
     onStack?.add(id);

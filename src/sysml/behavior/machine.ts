@@ -1654,6 +1654,7 @@ export class Runtime {
     }
     marks[T + values.length] = n;
     this.keyMarkCount = T + values.length + 1;
+    this.marksPatched = false;
     key.length = n;
     key.uint(state.queues.size);
     if (state.queues.size > 0) {
@@ -1667,11 +1668,12 @@ export class Runtime {
   }
 
   /**
-   * Where the parts of the key written last (writeKey or quickKey) start: each token's (in order),
-   * then each feature value's, then where the values end (keyMarkCount of them). The explorer keeps
-   * them with a stored state, so quickKey can patch that state's key into a successor's.
+   * Where the parts of the key writeKey wrote last start: each token's (in order), then each feature
+   * value's, then where the values end (keyMarkCount of them; copyKeyMarks gives them for a patched
+   * key too). The explorer keeps them with a stored state, so quickKey can patch that state's key
+   * into a successor's.
    */
-  keyMarks = new Int32Array(64);
+  private keyMarks = new Int32Array(64);
   keyMarkCount = 0;
 
   /**
@@ -1679,7 +1681,7 @@ export class Runtime {
    * `start`, `length`: the parent's bytes; `marks` from `base`: the parent's keyMarks) without
    * building the successor: the parent's bytes with the moving token's part and the written value's
    * part replaced (or the token's part left out when it ends), exactly the bytes writeKey writes of
-   * quickBuild's state. keyMarks are the successor's afterwards. False (nothing written) when the
+   * quickBuild's state (its marks: copyKeyMarks). False (nothing written) when the
    * written value is not one written in place (no value, a Boolean, a safe Integer).
    */
   quickKey(state: BehaviorState, from: Uint8Array, start: number, length: number, marks: Int32Array, base: number, key: StateKey): boolean {
@@ -1705,47 +1707,79 @@ export class Runtime {
     key.reset();
     key.reserve(length + 40);
     const b = key.bytes;
-    let out = this.keyMarks;
-    if (out.length < T + V + 1) out = this.keyMarks = new Int32Array(2 * (T + V + 1));
     let n = 0;
     b[n++] = state.terminated ? 1 : 0;
     n = putUint(b, n, T2);
     // Tokens before the moving one: the same bytes, moved by the header's change.
-    let shift = n - marks[base]!;
-    for (let k = 0; k < at; k++) out[k] = marks[base + k]! + shift;
+    const head = n - marks[base]!;
     let p = start + marks[base]!;
     let e = start + marks[base + at]!;
     while (p < e) b[n++] = from[p++]!;
+    const tokenAt = n;
     if (!ends) {
-      out[at] = n;
       n = putUint(b, n, this.planRest);
       if (this.planVia !== undefined) n = putUint(b, n, this.planVia + 1);
       n = putUint(b, n, SINCE_ZERO.length);
     }
     // The other tokens and the values up to the written one; then that value; then the rest.
     const upTo = w >= 0 ? T + w : T + V;
-    shift = n - marks[base + at + 1]!;
-    const drop = ends ? 1 : 0;
-    for (let k = at + 1; k < upTo; k++) out[k - drop] = marks[base + k]! + shift;
+    const middle = n - marks[base + at + 1]!;
     p = start + marks[base + at + 1]!;
     e = start + marks[base + upTo]!;
     while (p < e) b[n++] = from[p++]!;
+    const valueAt = n;
+    let tail = middle;
     if (w >= 0) {
-      out[upTo - drop] = n;
       b[n++] = tag;
       if (tag >= 3) n = putUint(b, n, x);
-      shift = n - marks[base + upTo + 1]!;
-      for (let k = upTo + 1; k <= T + V; k++) out[k - drop] = marks[base + k]! + shift;
+      tail = n - marks[base + upTo + 1]!;
       p = start + marks[base + upTo + 1]!;
-    } else {
-      out[upTo - drop] = n;
-      p = start + marks[base + upTo]!;
-    }
+    } else p = start + marks[base + upTo]!;
     e = start + length;
     while (p < e) b[n++] = from[p++]!;
     key.length = n;
+    // The successor's marks are worked out only when asked for (copyKeyMarks): most successors are found visited.
+    const pm = this.patch;
+    pm.marks = marks;
+    pm.base = base;
+    pm.tokens = T;
+    pm.at = at;
+    pm.ends = ends;
+    pm.upTo = upTo;
+    pm.written = w >= 0;
+    pm.head = head;
+    pm.tokenAt = tokenAt;
+    pm.middle = middle;
+    pm.valueAt = valueAt;
+    pm.tail = tail;
+    this.marksPatched = true;
     this.keyMarkCount = T2 + V + 1;
     return true;
+  }
+
+  /** How quickKey moved the parent's marks (see copyKeyMarks). */
+  private readonly patch: { marks: Int32Array; base: number; tokens: number; at: number; ends: boolean; upTo: number; written: boolean; head: number; tokenAt: number; middle: number; valueAt: number; tail: number } = { marks: new Int32Array(0), base: 0, tokens: 0, at: 0, ends: false, upTo: 0, written: false, head: 0, tokenAt: 0, middle: 0, valueAt: 0, tail: 0 };
+  /** Whether the last key was patched (quickKey): its marks are then worked out from `patch`. */
+  private marksPatched = false;
+
+  /** Copies the marks of the last key written (writeKey or quickKey) into `into` from `at` (keyMarkCount of them; `into` has room). */
+  copyKeyMarks(into: Int32Array, at: number): void {
+    const count = this.keyMarkCount;
+    if (!this.marksPatched) {
+      const km = this.keyMarks;
+      for (let k = 0; k < count; k++) into[at + k] = km[k]!;
+      return;
+    }
+    const pm = this.patch;
+    const marks = pm.marks;
+    const base = pm.base;
+    const drop = pm.ends ? 1 : 0;
+    for (let k = 0; k < pm.at; k++) into[at + k] = marks[base + k]! + pm.head;
+    if (!pm.ends) into[at + pm.at] = pm.tokenAt;
+    for (let k = pm.at + 1; k < pm.upTo; k++) into[at + k - drop] = marks[base + k]! + pm.middle;
+    into[at + pm.upTo - drop] = pm.valueAt;
+    const last = count - 1 + drop;
+    for (let k = pm.upTo + 1; k <= last; k++) into[at + k - drop] = marks[base + k]! + pm.tail;
   }
 
   /** Per feature: the Integer value writeKey last met there, and its number. */

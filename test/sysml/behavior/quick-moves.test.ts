@@ -66,6 +66,13 @@ async function compare(path: string, text: string, subjects: readonly string[]):
   return { compared, quick };
 }
 
+/** The marks of the key the runtime wrote last (Runtime.copyKeyMarks). */
+function marksOf(rt: Runtime): Int32Array {
+  const out = new Int32Array(rt.keyMarkCount);
+  rt.copyKeyMarks(out, 0);
+  return out;
+}
+
 /**
  * Every quick move of every state a search reaches (at most `cap` states): the successor's key
  * patched from its parent's (Runtime.quickKey) must be the key writeKey writes of the successor
@@ -88,17 +95,17 @@ function patchedKeys(rt: Runtime, initial: BehaviorState, cap = 3000): number {
       throw e;
     }
     rt.writeKey(s, parent);
-    const marks = Int32Array.from(rt.keyMarks.subarray(0, rt.keyMarkCount));
+    const marks = marksOf(rt);
     for (const m of moves) {
       let next: BehaviorState;
       try {
         if (rt.quickPlan(s, m)) {
           if (rt.quickKey(s, parent.bytes, 0, parent.length, marks, 0, patched)) {
-            const patchedMarks = Array.from(rt.keyMarks.subarray(0, rt.keyMarkCount));
+            const patchedMarks = Array.from(marksOf(rt));
             next = rt.quickBuild(s);
             rt.writeKey(next, written);
             assert.deepEqual(patched.bytes.subarray(0, patched.length), written.bytes.subarray(0, written.length), `${m.label} from ${rt.encode(s)}`);
-            assert.deepEqual(patchedMarks, Array.from(rt.keyMarks.subarray(0, rt.keyMarkCount)), `marks: ${m.label} from ${rt.encode(s)}`);
+            assert.deepEqual(patchedMarks, Array.from(marksOf(rt)), `marks: ${m.label} from ${rt.encode(s)}`);
             count++;
           } else next = rt.quickBuild(s);
         } else next = rt.step(s, m);
