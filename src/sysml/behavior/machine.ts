@@ -1157,8 +1157,25 @@ export class Runtime {
     if (c < 0) return -1;
     const cn = this.model.nodes[c]!;
     if (cn.kind === 'state') return -1;
-    for (const t of tokens) if (t.id !== id && this.model.nodes[t.node]!.ancestors.includes(c)) return -1;
+    const inside = this.insideOf(c);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k]!;
+      if (t.id !== id && inside[t.node] === 1) return -1;
+    }
     return this.route(tokens, id, cn.succ, cn, depth + 1);
+  }
+
+  private readonly insides: Uint8Array[] = [];
+  /** Per node, 1 when it is inside node `c` (`c` among its ancestors): made once per `c` (routeEnd's test of the other tokens). */
+  private insideOf(c: number): Uint8Array {
+    let inside = this.insides[c];
+    if (inside === undefined) {
+      const nodes = this.model.nodes;
+      inside = new Uint8Array(nodes.length);
+      for (let k = 0; k < nodes.length; k++) if (nodes[k]!.ancestors.includes(c)) inside[k] = 1;
+      this.insides[c] = inside;
+    }
+    return inside;
   }
 
   /** Tokens that arrived at clock 0 without a `via`, shared by node and number (tokens are never changed). */
