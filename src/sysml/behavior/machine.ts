@@ -245,6 +245,7 @@ export class Runtime {
     }
     this.atHorizon = horizon;
     this.quick = options.quickMoves !== false && this.boundFeatures.length === 0 && !this.timed && !this.hasWhen ? 1 : 0;
+    if (this.quick !== 0) this.quickTargets = new Int32Array(model.nodes.length).fill(-1);
   }
 
   /** The latest instant an `accept at` waits for (-1: none): a state's clock matters up to there. */
@@ -991,6 +992,13 @@ export class Runtime {
     return this.quickPlan(state, move) ? this.quickBuild(state) : undefined;
   }
 
+  /**
+   * Per node, the feature its assignment writes (an assignment, or an action whose body is one), once
+   * featureOf found it (-1 before): what a target names depends on the model only, and a target
+   * featureOf refuses is refused every time (nothing is kept then).
+   */
+  private quickTargets: Int32Array = new Int32Array(0);
+
   /** What quickPlan found: the moving token's index in the state's tokens, where it rests (-1: it ends), its `via`, the feature written (-1: none) and its value. */
   private planAt = -1;
   private planRest = -1;
@@ -1045,14 +1053,16 @@ export class Runtime {
     let v: Value | undefined;
     switch (n.kind) {
       case 'assign': {
-        written = this.featureOf(n.target!, n.scope, n);
+        written = this.quickTargets[n.id]!;
+        if (written < 0) written = this.quickTargets[n.id] = this.featureOf(n.target!, n.scope, n);
         v = this.store(written, this.evaluate(n.expr!, values, n.scope, n), n, n.range);
         break;
       }
       case 'action': {
         const e = n.effects[0];
         if (e !== undefined && e.kind === 'assign') {
-          written = this.featureOf(e.target, e.scope, { path: n.path, range: e.range });
+          written = this.quickTargets[n.id]!;
+          if (written < 0) written = this.quickTargets[n.id] = this.featureOf(e.target, e.scope, { path: n.path, range: e.range });
           // One write: what `wrote` records only matters from a move's second write on (checkHiddenValues).
           v = this.store(written, this.evaluate(e.expr, values, e.scope, n), n, e.range);
         }
