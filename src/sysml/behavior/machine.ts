@@ -584,10 +584,10 @@ export class Runtime {
 
   private computeEnabled(state: BehaviorState): Move[] {
     if (state.terminated) return [];
-    // Moves and their sort keys side by side (no wrapper per move); the sets only when a join or a
+    // Moves and their sort keys side by side (no wrapper per move), gathered in arrays kept for the
+    // next state (the list returned is allocated once, at its size); the sets only when a join or a
     // nested state needs them.
-    const moves: Move[] = [];
-    const orders: number[] = [];
+    this.gatheredCount = 0;
     let joinsSeen: Set<number> | undefined;
     let offered: Set<number> | undefined;
     let transitionMoves = 0;
@@ -599,8 +599,7 @@ export class Runtime {
           if (joinsSeen.has(n.id)) break;
           joinsSeen.add(n.id);
           if (this.joinReady(state.tokens, n.id) !== undefined) {
-            moves.push(this.move(t.id, n.id, 0, n.name));
-            orders.push(n.id);
+            this.gather(this.move(t.id, n.id, 0, n.name), n.id);
           }
           break;
         }
@@ -611,19 +610,16 @@ export class Runtime {
             const g = n.guards[i];
             if (g && !this.truth(g, state.values, n.scope, n)) continue;
             any = true;
-            moves.push(this.move(t.id, n.id, i, this.branchName(n, i)));
-            orders.push(n.id + i / (n.succ.length + 1));
+            this.gather(this.move(t.id, n.id, i, this.branchName(n, i)), n.id + i / (n.succ.length + 1));
           }
           if (!any && n.elseIndex >= 0) {
-            moves.push(this.move(t.id, n.id, n.elseIndex, this.branchName(n, n.elseIndex)));
-            orders.push(n.id);
+            this.gather(this.move(t.id, n.id, n.elseIndex, this.branchName(n, n.elseIndex)), n.id);
           }
           break;
         }
         case 'accept':
           if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) {
-            moves.push(this.move(t.id, n.id, 0, n.name));
-            orders.push(n.id);
+            this.gather(this.move(t.id, n.id, 0, n.name), n.id);
           }
           break;
         case 'state': {
@@ -643,18 +639,18 @@ export class Runtime {
               if (!tr.trigger && depth < chain.length - 1 && !this.complete(state, sid)) continue;
               if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
-              moves.push(this.move(t.id, n.id, trId, tr.name));
-              orders.push(this.model.nodes.length + trId);
+              this.gather(this.move(t.id, n.id, trId, tr.name), this.model.nodes.length + trId);
               transitionMoves++;
             }
           });
           break;
         }
         default:
-          moves.push(this.move(t.id, n.id, 0, n.name));
-          orders.push(n.id);
+          this.gather(this.move(t.id, n.id, 0, n.name), n.id);
       }
     }
+    const moves = this.gatheredMoves.slice(0, this.gatheredCount);
+    const orders = this.gatheredOrders;
     if (transitionMoves > 1) this.checkNestedConflict(moves);
     if (this.timed && this.options.environmentSignals === true && moves.length > 0) this.checkEnvironmentWait(state, moves);
     // By order, then token; stable (insertion sort: a move passes only those strictly after it).
@@ -671,6 +667,21 @@ export class Runtime {
       orders[j + 1] = o;
     }
     return moves;
+  }
+
+  private readonly gatheredMoves: Move[] = [];
+  private gatheredOrders = new Float64Array(16);
+  private gatheredCount = 0;
+  /** computeEnabled's: one more move and its sort key. */
+  private gather(m: Move, o: number): void {
+    const k = this.gatheredCount++;
+    if (k === this.gatheredOrders.length) {
+      const grown = new Float64Array(k * 2);
+      grown.set(this.gatheredOrders);
+      this.gatheredOrders = grown;
+    }
+    this.gatheredMoves[k] = m;
+    this.gatheredOrders[k] = o;
   }
 
   /**
