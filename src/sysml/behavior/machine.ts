@@ -245,7 +245,10 @@ export class Runtime {
     }
     this.atHorizon = horizon;
     this.quick = options.quickMoves !== false && this.boundFeatures.length === 0 && !this.timed && !this.hasWhen ? 1 : 0;
-    if (this.quick !== 0) this.quickTargets = new Int32Array(model.nodes.length).fill(-1);
+    if (this.quick !== 0) {
+      this.quickTargets = new Int32Array(model.nodes.length).fill(-1);
+      this.plainNodes = new Uint8Array(model.nodes.map((n) => (n.kind === 'join' || n.kind === 'decide' || n.kind === 'accept' || n.kind === 'state' ? 0 : 1)));
+    }
   }
 
   /** The latest instant an `accept at` waits for (-1: none): a state's clock matters up to there. */
@@ -1126,8 +1129,42 @@ export class Runtime {
       next = tokens.slice();
       next[at] = this.restingToken(this.planToken, rest, this.planVia);
     }
-    return { clock: state.clock, tokens: next, values, queues: state.queues, terminated: state.terminated, nextToken: state.nextToken, enabledMoves: undefined } as BehaviorState;
+    return { clock: state.clock, tokens: next, values, queues: state.queues, terminated: state.terminated, nextToken: state.nextToken, enabledMoves: this.quickEnabled(state) } as BehaviorState;
   }
+
+  /**
+   * The enabled moves of quickBuild's successor from its parent's, when the parent's are known and
+   * every token of both rests at a node whose move is always enabled and one (not a join, decision,
+   * accept or state: computeEnabled's last case): then they are the parent's with the moving token's
+   * move replaced by its move at its new node (or left out when it ends), in the same order (by node,
+   * then token). Undefined otherwise (computed when asked, as before).
+   */
+  private quickEnabled(parent: BehaviorState): Move[] | undefined {
+    const before = (parent as { enabledMoves?: readonly Move[] }).enabledMoves;
+    if (before === undefined || before.length !== parent.tokens.length || parent.terminated) return undefined;
+    const rest = this.planRest;
+    const plain = this.plainNodes;
+    if (rest >= 0 && plain[rest] !== 1) return undefined;
+    for (let k = 0; k < before.length; k++) if (plain[before[k]!.node] !== 1) return undefined;
+    const token = this.planToken;
+    const moves: Move[] = [];
+    let added = rest < 0;
+    const m = added ? undefined : this.move(token, rest, 0, this.model.nodes[rest]!.name);
+    for (let k = 0; k < before.length; k++) {
+      const b = before[k]!;
+      if (b.token === token) continue;
+      if (!added && (b.node > rest || (b.node === rest && b.token > token))) {
+        moves.push(m!);
+        added = true;
+      }
+      moves.push(b);
+    }
+    if (!added) moves.push(m!);
+    return moves;
+  }
+
+  /** Per node, 1 when a token there has one move, always enabled (computeEnabled's last case). */
+  private plainNodes: Uint8Array = new Uint8Array(0);
 
   private readonly onlyTargets: (readonly number[])[] = [];
   /** `[node]`, made once per node (quickStep's single targets). */

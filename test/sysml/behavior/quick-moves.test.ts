@@ -108,6 +108,10 @@ function patchedKeys(rt: Runtime, initial: BehaviorState, cap = 3000): number {
             assert.deepEqual(patchedMarks, Array.from(marksOf(rt)), `marks: ${m.label} from ${rt.encode(s)}`);
             count++;
           } else next = rt.quickBuild(s);
+          // The enabled moves quickBuild gives the successor (from its parent's) are the ones computed afresh.
+          const fresh = rt.step(s, m);
+          delete (fresh as { enabledMoves?: unknown }).enabledMoves;
+          assert.deepEqual(rt.enabled(next), rt.enabled(fresh), `enabled after ${m.label} from ${rt.encode(s)}`);
         } else next = rt.step(s, m);
       } catch (e) {
         if (e instanceof BehaviorError) continue;
@@ -158,6 +162,20 @@ const MODELS: [string, string][] = [
     action up { first start; then while big < 1000000000000000000000 { assign big := big * 100000000; } then done; } then j;
     action flip { first start; then while not on { assign on := true; } then done; } then j;
     join j; then done; } }`],
+  ['shared', `package H { action def Shared {
+    attribute x : ScalarValues::Integer := 0; attribute y : ScalarValues::Integer := 0; attribute z : ScalarValues::Integer := 0;
+    first start; then fork; then p; then q;
+    action p { assign x := x + 1; } then m;
+    action q { assign y := y + 1; } then m;
+    merge m; then r;
+    action r { assign z := z + 1; } then s;
+    action s { assign z := z + 10; } then done; } }`],
+  ['waits', `package W { action def Waits {
+    attribute x : ScalarValues::Integer := 0; attribute y : ScalarValues::Integer := 0;
+    first start; then fork; then inc; then d;
+    action inc { first start; then while x < 2 { assign x := x + 1; } then done; } then done;
+    decide d; if x > 1 then fin;
+    action fin { assign y := 1; } then done; } }`],
   ['refused', `package R { action def Bad {
     attribute n : ScalarValues::Integer := 0; attribute b : ScalarValues::Boolean := true;
     first start; then fork; then p; then q;
