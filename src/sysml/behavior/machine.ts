@@ -1147,19 +1147,25 @@ export class Runtime {
     if (rest >= 0 && plain[rest] !== 1) return undefined;
     for (let k = 0; k < before.length; k++) if (plain[before[k]!.node] !== 1) return undefined;
     const token = this.planToken;
-    const moves: Move[] = [];
-    let added = rest < 0;
-    const m = added ? undefined : this.move(token, rest, 0, this.model.nodes[rest]!.name);
-    for (let k = 0; k < before.length; k++) {
-      const b = before[k]!;
-      if (b.token === token) continue;
-      if (!added && (b.node > rest || (b.node === rest && b.token > token))) {
-        moves.push(m!);
-        added = true;
-      }
-      moves.push(b);
+    // A copy at its size; the moving token's move taken out, its new one put in its place in the order.
+    const moves = before.slice();
+    let n = moves.length;
+    let k = 0;
+    while (k < n && moves[k]!.token !== token) k++;
+    if (k === n) return undefined;
+    for (; k < n - 1; k++) moves[k] = moves[k + 1]!;
+    n--;
+    if (rest < 0) {
+      moves.length = n;
+      return moves;
     }
-    if (!added) moves.push(m!);
+    const m = this.move(token, rest, 0, this.model.nodes[rest]!.name);
+    let j = n - 1;
+    while (j >= 0 && (moves[j]!.node > rest || (moves[j]!.node === rest && moves[j]!.token > token))) {
+      moves[j + 1] = moves[j]!;
+      j--;
+    }
+    moves[j + 1] = m;
     return moves;
   }
 
