@@ -208,8 +208,10 @@ interface Frame {
   readonly enabled: readonly Move[];
   readonly moves: readonly Move[];
   next: number;
-  /** The state's visited-set entry (detectCycles only). */
+  /** The state's visited-set entry. */
   readonly id: number;
+  /** Where the marks of its key (Runtime.keyMarks) start in the search's `marks`. */
+  readonly marks: number;
 }
 
 async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions, visitor: Visitor, report: ExploreReport, clock: Clock): Promise<void> {
@@ -224,6 +226,10 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
   const stack: Frame[] = [];
   // The entries of the states on the stack: a move to one of them closes a cycle.
   const onStack = options.detectCycles ? new Set<number>() : undefined;
+  // The key marks of the states on the stack, one after another: a quick move's successor key is
+  // its parent's key patched (Runtime.quickKey), and the successor is built only when that key is new.
+  let marks = new Int32Array(1024);
+  let marksTop = 0;
 
   const enter = (s: BehaviorState): boolean => {
     visited.add(key);
@@ -248,7 +254,16 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
       report.runs++;
       return true;
     }
-    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited, key), options), next: 0, id });
+    const count = rt.keyMarkCount;
+    if (marksTop + count > marks.length) {
+      const grown = new Int32Array(Math.max(marks.length * 2, marksTop + count));
+      grown.set(marks.subarray(0, marksTop));
+      marks = grown;
+    }
+    const base = marksTop;
+    rt.copyKeyMarks(marks, base);
+    marksTop += count;
+    stack.push({ state: s, enabled, moves: ordered(reduce(rt, s, enabled, options, visited, key), options), next: 0, id, marks: base });
     onStack?.add(id);
     return true;
   };
@@ -264,6 +279,7 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     const f = stack[stack.length - 1]!;
     if (f.next >= f.moves.length) {
       stack.pop();
+      marksTop = f.marks;
       path.pop();
       onStack?.delete(f.id);
       continue;
@@ -279,12 +295,21 @@ async function dfs(rt: Runtime, initial: BehaviorState, options: ExploreOptions,
     }
     report.steps++;
     // A state already seen needs no enabled moves; a new one gets them at once (refused here if they cannot be computed).
-    const next = rt.step(f.state, move);
-    rt.writeKey(next, key);
+    let next: BehaviorState | undefined;
+    if (rt.quickPlan(f.state, move)) {
+      if (!rt.quickKey(f.state, visited.stored, visited.keyStart(f.id), visited.keyLength(f.id), marks, f.marks, key)) {
+        next = rt.quickBuild(f.state);
+        rt.writeKey(next, key);
+      }
+    } else {
+      next = rt.stepInFull(f.state, move);
+      rt.writeKey(next, key);
+    }
     if (visited.has(key)) {
       if (onStack?.has(visited.foundId)) report.cycles = true;
       continue;
     }
+    next ??= rt.quickBuild(f.state);
     rt.enabled(next);
     if (report.memoryBytes + entryBytes(key) > maxBytes) {
       report.reached.memory = true;

@@ -245,6 +245,10 @@ export class Runtime {
     }
     this.atHorizon = horizon;
     this.quick = options.quickMoves !== false && this.boundFeatures.length === 0 && !this.timed && !this.hasWhen ? 1 : 0;
+    if (this.quick !== 0) {
+      this.quickTargets = new Int32Array(model.nodes.length).fill(-1);
+      this.plainNodes = new Uint8Array(model.nodes.map((n) => (n.kind === 'join' || n.kind === 'decide' || n.kind === 'accept' || n.kind === 'state' ? 0 : 1)));
+    }
   }
 
   /** The latest instant an `accept at` waits for (-1: none): a state's clock matters up to there. */
@@ -583,10 +587,10 @@ export class Runtime {
 
   private computeEnabled(state: BehaviorState): Move[] {
     if (state.terminated) return [];
-    // Moves and their sort keys side by side (no wrapper per move); the sets only when a join or a
+    // Moves and their sort keys side by side (no wrapper per move), gathered in arrays kept for the
+    // next state (the list returned is allocated once, at its size); the sets only when a join or a
     // nested state needs them.
-    const moves: Move[] = [];
-    const orders: number[] = [];
+    this.gatheredCount = 0;
     let joinsSeen: Set<number> | undefined;
     let offered: Set<number> | undefined;
     let transitionMoves = 0;
@@ -598,8 +602,7 @@ export class Runtime {
           if (joinsSeen.has(n.id)) break;
           joinsSeen.add(n.id);
           if (this.joinReady(state.tokens, n.id) !== undefined) {
-            moves.push(this.move(t.id, n.id, 0, n.name));
-            orders.push(n.id);
+            this.gather(this.move(t.id, n.id, 0, n.name), n.id);
           }
           break;
         }
@@ -610,19 +613,16 @@ export class Runtime {
             const g = n.guards[i];
             if (g && !this.truth(g, state.values, n.scope, n)) continue;
             any = true;
-            moves.push(this.move(t.id, n.id, i, this.branchName(n, i)));
-            orders.push(n.id + i / (n.succ.length + 1));
+            this.gather(this.move(t.id, n.id, i, this.branchName(n, i)), n.id + i / (n.succ.length + 1));
           }
           if (!any && n.elseIndex >= 0) {
-            moves.push(this.move(t.id, n.id, n.elseIndex, this.branchName(n, n.elseIndex)));
-            orders.push(n.id);
+            this.gather(this.move(t.id, n.id, n.elseIndex, this.branchName(n, n.elseIndex)), n.id);
           }
           break;
         }
         case 'accept':
           if (this.triggerReady(state, n.trigger!, t.since.at(-1) ?? 0, n.scope, n)) {
-            moves.push(this.move(t.id, n.id, 0, n.name));
-            orders.push(n.id);
+            this.gather(this.move(t.id, n.id, 0, n.name), n.id);
           }
           break;
         case 'state': {
@@ -642,18 +642,18 @@ export class Runtime {
               if (!tr.trigger && depth < chain.length - 1 && !this.complete(state, sid)) continue;
               if (tr.trigger && !this.triggerReady(state, tr.trigger, since, tr.scope, tr)) continue;
               if (tr.guard && !this.truth(tr.guard, state.values, tr.scope, tr)) continue;
-              moves.push(this.move(t.id, n.id, trId, tr.name));
-              orders.push(this.model.nodes.length + trId);
+              this.gather(this.move(t.id, n.id, trId, tr.name), this.model.nodes.length + trId);
               transitionMoves++;
             }
           });
           break;
         }
         default:
-          moves.push(this.move(t.id, n.id, 0, n.name));
-          orders.push(n.id);
+          this.gather(this.move(t.id, n.id, 0, n.name), n.id);
       }
     }
+    const moves = this.gatheredMoves.slice(0, this.gatheredCount);
+    const orders = this.gatheredOrders;
     if (transitionMoves > 1) this.checkNestedConflict(moves);
     if (this.timed && this.options.environmentSignals === true && moves.length > 0) this.checkEnvironmentWait(state, moves);
     // By order, then token; stable (insertion sort: a move passes only those strictly after it).
@@ -670,6 +670,21 @@ export class Runtime {
       orders[j + 1] = o;
     }
     return moves;
+  }
+
+  private readonly gatheredMoves: Move[] = [];
+  private gatheredOrders = new Float64Array(16);
+  private gatheredCount = 0;
+  /** computeEnabled's: one more move and its sort key. */
+  private gather(m: Move, o: number): void {
+    const k = this.gatheredCount++;
+    if (k === this.gatheredOrders.length) {
+      const grown = new Float64Array(k * 2);
+      grown.set(this.gatheredOrders);
+      this.gatheredOrders = grown;
+    }
+    this.gatheredMoves[k] = m;
+    this.gatheredOrders[k] = o;
   }
 
   /**
@@ -853,6 +868,11 @@ export class Runtime {
       const q = this.quickStep(state, move);
       if (q !== undefined) return q;
     }
+    return this.stepInFull(state, move);
+  }
+
+  /** `step` through the general machinery (after quickPlan said no: asking it again would compute the move twice). */
+  stepInFull(state: BehaviorState, move: Move): BehaviorState {
     this.beginMove(state);
     const s = new Mutable(state);
     let tok: Token | undefined;
@@ -983,10 +1003,36 @@ export class Runtime {
    * while no condition is watched inside moves: `step` would do exactly this then.
    */
   private quickStep(state: BehaviorState, move: Move): BehaviorState | undefined {
+    return this.quickPlan(state, move) ? this.quickBuild(state) : undefined;
+  }
+
+  /**
+   * Per node, the feature its assignment writes (an assignment, or an action whose body is one), once
+   * featureOf found it (-1 before): what a target names depends on the model only, and a target
+   * featureOf refuses is refused every time (nothing is kept then).
+   */
+  private quickTargets: Int32Array = new Int32Array(0);
+
+  /** What quickPlan found: the moving token's index in the state's tokens, where it rests (-1: it ends), its `via`, the feature written (-1: none) and its value. */
+  private planAt = -1;
+  private planRest = -1;
+  private planVia: number | undefined = undefined;
+  private planWritten = -1;
+  private planValue: Value | undefined = undefined;
+  private planToken = -1;
+
+  /**
+   * The first half of quickStep: whether the move is a quick one, and if so what it does (the value
+   * computed, where its token rests), kept until quickBuild or quickKey; nothing is allocated but the
+   * value. The explorer asks this, then the successor's key (quickKey, patched from the parent's),
+   * and builds the successor (quickBuild) only when the key is new. False: `step` fires the move.
+   */
+  quickPlan(state: BehaviorState, move: Move): boolean {
+    if (this.quick === 0 || this.watch !== undefined) return false;
     const n = this.model.nodes[move.node]!;
     const tokens = state.tokens;
     // Arrivals at clock 0 only (an untimed model's clock never moves): the resting token's times are SINCE_ZERO.
-    if (state.clock !== 0) return undefined;
+    if (state.clock !== 0) return false;
     let at = -1;
     for (let k = 0; k < tokens.length; k++) {
       if (tokens[k]!.id === move.token) {
@@ -994,8 +1040,8 @@ export class Runtime {
         break;
       }
     }
-    if (at < 0) return undefined;
-    let values = state.values;
+    if (at < 0) return false;
+    const values = state.values;
     let targets: readonly number[];
     switch (n.kind) {
       case 'assign':
@@ -1003,7 +1049,7 @@ export class Runtime {
         break;
       case 'action': {
         const e = n.effects;
-        if (e.length > 1 || (e.length === 1 && e[0]!.kind !== 'assign')) return undefined;
+        if (e.length > 1 || (e.length === 1 && e[0]!.kind !== 'assign')) return false;
         targets = n.succ;
         break;
       }
@@ -1013,7 +1059,7 @@ export class Runtime {
         targets = n.succ;
         break;
       default:
-        return undefined;
+        return false;
     }
     // What the move computes, as `step` computes it (so a refusal is the same); then where its token comes to rest.
     this.beginMove(state);
@@ -1021,14 +1067,16 @@ export class Runtime {
     let v: Value | undefined;
     switch (n.kind) {
       case 'assign': {
-        written = this.featureOf(n.target!, n.scope, n);
+        written = this.quickTargets[n.id]!;
+        if (written < 0) written = this.quickTargets[n.id] = this.featureOf(n.target!, n.scope, n);
         v = this.store(written, this.evaluate(n.expr!, values, n.scope, n), n, n.range);
         break;
       }
       case 'action': {
         const e = n.effects[0];
         if (e !== undefined && e.kind === 'assign') {
-          written = this.featureOf(e.target, e.scope, { path: n.path, range: e.range });
+          written = this.quickTargets[n.id]!;
+          if (written < 0) written = this.quickTargets[n.id] = this.featureOf(e.target, e.scope, { path: n.path, range: e.range });
           // One write: what `wrote` records only matters from a move's second write on (checkHiddenValues).
           v = this.store(written, this.evaluate(e.expr, values, e.scope, n), n, e.range);
         }
@@ -1053,10 +1101,25 @@ export class Runtime {
     }
     this.restVia = undefined;
     const rest = this.route(tokens, move.token, targets, n, 0);
-    if (rest === -2) return undefined;
-    if (written >= 0) {
+    if (rest === -2) return false;
+    this.planAt = at;
+    this.planRest = rest;
+    this.planVia = this.restVia;
+    this.planWritten = written;
+    this.planValue = v;
+    this.planToken = move.token;
+    return true;
+  }
+
+  /** The successor quickPlan planned (of the same state): the other tokens and, when nothing is written, the values shared. */
+  quickBuild(state: BehaviorState): BehaviorState {
+    const tokens = state.tokens;
+    let values = state.values;
+    const at = this.planAt;
+    const rest = this.planRest;
+    if (this.planWritten >= 0) {
       values = values.slice();
-      (values as (Value | undefined)[])[written] = v;
+      (values as (Value | undefined)[])[this.planWritten] = this.planValue;
     }
     let next: Token[];
     if (rest === -1) {
@@ -1064,10 +1127,50 @@ export class Runtime {
       next.splice(at, 1);
     } else {
       next = tokens.slice();
-      next[at] = this.restingToken(move.token, rest, this.restVia);
+      next[at] = this.restingToken(this.planToken, rest, this.planVia);
     }
-    return { clock: state.clock, tokens: next, values, queues: state.queues, terminated: state.terminated, nextToken: state.nextToken, enabledMoves: undefined } as BehaviorState;
+    return { clock: state.clock, tokens: next, values, queues: state.queues, terminated: state.terminated, nextToken: state.nextToken, enabledMoves: this.quickEnabled(state) } as BehaviorState;
   }
+
+  /**
+   * The enabled moves of quickBuild's successor from its parent's, when the parent's are known and
+   * every token of both rests at a node whose move is always enabled and one (not a join, decision,
+   * accept or state: computeEnabled's last case): then they are the parent's with the moving token's
+   * move replaced by its move at its new node (or left out when it ends), in the same order (by node,
+   * then token). Undefined otherwise (computed when asked, as before).
+   */
+  private quickEnabled(parent: BehaviorState): Move[] | undefined {
+    const before = (parent as { enabledMoves?: readonly Move[] }).enabledMoves;
+    if (before === undefined || before.length !== parent.tokens.length || parent.terminated) return undefined;
+    const rest = this.planRest;
+    const plain = this.plainNodes;
+    if (rest >= 0 && plain[rest] !== 1) return undefined;
+    for (let k = 0; k < before.length; k++) if (plain[before[k]!.node] !== 1) return undefined;
+    const token = this.planToken;
+    // A copy at its size; the moving token's move taken out, its new one put in its place in the order.
+    const moves = before.slice();
+    let n = moves.length;
+    let k = 0;
+    while (k < n && moves[k]!.token !== token) k++;
+    if (k === n) return undefined;
+    for (; k < n - 1; k++) moves[k] = moves[k + 1]!;
+    n--;
+    if (rest < 0) {
+      moves.length = n;
+      return moves;
+    }
+    const m = this.move(token, rest, 0, this.model.nodes[rest]!.name);
+    let j = n - 1;
+    while (j >= 0 && (moves[j]!.node > rest || (moves[j]!.node === rest && moves[j]!.token > token))) {
+      moves[j + 1] = moves[j]!;
+      j--;
+    }
+    moves[j + 1] = m;
+    return moves;
+  }
+
+  /** Per node, 1 when a token there has one move, always enabled (computeEnabled's last case). */
+  private plainNodes: Uint8Array = new Uint8Array(0);
 
   private readonly onlyTargets: (readonly number[])[] = [];
   /** `[node]`, made once per node (quickStep's single targets). */
@@ -1118,8 +1221,25 @@ export class Runtime {
     if (c < 0) return -1;
     const cn = this.model.nodes[c]!;
     if (cn.kind === 'state') return -1;
-    for (const t of tokens) if (t.id !== id && this.model.nodes[t.node]!.ancestors.includes(c)) return -1;
+    const inside = this.insideOf(c);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k]!;
+      if (t.id !== id && inside[t.node] === 1) return -1;
+    }
     return this.route(tokens, id, cn.succ, cn, depth + 1);
+  }
+
+  private readonly insides: Uint8Array[] = [];
+  /** Per node, 1 when it is inside node `c` (`c` among its ancestors): made once per `c` (routeEnd's test of the other tokens). */
+  private insideOf(c: number): Uint8Array {
+    let inside = this.insides[c];
+    if (inside === undefined) {
+      const nodes = this.model.nodes;
+      inside = new Uint8Array(nodes.length);
+      for (let k = 0; k < nodes.length; k++) if (nodes[k]!.ancestors.includes(c)) inside[k] = 1;
+      this.insides[c] = inside;
+    }
+    return inside;
   }
 
   /** Tokens that arrived at clock 0 without a `via`, shared by node and number (tokens are never changed). */
@@ -1553,8 +1673,11 @@ export class Runtime {
       n = key.length;
     }
     n = putUint(b, n, tokens.length);
+    let marks = this.keyMarks;
+    if (marks.length < tokens.length + values.length + 1) marks = this.keyMarks = new Int32Array(2 * (tokens.length + values.length + 1));
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k]!;
+      marks[k] = n;
       n = putUint(b, n, t.node);
       // A token at a join says which succession it came along (every token at a join has one).
       if (t.via !== undefined) n = putUint(b, n, t.via + 1);
@@ -1570,8 +1693,10 @@ export class Runtime {
     }
     const lastValues = this.keyValues;
     const lastNumbers = this.keyNumbers;
+    const T = tokens.length;
     for (let k = 0; k < values.length; k++) {
       const v = values[k];
+      marks[T + k] = n;
       if (v === undefined) b[n++] = 0;
       else if (v.kind === 'boolean') b[n++] = v.value ? 1 : 2;
       else {
@@ -1608,6 +1733,9 @@ export class Runtime {
         }
       }
     }
+    marks[T + values.length] = n;
+    this.keyMarkCount = T + values.length + 1;
+    this.marksPatched = false;
     key.length = n;
     key.uint(state.queues.size);
     if (state.queues.size > 0) {
@@ -1618,6 +1746,121 @@ export class Runtime {
         for (const sig of q) key.text(sig);
       }
     }
+  }
+
+  /**
+   * Where the parts of the key writeKey wrote last start: each token's (in order), then each feature
+   * value's, then where the values end (keyMarkCount of them; copyKeyMarks gives them for a patched
+   * key too). The explorer keeps them with a stored state, so quickKey can patch that state's key
+   * into a successor's.
+   */
+  private keyMarks = new Int32Array(64);
+  keyMarkCount = 0;
+
+  /**
+   * The key of the successor quickPlan planned, written into `key` from its parent's key (`from`,
+   * `start`, `length`: the parent's bytes; `marks` from `base`: the parent's keyMarks) without
+   * building the successor: the parent's bytes with the moving token's part and the written value's
+   * part replaced (or the token's part left out when it ends), exactly the bytes writeKey writes of
+   * quickBuild's state (its marks: copyKeyMarks). False (nothing written) when the
+   * written value is not one written in place (no value, a Boolean, a safe Integer).
+   */
+  quickKey(state: BehaviorState, from: Uint8Array, start: number, length: number, marks: Int32Array, base: number, key: StateKey): boolean {
+    const w = this.planWritten;
+    let tag = 0;
+    let x = 0;
+    if (w >= 0) {
+      const v = this.planValue;
+      if (v === undefined) tag = 0;
+      else if (v.kind === 'boolean') tag = v.value ? 1 : 2;
+      else if (v.kind === 'integer') {
+        x = Number(v.value);
+        if (!Number.isSafeInteger(x)) return false;
+        tag = x >= 0 ? 3 : 4;
+        if (x < 0) x = -x;
+      } else return false;
+    }
+    const T = state.tokens.length;
+    const V = state.values.length;
+    const at = this.planAt;
+    const ends = this.planRest === -1;
+    const T2 = ends ? T - 1 : T;
+    key.reset();
+    key.reserve(length + 40);
+    const b = key.bytes;
+    let n = 0;
+    b[n++] = state.terminated ? 1 : 0;
+    n = putUint(b, n, T2);
+    // Tokens before the moving one: the same bytes, moved by the header's change.
+    const head = n - marks[base]!;
+    let p = start + marks[base]!;
+    let e = start + marks[base + at]!;
+    while (p < e) b[n++] = from[p++]!;
+    const tokenAt = n;
+    if (!ends) {
+      n = putUint(b, n, this.planRest);
+      if (this.planVia !== undefined) n = putUint(b, n, this.planVia + 1);
+      n = putUint(b, n, SINCE_ZERO.length);
+    }
+    // The other tokens and the values up to the written one; then that value; then the rest.
+    const upTo = w >= 0 ? T + w : T + V;
+    const middle = n - marks[base + at + 1]!;
+    p = start + marks[base + at + 1]!;
+    e = start + marks[base + upTo]!;
+    while (p < e) b[n++] = from[p++]!;
+    const valueAt = n;
+    let tail = middle;
+    if (w >= 0) {
+      b[n++] = tag;
+      if (tag >= 3) n = putUint(b, n, x);
+      tail = n - marks[base + upTo + 1]!;
+      p = start + marks[base + upTo + 1]!;
+    } else p = start + marks[base + upTo]!;
+    e = start + length;
+    while (p < e) b[n++] = from[p++]!;
+    key.length = n;
+    // The successor's marks are worked out only when asked for (copyKeyMarks): most successors are found visited.
+    const pm = this.patch;
+    pm.marks = marks;
+    pm.base = base;
+    pm.tokens = T;
+    pm.at = at;
+    pm.ends = ends;
+    pm.upTo = upTo;
+    pm.written = w >= 0;
+    pm.head = head;
+    pm.tokenAt = tokenAt;
+    pm.middle = middle;
+    pm.valueAt = valueAt;
+    pm.tail = tail;
+    this.marksPatched = true;
+    this.keyMarkCount = T2 + V + 1;
+    return true;
+  }
+
+  /** How quickKey moved the parent's marks (see copyKeyMarks). */
+  private readonly patch: { marks: Int32Array; base: number; tokens: number; at: number; ends: boolean; upTo: number; written: boolean; head: number; tokenAt: number; middle: number; valueAt: number; tail: number } = { marks: new Int32Array(0), base: 0, tokens: 0, at: 0, ends: false, upTo: 0, written: false, head: 0, tokenAt: 0, middle: 0, valueAt: 0, tail: 0 };
+  /** Whether the last key was patched (quickKey): its marks are then worked out from `patch`. */
+  private marksPatched = false;
+
+  /** Copies the marks of the last key written (writeKey or quickKey) into `into` from `at` (keyMarkCount of them; `into` has room). */
+  copyKeyMarks(into: Int32Array, at: number): void {
+    const count = this.keyMarkCount;
+    if (!this.marksPatched) {
+      const km = this.keyMarks;
+      for (let k = 0; k < count; k++) into[at + k] = km[k]!;
+      return;
+    }
+    const pm = this.patch;
+    const marks = pm.marks;
+    const base = pm.base;
+    const drop = pm.ends ? 1 : 0;
+    for (let k = 0; k < pm.at; k++) into[at + k] = marks[base + k]! + pm.head;
+    if (!pm.ends) into[at + pm.at] = pm.tokenAt;
+    for (let k = pm.at + 1; k < pm.upTo; k++) into[at + k - drop] = marks[base + k]! + pm.middle;
+    into[at + pm.upTo - drop] = pm.valueAt;
+    const last = count - 1 + drop;
+    for (let k = pm.upTo + 1; k <= last; k++) into[at + k - drop] = marks[base + k]! + pm.tail;
   }
 
   /** Per feature: the Integer value writeKey last met there, and its number. */

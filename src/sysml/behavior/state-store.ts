@@ -125,6 +125,21 @@ export class StateSet {
   /** The entry `add` last stored (where its bytes start). */
   addedId = -1;
 
+  /** The stored bytes: the key of the entry `id` (foundId, addedId) is `keyLength(id)` bytes from `keyStart(id)`; valid until the next `add`. */
+  get stored(): Uint8Array {
+    return this.bytes;
+  }
+
+  keyStart(id: number): number {
+    return this.bytes[id] === 0xff ? id + 5 : id + 1;
+  }
+
+  keyLength(id: number): number {
+    const b = this.bytes;
+    const len = b[id]!;
+    return len !== 0xff ? len : ((b[id + 1]! << 24) | (b[id + 2]! << 16) | (b[id + 3]! << 8) | b[id + 4]!) >>> 0;
+  }
+
   /** Bytes held: the buffers' capacity. */
   get memoryBytes(): number {
     return this.bytes.byteLength + this.slots.byteLength + this.recent.byteLength;
