@@ -854,8 +854,14 @@ function rootOf(d: Declaration): Declaration | null {
   return s.kind === 'root' ? s : null;
 }
 
+/** `list` without repeats, in first-seen order. Most lists have none: a short one is then answered
+ * itself, with no Set and no copy (every caller passes a list it made and no one changes afterwards). */
 function unique<T>(list: T[]): T[] {
-  return list.length < 2 ? list : [...new Set(list)];
+  const n = list.length;
+  if (n < 2) return list;
+  if (n > 16) return [...new Set(list)];
+  for (let i = 1; i < n; i++) for (let j = 0; j < i; j++) if (list[i] === list[j]) return [...new Set(list)];
+  return list;
 }
 
 function info(d: Declaration): DeclarationInfo {
