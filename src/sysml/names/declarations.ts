@@ -227,7 +227,8 @@ export function declareDocument(uri: string, members: readonly Member[], layer: 
   const root = new Declaration(layer, null, null, 'root', false, null, null, uri, 'public', null);
   const out: DocumentDeclarations = { uri, root, all: [], bodies: new Map(), ofNode: new Map() };
   const builder = new DeclarationBuilder(out, layer);
-  for (const m of members) builder.member(m, root);
+  // Indexed loops, not `for … of`: see the note above withPublic in workspace.ts.
+  for (let mIndex = 0, mList = members; mIndex < mList.length; mIndex++) { const m = mList[mIndex]!; builder.member(m, root); }
   return out;
 }
 
@@ -250,7 +251,7 @@ class DeclarationBuilder {
   }
 
   private body(members: readonly Member[] | null, owner: Owner): void {
-    if (members) for (const m of members) this.member(m, owner);
+    if (members) for (let mIndex = 0, mList = members; mIndex < mList.length; mIndex++) { const m = mList[mIndex]!; this.member(m, owner); }
   }
 
   private expressions(e: Expression | null, owner: Owner): void {
@@ -269,11 +270,12 @@ class DeclarationBuilder {
   }
 
   private metadata(decl: Declaration, prefix: readonly QualifiedName[], body: readonly Member[] | null): void {
-    for (const p of prefix) decl.metadataRefs = added(decl.metadataRefs, p);
+    for (let pIndex = 0, pList = prefix; pIndex < pList.length; pIndex++) { const p = pList[pIndex]!; decl.metadataRefs = added(decl.metadataRefs, p); }
     if (body) {
-      for (const m of body) {
+      for (let mIndex = 0, mList = body; mIndex < mList.length; mIndex++) {
+        const m = mList[mIndex]!;
         if (m.kind === 'Usage' && m.keyword === 'metadata') {
-          for (const r of m.relations) if (r.relation === 'typing' && r.target.kind === 'QualifiedName') decl.metadataRefs = added(decl.metadataRefs, r.target);
+          for (let rIndex = 0, rList = m.relations; rIndex < rList.length; rIndex++) { const r = rList[rIndex]!; if (r.relation === 'typing' && r.target.kind === 'QualifiedName') decl.metadataRefs = added(decl.metadataRefs, r.target); }
         }
       }
     }
@@ -292,14 +294,14 @@ class DeclarationBuilder {
           owner, target: m.target, targetStart: m.target.range.start, targetDecls: null, isNamespace: m.isNamespace, isRecursive: m.isRecursive,
           isAll: m.isImportAll || m.keyword === 'expose', isPublic: m.visibility !== 'private', filters: m.filters, node: m,
         });
-        for (const f of m.filters) this.expressions(f, owner);
+        for (let fIndex = 0, fList = m.filters; fIndex < fList.length; fIndex++) { const f = fList[fIndex]!; this.expressions(f, owner); }
         return;
       case 'Alias':
         this.make(m, owner, m.name, m.shortName, 'alias', false, m.visibility);
         return;
       case 'Definition': {
         const d = this.make(m, owner, m.name, m.shortName, m.keyword, true, m.visibility);
-        for (const r of m.relations) d.supertypeRefs = added(d.supertypeRefs, { relation: r.relation, ref: r.target });
+        for (let rIndex = 0, rList = m.relations; rIndex < rList.length; rIndex++) { const r = rList[rIndex]!; d.supertypeRefs = added(d.supertypeRefs, { relation: r.relation, ref: r.target }); }
         this.implicit(d, false, m);
         this.metadata(d, m.prefixMetadata, m.body);
         if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
@@ -430,7 +432,8 @@ class DeclarationBuilder {
     this.feature(d, m, m);
     this.metadata(d, m.prefixMetadata, m.body);
     // Named connector ends (`connect (e1 ::> a.b, e2 ::> c)`) are features of the connector.
-    for (const end of m.ends ?? []) {
+    for (let endIndex = 0, endList = m.ends ?? []; endIndex < endList.length; endIndex++) {
+      const end = endList[endIndex]!;
       if (end.name === null) continue;
       const e = new Declaration(this.layer, end.name, null, 'end', false, null, d, this.out.uri, 'public', { range: end.range, nameRange: end.range });
       e.supertypeRefs = added(e.supertypeRefs, { relation: 'reference', ref: end.target });
@@ -446,7 +449,7 @@ class DeclarationBuilder {
   /** Relations, implicit base, multiplicity and value of a feature-like member. */
   private feature(d: Declaration, m: { relations: readonly { relation: RelationKind; target: Reference }[];
     multiplicity: { lower: Expression | null; upper: Expression } | null; value: { expression: Expression } | null }, usage?: Usage): void {
-    for (const r of m.relations) d.supertypeRefs = added(d.supertypeRefs, { relation: r.relation, ref: r.target });
+    for (let rIndex = 0, rList = m.relations; rIndex < rList.length; rIndex++) { const r = rList[rIndex]!; d.supertypeRefs = added(d.supertypeRefs, { relation: r.relation, ref: r.target }); }
     this.implicit(d, false, usage);
     if (m.multiplicity) { this.expressions(m.multiplicity.lower, d); this.expressions(m.multiplicity.upper, d); }
     if (m.value) this.expressions(m.value.expression, d);
@@ -481,9 +484,9 @@ export function forEachBody(e: Expression, f: (b: BodyExpression) => void): void
     case 'Collect': case 'Select': forEachBody(e.target, f); f(e.body); return;
     case 'Index': forEachBody(e.target, f); forEachBody(e.index, f); return;
     case 'Quantity': forEachBody(e.value, f); forEachBody(e.unit, f); return;
-    case 'Sequence': for (const i of e.items) forEachBody(i, f); return;
-    case 'Invocation': case 'Constructor': for (const a of e.args) forEachBody(a.value, f); return;
-    case 'ArrowInvocation': forEachBody(e.target, f); for (const a of e.args) forEachBody(a.value, f); return;
+    case 'Sequence': for (let iIndex = 0, iList = e.items; iIndex < iList.length; iIndex++) { const i = iList[iIndex]!; forEachBody(i, f); } return;
+    case 'Invocation': case 'Constructor': for (let aIndex = 0, aList = e.args; aIndex < aList.length; aIndex++) { const a = aList[aIndex]!; forEachBody(a.value, f); } return;
+    case 'ArrowInvocation': forEachBody(e.target, f); for (let aIndex = 0, aList = e.args; aIndex < aList.length; aIndex++) { const a = aList[aIndex]!; forEachBody(a.value, f); } return;
     default: return;
   }
 }

@@ -80,8 +80,12 @@ const NO_TIERS: Declaration[][] = [EMPTY, EMPTY];
 
 /** `into` with the non-private declarations of `tier` appended (a new array only when one is added
  * to EMPTY). */
+// Loops over arrays on the lookup and walking paths are indexed, not `for … of`: this code runs in
+// V8's interpreter and baseline tiers (src/launcher/tier-up.ts), where `for … of` allocates an
+// iterator and a result object per element (most of these lists are empty or short, and walked
+// thousands of times per model), which only the optimizing compiler removes.
 function withPublic(into: Declaration[], tier: readonly Declaration[]): Declaration[] {
-  for (const d of tier) if (d.visibility !== 'private') (into === EMPTY ? (into = []) : into).push(d);
+  for (let dIndex = 0, dList = tier; dIndex < dList.length; dIndex++) { const d = dList[dIndex]!; if (d.visibility !== 'private') (into === EMPTY ? (into = []) : into).push(d); }
   return into;
 }
 
@@ -353,7 +357,8 @@ export class Workspace {
     if (cached) return cached;
     cache.set(name, EMPTY); // cycle guard
     let imported: Declaration[] = EMPTY;
-    for (const imp of ns.imports) {
+    for (let impIndex = 0, impList = ns.imports; impIndex < impList.length; impIndex++) {
+      const imp = impList[impIndex]!;
       if (!withPrivate && !imp.isPublic) continue;
       const found = this.importedNamed(imp, name);
       if (found.length > 0) imported = imported === EMPTY ? found : [...imported, ...found];
@@ -375,7 +380,8 @@ export class Workspace {
     let owned: Declaration[] = EMPTY;
     const named = ns.byName?.get(name);
     if (named) {
-      for (const m of named) {
+      for (let mIndex = 0, mList = named; mIndex < mList.length; mIndex++) {
+        const m = mList[mIndex]!;
         if (!withPrivate && m.visibility === 'private') continue;
         if (owned === EMPTY) owned = [];
         if (m.kind === 'alias') owned.push(...this.aliasTargets(m));
@@ -385,7 +391,8 @@ export class Workspace {
     // Most lookups find nothing (a name looked up in every scope it passes on its way out): no array
     // is made for them, and an answer with neither tier is the one shared NO_TIERS.
     let inherited: Declaration[] = EMPTY;
-    for (const s of this.supertypes(ns)) {
+    for (let sIndex = 0, sList = this.supertypes(ns); sIndex < sList.length; sIndex++) {
+      const s = sList[sIndex]!;
       const tiers = this.ownTiers(s, name, false);
       inherited = withPublic(inherited, tiers[0]!);
       inherited = withPublic(inherited, tiers[1]!);
@@ -404,7 +411,7 @@ export class Workspace {
   private membersNamed(nss: readonly Declaration[], name: string, scope: Declaration | null): Declaration[] {
     if (nss.length === 1) return this.memberNamed(nss[0]!, name, scope);
     const out: Declaration[] = [];
-    for (const ns of nss) out.push(...this.memberNamed(ns, name, scope));
+    for (let nsIndex = 0, nsList = nss; nsIndex < nsList.length; nsIndex++) { const ns = nsList[nsIndex]!; out.push(...this.memberNamed(ns, name, scope)); }
     return unique(out);
   }
 
@@ -437,23 +444,25 @@ export class Workspace {
     const out: Declaration[] = [];
     try {
       const scope = d.parent;
-      for (const { relation, ref } of d.supertypeRefs) {
+      for (let entryIndex = 0, entryList = d.supertypeRefs; entryIndex < entryList.length; entryIndex++) {
+        const { relation, ref } = entryList[entryIndex]!;
         if (relation === 'disjoining' || relation === 'featuring' || relation === 'inverting' || relation === 'crossing') continue;
         if (!scope) continue;
-        for (const t of this.resolveReference(ref, relationScope(d, relation, scope), d)) if (t !== d) out.push(t);
+        for (let tIndex = 0, tList = this.resolveReference(ref, relationScope(d, relation, scope), d); tIndex < tList.length; tIndex++) { const t = tList[tIndex]!; if (t !== d) out.push(t); }
       }
       // A parameter declared again by name in a usage or specialization redefines the inherited one.
       const node = d.node;
       if (scope && d.name !== null && node && (node.kind === 'Usage') && node.direction !== null
         && !node.relations.some((r) => r.relation === 'redefinition')) {
-        for (const t of this.ownTiers(scope, d.name, true)[1]!) if (t !== d) out.push(t);
+        for (let tIndex = 0, tList = this.ownTiers(scope, d.name, true)[1]!; tIndex < tList.length; tIndex++) { const t = tList[tIndex]!; if (t !== d) out.push(t); }
       }
       out.push(...d.directSupertypes);
       // A user keyword `#kw x` declared by semantic metadata (`:>> baseType = f meta SysML::…`)
       // makes x specialize f.
       out.push(...this.keywordBases(d));
-      for (const path of d.fixedSupertypes) {
-        for (const t of this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer)) if (t !== d) out.push(t);
+      for (let pathIndex = 0, pathList = d.fixedSupertypes; pathIndex < pathList.length; pathIndex++) {
+        const path = pathList[pathIndex]!;
+        for (let tIndex = 0, tList = this.resolvePath(path, d.layer === 'user' ? 'user' : d.layer); tIndex < tList.length; tIndex++) { const t = tList[tIndex]!; if (t !== d) out.push(t); }
       }
     } finally {
       d.computingSupertypes = false;
@@ -469,14 +478,15 @@ export class Workspace {
     const written = d.node && (d.node.kind === 'Usage' || d.node.kind === 'Definition') ? d.node.prefixMetadata : [];
     if (!scope || written.length === 0) return EMPTY;
     const out: Declaration[] = [];
-    for (const ref of written) for (const meta of this.resolveQualified(ref, scope, d)) for (const t of this.semanticBase(meta)) if (t !== d) out.push(t);
+    for (let refIndex = 0, refList = written; refIndex < refList.length; refIndex++) { const ref = refList[refIndex]!; for (let metaIndex = 0, metaList = this.resolveQualified(ref, scope, d); metaIndex < metaList.length; metaIndex++) { const meta = metaList[metaIndex]!; for (let tIndex = 0, tList = this.semanticBase(meta); tIndex < tList.length; tIndex++) { const t = tList[tIndex]!; if (t !== d) out.push(t); } } }
     return out;
   }
 
   /** The `baseType` a semantic metadata definition gives the elements it is applied to. */
   private semanticBase(meta: Declaration): Declaration[] {
     const out: Declaration[] = [];
-    for (const m of meta.members) {
+    for (let mIndex = 0, mList = meta.members; mIndex < mList.length; mIndex++) {
+      const m = mList[mIndex]!;
       const n = m.node;
       if (m.name !== 'baseType' || !n || n.kind !== 'Usage' || !n.value) continue;
       const e = n.value.expression;
@@ -490,7 +500,7 @@ export class Workspace {
     if (e.kind === 'Name') return this.resolveQualified(e.name, scope, null);
     if (e.kind === 'MemberAccess') {
       let current = this.expressionTargets(e.target, scope);
-      for (const s of e.member.segments) current = current.length > 0 ? this.membersNamed(current, s, scope) : EMPTY;
+      for (let sIndex = 0, sList = e.member.segments; sIndex < sList.length; sIndex++) { const s = sList[sIndex]!; current = current.length > 0 ? this.membersNamed(current, s, scope) : EMPTY; }
       return current;
     }
     return EMPTY;
@@ -586,7 +596,7 @@ export class Workspace {
     ref.chain.forEach((qn, i) => {
       if (i === 0) current = this.resolveQualified(qn, scope, exclude);
       else if (current.length > 0) {
-        for (const s of qn.segments) current = current.length > 0 ? this.membersNamed(current, s, scope) : EMPTY;
+        for (let sIndex = 0, sList = qn.segments; sIndex < sList.length; sIndex++) { const s = sList[sIndex]!; current = current.length > 0 ? this.membersNamed(current, s, scope) : EMPTY; }
       }
     });
     return current;
@@ -613,13 +623,14 @@ export class Workspace {
     let targets: Declaration[] = EMPTY;
     if (imp.target.isGlobal) targets = this.global(segments[0]!, owner.layer);
     else {
-      for (const tier of this.ownTiers(owner, segments[0]!, true)) if (tier.length > 0) { targets = tier; break; }
+      for (let tierIndex = 0, tierList = this.ownTiers(owner, segments[0]!, true); tierIndex < tierList.length; tierIndex++) { const tier = tierList[tierIndex]!; if (tier.length > 0) { targets = tier; break; } }
       if (targets.length === 0) {
         // An earlier import of the same namespace may supply it (`import RiskMetadata::*;
         // import RiskLevelEnum::*;`). Only earlier ones: so import targets never depend on each other
         // in a cycle, and no half-built lookup of the owner is cached.
         const viaSiblings: Declaration[] = [];
-        for (const other of owner.imports) {
+        for (let otherIndex = 0, otherList = owner.imports; otherIndex < otherList.length; otherIndex++) {
+          const other = otherList[otherIndex]!;
           if (other === imp) break;
           viaSiblings.push(...this.importedNamed(other, segments[0]!));
         }
@@ -640,10 +651,11 @@ export class Workspace {
       // A membership import brings the target in under the name it was imported by (an alias's name).
       const importedName = imp.target ? imp.target.segments[imp.target.segments.length - 1] : targets[0]!.name;
       if (importedName === name) out.push(...targets);
-      else for (const t of targets) if (t.shortName === name || t.name === name) out.push(t);
-      if (imp.isRecursive) for (const t of targets) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
+      else for (let tIndex = 0, tList = targets; tIndex < tList.length; tIndex++) { const t = tList[tIndex]!; if (t.shortName === name || t.name === name) out.push(t); }
+      if (imp.isRecursive) for (let tIndex = 0, tList = targets; tIndex < tList.length; tIndex++) { const t = tList[tIndex]!; out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY)); }
     } else {
-      for (const t of targets) {
+      for (let tIndex = 0, tList = targets; tIndex < tList.length; tIndex++) {
+        const t = tList[tIndex]!;
         out.push(...this.firstTier(t, name, imp.isAll));
         if (imp.isRecursive) out.push(...(this.recursiveMembers(t, imp.isAll).get(name) ?? EMPTY));
       }
@@ -651,7 +663,8 @@ export class Workspace {
     if (imp.filters.length === 0 || out.length === 0) return unique(out);
     return unique(out).filter((d) => {
       let undecided = false;
-      for (const f of imp.filters) {
+      for (let fIndex = 0, fList = imp.filters; fIndex < fList.length; fIndex++) {
+        const f = fList[fIndex]!;
         const passes = this.passesFilter(f, d, imp.owner);
         if (passes === false) return false;
         if (passes === undefined) undecided = true;
@@ -736,8 +749,9 @@ export class Workspace {
     const metaclass = this.metaclassOf(d);
     if (metaclass && this.specializes(metaclass, type)) return true;
     if (!d.parent) return false;
-    for (const ref of d.metadataRefs) {
-      for (const t of this.resolveQualified(ref, d.parent, d)) if (this.specializes(t, type)) return true;
+    for (let refIndex = 0, refList = d.metadataRefs; refIndex < refList.length; refIndex++) {
+      const ref = refList[refIndex]!;
+      for (let tIndex = 0, tList = this.resolveQualified(ref, d.parent, d); tIndex < tList.length; tIndex++) { const t = tList[tIndex]!; if (this.specializes(t, type)) return true; }
     }
     return false;
   }
@@ -840,8 +854,14 @@ function rootOf(d: Declaration): Declaration | null {
   return s.kind === 'root' ? s : null;
 }
 
+/** `list` without repeats, in first-seen order. Most lists have none: a short one is then answered
+ * itself, with no Set and no copy (every caller passes a list it made and no one changes afterwards). */
 function unique<T>(list: T[]): T[] {
-  return list.length < 2 ? list : [...new Set(list)];
+  const n = list.length;
+  if (n < 2) return list;
+  if (n > 16) return [...new Set(list)];
+  for (let i = 1; i < n; i++) for (let j = 0; j < i; j++) if (list[i] === list[j]) return [...new Set(list)];
+  return list;
 }
 
 function info(d: Declaration): DeclarationInfo {
@@ -896,12 +916,13 @@ class ReferenceWalker {
   }
 
   private members(members: readonly Member[] | null, owner: Declaration): void {
-    if (members) for (const m of members) this.member(m, owner);
+    if (members) for (let mIndex = 0, mList = members; mIndex < mList.length; mIndex++) { const m = mList[mIndex]!; this.member(m, owner); }
   }
 
   /** Relations of a feature or definition, resolved from its owner (never to itself). */
   private relations(d: Declaration, owner: Declaration, relations: readonly { relation: RelationKind; target: Reference }[]): void {
-    for (const r of relations) {
+    for (let rIndex = 0, rList = relations; rIndex < rList.length; rIndex++) {
+      const r = rList[rIndex]!;
       // `part p :> p;` names itself when nothing else is called p.
       const scope = relationScope(d, r.relation, owner);
       const targets = this.ws.resolveReference(r.target, scope, d);
@@ -910,7 +931,7 @@ class ReferenceWalker {
   }
 
   private prefix(prefix: readonly QualifiedName[], owner: Declaration): void {
-    for (const p of prefix) this.ref(p, owner, null);
+    for (let pIndex = 0, pList = prefix; pIndex < pList.length; pIndex++) { const p = pList[pIndex]!; this.ref(p, owner, null); }
   }
 
   member(m: Member, owner: Declaration): void {
@@ -923,7 +944,7 @@ class ReferenceWalker {
       }
       case 'Import':
         this.ref(m.target, owner, null);
-        for (const f of m.filters) this.expression(f, owner);
+        for (let fIndex = 0, fList = m.filters; fIndex < fList.length; fIndex++) { const f = fList[fIndex]!; this.expression(f, owner); }
         this.members(m.body, owner);
         return;
       case 'Alias': {
@@ -933,13 +954,13 @@ class ReferenceWalker {
       }
       case 'Dependency': {
         const d = this.decl(m, owner);
-        for (const c of m.clients) this.ref(c, owner, d);
-        for (const s of m.suppliers) this.ref(s, owner, d);
+        for (let cIndex = 0, cList = m.clients; cIndex < cList.length; cIndex++) { const c = cList[cIndex]!; this.ref(c, owner, d); }
+        for (let sIndex = 0, sList = m.suppliers; sIndex < sList.length; sIndex++) { const s = sList[sIndex]!; this.ref(s, owner, d); }
         this.members(m.body, d);
         return;
       }
       case 'Comment':
-        for (const a of m.about) this.ref(a, owner, null);
+        for (let aIndex = 0, aList = m.about; aIndex < aList.length; aIndex++) { const a = aList[aIndex]!; this.ref(a, owner, null); }
         return;
       case 'Documentation':
       case 'TextualRepresentation':
@@ -963,11 +984,11 @@ class ReferenceWalker {
         const d = this.decl(m, owner);
         this.prefix(m.prefixMetadata, owner);
         this.feature(d, owner, m);
-        if (m.ends) for (const e of m.ends) this.ref(e.target, owner, d);
+        if (m.ends) for (let eIndex = 0, eList = m.ends; eIndex < eList.length; eIndex++) { const e = eList[eIndex]!; this.ref(e.target, owner, d); }
         if (m.payload) this.member(m.payload, d);
         if (m.crossFeature) this.member(m.crossFeature, d);
         this.optional(m.satisfiedBy, d);
-        for (const a of m.about) this.ref(a, owner, null);
+        for (let aIndex = 0, aList = m.about; aIndex < aList.length; aIndex++) { const a = aList[aIndex]!; this.ref(a, owner, null); }
         this.members(m.body, d);
         return;
       }
@@ -1113,7 +1134,7 @@ class ReferenceWalker {
         const targets = this.expression(e.target, scope);
         if (targets.length === 0) return EMPTY;
         let current = targets;
-        for (const s of e.member.segments) current = current.length > 0 ? this.membersOf(current, s, scope) : EMPTY;
+        for (let sIndex = 0, sList = e.member.segments; sIndex < sList.length; sIndex++) { const s = sList[sIndex]!; current = current.length > 0 ? this.membersOf(current, s, scope) : EMPTY; }
         return this.record(e.member, current);
       }
       case 'Collect': case 'Select':
@@ -1131,7 +1152,7 @@ class ReferenceWalker {
         this.expression(e.unit, scope);
         return EMPTY;
       case 'Sequence':
-        for (const i of e.items) this.expression(i, scope);
+        for (let iIndex = 0, iList = e.items; iIndex < iList.length; iIndex++) { const i = iList[iIndex]!; this.expression(i, scope); }
         return EMPTY;
       case 'Invocation': {
         const callees = this.ws.resolveReference(e.callee, scope, null);
@@ -1141,18 +1162,18 @@ class ReferenceWalker {
         if (assayFunction) this.references.push(new ReferenceRecord(e.callee, []));
         else this.record(e.callee, callees);
         this.namedArguments(e.args, callees, scope);
-        for (const a of e.args) this.expression(a.value, scope);
+        for (let aIndex = 0, aList = e.args; aIndex < aList.length; aIndex++) { const a = aList[aIndex]!; this.expression(a.value, scope); }
         return this.resultOf(callees, scope);
       }
       case 'ArrowInvocation':
         this.expression(e.target, scope);
         this.ref(e.callee, scope, null);
-        for (const a of e.args) this.expression(a.value, scope);
+        for (let aIndex = 0, aList = e.args; aIndex < aList.length; aIndex++) { const a = aList[aIndex]!; this.expression(a.value, scope); }
         return EMPTY;
       case 'Constructor': {
         const types = this.ref(e.type, scope, null);
         this.namedArguments(e.args, types, scope);
-        for (const a of e.args) this.expression(a.value, scope);
+        for (let aIndex = 0, aList = e.args; aIndex < aList.length; aIndex++) { const a = aList[aIndex]!; this.expression(a.value, scope); }
         return types;
       }
       case 'Body':
@@ -1192,7 +1213,8 @@ class ReferenceWalker {
   /** `f(x = 1)`, `new T(x = 1)`: a named argument names a feature (parameter) of what is invoked. */
   private namedArguments(args: readonly Argument[], callees: Declaration[], scope: Declaration): void {
     if (callees.length === 0) return;
-    for (const a of args) {
+    for (let aIndex = 0, aList = args; aIndex < aList.length; aIndex++) {
+      const a = aList[aIndex]!;
       if (a.name === null) continue;
       const targets = this.membersOf(callees, a.name, scope);
       // The name is written first in the argument, on one line.
@@ -1207,7 +1229,8 @@ class ReferenceWalker {
   /** What an invocation's value is: a calculation's `result`, or an instance of an invoked type. */
   private resultOf(callees: Declaration[], scope: Declaration): Declaration[] {
     const out: Declaration[] = [];
-    for (const c of callees) {
+    for (let cIndex = 0, cList = callees; cIndex < cList.length; cIndex++) {
+      const c = cList[cIndex]!;
       if (['attribute', 'part', 'item', 'occurrence', 'datatype', 'struct', 'class', 'enum'].includes(c.kind)) { out.push(c); continue; }
       // The return parameter, however it is named (`return r : T;` redefines `result`).
       const own = c.members.find((m) => m.node?.kind === 'Usage' && m.node.role === 'return');
@@ -1218,10 +1241,11 @@ class ReferenceWalker {
 
   private membersOf(targets: Declaration[], name: string, scope: Declaration): Declaration[] {
     const out: Declaration[] = [];
-    for (const t of targets) {
+    for (let tIndex = 0, tList = targets; tIndex < tList.length; tIndex++) {
+      const t = tList[tIndex]!;
       const found = this.ws.memberNamed(t, name, scope);
       if (found.length > 0) out.push(...found);
-      else for (const v of this.valueTypes(t)) out.push(...this.ws.memberNamed(v, name, scope));
+      else for (let vIndex = 0, vList = this.valueTypes(t); vIndex < vList.length; vIndex++) { const v = vList[vIndex]!; out.push(...this.ws.memberNamed(v, name, scope)); }
     }
     return unique(out);
   }
