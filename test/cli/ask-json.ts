@@ -42,3 +42,36 @@ export function modelFolder(prefix: string): { model(name: string, text: string)
     },
   };
 }
+
+/** Asks `question` of `model`: refused (exit 3), the message naming the place and what. */
+export function refuses(model: string, question: readonly string[], placeAt: RegExp, what: RegExp): void {
+  const { code, answer } = askJson(...question, '--model', model);
+  assert.equal(code, 3, JSON.stringify(answer));
+  assert.match(answer.error?.message ?? '', placeAt);
+  assert.match(answer.error?.message ?? '', what);
+}
+
+/** Asks `question` of `model`: answered at proved, the value `name` being `want` (`"40 [kg]"` with a unit). */
+export function proves(model: string, question: readonly string[], name: string, want: string): void {
+  const { code, answer } = askJson(...question, '--model', model);
+  assert.equal(code, 0, JSON.stringify(answer));
+  assert.equal(answer.standing?.strength, 'proved', JSON.stringify(answer));
+  const v = answer.result?.values?.find((x) => x.name === name);
+  assert.ok(v, `no value ${name} in ${JSON.stringify(answer)}`);
+  assert.equal(v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value), want, question.join(' '));
+}
+
+export type Asked = { code: number | null; answer: CliAnswer };
+
+/** An answer at proved, as name → value text (`"40 [kg]"` with a unit). */
+export function valuesOf(a: Asked): Record<string, string> {
+  assert.equal(a.code, 0, JSON.stringify(a.answer));
+  assert.equal(a.answer.standing?.strength, 'proved');
+  return Object.fromEntries((a.answer.result?.values ?? []).map((v) => [v.name, v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value)]));
+}
+
+/** A refusal (exit 3): its message. */
+export function refusalOf(a: Asked): string {
+  assert.equal(a.code, 3, JSON.stringify(a.answer));
+  return a.answer.error?.message ?? '';
+}

@@ -1,21 +1,8 @@
 // Breadth of semantics, third round: constructs the release's models use, answered through the CLI of
 // the bundled engine on small models written here. Each expected value is worked out by hand beside it.
 import { strict as assert } from 'node:assert';
-import { askJson, modelFolder, type CliAnswer } from './ask-json';
+import { askJson, modelFolder, refusalOf as refusal, valuesOf as values } from './ask-json';
 import { buildIfMissing } from './built';
-
-type Asked = { code: number | null; answer: CliAnswer };
-
-function values(a: Asked): Record<string, string> {
-  assert.equal(a.code, 0, JSON.stringify(a.answer));
-  assert.equal(a.answer.standing?.strength, 'proved');
-  return Object.fromEntries((a.answer.result?.values ?? []).map((v) => [v.name, v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value)]));
-}
-
-function refusal(a: Asked): string {
-  assert.equal(a.code, 3, JSON.stringify(a.answer));
-  return a.answer.error?.message ?? '';
-}
 
 describe('breadth of semantics, round 3 (CLI)', function () {
   this.timeout(120_000);

@@ -2,27 +2,8 @@
 // questions on which assay answered wrongly at `proved`, asked through the CLI of the bundled engine.
 // Each answer is now the correct one, or a refusal naming the construct and its place. The models are
 // small ones written here.
-import { strict as assert } from 'node:assert';
 import { buildIfMissing } from './built';
-import { askJson, modelFolder } from './ask-json';
-
-/** Asks `question` of `model`: refused (exit 3), the message naming the place and what. */
-function refuses(model: string, question: readonly string[], placeAt: RegExp, what: RegExp): void {
-  const { code, answer } = askJson(...question, '--model', model);
-  assert.equal(code, 3, JSON.stringify(answer));
-  assert.match(answer.error?.message ?? '', placeAt);
-  assert.match(answer.error?.message ?? '', what);
-}
-
-/** Asks `question` of `model`: answered at proved, the value `name` being `want`. */
-function proves(model: string, question: readonly string[], name: string, want: string): void {
-  const { code, answer } = askJson(...question, '--model', model);
-  assert.equal(code, 0, JSON.stringify(answer));
-  assert.equal(answer.standing?.strength, 'proved', JSON.stringify(answer));
-  const v = answer.result?.values?.find((x) => x.name === name);
-  assert.ok(v, `no value ${name} in ${JSON.stringify(answer)}`);
-  assert.equal(v.unit ? `${String(v.value)} [${v.unit}]` : String(v.value), want, question.join(' '));
-}
+import { modelFolder, proves, refuses } from './ask-json';
 
 describe('cli: soundness hunt 4 — units, arithmetic, redefinition chains, behaviour', function () {
   this.timeout(120_000);
