@@ -114,8 +114,8 @@ export class ModelValues {
   private readonly cache = new Map<string, { state: 'running' | 'done'; value?: Outcome }>();
   private readonly activeBinds = new Set<string>();
   /**
-   * Counts the bindings not followed because they were being followed already (a = b read from b). A
-   * value computed while one was skipped holds only in that reading (a, read from b through the binding,
+   * Counts the bindings not followed because they were being followed already (a = b read from b). "No
+   * value" computed while one was skipped holds only in that reading (a, read from b through the binding,
    * does not see b), so it is not cached: read on its own, a takes b's value through the binding.
    */
   private bindSkips = 0;
@@ -247,8 +247,10 @@ export class ModelValues {
     const skips = this.bindSkips;
     try {
       entry.value = this.computeFeature(owner, feature, path);
-      // Computed with a binding back to it skipped: true in this reading only (see bindSkips).
-      if (this.bindSkips === skips) entry.state = 'done';
+      // "No value", found with a binding back to it skipped, holds in this reading only (see bindSkips):
+      // not kept. A value is kept, so both ends of a binding read the one found first (one object).
+      const v = entry.value;
+      if (this.bindSkips === skips || !(isError(v) && isMissingValue(v))) entry.state = 'done';
       return entry.value;
     } finally {
       if (entry.state !== 'done') this.cache.delete(path);
