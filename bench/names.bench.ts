@@ -107,9 +107,9 @@ console.log(`built-in table read (${builtins} top-level packages): ${builtinMs.t
     // machine the wall clock mostly measures the other processes.
     const cpuReport = path.join(dir, 'cpu.cjs');
     fs.writeFileSync(cpuReport, "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`\\ncpu-ms ${(u.user + u.system) / 1000}\\n`); });\n");
-    const run = (args: string[], program = cli): { wall: number; cpu: number } => {
+    const run = (args: string[], program = cli, env: NodeJS.ProcessEnv = process.env): { wall: number; cpu: number } => {
       const s = process.hrtime.bigint();
-      const r = spawnSync(process.execPath, ['--require', cpuReport, program, 'parse', dir, ...args], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['--require', cpuReport, program, 'parse', dir, ...args], { encoding: 'utf8', env });
       if (r.status !== 0) throw new Error(`assay parse failed: ${r.stdout}${r.stderr}`);
       return { wall: ms(s), cpu: Number(/cpu-ms ([\d.]+)/.exec(r.stderr)?.[1] ?? NaN) };
     };
@@ -139,6 +139,25 @@ console.log(`built-in table read (${builtins} top-level packages): ${builtinMs.t
     if (reference) {
       console.log(`  reference build ${reference}, alternating: built-in library names ${fig(refBuiltinRuns)}; --library ${fig(refLibraryRuns)}`);
     }
+    // Node's own start, before any of our code: an empty program. NODE_EXTRA_CA_CERTS (set on some
+    // machines, this one included) makes Node read a certificate bundle at start, which costs tens of
+    // milliseconds the CLI cannot avoid; the same runs without it show what a machine without it gets.
+    const floor = (env: NodeJS.ProcessEnv): number => {
+      const walls: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const s = process.hrtime.bigint();
+        spawnSync(process.execPath, ['-e', '0'], { env });
+        walls.push(ms(s));
+      }
+      return median(walls);
+    };
+    const noCerts = { ...process.env };
+    delete noCerts.NODE_EXTRA_CA_CERTS;
+    const withoutCerts: Run[] = [];
+    for (let i = 0; i < runs; i++) withoutCerts.push(run([], cli, noCerts));
+    console.log(`  node's own start (node -e 0): median ${floor(process.env).toFixed(0)} ms` +
+      (process.env.NODE_EXTRA_CA_CERTS ? ` with NODE_EXTRA_CA_CERTS as set here, ${floor(noCerts).toFixed(0)} ms without it; ` +
+        `assay parse without it: built-in library names ${fig(withoutCerts)}` : ''));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
