@@ -13,7 +13,7 @@ import { BODY_FUNCTIONS, callBodyFunction, callLibraryFunction, isBodyFunction, 
 import { binary, index, single, truth, unary, withUnit, type BinaryOperator } from './operators';
 import type { Draws } from './random';
 import { decimalRational, type Rational } from './rational';
-import { isDimensionless, ONE, quantityKindUnit, sameDimension, tryParseUnit } from './units';
+import { ONE, quantityKindHolds, quantityKindUnit, tryParseUnit } from './units';
 import {
   bool, equals, error, format, int, isError, isNull, itemsOf, NULL, rangeOfPlace, real, sequence, str, unitValue, describeKind,
   type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError,
@@ -564,7 +564,12 @@ export class Evaluator {
       // and what that specializes, among which which one is its own is not told apart.
       if (op === 'hastype' && x.kind === 'instance') return error(`'hastype ${nameText(type)}' of ${describeKind(x)}: whether T is its type itself rather than one it specializes is not modeled (istype asks whether it is a T)`, at, 'unsupported');
       const c = env.classify?.(x, type) ?? builtInClassify(x, type);
-      if (c === undefined) return error(`cannot tell whether ${describeKind(x)} is a '${nameText(type)}'`, at, 'unsupported');
+      if (c === undefined) {
+        const why = x.kind === 'quantity' && quantityKindHolds(x.unit, type.segments.at(-1) ?? '') === 'ambiguous'
+          ? `: another quantity kind has its dimension, and a value in ${x.unit.name} is typed by its unit's declaration, which is not modeled`
+          : '';
+        return error(`cannot tell whether ${why ? format(x) : describeKind(x)} is a '${nameText(type)}'${why}`, at, 'unsupported');
+      }
       // A number that is a T is also an instance of T's subtypes and supertypes among the number types
       // (3 is a Positive, a Natural, an Integer, a Real …): which one is its type itself is not told
       // apart (`3 hastype Real` was true). A Boolean, a String and an enumeration literal have one type.
@@ -1289,9 +1294,10 @@ function builtInClassify(v: Scalar, type: QualifiedName): boolean | undefined {
   const last = type.segments.at(-1) ?? '';
   const scalar = SCALAR_TYPES[last];
   if (scalar) return scalar(v);
-  const unit = quantityKindUnit(last);
-  if (unit) return v.kind === 'quantity' && sameDimension(v.unit.dimension, unit.dimension) && (v.unit.dimension[7] === unit.dimension[7] || !isDimensionless(unit.dimension));
-  return undefined;
+  if (!quantityKindUnit(last)) return undefined;
+  if (v.kind !== 'quantity') return false;
+  const holds = quantityKindHolds(v.unit, last);
+  return holds === 'ambiguous' ? undefined : holds;
 }
 
 /** Evaluates one expression with a fresh evaluator. */

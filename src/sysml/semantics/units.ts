@@ -821,6 +821,32 @@ export function quantityKindUnit(typeName: string): Unit | undefined {
 
 const KIND_UNITS = new Map<string, Unit | null>();
 
+/**
+ * Whether a quantity in `unit` is a value of the quantity kind named `typeName` (`istype`, `@`, `as`):
+ * undefined when `typeName` is not a kind of the table. Another dimension: false. The same dimension
+ * decides alone only where no other kind of the table shares it: energy and torque both measure
+ * kg·m²/s², and the library types a value by its unit's declaration (`J : EnergyUnit`, `'N⋅m' :
+ * TorqueUnit`), so there a value is one of the kind only in the kind's own unit as the table names it
+ * (`1 [J] istype EnergyValue`) when that is one named unit; in any other unit of that dimension (a
+ * product N·m is a torque and a work) the kind is not known: 'ambiguous'.
+ */
+export function quantityKindHolds(unit: Unit, typeName: string): boolean | 'ambiguous' | undefined {
+  const kind = quantityKindUnit(typeName);
+  if (!kind) return undefined;
+  if (!sameDimension(unit.dimension, kind.dimension)) return false;
+  // Angles: the plane-angle slot tells an angle (rad) from a pure number where both are dimensionless.
+  if (isDimensionless(kind.dimension) && unit.dimension[ANGLE] !== kind.dimension[ANGLE]) return false;
+  const shared = QUANTITY_KINDS.some(([, other]) => {
+    const o = parseUnit(other);
+    return o.name !== kind.name && exactlySameDimension(o.dimension, kind.dimension);
+  });
+  if (!shared) return true;
+  // A product such as N·m is torque and also work (force times distance): only a named unit declared
+  // for the kind itself tells.
+  const named = unit.terms.length === 1 && kind.terms.length === 1 && unit.terms[0]![1] === 1 && kind.terms[0]![1] === 1 && unit.terms[0]![0] === kind.terms[0]![0];
+  return named ? true : 'ambiguous';
+}
+
 
 /**
  * The coherent unit of a quantity kind a model writes as an expression of kinds (`attribute
