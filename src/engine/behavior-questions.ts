@@ -1,7 +1,7 @@
 // `outcomes`, `holds` and `sensitive`: the behaviour questions, answered by the semantics library
 // (src/sysml/behavior) on the run's budget, with progress, cancel and deadline from the RunContext.
 import type { CoversParams, CoversResult, RunParams, RunResult } from '../protocol';
-import { answerBehavior, BehaviorError, compileBehavior, type BehaviorKind, type BehaviorQuestion } from '../sysml/behavior';
+import { answerBehavior, BehaviorError, boundKeys, compileBehavior, type BehaviorKind, type BehaviorQuestion } from '../sysml/behavior';
 import { BudgetError, UnsupportedError } from '../sysml/model/errors';
 import { yieldNow, type RunContext } from './run';
 import type { QuestionHandler, QuestionHandlers } from './server';
@@ -37,7 +37,7 @@ function handler(kind: BehaviorKind): QuestionHandler {
     covers(params: CoversParams): CoversResult {
       const model = new Model(params.model.sources!);
       model.subjectChain(params.question.subject); // refuses a missing subject or a syntax error, with its place
-      const compiled = compileBehavior(documentsOf(model), params.question.subject);
+      const compiled = compileBehavior(documentsOf(model), params.question.subject, boundKeys(params.question.bindings));
       if (compiled instanceof BehaviorError) return { covers: false, reason: compiled.text };
       return { covers: true };
     },

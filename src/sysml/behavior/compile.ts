@@ -2487,7 +2487,7 @@ function effectWrite(e: Effect): string | undefined {
   return e.kind === 'assign' ? e.target.at(-1)! : e.kind === 'transfer' ? e.to.split('.').at(-1)! : undefined;
 }
 
-function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionModel {
+function finish(c: Compiler, subject: string, behaviors: number[], given: ReadonlySet<string>): ExecutionModel {
   const { nodes, transitions, features } = c;
   // Ancestors: the chain of containers (calls, states).
   for (const n of nodes) {
@@ -2583,9 +2583,11 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   // A `default` without `:=` binds its feature for the whole life of an instance given no other value
   // (KerML FeatureValue: isDefault, isInitial = false), as `=` does; the run gives it once, when it starts
   // (assigning it is refused where it runs). That is its value in every state only while what it reads
-  // stays: one reading a feature the run writes is refused.
+  // stays: one reading a feature the run writes is refused. A feature the question binds is given that
+  // other value (the default applies only given none, and an assignment to it stays refused): its
+  // default is never read.
   for (const f of features) {
-    if (!f.defaultBinding || !f.init) continue;
+    if (!f.defaultBinding || !f.init || given.has(f.key)) continue;
     const r = new Set<string>();
     mentioned(f.init, r);
     const hit = featuresRead.named(r).find((x) => written.has(x));
@@ -2731,8 +2733,11 @@ function finish(c: Compiler, subject: string, behaviors: number[]): ExecutionMod
   };
 }
 
-/** Compiles the subject named by `subject` (a qualified name as the surface spells it). */
-export function compileBehavior(documents: readonly BehaviorDocument[], subject: string): ExecutionModel | BehaviorError {
+/**
+ * Compiles the subject named by `subject` (a qualified name as the surface spells it). `given` holds the
+ * keys of the features the question binds (`a.b` for `a::b`), whose own values are then not read.
+ */
+export function compileBehavior(documents: readonly BehaviorDocument[], subject: string, given: ReadonlySet<string> = new Set()): ExecutionModel | BehaviorError {
   try {
     const scope = new BehaviorScope(documents);
     const entry = scope.find(subject);
@@ -2743,7 +2748,7 @@ export function compileBehavior(documents: readonly BehaviorDocument[], subject:
     c.resolveBindings();
     c.resolveGlobals(subject);
     c.checkUnordered(behaviors);
-    return finish(c, subject, behaviors);
+    return finish(c, subject, behaviors, given);
   } catch (e) {
     if (e instanceof BehaviorError) return e;
     throw e;

@@ -6,7 +6,7 @@ export { Runtime, type BehaviorState, type Move, type Token, type EndStatus, typ
 export { parseSchedule, replay, stepLine, type ReplayResult, type ReplayStep, type ScheduleStep } from './schedule';
 export { explore, parsePolicy, scheduleText, type ExploreHooks, type ExploreOptions, type ExploreReport, type Limits, type Policy, type Progress } from './explore';
 export {
-  answerBehavior, conditionsOf, prepareBehavior, type BehaviorAnswer, type BehaviorKind, type BehaviorQuestion, type BehaviorRunOptions, type PreparedBehavior,
+  answerBehavior, boundKeys, conditionsOf, prepareBehavior, type BehaviorAnswer, type BehaviorKind, type BehaviorQuestion, type BehaviorRunOptions, type PreparedBehavior,
 } from './questions';
 export type { BehaviorDocument } from './scope';
 export { constructOf, INERT_CONSTRUCTS, MODELED_CONSTRUCTS, MODELED_RELATIONS, type ConstructRule, type Place } from './constructs';

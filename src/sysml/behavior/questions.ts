@@ -121,11 +121,16 @@ function inDomain(v: Value, domain: readonly Value[], what: string): Value {
   return found;
 }
 
+/** The keys of the features a question binds, as the compiled model names them (`a.b` for `a::b`). */
+export function boundKeys(bindings: readonly { name: string }[] | undefined): Set<string> {
+  return new Set((bindings ?? []).map((b) => b.name.replace(/::/g, '.')));
+}
+
 /** Compiles the subject and lays out the question's initial states. */
 export function prepareBehavior(documents: readonly BehaviorDocument[], q: BehaviorQuestion): PreparedBehavior | BehaviorError {
   const policy = parsePolicy(q.schedule);
   if (typeof policy === 'string') return new BehaviorError(policy, undefined, undefined);
-  const model = compileBehavior(documents, q.subject);
+  const model = compileBehavior(documents, q.subject, boundKeys(q.bindings));
   if (model instanceof BehaviorError) return model;
   try {
     const runtime = new Runtime(model, {

@@ -797,7 +797,10 @@ export class Workspace {
         if (relation === 'redefinition' || relation === 'reference') for (const t of this.resolveReference(ref, relationScope(x, relation, scope), x)) out.add(t);
       }
       const node = x.node;
-      if (x.name !== null && node && node.kind === 'Usage' && node.direction !== null && !node.relations.some((r) => r.relation === 'redefinition')) {
+      // A subject is its requirement's first parameter (SysML: subjectParameter, the first input), and a
+      // parameter redefines the general type's parameter at its place (KerML parameter redefinition):
+      // one declared again by name is the inherited one.
+      if (x.name !== null && node && node.kind === 'Usage' && (node.direction !== null || node.role === 'subject') && !node.relations.some((r) => r.relation === 'redefinition')) {
         for (const t of this.ownTiers(scope, x.name, true)[1]!) out.add(t);
       }
     }
