@@ -180,11 +180,12 @@ for (const kind of STORES) {
       const b = await connected(feed.url, { token: bob.token });
       const ack = await ask(b, 'subscribe', { model: hashA });
       const changes = collect(b, 'model:change');
-      // In seq order: over the Postgres adapter two emits may arrive in the other order (each goes out
-      // through its own NOTIFY); clients order by seq.
+      // They arrive in seq order (each process sends changes in the order the store announces them).
       const fresh = async (n: number) => {
         while (changes.items.filter((x: { seq: number }) => x.seq > ack.seq).length < n) await changes.until(changes.items.length + 1);
-        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq).sort((x: { seq: number }, y: { seq: number }) => x.seq - y.seq);
+        const arrived = changes.items.filter((x: { seq: number }) => x.seq > ack.seq);
+        assert.deepEqual(arrived.map((x: { seq: number }) => x.seq), arrived.map((x: { seq: number }) => x.seq).sort((x: number, y: number) => x - y), 'in seq order');
+        return arrived;
       };
       await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runB } });
       const [moved] = await fresh(1);
@@ -589,8 +590,8 @@ for (const kind of STORES) {
           const { events } = await replayUntilResync(counted.url, base);
           const used = proxy.queries() - before;
           assert.equal(events.length, 1001);
-          // The handshake's user, the last seq, and 11 pages of changes with 10 of posts (plus the socket.io
-          // adapter's heartbeat); before, 1,000 post reads on top.
+          // The handshake's user, the last seq, and 11 pages of changes with 10 of posts; before, 1,000
+          // post reads on top.
           assert.ok(used <= 40, `${used} queries for a replay of 1,000 changes`);
         } finally {
           await counted.stop();
@@ -616,7 +617,7 @@ for (const kind of STORES) {
           };
           await until(async () => (await call(feed.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the first process');
           await until(async () => (await call(other.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the second process');
-          // Live: once the adapter listens again, a post through the first reaches the second's client.
+          // Live: once it listens again, a post through the first reaches the second's client.
           await until(async () => {
             const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'after the drop' } })).json;
             await new Promise((r) => setTimeout(r, 300));
