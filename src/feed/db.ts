@@ -8,7 +8,8 @@ import pg from 'pg';
 export type Param = string | number | null;
 export interface Statement {
   sql: string;
-  params?: Param[];
+  /** The parameters, or a function of the results so far (a value an earlier statement returned). */
+  params?: Param[] | ((previous: StatementResult[]) => Param[]);
   /** Run this statement only if the predicate holds for the results so far (a delete that found nothing…). */
   onlyIf?: (previous: StatementResult[]) => boolean;
   /**
@@ -24,15 +25,43 @@ export interface StatementResult {
   skipped?: boolean;
 }
 
+/** What a committed change tells the live channel: its seq and a message (JSON text). */
+export interface Announcement {
+  seq: number;
+  text: string;
+}
+
+/**
+ * Receives the announcements of every committed change, of every process on the store, one at a time in
+ * commit order (each call waits for the previous one's promise).
+ */
+export interface Listener {
+  /** A change committed; `text` is undefined when its message was too large to travel and is gone since. */
+  announced(seq: number, text: string | undefined): void | Promise<void>;
+  /**
+   * Listening (again): at the start, and after the connection that listens was lost and made anew —
+   * announcements in between were not received; the store's change log has them.
+   */
+  listening(): Promise<void>;
+}
+
 export interface Db {
   readonly dialect: 'sqlite' | 'postgres';
   query<T = Record<string, unknown>>(sql: string, params?: Param[]): Promise<T[]>;
-  /** Runs the statements in one transaction, in order; rolls all back if one fails. */
-  batch(statements: Statement[]): Promise<StatementResult[]>;
+  /**
+   * Runs the statements in one transaction, in order; rolls all back if one fails. `announce` (given the
+   * results) says what the change tells the live channel: it reaches the listener of every process once
+   * the transaction commits, in commit order, or not at all if it rolls back.
+   */
+  batch(statements: Statement[], announce?: (results: StatementResult[]) => Announcement | undefined): Promise<StatementResult[]>;
+  /** Delivers every announcement to `listener` from now on; resolves once listening. */
+  listen(listener: Listener): Promise<void>;
   close(): Promise<void>;
-  /** The pg pool (the socket.io Postgres adapter shares it); undefined on SQLite. */
+  /** The pg pool; undefined on SQLite. */
   readonly pool?: pg.Pool;
 }
+
+const paramsOf = (s: Statement, previous: StatementResult[]): Param[] => (typeof s.params === 'function' ? s.params(previous) : (s.params ?? []));
 
 /** `$2 … $1 … $2` → `? … ? … ?` with the parameters in the order they appear. */
 function positional(sql: string, params: Param[]): { sql: string; params: Param[] } {
@@ -91,6 +120,8 @@ export class SqliteDb implements Db {
     return entry;
   }
 
+  private listener: Listener | undefined;
+
   private exec(sql: string, params: Param[] = []): StatementResult {
     const { stmt, order } = this.prepare(sql);
     const bound = order(params);
@@ -106,18 +137,28 @@ export class SqliteDb implements Db {
     return this.exec(sql, params).rows as T[];
   }
 
-  async batch(statements: Statement[]): Promise<StatementResult[]> {
+  async batch(statements: Statement[], announce?: (results: StatementResult[]) => Announcement | undefined): Promise<StatementResult[]> {
     // better-sqlite3 is synchronous: the whole transaction runs without yielding, so no other request
     // can slip a statement into it.
     const run = this.db.transaction(() => {
       const results: StatementResult[] = [];
       for (const s of statements) {
         if (s.onlyIf && !s.onlyIf(results)) results.push({ rows: [], changes: 0, skipped: true });
-        else results.push(this.exec(s.sql, s.params));
+        else results.push(this.exec(s.sql, paramsOf(s, results)));
       }
       return results;
     });
-    return run();
+    const results = run();
+    // Announced in the same synchronous step as the commit: one process, so announcements are in
+    // commit order (an await between would let another request's commit announce first).
+    const announcement = announce?.(results);
+    if (announcement && this.listener) void this.listener.announced(announcement.seq, announcement.text);
+    return results;
+  }
+
+  async listen(listener: Listener): Promise<void> {
+    this.listener = listener;
+    await listener.listening();
   }
 
   /** Schema statements (several per string). */
@@ -137,18 +178,35 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 /** The advisory lock key (per database) that orders change numbers with commits: "assay-fd". */
 const CHANGE_ORDER_LOCK = '7022083106482775652'; // bigint, sent as text
 
+/** The NOTIFY channel of the live channel's announcements. */
+const LIVE_CHANNEL = 'assay_feed_live';
+/**
+ * NOTIFY payloads must be under 8000 bytes: a larger announcement is kept in `live_payloads` (in the same
+ * transaction) and the notification names its row. Rows older than LIVE_PAYLOAD_KEEP_MS are deleted.
+ */
+const NOTIFY_MAX_BYTES = 7900;
+const LIVE_PAYLOAD_KEEP_MS = 10 * 60_000;
+/** Waits between attempts to listen again after the listening connection was lost. */
+const RELISTEN_DELAYS_MS = [100, 250, 500, 1000, 2000];
+
 export class PostgresDb implements Db {
   readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
 
-  constructor(url: string, max = 10) {
+  private listenClient: pg.Client | undefined;
+  private closed = false;
+  private relistenTimer: NodeJS.Timeout | undefined;
+  private cleanupTimer: NodeJS.Timeout | undefined;
+  /** Announcements and re-listens are handled one at a time, in the order they came. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly url: string, max = 10) {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
-    // Nor may a checked-out one (pg-pool listens for errors on idle clients only): the socket.io
-    // adapter keeps one checked out for LISTEN, and a database restart or failover ended the process
-    // with an unhandled 'error' (57P01 terminating connection). Its queries still fail, the pool drops
-    // it on release, and the adapter listens again on a new one.
+    // Nor may a checked-out one (pg-pool listens for errors on idle clients only): a database restart or
+    // failover ended the process with an unhandled 'error' (57P01 terminating connection). Its queries
+    // still fail, and the pool drops it on release.
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
@@ -157,7 +215,7 @@ export class PostgresDb implements Db {
     return result.rows as T[];
   }
 
-  async batch(statements: Statement[]): Promise<StatementResult[]> {
+  async batch(statements: Statement[], announce?: (results: StatementResult[]) => Announcement | undefined): Promise<StatementResult[]> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -172,8 +230,20 @@ export class PostgresDb implements Db {
         // 6. This lock, held to the end of the transaction, orders the numbering with the commits
         // (only the tail of a write waits: numbering is the last statement of each).
         if (s.numbersChange) await client.query('SELECT pg_advisory_xact_lock($1)', [CHANGE_ORDER_LOCK]);
-        const r = await client.query(s.sql, s.params ?? []);
+        const r = await client.query(s.sql, paramsOf(s, results));
         results.push({ rows: r.rows as Record<string, unknown>[], changes: r.rowCount ?? 0 });
+      }
+      // NOTIFY inside the transaction is sent at its commit, and PostgreSQL delivers the notifications
+      // of different transactions in commit order — which is seq order (the lock above): every process
+      // hears every change in seq order, its own included.
+      const announcement = announce?.(results);
+      if (announcement) {
+        let payload = `${announcement.seq} ${announcement.text}`;
+        if (Buffer.byteLength(payload) > NOTIFY_MAX_BYTES) {
+          const stored = await client.query('INSERT INTO live_payloads (payload, at) VALUES ($1, $2) RETURNING id', [announcement.text, Date.now()]);
+          payload = `${announcement.seq} @${Number(stored.rows[0]!['id'])}`;
+        }
+        await client.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, payload]);
       }
       await client.query('COMMIT');
       return results;
@@ -185,7 +255,87 @@ export class PostgresDb implements Db {
     }
   }
 
+  /**
+   * LISTENs on a connection of its own (not the pool's: it stays open). When it is lost (a database
+   * restart, a failover, a terminated backend), it listens again on a new one, retrying, and tells the
+   * listener, which reads what it missed from the change log.
+   */
+  async listen(listener: Listener): Promise<void> {
+    const enqueue = (step: () => void | Promise<void>): Promise<void> => {
+      const run = this.chain.then(step);
+      this.chain = run.catch(() => undefined);
+      return run;
+    };
+    /** Connects and LISTENs; false when closed meanwhile. */
+    const connect = async (): Promise<boolean> => {
+      // Named, so that an operator (and a test) can tell it in pg_stat_activity.
+      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000, application_name: `assay-feed live ${process.pid}` });
+      let lost = false;
+      const onLost = () => {
+        if (lost) return;
+        lost = true;
+        if (this.listenClient === client) this.listenClient = undefined;
+        client.end().catch(() => undefined);
+        if (!this.closed) relisten(0);
+      };
+      client.on('error', onLost);
+      client.on('end', onLost);
+      client.on('notification', (message) => {
+        if (message.channel !== LIVE_CHANNEL || message.payload === undefined) return;
+        const space = message.payload.indexOf(' ');
+        const seq = Number(message.payload.slice(0, space));
+        const rest = message.payload.slice(space + 1);
+        // A failing step is the listener's to recover from (it reads the log at its next announcement).
+        enqueue(async () => {
+          let text: string | undefined = rest;
+          if (rest.startsWith('@')) {
+            const rows = await this.pool.query('SELECT payload FROM live_payloads WHERE id = $1', [Number(rest.slice(1))]).catch(() => ({ rows: [] }));
+            text = rows.rows[0]?.['payload'] as string | undefined;
+          }
+          await listener.announced(seq, text);
+        }).catch(() => undefined);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${LIVE_CHANNEL}`);
+      } catch (error) {
+        lost = true;
+        client.end().catch(() => undefined);
+        throw error;
+      }
+      if (this.closed) {
+        await client.end().catch(() => undefined);
+        return false;
+      }
+      this.listenClient = client;
+      return true;
+    };
+    // Announcements received from here on follow this step in the chain: the listener reads the log first.
+    const listening = () => enqueue(() => listener.listening());
+    const relisten = (attempt: number) => {
+      clearTimeout(this.relistenTimer);
+      this.relistenTimer = setTimeout(() => {
+        connect().then(
+          (listens) => (listens ? listening().catch(() => undefined) : undefined),
+          () => {
+            if (!this.closed) relisten(attempt + 1);
+          },
+        );
+      }, RELISTEN_DELAYS_MS[Math.min(attempt, RELISTEN_DELAYS_MS.length - 1)]);
+    };
+    await connect();
+    await listening();
+    this.cleanupTimer = setInterval(() => {
+      this.pool.query('DELETE FROM live_payloads WHERE at < $1', [Date.now() - LIVE_PAYLOAD_KEEP_MS]).catch(() => undefined);
+    }, 60_000);
+    this.cleanupTimer.unref();
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.relistenTimer);
+    clearInterval(this.cleanupTimer);
+    await this.listenClient?.end().catch(() => undefined);
     await this.pool.end();
   }
 }

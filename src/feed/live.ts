@@ -2,16 +2,18 @@
 // `Authorization: Bearer` header); the socket is closed when the token expires. Every client is sent
 // post:created / post:updated / post:deleted with a `seq`; a client that gives `auth.since` (the last seq
 // it saw) is first sent what it missed. Clients may `subscribe` to one model's posts by content hash,
-// ask to `catchup`, and get acknowledgements. With the Postgres adapter, emits reach the clients of
-// every process.
+// ask to `catchup`, and get acknowledgements. Every change reaches this process as an announcement of the
+// store (db.ts: NOTIFY from inside the change's transaction on Postgres), one at a time in seq order, its
+// own changes and other processes' alike; this process sends it to its own clients only, in that order.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Tokens } from './auth';
+import type { Listener } from './db';
 import { HttpError, validationError } from './errors';
-import { CatchupRequest, HandshakeAuth, SubscribeRequest, type Change, type Post } from './shapes';
+import { CatchupRequest, HandshakeAuth, SubscribeRequest, type Change } from './shapes';
 import { toPost } from './wire';
-import type { Store } from './store';
+import type { Announced, Store } from './store';
 
 /** At most this many changes are replayed on connect; beyond it the client is told to reload. */
 export const CATCHUP_LIMIT = 1000;
@@ -29,19 +31,37 @@ export const SUBSCRIPTION_LIMIT = 100;
 
 type Ack = (answer: unknown) => void;
 
+/** A change as the live channel sends it: the wire post, and the models whose subscribers are told. */
+type LiveChange = Change & { rooms: string[] };
+
+/**
+ * The room of sockets still being sent what they missed (`auth.since`): live changes are held for them
+ * and sent after the replay, so that each client gets every change in seq order.
+ */
+const REPLAYING = 'replaying';
+
 /** The longest delay setTimeout keeps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The events a client may send (each acknowledged). */
 const CLIENT_EVENTS = ['subscribe', 'unsubscribe', 'catchup'];
 
+function modelChange(change: Change) {
+  if (change.type === 'post:deleted') return { type: change.type, seq: change.seq, id: change.id, ...(change.model ? { model: change.model } : {}) };
+  return { type: change.type, seq: change.seq, post: change.post };
+}
+
 function errorAnswer(error: unknown) {
   if (error instanceof HttpError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
   return { ok: false, error: { code: 'internal', message: 'internal server error' } };
 }
 
-export class Live {
+export class Live implements Listener {
   private readonly expiryTimers = new Set<NodeJS.Timeout>();
+  /** The last seq sent to this process's clients; undefined until listening. */
+  private cursor: number | undefined;
+  /** Announcements may have been missed (the listening connection was lost, or reading the log failed). */
+  private behind = false;
 
   constructor(
     private readonly io: Server,
@@ -137,8 +157,8 @@ export class Live {
       }
       await socket.join(room);
       // The posts hold every change up to `seq` (read first): a model:change the broadcast delivers after
-      // this answer with a seq at most that one is already in them (with the Postgres adapter a post's
-      // emit reaches this process's clients only after its NOTIFY round trip), so clients drop it.
+      // this answer with a seq at most that one is already in them (a change is sent once its
+      // announcement comes back from the store), so clients drop it.
       const seq = await this.store.lastSeq();
       const rows = await this.store.posts({ limit: 20, model });
       return { model, seq, posts: rows.map(toPost) };
@@ -156,8 +176,16 @@ export class Live {
     });
 
     if (since !== undefined) {
-      // Sent after the socket joined the broadcast, so nothing falls between replay and live events;
-      // a change may come twice (replayed and live): clients drop a seq they have seen.
+      // Live changes are held from the connection on and sent after the replay (those it did not
+      // hold already), so nothing falls between replay and live events and all come in seq order.
+      const held: LiveChange[] = [];
+      (socket.data as { held?: LiveChange[] }).held = held;
+      void socket.join(REPLAYING);
+      const release = (through: number) => {
+        delete (socket.data as { held?: LiveChange[] }).held;
+        void socket.leave(REPLAYING);
+        for (const change of held) if (change.seq > through) this.send(socket, change);
+      };
       const replay = async () => {
         const last = await this.store.lastSeq();
         if (since > last) {
@@ -165,19 +193,99 @@ export class Live {
           // nothing can be replayed, and the seqs it saw will be given again. It reloads and starts over
           // from this store's last seq.
           socket.emit('feed:resync', { reason: `the last change seen (seq ${since}) is ahead of this store's last change (seq ${last}); reload GET /feed/posts`, seq: last });
-          return;
+          return release(last);
         }
         // A page at a time, each sent before the next is read; a client that leaves stops the reading.
-        const { more } = await this.changePages(since, CATCHUP_LIMIT, (page) => {
-          for (const change of page) {
-            if (change.type === 'post:deleted') socket.emit(change.type, { seq: change.seq, id: change.id, ...(change.model ? { model: change.model } : {}) });
-            else socket.emit(change.type, { seq: change.seq, post: change.post });
-          }
+        const { more, through } = await this.changePages(since, CATCHUP_LIMIT, (page) => {
+          for (const change of page) this.sendChange(socket, change);
           return socket.connected;
         });
-        if (more && socket.connected) socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts`, seq: last });
+        if (!socket.connected) return;
+        if (more) {
+          socket.emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts`, seq: last });
+          return release(Math.max(last, through));
+        }
+        release(through);
       };
-      replay().catch((error: unknown) => this.log.error({ err: error }, 'live catch-up failed'));
+      replay().catch((error: unknown) => {
+        this.log.error({ err: error }, 'live catch-up failed');
+        // Live changes sent now would skip what was not replayed: drop the transport instead, and the
+        // client reconnects with its `since`.
+        socket.conn.close();
+      });
+    }
+  }
+
+  /** A post change as its event (`post:created`, `post:updated`, `post:deleted`). */
+  private sendChange(socket: Socket, change: Change): void {
+    if (change.type === 'post:deleted') socket.emit(change.type, { seq: change.seq, id: change.id, ...(change.model ? { model: change.model } : {}) });
+    else socket.emit(change.type, { seq: change.seq, post: change.post });
+  }
+
+  /** A live change to one socket: its event, and model:change when the socket follows one of its models. */
+  private send(socket: Socket, change: LiveChange): void {
+    const { rooms, ...plain } = change;
+    this.sendChange(socket, plain);
+    if (rooms.some((m) => socket.rooms.has(`model:${m}`))) socket.emit('model:change', modelChange(plain));
+  }
+
+  /** A live change to every client of this process (held for those still being replayed to). */
+  private broadcast(change: LiveChange): void {
+    const { rooms, ...plain } = change;
+    const live = this.io.local.except(REPLAYING);
+    if (plain.type === 'post:deleted') live.emit(plain.type, { seq: plain.seq, id: plain.id, ...(plain.model ? { model: plain.model } : {}) });
+    else live.emit(plain.type, { seq: plain.seq, post: plain.post });
+    if (rooms.length) live.to(rooms.map((m) => `model:${m}`)).emit('model:change', modelChange(plain));
+    for (const socket of this.io.of('/').sockets.values()) (socket.data as { held?: LiveChange[] }).held?.push(change);
+  }
+
+  /** The store's announcements of committed changes, in seq order, one at a time (db.ts `Listener`). */
+  announced(seq: number, text: string | undefined): void | Promise<void> {
+    if (this.cursor === undefined) return;
+    // A message too large to travel that is gone since, or ones missed before: the change log has them.
+    if (this.behind || text === undefined) return this.fromLog();
+    if (seq <= this.cursor) return; // read from the log already
+    const announced = JSON.parse(text) as Announced;
+    this.cursor = seq;
+    if (announced.type === 'post:deleted') {
+      const { type, id, model, rooms } = announced;
+      this.broadcast({ type, seq, id, ...(model ? { model } : {}), rooms });
+    } else {
+      this.broadcast({ type: announced.type, seq, post: toPost(announced.post), rooms: announced.rooms });
+    }
+  }
+
+  async listening(): Promise<void> {
+    if (this.cursor === undefined) {
+      // The start: clients that connect from now on are sent what follows (or replayed from `since`).
+      this.cursor = await this.store.lastSeq();
+      return;
+    }
+    // Listening again after the connection was lost: what was announced meanwhile is in the change log.
+    this.behind = true;
+    await this.fromLog();
+  }
+
+  /** Sends this process's clients the changes after the cursor from the change log (as a replay does). */
+  private async fromLog(): Promise<void> {
+    this.behind = true;
+    try {
+      const last = await this.store.lastSeq();
+      const { more, through } = await this.changePages(this.cursor ?? last, CATCHUP_LIMIT, (page) => {
+        for (const change of page) {
+          const model = change.type === 'post:deleted' ? change.model : change.post.run?.model.hash;
+          this.broadcast({ ...change, rooms: model ? [model] : [] });
+        }
+      });
+      this.cursor = through;
+      if (more) {
+        this.io.local.except(REPLAYING).emit('feed:resync', { reason: `more than ${CATCHUP_LIMIT} changes were missed; reload GET /feed/posts`, seq: last });
+        this.cursor = Math.max(last, through);
+      }
+      this.behind = false;
+    } catch (error) {
+      this.log.error({ err: error }, 'live: reading the change log failed; trying again at the next change');
+      throw error;
     }
   }
 
@@ -212,23 +320,6 @@ export class Live {
       else if (row.post) out.push({ type: row.type, seq: row.seq, post: toPost(row.post) });
     }
     return out;
-  }
-
-  created(seq: number, post: Post): void {
-    this.io.emit('post:created', { seq, post });
-    const model = post.run?.model.hash;
-    if (model) this.io.to(`model:${model}`).emit('model:change', { type: 'post:created', seq, post });
-  }
-
-  updated(seq: number, post: Post, previousModel?: string): void {
-    this.io.emit('post:updated', { seq, post });
-    const rooms = [post.run?.model.hash, previousModel].filter((m): m is string => m !== undefined).map((m) => `model:${m}`);
-    if (rooms.length) this.io.to([...new Set(rooms)]).emit('model:change', { type: 'post:updated', seq, post });
-  }
-
-  deleted(seq: number, id: string, model?: string): void {
-    this.io.emit('post:deleted', { seq, id, ...(model ? { model } : {}) });
-    if (model) this.io.to(`model:${model}`).emit('model:change', { type: 'post:deleted', seq, id, model });
   }
 
   close(): void {

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { Server as SocketServer } from 'socket.io';
-import { createAdapter } from '@socket.io/postgres-adapter';
 import { checkPassword, hashPassword, Tokens } from './auth';
 import type { FeedConfig } from './config';
 import { openDb, type Db } from './db';
@@ -307,14 +306,14 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       const user = await signedIn(request);
       const input = parseOr400(PostCreate, request.body, 'body');
       const run = input.run ? withHash(input.run) : undefined;
-      const { row, seq } = await store.createPost(user, {
+      // Sent to the clients (of every process) when the store announces it, in seq order.
+      const { row } = await store.createPost(user, {
         title: input.title,
         body: input.body,
         run: run ? JSON.stringify(run) : null,
         modelHash: run?.model.hash ?? null,
       });
       const post = toPost(row);
-      live.created(seq, post);
       reply.code(201).header('Location', `/feed/post/${row.id}`);
       return post;
     },
@@ -325,17 +324,19 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       if (!existing) throw notFound(`no post with id ${id}`);
       if (existing.author_id !== user.id) throw forbidden('only the author may change this post');
       const run = input.run ? withHash(input.run) : input.run;
-      const done = await store.updatePost(id, user.id, {
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(input.body !== undefined ? { body: input.body } : {}),
-        ...(run !== undefined ? { run: run === null ? null : JSON.stringify(run), modelHash: run?.model.hash ?? null } : {}),
-      });
-      const row = done ? await store.post(id) : undefined;
-      if (!done || !row) throw notFound(`no post with id ${id}`);
-      const post = toPost(row);
-      // A post whose run moved to another model leaves the old model's subscribers too.
-      live.updated(done.seq, post, existing.model_hash ?? undefined);
-      return post;
+      // The old model's subscribers are told too when the run moves to another model.
+      const done = await store.updatePost(
+        id,
+        user.id,
+        {
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.body !== undefined ? { body: input.body } : {}),
+          ...(run !== undefined ? { run: run === null ? null : JSON.stringify(run), modelHash: run?.model.hash ?? null } : {}),
+        },
+        existing.model_hash,
+      );
+      if (!done) throw notFound(`no post with id ${id}`);
+      return toPost(done.row);
     },
     async Delete(reply, id, request) {
       const user = await signedIn(request);
@@ -344,7 +345,6 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       if (existing.author_id !== user.id) throw forbidden('only the author may delete this post');
       const done = await store.deletePost(id, user.id, existing.model_hash);
       if (!done) throw notFound(`no post with id ${id}`);
-      live.deleted(done.seq, id, existing.model_hash ?? undefined);
       return reply.code(204).send();
     },
     Options: noContent,
@@ -371,10 +371,16 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
     serveClient: false,
     maxHttpBufferSize: 1024 * 1024,
   });
-  if (db.dialect === 'postgres' && db.pool) {
-    io.adapter(createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'socket.io postgres adapter') }));
-  }
   const live = new Live(io, store, tokens, app.log);
+  // Every process hears every committed change from the store, in seq order, and sends it to its own
+  // clients (no socket.io adapter: its emits, one NOTIFY each after the commit, could cross).
+  try {
+    await db.listen(live);
+  } catch (error) {
+    io.close();
+    await db.close().catch(() => undefined);
+    throw new Error(`cannot open the store (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
+  }
 
   return {
     app,
@@ -394,7 +400,7 @@ export async function createFeedServer(config: FeedConfig): Promise<FeedServer> 
       live.close();
       io.engine.close(); // ends every live connection as a dropped transport: clients reconnect by themselves
       await app.close().catch(() => undefined); // stops listening, closes idle connections, waits for the rest
-      await new Promise<void>((resolve) => io.close(() => resolve())); // its adapter; the server is closed
+      await new Promise<void>((resolve) => io.close(() => resolve())); // the server is closed
       await db.close();
     },
   };

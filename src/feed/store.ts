@@ -2,7 +2,7 @@
 // `seq`, and what a reconnecting client catches up from). Migrations run at start, once per store,
 // under a lock on Postgres so that several processes starting together do not race.
 import { randomBytes } from 'node:crypto';
-import type { Db, Param, PostgresDb, SqliteDb } from './db';
+import type { Announcement, Db, Param, PostgresDb, SqliteDb, StatementResult } from './db';
 
 interface Migration {
   version: number;
@@ -76,6 +76,21 @@ const MIGRATIONS: Migration[] = [
         payload BYTEA
       );`,
   },
+  {
+    // The live channel's announcements travel by NOTIFY from inside each change's transaction (the
+    // socket.io adapter and its attachments table are gone); one too large for a notification is kept
+    // here for a while. SQLite is one process: nothing to keep.
+    version: 2,
+    sqlite: `SELECT 1`,
+    postgres: `
+      DROP TABLE IF EXISTS socket_io_attachments;
+      CREATE TABLE live_payloads (
+        id BIGSERIAL PRIMARY KEY,
+        payload TEXT NOT NULL,
+        at BIGINT NOT NULL
+      );
+      CREATE INDEX live_payloads_at ON live_payloads (at);`,
+  },
 ];
 
 export async function migrate(db: Db): Promise<number[]> {
@@ -137,6 +152,17 @@ export interface ChangeRow {
   post_id: string;
   model_hash: string | null;
 }
+
+/**
+ * What a committed change tells the live channel of every process (as JSON): the change, with the post
+ * as that change left it, and the models whose subscribers are told (`rooms`).
+ */
+export type Announced =
+  | { type: 'post:created' | 'post:updated'; seq: number; post: PostRow; rooms: string[] }
+  | { type: 'post:deleted'; seq: number; id: string; model?: string; rooms: string[] };
+
+const seqOf = (result: StatementResult | undefined) => Number(result!.rows[0]!['seq']);
+const announcement = (event: Announced): Announcement => ({ seq: event.seq, text: JSON.stringify(event) });
 
 /** A position in a newest-first listing: the last item's time and id. */
 export interface Position {
@@ -261,18 +287,21 @@ export class Store {
     const now = Date.now();
     const id = timeOrderedId(now);
     const authorId = author.id;
-    const [, change] = await this.db.batch([
-      {
-        sql: 'INSERT INTO posts (id, author_id, created_at, updated_at, title, body, run, model_hash) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)',
-        params: [id, authorId, now, fields.title, fields.body, fields.run, fields.modelHash],
-      },
-      { sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:created', $1, $2, $3) RETURNING seq`, params: [id, fields.modelHash, now], numbersChange: true },
-    ]);
     const row: PostRow = {
       id, author_id: authorId, author_name: author.username, created_at: now, updated_at: now,
       title: fields.title, body: fields.body, run: fields.run, model_hash: fields.modelHash,
     };
-    return { row, seq: Number(change!.rows[0]!['seq']) };
+    const [, change] = await this.db.batch(
+      [
+        {
+          sql: 'INSERT INTO posts (id, author_id, created_at, updated_at, title, body, run, model_hash) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)',
+          params: [id, authorId, now, fields.title, fields.body, fields.run, fields.modelHash],
+        },
+        { sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:created', $1, $2, $3) RETURNING seq`, params: [id, fields.modelHash, now], numbersChange: true },
+      ],
+      ([, c]) => announcement({ type: 'post:created', seq: seqOf(c), post: row, rooms: fields.modelHash ? [fields.modelHash] : [] }),
+    );
+    return { row, seq: seqOf(change) };
   }
 
   /**
@@ -283,7 +312,8 @@ export class Store {
     id: string,
     authorId: string,
     fields: { title?: string; body?: string; run?: string | null; modelHash?: string | null },
-  ): Promise<{ seq: number } | undefined> {
+    previousModel: string | null = null,
+  ): Promise<{ seq: number; row: PostRow } | undefined> {
     const now = Date.now();
     const sets: string[] = ['updated_at = $3'];
     const params: Param[] = [id, authorId, now];
@@ -297,33 +327,51 @@ export class Store {
       set('run', fields.run);
       set('model_hash', fields.modelHash ?? null);
     }
-    const [updated, change] = await this.db.batch([
-      { sql: `UPDATE posts SET ${sets.join(', ')} WHERE id = $1 AND author_id = $2`, params },
-      {
-        sql: `INSERT INTO changes (type, post_id, model_hash, at) SELECT 'post:updated', id, model_hash, $2 FROM posts WHERE id = $1 RETURNING seq`,
-        params: [id, now],
-        numbersChange: true,
-        onlyIf: ([u]) => u!.changes > 0,
+    const changed = ([u]: StatementResult[]) => u!.changes > 0;
+    const [updated, read, change] = await this.db.batch(
+      [
+        { sql: `UPDATE posts SET ${sets.join(', ')} WHERE id = $1 AND author_id = $2`, params },
+        // The post as this change left it (for the answer and the live channel), read in the transaction.
+        { sql: `SELECT ${POST_COLUMNS} FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = $1`, params: [id], onlyIf: changed },
+        {
+          sql: `INSERT INTO changes (type, post_id, model_hash, at) SELECT 'post:updated', id, model_hash, $2 FROM posts WHERE id = $1 RETURNING seq`,
+          params: [id, now],
+          numbersChange: true,
+          onlyIf: changed,
+        },
+      ],
+      (results) => {
+        if (!changed(results)) return undefined;
+        const post = results[1]!.rows[0] as unknown as PostRow;
+        // A post whose run moved to another model is told to the old model's subscribers too.
+        const rooms = [...new Set([post.model_hash, previousModel].filter((m): m is string => m !== null))];
+        return announcement({ type: 'post:updated', seq: seqOf(results[2]), post, rooms });
       },
-    ]);
+    );
     if (!updated!.changes) return undefined;
-    return { seq: Number(change!.rows[0]!['seq']) };
+    return { seq: seqOf(change), row: read!.rows[0] as unknown as PostRow };
   }
 
   /** Deletes the author's post; `undefined` when it was not there (any more). */
   async deletePost(id: string, authorId: string, modelHash: string | null): Promise<{ seq: number } | undefined> {
     const now = Date.now();
-    const [deleted, change] = await this.db.batch([
-      { sql: 'DELETE FROM posts WHERE id = $1 AND author_id = $2', params: [id, authorId] },
-      {
-        sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:deleted', $1, $2, $3) RETURNING seq`,
-        params: [id, modelHash, now],
-        numbersChange: true,
-        onlyIf: ([d]) => d!.changes > 0,
-      },
-    ]);
+    const [deleted, change] = await this.db.batch(
+      [
+        { sql: 'DELETE FROM posts WHERE id = $1 AND author_id = $2', params: [id, authorId] },
+        {
+          sql: `INSERT INTO changes (type, post_id, model_hash, at) VALUES ('post:deleted', $1, $2, $3) RETURNING seq`,
+          params: [id, modelHash, now],
+          numbersChange: true,
+          onlyIf: ([d]) => d!.changes > 0,
+        },
+      ],
+      ([d, c]) =>
+        d!.changes > 0
+          ? announcement({ type: 'post:deleted', seq: seqOf(c), id, ...(modelHash ? { model: modelHash } : {}), rooms: modelHash ? [modelHash] : [] })
+          : undefined,
+    );
     if (!deleted!.changes) return undefined;
-    return { seq: Number(change!.rows[0]!['seq']) };
+    return { seq: seqOf(change) };
   }
 
   /**

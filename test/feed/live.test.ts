@@ -180,11 +180,12 @@ for (const kind of STORES) {
       const b = await connected(feed.url, { token: bob.token });
       const ack = await ask(b, 'subscribe', { model: hashA });
       const changes = collect(b, 'model:change');
-      // In seq order: over the Postgres adapter two emits may arrive in the other order (each goes out
-      // through its own NOTIFY); clients order by seq.
+      // They arrive in seq order (each process sends changes in the order the store announces them).
       const fresh = async (n: number) => {
         while (changes.items.filter((x: { seq: number }) => x.seq > ack.seq).length < n) await changes.until(changes.items.length + 1);
-        return changes.items.filter((x: { seq: number }) => x.seq > ack.seq).sort((x: { seq: number }, y: { seq: number }) => x.seq - y.seq);
+        const arrived = changes.items.filter((x: { seq: number }) => x.seq > ack.seq);
+        assert.deepEqual(arrived.map((x: { seq: number }) => x.seq), arrived.map((x: { seq: number }) => x.seq).sort((x: number, y: number) => x - y), 'in seq order');
+        return arrived;
       };
       await call(feed.url, 'PUT', `/feed/post/${post.id}`, { token: ada.token, body: { run: runB } });
       const [moved] = await fresh(1);
@@ -475,6 +476,108 @@ for (const kind of STORES) {
         }
       });
 
+      it('sends every client of either process the changes of both in seq order, and one reconnecting after the later change misses nothing', async () => {
+        // 'six' (through the first process) has a run too large for one NOTIFY: its announcement goes
+        // through a table row, and a trigger on that table holds it until the test lets go of lock 4243 —
+        // after six's commit where the broadcast followed the commit (the socket.io adapter's
+        // socket_io_attachments), inside six's transaction where it goes out at the commit (live_payloads).
+        // Meanwhile 'seven' is posted through the second process.
+        await store.sql(`CREATE FUNCTION stall_payload() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN PERFORM pg_advisory_xact_lock_shared(4243); RETURN NEW; END $$`);
+        await store.sql(`DO $$ DECLARE t text; BEGIN
+          FOREACH t IN ARRAY ARRAY['socket_io_attachments', 'live_payloads'] LOOP
+            IF to_regclass(t) IS NOT NULL THEN
+              EXECUTE format('CREATE TRIGGER stall_payload BEFORE INSERT ON %I FOR EACH ROW EXECUTE FUNCTION stall_payload()', t);
+            END IF;
+          END LOOP; END $$`);
+        const holder = new pg.Client({ connectionString: store.url });
+        await holder.connect();
+        const other = await startFeed({ env: { DATABASE_URL: store.url } });
+        const waiting = async (onStall: boolean) => Number((await store.sql(
+          `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND (objid = 4243) = $1`, [onStall]))[0]!['n']);
+        const until = async (done: () => Promise<boolean> | boolean) => {
+          while (!(await done())) await new Promise((r) => setTimeout(r, 20));
+        };
+        try {
+          const base = Number((await store.sql('SELECT COALESCE(MAX(seq), 0) AS seq FROM changes'))[0]!['seq']);
+          const onFirst = await connected(feed.url, { token: bob.token });
+          const onSecond = await connected(other.url, { token: bob.token });
+          const leaving = await connected(other.url, { token: bob.token });
+          const run = sampleRun(`part def Big { doc /* ${'x'.repeat(9000)} */ }`);
+          const small = sampleRun('part def Small;'); // seven's announcement fits in one NOTIFY
+          for (const r of [run, small]) assert.equal((await ask(onSecond, 'subscribe', { model: modelHash(r.model.documents) })).ok, true);
+          const seen = [onFirst, onSecond].map((s) => collect(s, 'post:created'));
+          const modelChanges = collect(onSecond, 'model:change');
+          const leavingSeen = collect(leaving, 'post:created');
+          // The third client drops its connection as soon as it has one change.
+          leaving.once('post:created', () => leaving.disconnect());
+
+          await holder.query('SELECT pg_advisory_lock(4243)');
+          const six = call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'six', run } });
+          await until(async () => (await waiting(true)) > 0);
+          const seven = call(other.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'seven', run: small } });
+          // Seven either is sent to clients now (its broadcast crossing six's) or waits for six to commit.
+          await until(async () => seen.some((c) => c.items.length > 0) || (await waiting(false)) > 0);
+          await holder.query('SELECT pg_advisory_unlock(4243)');
+          assert.equal((await six).status, 201);
+          assert.equal((await seven).status, 201);
+
+          for (const client of seen) {
+            const events = await client.until(2);
+            assert.deepEqual(events.map((e) => [e.post.title, e.seq]), [['six', base + 1], ['seven', base + 2]]);
+          }
+          const changes = await modelChanges.until(2);
+          assert.deepEqual(changes.map((c) => [c.post.title, c.seq]), [['six', base + 1], ['seven', base + 2]]);
+
+          // Once both are out, the client that left comes back with the last seq it saw.
+          const [first] = await leavingSeen.until(1);
+          const back = open(other.url, { token: bob.token, since: first.seq });
+          const replayed = collect(back, 'post:created');
+          const caughtUp = await ask(back, 'catchup', { since: first.seq });
+          const missing = [base + 1, base + 2].filter((seq) => seq > first.seq).length;
+          const got = await replayed.until(missing);
+          assert.deepEqual([first, ...got].map((e) => e.post.title).sort(), ['seven', 'six']);
+          assert.deepEqual(caughtUp.changes.map((c: { seq: number }) => c.seq), got.map((e) => e.seq));
+        } finally {
+          await store.sql('DO $$ BEGIN IF to_regclass(\'socket_io_attachments\') IS NOT NULL THEN DROP TRIGGER IF EXISTS stall_payload ON socket_io_attachments; END IF; IF to_regclass(\'live_payloads\') IS NOT NULL THEN DROP TRIGGER IF EXISTS stall_payload ON live_payloads; END IF; END $$');
+          await holder.end();
+          await other.stop();
+        }
+      });
+
+      it('reads the changes made while its listening connection was lost from the change log, and sends them in order', async () => {
+        const other = await startFeed({ env: { DATABASE_URL: store.url } });
+        try {
+          const client = await connected(feed.url, { token: bob.token });
+          const seen = collect(client, 'post:created');
+          const listener = async () => (await store.sql(
+            `SELECT pid, (extract(epoch FROM backend_start) * 1000)::bigint AS started FROM pg_stat_activity WHERE application_name = $1`,
+            [`assay-feed live ${feed.child.pid}`])) as { pid: number; started: number }[];
+          // The first process loses its listening connection (only it); a post through the second commits
+          // before the first listens again — made sure of by the new connection's start time, else again.
+          let missed: any;
+          for (let attempt = 0; !missed && attempt < 20; attempt++) {
+            const [current] = await listener();
+            assert.ok(current, 'the first process listens');
+            await store.sql('SELECT pg_terminate_backend($1)', [current.pid]);
+            const post = (await call(other.url, 'POST', '/feed/post', { token: ada.token, body: { title: `while not listening ${attempt}` } })).json;
+            const committed = Date.now(); // the answer comes after the commit
+            let again: { pid: number; started: number } | undefined;
+            while (!(again = (await listener()).find((l) => l.pid !== current.pid))) await new Promise((r) => setTimeout(r, 20));
+            if (again.started > committed) missed = post;
+          }
+          assert.ok(missed, 'a post committed while the first process was not listening');
+          const after = (await call(other.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'listening again' } })).json;
+          while (!seen.items.some((e) => e.post.id === after.id)) await seen.until(seen.items.length + 1);
+          assert.ok(seen.items.some((e) => e.post.id === missed.id), `${missed.title} was sent`);
+          const seqs = seen.items.map((e) => e.seq);
+          assert.deepEqual(seqs, [...seqs].sort((x, y) => x - y), 'in seq order');
+          assert.equal(new Set(seqs).size, seqs.length, 'each once');
+        } finally {
+          await other.stop();
+        }
+      });
+
       it('replays 1,000 missed changes with a bounded number of database queries, not one per change', async () => {
         const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'counted' } })).json;
         const gone = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'counted, gone' } })).json;
@@ -487,8 +590,8 @@ for (const kind of STORES) {
           const { events } = await replayUntilResync(counted.url, base);
           const used = proxy.queries() - before;
           assert.equal(events.length, 1001);
-          // The handshake's user, the last seq, and 11 pages of changes with 10 of posts (plus the socket.io
-          // adapter's heartbeat); before, 1,000 post reads on top.
+          // The handshake's user, the last seq, and 11 pages of changes with 10 of posts; before, 1,000
+          // post reads on top.
           assert.ok(used <= 40, `${used} queries for a replay of 1,000 changes`);
         } finally {
           await counted.stop();
@@ -514,7 +617,7 @@ for (const kind of STORES) {
           };
           await until(async () => (await call(feed.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the first process');
           await until(async () => (await call(other.url, 'GET', '/feed/posts', { token: ada.token })).status === 200, 'the second process');
-          // Live: once the adapter listens again, a post through the first reaches the second's client.
+          // Live: once it listens again, a post through the first reaches the second's client.
           await until(async () => {
             const post = (await call(feed.url, 'POST', '/feed/post', { token: ada.token, body: { title: 'after the drop' } })).json;
             await new Promise((r) => setTimeout(r, 300));
