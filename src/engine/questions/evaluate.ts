@@ -193,6 +193,12 @@ export function evaluateSubject(session: Session): SubjectValue {
     }
   } else if (e.node.kind === 'Usage' && e.node.value) {
     const bound = values.bindings.get(ctx.path);
+    // `attribute x := 1;` in an action that then assigns x: 1 is x's value when the action starts, not
+    // its value (evaluate answered x = 1 at proved). Bound by the question, x is that value throughout.
+    const assigned = bound === undefined ? assignedByOwner(session, e) : undefined;
+    if (assigned) {
+      throw new UnsupportedError(`${place(assigned.at.path, assigned.at.range)}: ${label(assigned.owner)} assigns '${e.name}', so its value changes as that behaviour runs, and evaluate reads only the value the model declares (its initial one); ask outcomes for its value at each end, or holds for a condition on it while it runs`);
+    }
     if (bound !== undefined) v = bound;
     else if (ctx.parent) v = values.featureValue(ctx.parent, e);
     else v = session.evaluator.evaluate(e.node.value.expression, values.environment(ctx, e.parent ?? e));
@@ -470,6 +476,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   const unvalued: string[] = [];
   const kinds: string[] = [];
   const ranged: string[] = [];
+  const initial: string[] = [];
   let cut = false;
   const visit = (ctx: typeof session.subjectContext, prefix: string, depth: number): void => {
     for (const f of values.index.featuresOf(ctx.element)) {
@@ -515,6 +522,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
         continue;
       }
       if (v.kind === 'quantity') v = presentable(v, typeName(f, values.index));
+      if (f.name && behaviourAssignments(session, ctx.element).has(f.name)) initial.push(name);
       out.push(...protocolValues(name, v));
       if (out.length >= MAX_STRUCTURE_VALUES) cut = true;
     }
@@ -537,6 +545,7 @@ function structureValues(session: Session): { values: ProtocolValue[]; reason: s
   parts.push(`${parts.length > 0 ? '' : `${subject}: `}${out.length} value${out.length === 1 ? '' : 's'}${cut ? ` (the first ${MAX_STRUCTURE_VALUES})` : ''}`);
   if (kinds.length > 0) parts.push(`${kinds.join(', ')} ${kinds.length === 1 ? 'declares a quantity kind' : 'declare quantity kinds'} (an expression of the library's quantities), not ${kinds.length === 1 ? 'a value' : 'values'}`);
   if (ranged.length > 0) parts.push(`${ranged.join(', ')}: the model does not say how many, so ${ranged.length === 1 ? 'it is' : 'they are'} not counted (no value listed reads ${ranged.length === 1 ? 'it' : 'them'})`);
+  if (initial.length > 0) parts.push(`${initial.slice(0, 10).join(', ')}${initial.length > 10 ? ` and ${initial.length - 10} more` : ''}: the initial value${initial.length === 1 ? '' : 's'}, which a behaviour of the holder assigns as it runs (outcomes gives the values at each end)`);
   if (unvalued.length > 0) parts.push(`no value in the model for ${unvalued.slice(0, 10).join(', ')}${unvalued.length > 10 ? ` and ${unvalued.length - 10} more` : ''} (bind them in the question)`);
   return { values: out, reason: parts.join('; ') };
 }
@@ -677,12 +686,12 @@ const ASSIGNMENTS = new WeakMap<ModelElement, Map<string, { path: string; range:
 
 /** The names a behaviour in the subject's body, or in what it specializes, assigns (`assign k := …`): by
  * each segment of the target, with the first such assignment's place. */
-function behaviourAssignments(session: Session): Map<string, { path: string; range: SourceRange }> {
-  // Once per subject: a sweep checks its constraints on every row.
-  const cached = ASSIGNMENTS.get(session.subject);
+function behaviourAssignments(session: Session, of: ModelElement = session.subject): Map<string, { path: string; range: SourceRange }> {
+  // Once per element: a sweep checks its constraints on every row.
+  const cached = ASSIGNMENTS.get(of);
   if (cached) return cached;
   const out = new Map<string, { path: string; range: SourceRange }>();
-  ASSIGNMENTS.set(session.subject, out);
+  ASSIGNMENTS.set(of, out);
   const seen = new Set<ModelElement>();
   const visit = (e: ModelElement): void => {
     if (seen.has(e) || e.node.kind === 'Package') return;
@@ -706,8 +715,21 @@ function behaviourAssignments(session: Session): Map<string, { path: string; ran
     };
     members(e);
   };
-  visit(session.subject);
+  visit(of);
   return out;
+}
+
+/**
+ * Where a behaviour of the feature's owners (the action, part or definition it is declared in, out to
+ * the package) assigns it: its value there is the initial one only, and it changes as the behaviour runs.
+ */
+function assignedByOwner(session: Session, e: ModelElement): { owner: ModelElement; at: { path: string; range: SourceRange } } | undefined {
+  if (!e.name) return undefined;
+  for (let p = e.parent; p && p.node.kind !== 'Package'; p = p.parent) {
+    const at = behaviourAssignments(session, p).get(e.name);
+    if (at) return { owner: p, at };
+  }
+  return undefined;
 }
 
 /** Every name segment written in a node (feature references, chains, member accesses). */
