@@ -11,7 +11,7 @@ import { declaredName, LocalScope, referenceExpression, referencedConstraint, re
 import { bool, enumLiteral, equals, error, format, isError, itemsOf, sequence, type Instance, type Outcome, type Place, type Scalar, type Value, type ValueError, unitValue } from '../semantics/values';
 import { declarationKind, declaredKindUnit, rangeOf, type ModelElement, type ModelIndex } from './model';
 import { UnsupportedError, place } from './errors';
-import { isDimensionless, modelUnit, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
+import { isDimensionless, modelUnit, namedUnitOfOtherKind, ownDimensionUnit, quantityKindUnit, sameDimension } from '../semantics/units';
 import { asInstanceOf, isIntegerTypeName, specializesThrough, wholeNumberDoubt } from '../semantics/types';
 import { callQualifiedLibraryFunction, isQualifiedLibraryPackage, libraryFeatureValue } from '../semantics/functions';
 
@@ -864,6 +864,12 @@ export class ModelValues {
     for (const item of itemsOf(v)) {
       if (kind && item.kind === 'quantity' && !sameDimension(item.unit.dimension, kind.dimension)) {
         return error(`${what} is declared ${type} (a quantity in ${kind.name}) but its value ${format(item)} is another quantity`, rangeOf(feature));
+      }
+      // Same dimension, but the value's unit is declared for another kind (`t : TorqueValue = 5 [J]`,
+      // `joule : EnergyUnit`): whether it is a value of the declared kind is not modeled.
+      const other = kind && item.kind === 'quantity' ? namedUnitOfOtherKind(item.unit, last!) : undefined;
+      if (other) {
+        return error(`${what} is declared ${type}, but its value ${format(item)} is in a unit the library declares for ${other}, which shares its dimension; whether it is a ${last} is not modeled`, rangeOf(feature), 'unsupported');
       }
       if (quantityTyped && item.kind !== 'quantity' && item.kind !== 'integer' && item.kind !== 'real' && item.kind !== 'instance') {
         return error(`${what} is declared ${type} (a quantity) but its value is ${format(item)}`, rangeOf(feature));

@@ -849,6 +849,24 @@ export function quantityKindHolds(unit: Unit, typeName: string): boolean | 'ambi
 
 
 /**
+ * For a value in `unit` given to a feature of the kind `typeName` of the same dimension: the kind whose
+ * own named unit `unit` is, when that is another kind (`5 [J]` for a `TorqueValue`: the library declares
+ * `joule : EnergyUnit`, not a TorqueUnit); undefined otherwise (a product such as N·m is either).
+ */
+export function namedUnitOfOtherKind(unit: Unit, typeName: string): string | undefined {
+  if (quantityKindHolds(unit, typeName) !== 'ambiguous') return undefined;
+  if (unit.terms.length !== 1 || unit.terms[0]![1] !== 1) return undefined;
+  const kind = quantityKindUnit(typeName)!;
+  for (const [names, other] of QUANTITY_KINDS) {
+    const o = parseUnit(other);
+    if (o.name === kind.name || !exactlySameDimension(o.dimension, kind.dimension)) continue;
+    // Every named unit of the energy dimension (J, kJ, MJ, Wh …) is declared an EnergyUnit; none a TorqueUnit.
+    if (o.terms.length === 1 && o.terms[0]![1] === 1 && !(kind.terms.length === 1 && kind.terms[0]![1] === 1)) return names[0];
+  }
+  return undefined;
+}
+
+/**
  * The coherent unit of a quantity kind a model writes as an expression of kinds (`attribute
  * distancePerVolume : ScalarQuantityValue = length / volume;`, `mass * length ** 2`): products,
  * quotients and integer powers of names `kindOf` reads as kinds. Undefined when the expression is
