@@ -54,6 +54,7 @@ export const DEFAULT_DEADLINE_SECONDS = 60;
 export const USAGE = `usage: assay <kind> <subject> --model <file.sysml>... [options]
        assay engines [--engines <manifest.json>] [--json]
        assay parse <files or folders...> [--library <folder>] [--json]
+       assay --version | -V                print the version and exit
 
 kinds: ${QUESTION_KINDS.join(', ')}
 

@@ -1,10 +1,28 @@
 #!/usr/bin/env node
 // `assay` — the command-line host. Dispatches to the sub-programs; each returns its exit code.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runParseCommand } from './parse';
+
+/** The version in package.json: read at run time (dist/ or src/cli/ sit one or two folders below it),
+ *  so the bundle stays small and nothing else is loaded for `assay --version`. */
+function version(): string {
+  for (const up of [['..'], ['..', '..']]) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(__dirname, ...up, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'assay' && typeof pkg.version === 'string') return pkg.version;
+    } catch { /* not here: look one folder higher */ }
+  }
+  throw new Error('package.json of assay not found next to the CLI');
+}
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'parse') return runParseCommand(rest);
+  if ((first === '--version' || first === '-V') && rest.length === 0) {
+    process.stdout.write(`assay ${version()}\n`);
+    return 0;
+  }
   // Loaded only for a question, from its own bundle (dist/cli-ask.js; ./cli-ask.ts from the sources):
   // `assay parse` then neither reads nor compiles the modules the host needs to ask engines (processes,
   // worker threads, HTTP for offload, crypto, the protocol's schemas).

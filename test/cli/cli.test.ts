@@ -73,6 +73,18 @@ describe('cli: assay as a child process', function () {
   const good = (name: string, config: unknown = {}, env: Record<string, string> = {}) => fixtureEntry('well-behaved.js', pids, { name, config, env });
   const holds = (engines: string, ...more: string[]) => ['holds', 'Demo::S', '--model', model, '--engines', engines, ...more];
 
+  it('--version and -V print the version in package.json and exit 0; --help lists them', async () => {
+    const pkgVersion = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const flag of ['--version', '-V']) {
+      const run = await runCli([flag]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, `assay ${pkgVersion}\n`);
+      assert.equal(run.stderr, '');
+    }
+    const help = await runCli(['--help']);
+    assert.match(help.stdout, /assay --version \| -V/);
+  });
+
   it('a reader that leaves early (`assay parse … | head`) ends the CLI quietly with 141, not an EPIPE stack trace', async () => {
     // Enough diagnostics that the output outlasts the pipe's buffer after the reader is gone.
     writeFileSync(model, 'part def A {\n' + '  part p : Missing;\n'.repeat(20000) + '}\n');
